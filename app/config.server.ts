@@ -1,0 +1,60 @@
+import { z } from "zod";
+
+/** Every setting the service reads from the environment, validated once at start-up. */
+const booleanFlag = z
+  .enum(["1", "0", "true", "false", "yes", "no", "on", "off"])
+  .transform((value) => ["1", "true", "yes", "on"].includes(value));
+
+const envSchema = z
+  .object({
+    NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+    PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+    APP_URL: z.url().optional(),
+    DATABASE_URL: z.string().min(1).optional(),
+    PGLITE_DIR: z.string().min(1).default("./.data/pglite"),
+    DEMO_DATA: booleanFlag.optional(),
+    AUTH_SECRET: z.string().min(32).optional(),
+    SMTP_URL: z.string().min(1).optional(),
+    MAIL_FROM: z.string().min(3).default("Men's Health Advocacy Trust <bookings@example.org>"),
+    STAFF_NOTIFY_EMAIL: z.email().default("info@example.org"),
+    PAYPAL_CLIENT_ID: z.string().optional(),
+    PAYPAL_CLIENT_SECRET: z.string().optional(),
+    PAYPAL_ENV: z.enum(["sandbox", "production"]).default("sandbox"),
+    PAYPAL_API_BASE: z.url().optional(),
+    MAP_TILE_URL: z.string().default("https://tile.openstreetmap.org/{z}/{x}/{y}.png"),
+    TRUST_PROXY: z.string().optional(),
+    RATE_LIMIT_FORMS_PER_WINDOW: z.coerce.number().int().min(1).default(10),
+    RATE_LIMIT_POSTS_PER_WINDOW: z.coerce.number().int().min(1).default(60),
+    OUTBOX_POLL_MS: z.coerce.number().int().min(50).default(5000),
+  })
+  .superRefine((env, ctx) => {
+    if (env.NODE_ENV !== "production") return;
+    for (const key of ["APP_URL", "AUTH_SECRET", "SMTP_URL"] as const) {
+      if (!env[key]) ctx.addIssue({ code: "custom", path: [key], message: "is required in production" });
+    }
+  });
+
+export type Config = ReturnType<typeof parseConfig>;
+
+export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
+  const result = envSchema.safeParse(env);
+  if (!result.success) {
+    const lines = result.error.issues.map((issue) => `  ${issue.path.join(".")}: ${issue.message}`);
+    throw new Error(`Invalid configuration:\n${lines.join("\n")}`);
+  }
+  const env_ = result.data;
+  const isProduction = env_.NODE_ENV === "production";
+  return {
+    ...env_,
+    isProduction,
+    demoData: env_.DEMO_DATA ?? !isProduction,
+    // The dev mailbox exists only where no real mail goes out and never in production.
+    devMailboxEnabled: !isProduction,
+  };
+}
+
+let cached: Config | undefined;
+export function config(): Config {
+  cached ??= parseConfig();
+  return cached;
+}

@@ -1,0 +1,80 @@
+import { describe, expect, it } from "vitest";
+import { contactFormSchema } from "./contact-form";
+import { HONEYPOT_FIELD, formValues, isHoneypotFilled, parseForm } from "./forms";
+import { NEWSLETTER_MESSAGES, newsletterSchema } from "./newsletter";
+
+const validContact = {
+  "first-name": " Alan ",
+  "last-name": "Marsh",
+  email: " Alan.Marsh@Example.com ",
+  "phone-number": "01632 960 123",
+  message: "Could you run an event for our club?",
+};
+
+describe("contact form", () => {
+  it("accepts a complete enquiry and tidies it", () => {
+    const result = parseForm(contactFormSchema, validContact);
+    expect(result).toEqual({
+      ok: true,
+      data: { ...validContact, "first-name": "Alan", email: "alan.marsh@example.com" },
+    });
+  });
+
+  it("gives one message per empty field, keeping what was typed", () => {
+    const values = { ...validContact, "first-name": "", message: "   " };
+    const result = parseForm(contactFormSchema, values);
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.fieldErrors).toEqual({
+      "first-name": "Enter your first name",
+      message: "Enter your message",
+    });
+    expect(result.values).toBe(values);
+  });
+
+  it("treats missing fields like empty ones", () => {
+    const result = parseForm(contactFormSchema, {});
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(Object.keys(result.fieldErrors)).toHaveLength(5);
+  });
+
+  it("rejects a malformed e-mail and phone number", () => {
+    const result = parseForm(contactFormSchema, { ...validContact, email: "alan@", "phone-number": "call me" });
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.fieldErrors.email).toMatch(/correct format/);
+    expect(result.fieldErrors["phone-number"]).toMatch(/telephone number/);
+  });
+});
+
+describe("newsletter", () => {
+  it("uses the spec's message when either field is empty", () => {
+    for (const values of [{ name: "", email: "a@example.com" }, { name: "Ray", email: "" }, {}]) {
+      const result = parseForm(newsletterSchema, values);
+      expect(result.ok).toBe(false);
+      if (!result.ok) expect(Object.values(result.fieldErrors)).toContain(NEWSLETTER_MESSAGES.missing);
+    }
+  });
+
+  it("defaults hear_about_event to true and lowercases the address", () => {
+    const result = parseForm(newsletterSchema, { name: "Ray", email: "Ray@Example.com" });
+    expect(result).toEqual({ ok: true, data: { name: "Ray", email: "ray@example.com", hear_about_event: true } });
+  });
+});
+
+describe("honeypot and form values", () => {
+  it("spots a filled honeypot and leaves it out of the kept values", () => {
+    const form = new FormData();
+    form.set("name", "Ray");
+    form.set(HONEYPOT_FIELD, "http://spam.example");
+    expect(isHoneypotFilled(form)).toBe(true);
+    expect(formValues(form)).toEqual({ name: "Ray" });
+  });
+
+  it("never keeps omitted fields such as passwords", () => {
+    const form = new FormData();
+    form.set("email", "a@example.com");
+    form.set("password", "secret");
+    expect(formValues(form, ["password"])).toEqual({ email: "a@example.com" });
+  });
+});

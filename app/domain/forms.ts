@@ -1,0 +1,40 @@
+import type { z } from "zod";
+
+/** Field name → first message, in the order the fields appear on the form. */
+export type FieldErrors = Record<string, string>;
+
+export type FormResult<T> =
+  | { ok: true; data: T }
+  | { ok: false; fieldErrors: FieldErrors; values: Record<string, string> };
+
+/** Name of the hidden field that people never see and simple bots fill in. */
+export const HONEYPOT_FIELD = "company_website";
+
+/** Reads every text field of a form, so that a failed submission can show what was typed. */
+export function formValues(formData: FormData, omit: string[] = []): Record<string, string> {
+  const values: Record<string, string> = {};
+  for (const [key, value] of formData.entries()) {
+    if (typeof value === "string" && !omit.includes(key) && key !== HONEYPOT_FIELD) values[key] = value;
+  }
+  return values;
+}
+
+export function isHoneypotFilled(formData: FormData): boolean {
+  const value = formData.get(HONEYPOT_FIELD);
+  return typeof value === "string" && value.trim() !== "";
+}
+
+/** Validates a form's values with its schema and keeps the first message per field. */
+export function parseForm<S extends z.ZodType>(
+  schema: S,
+  values: Record<string, string>,
+): FormResult<z.output<S>> {
+  const result = schema.safeParse(values);
+  if (result.success) return { ok: true, data: result.data };
+  const fieldErrors: FieldErrors = {};
+  for (const issue of result.error.issues) {
+    const field = String(issue.path[0] ?? "form");
+    fieldErrors[field] ??= issue.message;
+  }
+  return { ok: false, fieldErrors, values };
+}

@@ -1,0 +1,154 @@
+import { and, asc, desc, eq, inArray, lte, sql } from "drizzle-orm";
+import nodemailer, { type Transporter } from "nodemailer";
+import { nextAttemptDelayMs, shouldGiveUp } from "#app/domain/backoff";
+import type { Db } from "#app/db/client.server";
+import { outboxEmail } from "#app/db/schema";
+
+export interface OutgoingEmail {
+  to: string;
+  subject: string;
+  text: string;
+  html?: string;
+  replyTo?: string;
+}
+
+type Listener = () => void;
+const listeners = new Set<Listener>();
+
+/**
+ * Queues a message. Pass the transaction that makes the change the mail reports, so that both
+ * commit together. Never put health data (consent, results, NHS number) in a message.
+ */
+export async function enqueueEmail(db: Db, message: OutgoingEmail) {
+  const [row] = await db
+    .insert(outboxEmail)
+    .values({
+      to: message.to,
+      subject: message.subject,
+      text: message.text,
+      html: message.html,
+      replyTo: message.replyTo,
+    })
+    .returning({ id: outboxEmail.id });
+  // Wake the worker soon after commit instead of waiting for its next poll.
+  setTimeout(() => listeners.forEach((listener) => listener()), 20);
+  return row!.id;
+}
+
+export function listOutbox(db: Db, limit = 100) {
+  return db.select().from(outboxEmail).orderBy(desc(outboxEmail.createdAt)).limit(limit);
+}
+
+/** How long a claimed message stays reserved for one worker while it is being sent. */
+const CLAIM_LEASE_MS = 5 * 60_000;
+
+/**
+ * Claims due messages (skipping rows another instance holds), sends them, and records the outcome.
+ * Returns how many were sent.
+ */
+export async function deliverDueEmails(
+  db: Db,
+  transport: Pick<Transporter, "sendMail">,
+  from: string,
+  now = () => new Date(),
+  batchSize = 20,
+): Promise<number> {
+  const claimed = await db.transaction(async (tx) => {
+    const due = await tx
+      .select()
+      .from(outboxEmail)
+      .where(and(eq(outboxEmail.status, "pending"), lte(outboxEmail.nextAttemptAt, now())))
+      .orderBy(asc(outboxEmail.nextAttemptAt))
+      .limit(batchSize)
+      .for("update", { skipLocked: true });
+    if (due.length > 0) {
+      await tx
+        .update(outboxEmail)
+        .set({ nextAttemptAt: new Date(now().getTime() + CLAIM_LEASE_MS) })
+        .where(inArray(outboxEmail.id, due.map((row) => row.id)));
+    }
+    return due;
+  });
+
+  let sent = 0;
+  for (const message of claimed) {
+    try {
+      await transport.sendMail({
+        from,
+        to: message.to,
+        replyTo: message.replyTo ?? undefined,
+        subject: message.subject,
+        text: message.text,
+        html: message.html ?? undefined,
+      });
+      await db
+        .update(outboxEmail)
+        .set({ status: "sent", sentAt: now(), attempts: sql`${outboxEmail.attempts} + 1`, lastError: null })
+        .where(eq(outboxEmail.id, message.id));
+      sent++;
+    } catch (error) {
+      const attempts = message.attempts + 1;
+      const reason = error instanceof Error ? error.message : String(error);
+      await db
+        .update(outboxEmail)
+        .set({
+          attempts,
+          lastError: reason.slice(0, 500),
+          status: shouldGiveUp(attempts) ? "failed" : "pending",
+          nextAttemptAt: new Date(now().getTime() + nextAttemptDelayMs(attempts)),
+        })
+        .where(eq(outboxEmail.id, message.id));
+      console.warn(`outbox: delivery of ${message.id} failed (attempt ${attempts}): ${reason}`);
+    }
+  }
+  return sent;
+}
+
+export interface OutboxWorker {
+  /** Runs one delivery pass now; resolves when it is done. */
+  flush(): Promise<number>;
+  stop(): Promise<void>;
+}
+
+/** Polls the outbox and delivers through SMTP. One pass runs at a time. */
+export function startOutboxWorker(options: {
+  db: Db;
+  smtpUrl: string;
+  from: string;
+  pollMs: number;
+}): OutboxWorker {
+  const transport = nodemailer.createTransport(options.smtpUrl);
+  let running: Promise<number> | undefined;
+  let stopped = false;
+
+  const flush = () => {
+    running ??= deliverDueEmails(options.db, transport, options.from)
+      .catch((error) => {
+        console.error("outbox: pass failed", error);
+        return 0;
+      })
+      .finally(() => {
+        running = undefined;
+      });
+    return running;
+  };
+
+  const timer = setInterval(() => void flush(), options.pollMs);
+  timer.unref();
+  const listener = () => {
+    if (!stopped) void flush();
+  };
+  listeners.add(listener);
+  void flush();
+
+  return {
+    flush,
+    async stop() {
+      stopped = true;
+      clearInterval(timer);
+      listeners.delete(listener);
+      await running;
+      transport.close();
+    },
+  };
+}
