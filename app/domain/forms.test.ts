@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { contactFormSchema } from "./contact-form";
 import { HONEYPOT_FIELD, formValues, isHoneypotFilled, parseForm } from "./forms";
-import { NEWSLETTER_MESSAGES, newsletterSchema } from "./newsletter";
+import { NEWSLETTER_MESSAGES, newsletterFormMessage, newsletterSchema } from "./newsletter";
 
 const validContact = {
   "first-name": " Alan ",
@@ -29,7 +29,7 @@ describe("contact form", () => {
       "first-name": "Enter your first name",
       message: "Enter your message",
     });
-    expect(result.values).toBe(values);
+    expect(result.values).toEqual(values);
   });
 
   it("treats missing fields like empty ones", () => {
@@ -52,8 +52,15 @@ describe("newsletter", () => {
     for (const values of [{ name: "", email: "a@example.com" }, { name: "Ray", email: "" }, {}]) {
       const result = parseForm(newsletterSchema, values);
       expect(result.ok).toBe(false);
-      if (!result.ok) expect(Object.values(result.fieldErrors)).toContain(NEWSLETTER_MESSAGES.missing);
+      expect(result.ok).toBe(false);
+      if (!result.ok) expect(newsletterFormMessage(result.fieldErrors)).toBe(NEWSLETTER_MESSAGES.missing);
     }
+  });
+
+  it("reports a malformed address as an error line", () => {
+    const result = parseForm(newsletterSchema, { name: "Ray", email: "ray@" });
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(newsletterFormMessage(result.fieldErrors)).toMatch(/^Error: Enter an email address/);
   });
 
   it("defaults hear_about_event to true and lowercases the address", () => {

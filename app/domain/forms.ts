@@ -27,10 +27,13 @@ export function isHoneypotFilled(formData: FormData): boolean {
 /** Validates a form's values with its schema and keeps the first message per field. */
 export function parseForm<S extends z.ZodType>(
   schema: S,
-  values: Record<string, string>,
+  input: Record<string, unknown>,
 ): FormResult<z.output<S>> {
-  const result = schema.safeParse(values);
+  const result = schema.safeParse(input);
   if (result.success) return { ok: true, data: result.data };
+  const values = Object.fromEntries(
+    Object.entries(input).filter((entry): entry is [string, string] => typeof entry[1] === "string"),
+  );
   const fieldErrors: FieldErrors = {};
   for (const issue of result.error.issues) {
     const field = String(issue.path[0] ?? "form");

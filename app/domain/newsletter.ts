@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { FieldErrors } from "./forms";
 
 export const NEWSLETTER_MESSAGES = {
   missing: "Please provide both name and email.",
@@ -8,14 +9,15 @@ export const NEWSLETTER_MESSAGES = {
   serverError: (reason: string) => `Error: ${reason}`,
 } as const;
 
-const missing = NEWSLETTER_MESSAGES.missing;
+const NAME_MISSING = "Enter your name";
+const EMAIL_MISSING = "Enter your email address";
 
 export const newsletterSchema = z.object({
-  name: z.string({ error: missing }).trim().min(1, { error: missing }).max(100, { error: "Name must be 100 characters or fewer" }),
+  name: z.string({ error: NAME_MISSING }).trim().min(1, { error: NAME_MISSING }).max(100, { error: "Name must be 100 characters or fewer" }),
   email: z
-    .string({ error: missing })
+    .string({ error: EMAIL_MISSING })
     .trim()
-    .min(1, { error: missing })
+    .min(1, { error: EMAIL_MISSING })
     .toLowerCase()
     .pipe(z.email({ error: "Enter an email address in the correct format, like name@example.com" })),
   // The old site always sent true; a form may leave it out.
@@ -26,3 +28,10 @@ export const newsletterSchema = z.object({
 });
 
 export type NewsletterSubscription = z.output<typeof newsletterSchema>;
+
+/** The single line the spec shows under the form for a refused subscription. */
+export function newsletterFormMessage(fieldErrors: FieldErrors): string {
+  if (fieldErrors.name === NAME_MISSING || fieldErrors.email === EMAIL_MISSING) return NEWSLETTER_MESSAGES.missing;
+  const first = Object.values(fieldErrors)[0] ?? NEWSLETTER_MESSAGES.unexpected;
+  return NEWSLETTER_MESSAGES.serverError(first);
+}

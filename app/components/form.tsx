@@ -1,0 +1,144 @@
+import { useEffect, useRef, type InputHTMLAttributes, type ReactNode, type TextareaHTMLAttributes } from "react";
+import { HONEYPOT_FIELD, type FieldErrors } from "#app/domain/forms";
+
+/** The NHS.UK error summary: a list of links to each bad field. It takes focus when it appears. */
+export function ErrorSummary({ errors, fieldOrder }: { errors?: FieldErrors; fieldOrder?: readonly string[] }) {
+  const ref = useRef<HTMLDivElement>(null);
+  const entries = Object.entries(errors ?? {});
+  if (fieldOrder) entries.sort(([a], [b]) => fieldOrder.indexOf(a) - fieldOrder.indexOf(b));
+  const signature = entries.map(([field, message]) => field + message).join("|");
+  useEffect(() => {
+    if (signature) ref.current?.focus();
+  }, [signature]);
+  if (entries.length === 0) return null;
+  return (
+    <div className="error-summary" role="alert" aria-labelledby="error-summary-title" tabIndex={-1} ref={ref}>
+      <h2 className="error-summary__title" id="error-summary-title">
+        There is a problem
+      </h2>
+      <ul className="error-summary__list">
+        {entries.map(([field, message]) => (
+          <li key={field}>
+            <a href={`#${fieldId(field)}`}>{message}</a>
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+export function fieldId(name: string) {
+  return `field-${name}`;
+}
+
+interface FieldShellProps {
+  name: string;
+  label: ReactNode;
+  hint?: ReactNode;
+  error?: string;
+  children: (ids: { id: string; describedBy?: string; invalid: boolean }) => ReactNode;
+}
+
+function FieldShell({ name, label, hint, error, children }: FieldShellProps) {
+  const id = fieldId(name);
+  const hintId = hint ? `${id}-hint` : undefined;
+  const errorId = error ? `${id}-error` : undefined;
+  const describedBy = [hintId, errorId].filter(Boolean).join(" ") || undefined;
+  return (
+    <div className={`form-group${error ? " form-group--error" : ""}`}>
+      <label className="label" htmlFor={id}>
+        {label}
+      </label>
+      {hint && (
+        <span className="field-hint" id={hintId}>
+          {hint}
+        </span>
+      )}
+      {error && (
+        <span className="field-error" id={errorId}>
+          <span className="visually-hidden">Error:</span> {error}
+        </span>
+      )}
+      {children({ id, describedBy, invalid: Boolean(error) })}
+    </div>
+  );
+}
+
+type TextFieldProps = Omit<InputHTMLAttributes<HTMLInputElement>, "name" | "id"> & {
+  name: string;
+  label: ReactNode;
+  hint?: ReactNode;
+  error?: string;
+};
+
+export function TextField({ name, label, hint, error, className, ...input }: TextFieldProps) {
+  return (
+    <FieldShell name={name} label={label} hint={hint} error={error}>
+      {({ id, describedBy, invalid }) => (
+        <input
+          id={id}
+          name={name}
+          className={`input${invalid ? " input--error" : ""}${className ? ` ${className}` : ""}`}
+          aria-describedby={describedBy}
+          aria-invalid={invalid || undefined}
+          type="text"
+          {...input}
+        />
+      )}
+    </FieldShell>
+  );
+}
+
+type TextAreaProps = Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, "name" | "id"> & {
+  name: string;
+  label: ReactNode;
+  hint?: ReactNode;
+  error?: string;
+};
+
+export function TextArea({ name, label, hint, error, ...textarea }: TextAreaProps) {
+  return (
+    <FieldShell name={name} label={label} hint={hint} error={error}>
+      {({ id, describedBy, invalid }) => (
+        <textarea
+          id={id}
+          name={name}
+          className={`textarea${invalid ? " textarea--error" : ""}`}
+          aria-describedby={describedBy}
+          aria-invalid={invalid || undefined}
+          rows={5}
+          {...textarea}
+        />
+      )}
+    </FieldShell>
+  );
+}
+
+/** A field people never see; a bot that fills it in is quietly ignored. */
+export function Honeypot() {
+  return (
+    <div className="honeypot" aria-hidden="true">
+      <label htmlFor={`field-${HONEYPOT_FIELD}`}>Leave this field empty</label>
+      <input id={`field-${HONEYPOT_FIELD}`} name={HONEYPOT_FIELD} type="text" tabIndex={-1} autoComplete="off" defaultValue="" />
+    </div>
+  );
+}
+
+/** A big button that says what it does and cannot be pressed twice while the form is sending. */
+export function SubmitButton({
+  children,
+  busy,
+  busyLabel = "Sending...",
+  className,
+}: {
+  children: ReactNode;
+  busy: boolean;
+  busyLabel?: string;
+  className?: string;
+}) {
+  return (
+    <button type="submit" className={`button${className ? ` ${className}` : ""}`} disabled={busy} aria-disabled={busy || undefined}>
+      {busy ? busyLabel : children}
+    </button>
+  );
+}

@@ -1,0 +1,44 @@
+import { useFetcher } from "react-router";
+import type { NewsletterActionData } from "#app/services/newsletter-action.server";
+import { Honeypot, SubmitButton, TextField } from "./form";
+
+/**
+ * The newsletter sign-up. With JavaScript it sends in the background and keeps the page as it
+ * is; without, it posts to the page and the answer comes back in `fallbackResult`.
+ */
+export function NewsletterForm({ action, fallbackResult }: { action: string; fallbackResult?: NewsletterActionData }) {
+  const fetcher = useFetcher<NewsletterActionData>({ key: "newsletter" });
+  const result = fetcher.data ?? fallbackResult;
+  const busy = fetcher.state !== "idle";
+  const subscribed = result?.status === "subscribed";
+  const values = subscribed ? {} : (result?.values ?? {});
+  const errors = result?.fieldErrors ?? {};
+
+  return (
+    <fetcher.Form method="post" action={action} noValidate className="form" key={subscribed ? "done" : "form"}>
+      <input type="hidden" name="intent" value="newsletter" />
+      <input type="hidden" name="hear_about_event" value="true" />
+      <Honeypot />
+      <TextField name="name" label="Your name" autoComplete="name" defaultValue={values.name} error={errors.name} />
+      <TextField
+        name="email"
+        type="email"
+        label="Email address"
+        autoComplete="email"
+        spellCheck={false}
+        defaultValue={values.email}
+        error={errors.email}
+      />
+      <div aria-live="polite">
+        {result && (
+          <p className={`form-message form-message--${subscribed ? "success" : "error"}`} id="newsletter-message">
+            {result.message}
+          </p>
+        )}
+      </div>
+      <SubmitButton busy={busy} busyLabel="Submitting...">
+        Subscribe
+      </SubmitButton>
+    </fetcher.Form>
+  );
+}

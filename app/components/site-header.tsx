@@ -1,0 +1,148 @@
+import { useEffect, useRef, useState } from "react";
+import { Link, NavLink, useLocation } from "react-router";
+import { mainNavigation, type NavItem } from "#app/content/navigation";
+import { organisation } from "#app/content/organisation";
+import { ChevronIcon, MailIcon, MenuIcon, PhoneIcon } from "./icons";
+
+export function SiteHeader() {
+  const [menuOpen, setMenuOpen] = useState(false);
+  const location = useLocation();
+  // Any navigation closes the mobile menu.
+  useEffect(() => setMenuOpen(false), [location.key]);
+  const { booking, general } = organisation.phones;
+
+  return (
+    <header className="site-header">
+      <div className="contact-bar">
+        <div className="page-width contact-bar__inner">
+          <ul className="contact-bar__list">
+            <li>
+              <PhoneIcon /> {booking.label}: <a href={`tel:${booking.tel}`}>{booking.display}</a>
+            </li>
+            <li>
+              <PhoneIcon /> {general.label}: <a href={`tel:${general.tel}`}>{general.display}</a>
+            </li>
+            <li>
+              <MailIcon /> <a href={`mailto:${organisation.emails.info}`}>CONTACT US</a>
+            </li>
+          </ul>
+          <div className="contact-bar__actions">
+            <Link className="button button--small button--secondary" to="/login">
+              Login
+            </Link>
+            <Link className="button button--small button--donate" to={organisation.donatePath}>
+              Donate
+            </Link>
+          </div>
+        </div>
+      </div>
+      <div className="page-width masthead">
+        <Link to="/" className="brand">
+          <BrandMark />
+          <span className="brand__text">
+            <span className="brand__name">{organisation.name}</span>
+            <span className="brand__tagline">Advocacy for men's health</span>
+          </span>
+        </Link>
+        <button
+          type="button"
+          className="menu-toggle"
+          aria-expanded={menuOpen}
+          aria-controls="site-nav"
+          onClick={() => setMenuOpen((open) => !open)}
+        >
+          <MenuIcon /> Menu
+        </button>
+      </div>
+      <nav id="site-nav" className={`site-nav${menuOpen ? " is-open" : ""}`} aria-label="Main">
+        <ul className="page-width site-nav__list">
+          {mainNavigation.map((item) => (
+            <NavEntry key={item.to} item={item} />
+          ))}
+        </ul>
+      </nav>
+      <NewSystemBanner />
+    </header>
+  );
+}
+
+/**
+ * A top-level link with a dropdown. The dropdown opens on hover and on keyboard focus (CSS, so it
+ * works without scripts) and by its toggle button, for touch screens and screen readers.
+ */
+function NavEntry({ item }: { item: NavItem }) {
+  const [open, setOpen] = useState(false);
+  const ref = useRef<HTMLLIElement>(null);
+  const location = useLocation();
+  useEffect(() => setOpen(false), [location.key]);
+  useEffect(() => {
+    if (!open) return;
+    const close = (event: Event) => {
+      if (event instanceof KeyboardEvent && event.key !== "Escape") return;
+      if (event instanceof PointerEvent && ref.current?.contains(event.target as Node)) return;
+      setOpen(false);
+    };
+    document.addEventListener("keydown", close);
+    document.addEventListener("pointerdown", close);
+    return () => {
+      document.removeEventListener("keydown", close);
+      document.removeEventListener("pointerdown", close);
+    };
+  }, [open]);
+
+  if (!item.children) {
+    return (
+      <li className="site-nav__item">
+        <NavLink className="site-nav__link" to={item.to} end>
+          {item.label}
+        </NavLink>
+      </li>
+    );
+  }
+  const menuId = `submenu-${item.to.replace(/\W+/g, "")}`;
+  return (
+    <li ref={ref} className={`site-nav__item has-dropdown${open ? " is-open" : ""}`}>
+      <NavLink className="site-nav__link" to={item.to} end>
+        {item.label}
+      </NavLink>
+      <button
+        type="button"
+        className="site-nav__toggle"
+        aria-expanded={open}
+        aria-controls={menuId}
+        onClick={() => setOpen((value) => !value)}
+      >
+        <ChevronIcon />
+        <span className="visually-hidden">{item.label} menu</span>
+      </button>
+      <ul id={menuId} className="site-nav__dropdown">
+        {item.children.map((child) => (
+          <li key={child.to}>
+            <Link to={child.to}>{child.label}</Link>
+          </li>
+        ))}
+      </ul>
+    </li>
+  );
+}
+
+function NewSystemBanner() {
+  return (
+    <div className="notice-banner" role="region" aria-label="New booking system">
+      <p className="page-width">
+        <strong>We have a new booking system.</strong> If you have not registered with us since 1 January 2025,
+        please <Link to="/signup">create a new account and password</Link> before you book.
+      </p>
+    </div>
+  );
+}
+
+export function BrandMark() {
+  return (
+    <svg className="brand__mark" viewBox="0 0 48 48" width="48" height="48" aria-hidden focusable={false}>
+      <circle cx="24" cy="24" r="23" fill="#13294b" />
+      <path d="M24 11c-6 0-10 4.4-10 10 0 8 10 16 10 16s10-8 10-16c0-5.6-4-10-10-10z" fill="#2ec4b6" />
+      <circle cx="24" cy="21" r="4.5" fill="#fff" />
+    </svg>
+  );
+}

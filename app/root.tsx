@@ -1,0 +1,115 @@
+import { useEffect, useRef, useState } from "react";
+import {
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  isRouteErrorResponse,
+  useLocation,
+  useRouteError,
+} from "react-router";
+import type { Route } from "./+types/root";
+import { useNonce } from "./components/nonce";
+import { NotFound } from "./components/not-found";
+import { SiteFooter } from "./components/site-footer";
+import { SiteHeader } from "./components/site-header";
+import { organisation } from "./content/organisation";
+import stylesheet from "./styles/app.css?url";
+
+export const links: Route.LinksFunction = () => [
+  { rel: "stylesheet", href: stylesheet },
+  { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+];
+
+/** Paths whose pages show no footer (the spec hides it on the news page). */
+const PATHS_WITHOUT_FOOTER = new Set(["/news"]);
+
+export function Layout({ children }: { children: React.ReactNode }) {
+  const nonce = useNonce();
+  const { pathname } = useLocation();
+  return (
+    <html lang="en-GB" suppressHydrationWarning>
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="theme-color" content="#13294b" />
+        <Meta />
+        <Links />
+        {/* Marks that scripts run, so menus start closed only when they can be opened. */}
+        <script nonce={nonce}>{`document.documentElement.classList.add("js")`}</script>
+      </head>
+      <body>
+        <a className="skip-link" href="#main-content">
+          Skip to main content
+        </a>
+        <SiteHeader />
+        <main id="main-content" tabIndex={-1}>
+          {children}
+        </main>
+        {!PATHS_WITHOUT_FOOTER.has(pathname) && <SiteFooter />}
+        <RouteAnnouncer />
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
+      </body>
+    </html>
+  );
+}
+
+/** Tells screen-reader users that a client-side navigation loaded a new page. */
+function RouteAnnouncer() {
+  const { pathname } = useLocation();
+  const [message, setMessage] = useState("");
+  const first = useRef(true);
+  useEffect(() => {
+    if (first.current) {
+      first.current = false;
+      return;
+    }
+    const timer = setTimeout(() => setMessage(document.title), 100);
+    return () => clearTimeout(timer);
+  }, [pathname]);
+  return (
+    <p className="visually-hidden" aria-live="polite" aria-atomic="true">
+      {message}
+    </p>
+  );
+}
+
+export default function App() {
+  return <Outlet />;
+}
+
+export function ErrorBoundary() {
+  const error = useRouteError();
+  if (isRouteErrorResponse(error) && error.status === 404) return <NotFound />;
+  if (typeof window !== "undefined") reportClientError(error);
+  const status = isRouteErrorResponse(error) ? error.status : 500;
+  return (
+    <div className="page-width section">
+      <title>{`Something went wrong | ${organisation.name}`}</title>
+      <h1>Sorry, something went wrong</h1>
+      <p>
+        Please try again in a few minutes. If it keeps happening, call us on{" "}
+        <a href={`tel:${organisation.phones.general.tel}`}>{organisation.phones.general.display}</a>.
+      </p>
+      <p className="hint">Error code {status}.</p>
+      <p>
+        <a href="/">Go back home</a>
+      </p>
+    </div>
+  );
+}
+
+function reportClientError(error: unknown) {
+  const errorMessage = error instanceof Error ? error.message : String(error);
+  void fetch("/api/logs/error", {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({
+      errorMessage: errorMessage.slice(0, 500),
+      description: error instanceof Error ? (error.stack ?? "").slice(0, 2000) : undefined,
+      page: window.location.pathname,
+    }),
+  }).catch(() => undefined);
+}

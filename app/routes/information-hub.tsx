@@ -1,0 +1,68 @@
+import { Link } from "react-router";
+import { pageMeta } from "#app/components/meta";
+import { PlaceholderImage } from "#app/components/pictures";
+import { hubArticles, researchItems, resources } from "#app/content/hub";
+
+export const meta = () =>
+  pageMeta("Information Hub", "Plain-language guides to prostate health, men's health and health in the workplace, with research and support.");
+
+export default function InformationHub() {
+  return (
+    <>
+      <section className="section" aria-labelledby="hub-title">
+        <div className="page-width">
+          <h1 id="hub-title">Information Hub</h1>
+          <p className="lede">Clear information about prostate cancer, the PSA test and staying well after 40.</p>
+          <div className="card-grid">
+            {hubArticles.map((article) => (
+              <article key={article.id} id={article.anchor} className="card">
+                <PlaceholderImage seed={article.id} alt="" width={480} height={270} />
+                <h2 className="card__title">{article.title}</h2>
+                <p>{article.description}</p>
+                <div className="card__actions">
+                  <Link className="button button--secondary" to={`/information-hub/${article.id}`}>
+                    READ MORE<span className="visually-hidden">: {article.title}</span>
+                  </Link>
+                </div>
+              </article>
+            ))}
+          </div>
+        </div>
+      </section>
+
+      <section className="section section--alt" id="education" aria-labelledby="research-title">
+        <div className="page-width">
+          <h2 id="research-title">Research and Data</h2>
+          <ul className="card-grid">
+            {researchItems.map((item) => (
+              <li key={item.to} className="card">
+                <h3 className="card__title">
+                  <Link to={item.to}>{item.title}</Link>
+                </h3>
+                <p>{item.description}</p>
+              </li>
+            ))}
+          </ul>
+        </div>
+      </section>
+
+      <section className="section" id="resources" aria-labelledby="resources-title">
+        <div className="page-width">
+          <h2 id="resources-title">Resources</h2>
+          <p>Organisations that offer support and advice. Their details will be confirmed before publication.</p>
+          <ul className="card-grid">
+            {resources.map((resource) => (
+              <li key={resource.title} className="card">
+                <h3 className="card__title">{resource.title}</h3>
+                <p className="card__meta">Website: {resource.website}</p>
+                <p>
+                  Phone: <a href={`tel:${resource.phone.replace(/\s/g, "")}`}>{resource.phone}</a>
+                </p>
+              </li>
+            ))}
+          </ul>
+        </div>
+      </section>
+    </>
+  );
+}

@@ -1,0 +1,137 @@
+import { Form, Link, useSubmit } from "react-router";
+import type { Route } from "./+types/news";
+import { pageMeta } from "#app/components/meta";
+import { NewsCard } from "#app/components/news-card";
+import { NewsletterForm } from "#app/components/newsletter-form";
+import { PlaceholderImage } from "#app/components/pictures";
+import { news } from "#app/content/news";
+import { patientJourneys } from "#app/content/patient-journeys";
+import { ARCHIVE_MONTHS, archiveMonthLabel, pageOfNews } from "#app/domain/news";
+import { handleNewsletterSubmission } from "#app/services/newsletter-action.server";
+
+export const meta = () =>
+  pageMeta("News", "Patient stories, the latest news from our screening events, and our newsletter.");
+
+export function loader({ request }: Route.LoaderArgs) {
+  const url = new URL(request.url);
+  return pageOfNews(news, { month: url.searchParams.get("month"), page: url.searchParams.get("page") });
+}
+
+export async function action({ request }: Route.ActionArgs) {
+  return handleNewsletterSubmission(await request.formData());
+}
+
+function pageHref(month: string | null, page: number) {
+  const params = new URLSearchParams();
+  if (month) params.set("month", month);
+  if (page > 1) params.set("page", String(page));
+  const query = params.toString();
+  return `/news${query ? `?${query}` : ""}#latest-news`;
+}
+
+export default function News({ loaderData, actionData }: Route.ComponentProps) {
+  const { items, month, page, totalPages } = loaderData;
+  const submit = useSubmit();
+
+  return (
+    <>
+      <section className="section section--alt" id="patient-journey" aria-labelledby="journey-title">
+        <div className="page-width">
+          <h1 id="journey-title">Patient Journey</h1>
+          <div className="card-grid card-grid--two">
+            {patientJourneys.map((story) => (
+              <article key={story.id} className="card">
+                <PlaceholderImage seed={story.id} alt="" width={480} height={270} />
+                <h2 className="card__title">{story.title}</h2>
+                <p>{story.description}</p>
+                <div className="card__actions">
+                  <Link className="button button--secondary" to={`/news/patient-journey/${story.id}`}>
+                    READ MORE<span className="visually-hidden">: {story.title}</span>
+                  </Link>
+                </div>
+              </article>
+            ))}
+          </div>
+        </div>
+      </section>
+
+      <section className="section" id="latest-news" aria-labelledby="news-title">
+        <div className="page-width">
+          <h2 id="news-title">RECENT NEWS</h2>
+          <Form
+            method="get"
+            action="/news"
+            className="filter-bar"
+            preventScrollReset
+            onChange={(event) => submit(event.currentTarget, { preventScrollReset: true })}
+          >
+            <div className="form-group">
+              <label className="label" htmlFor="news-month">
+                Show news from
+              </label>
+              <select id="news-month" name="month" className="select" defaultValue={month ?? ""} key={month ?? "all"}>
+                <option value="">All News</option>
+                {ARCHIVE_MONTHS.map((value) => (
+                  <option key={value} value={value}>
+                    {archiveMonthLabel(value)}
+                  </option>
+                ))}
+              </select>
+            </div>
+            <button type="submit" className="button button--secondary">
+              Show news
+            </button>
+          </Form>
+
+          <p className="visually-hidden" aria-live="polite">
+            {items.length === 0
+              ? "No news to display!"
+              : `Showing page ${page} of ${totalPages}${month ? ` for ${archiveMonthLabel(month)}` : ""}.`}
+          </p>
+          {items.length === 0 ? (
+            <p className="inset">No news to display!</p>
+          ) : (
+            <div className="card-grid card-grid--two">
+              {items.map((item) => (
+                <NewsCard key={item.id} item={item} />
+              ))}
+            </div>
+          )}
+
+          {totalPages > 1 && (
+            <nav aria-label="News pages">
+              <ul className="pagination">
+                {Array.from({ length: totalPages }, (_, index) => index + 1).map((number) => (
+                  <li key={number}>
+                    {number === page ? (
+                      <span aria-current="page">
+                        <span className="visually-hidden">Page </span>
+                        {number}
+                      </span>
+                    ) : (
+                      <Link to={pageHref(month, number)}>
+                        <span className="visually-hidden">Page </span>
+                        {number}
+                      </Link>
+                    )}
+                  </li>
+                ))}
+              </ul>
+            </nav>
+          )}
+        </div>
+      </section>
+
+      <section className="section section--sand" id="newsletter" aria-labelledby="newsletter-title">
+        <div className="page-width split">
+          <div>
+            <h2 id="newsletter-title">Subscribe to our newsletter</h2>
+            <p>News of screening events near you, patient stories and ways to help, a few times a year.</p>
+            <NewsletterForm action={pageHref(month, page).replace("#latest-news", "#newsletter")} fallbackResult={actionData} />
+          </div>
+          <PlaceholderImage seed="newsletter" alt="" />
+        </div>
+      </section>
+    </>
+  );
+}

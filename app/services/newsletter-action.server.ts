@@ -1,0 +1,38 @@
+import { data } from "react-router";
+import { db } from "#app/db/client.server";
+import { formValues, isHoneypotFilled, parseForm } from "#app/domain/forms";
+import { NEWSLETTER_MESSAGES, newsletterFormMessage, newsletterSchema } from "#app/domain/newsletter";
+import { subscribeToNewsletter } from "./subscriptions.server";
+
+export type NewsletterActionData = {
+  form: "newsletter";
+  status: "subscribed" | "invalid" | "error";
+  message: string;
+  fieldErrors?: Record<string, string>;
+  values?: Record<string, string>;
+};
+
+/** The newsletter form on /news; the JSON twin is POST /api/subscriptions. */
+export async function handleNewsletterSubmission(formData: FormData) {
+  const subscribed: NewsletterActionData = { form: "newsletter", status: "subscribed", message: NEWSLETTER_MESSAGES.success };
+  if (isHoneypotFilled(formData)) return data(subscribed);
+  const parsed = parseForm(newsletterSchema, formValues(formData, ["intent"]));
+  if (!parsed.ok) {
+    const message = newsletterFormMessage(parsed.fieldErrors);
+    return data<NewsletterActionData>(
+      { form: "newsletter", status: "invalid", message, fieldErrors: parsed.fieldErrors, values: parsed.values },
+      { status: 400 },
+    );
+  }
+  const values = { name: parsed.data.name, email: parsed.data.email };
+  try {
+    await subscribeToNewsletter(db(), parsed.data);
+    return data(subscribed);
+  } catch (error) {
+    console.error("newsletter: subscription failed", error);
+    return data<NewsletterActionData>(
+      { form: "newsletter", status: "error", message: NEWSLETTER_MESSAGES.unexpected, values },
+      { status: 500 },
+    );
+  }
+}

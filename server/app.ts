@@ -1,0 +1,94 @@
+import "react-router";
+import { createRequestHandler } from "@react-router/express";
+import express, { type Request, type Response } from "express";
+import { config } from "#app/config.server";
+import { openDatabase, setDatabase, database } from "#app/db/client.server";
+import { seedDemoData } from "#app/db/seed.server";
+import { startOutboxWorker, type OutboxWorker } from "#app/services/email.server";
+import { cspNonce, rateLimits, sameOriginOnly, securityHeaders } from "./security";
+
+declare module "react-router" {
+  interface AppLoadContext {
+    cspNonce: string;
+  }
+}
+
+/** Opens the database, applies migrations, seeds demo data and starts the mail worker. */
+export async function startup() {
+  const settings = config();
+  const opened = openDatabase(settings.DATABASE_URL ? { url: settings.DATABASE_URL } : { pgliteDir: settings.PGLITE_DIR });
+  await opened.migrate();
+  setDatabase(opened);
+  if (settings.demoData && (await seedDemoData(opened.db))) console.log("Demo data seeded.");
+
+  let worker: OutboxWorker | undefined;
+  if (settings.SMTP_URL) {
+    worker = startOutboxWorker({
+      db: opened.db,
+      smtpUrl: settings.SMTP_URL,
+      from: settings.MAIL_FROM,
+      pollMs: settings.OUTBOX_POLL_MS,
+    });
+  } else {
+    console.log("SMTP_URL is not set: mail stays in the outbox; read it at /dev/mailbox.");
+  }
+
+  return {
+    driver: opened.driver,
+    async shutdown() {
+      await worker?.stop();
+      await opened.close();
+      setDatabase(undefined);
+    },
+  };
+}
+
+function tileOrigin(template: string): string[] {
+  try {
+    return [new URL(template.replace(/\{[a-z]\}/g, "a")).origin];
+  } catch {
+    return [];
+  }
+}
+
+/** Headers, CSRF guard, rate limits and the health check: everything that runs before a page or a file. */
+export function security({ viteDevServer }: { viteDevServer: boolean }) {
+  const settings = config();
+  const router = express.Router();
+  router.use(cspNonce);
+  router.use(
+    securityHeaders({
+      isProduction: settings.isProduction,
+      viteDevServer,
+      servedOverHttps: settings.APP_URL?.startsWith("https:") ?? false,
+      imageSources: tileOrigin(settings.MAP_TILE_URL),
+      formsPerWindow: settings.RATE_LIMIT_FORMS_PER_WINDOW,
+      postsPerWindow: settings.RATE_LIMIT_POSTS_PER_WINDOW,
+    }),
+  );
+  router.get("/healthz", async (_req: Request, res: Response) => {
+    res.set("Cache-Control", "no-store");
+    try {
+      await Promise.race([
+        database().ping(),
+        new Promise((_, reject) => setTimeout(() => reject(new Error("timeout")), 2000)),
+      ]);
+      res.json({ status: "ok" });
+    } catch {
+      res.status(503).json({ status: "unavailable" });
+    }
+  });
+  router.use(sameOriginOnly({ appOrigin: settings.APP_URL ? new URL(settings.APP_URL).origin : undefined }));
+  router.use(
+    ...rateLimits({
+      formsPerWindow: settings.RATE_LIMIT_FORMS_PER_WINDOW,
+      postsPerWindow: settings.RATE_LIMIT_POSTS_PER_WINDOW,
+    }),
+  );
+  return router;
+}
+
+export const handler = createRequestHandler({
+  build: () => import("virtual:react-router/server-build"),
+  getLoadContext: (_req, res) => ({ cspNonce: res.locals.cspNonce as string }),
+});

@@ -1,0 +1,46 @@
+// The service's entry point: serves the built site (or Vite in development) behind the security layer.
+import compression from "compression";
+import express from "express";
+
+// `--dev` serves through Vite with hot reload; otherwise the built site in build/ is served.
+const DEVELOPMENT = process.argv.includes("--dev");
+const PORT = Number.parseInt(process.env.PORT || "3000", 10);
+
+const app = express();
+app.disable("x-powered-by");
+if (process.env.TRUST_PROXY) app.set("trust proxy", process.env.TRUST_PROXY);
+app.use(compression());
+
+let server;
+let vite;
+if (DEVELOPMENT) {
+  vite = await import("vite").then((mod) => mod.createServer({ server: { middlewareMode: true } }));
+  server = await vite.ssrLoadModule("./server/app.ts");
+} else {
+  server = await import("../build/server/index.js");
+}
+
+const runtime = await server.startup();
+app.use(server.security({ viteDevServer: DEVELOPMENT }));
+if (vite) {
+  app.use(vite.middlewares);
+} else {
+  app.use("/assets", express.static("build/client/assets", { immutable: true, maxAge: "1y" }));
+  app.use(express.static("build/client", { maxAge: "1h", index: false }));
+}
+app.use(server.handler);
+
+const listener = app.listen(PORT, () => {
+  const address = listener.address();
+  const port = typeof address === "object" && address ? address.port : PORT;
+  console.log(`Listening on http://localhost:${port} (database: ${runtime.driver})`);
+});
+
+async function shutdown() {
+  listener.close();
+  await vite?.close();
+  await runtime.shutdown();
+  process.exit(0);
+}
+process.once("SIGINT", shutdown);
+process.once("SIGTERM", shutdown);
