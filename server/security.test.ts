@@ -1,0 +1,79 @@
+import type { AddressInfo } from "node:net";
+import express from "express";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { cspNonce, rateLimits, sameOriginOnly, securityHeaders } from "./security";
+
+let base: string;
+let close: () => void;
+
+beforeAll(async () => {
+  const app = express();
+  app.use(cspNonce);
+  app.use(securityHeaders({ isProduction: true, viteDevServer: false, servedOverHttps: true, formsPerWindow: 3, postsPerWindow: 100 }));
+  app.use(sameOriginOnly({ appOrigin: "https://mhat.example.org" }));
+  app.use(...rateLimits({ formsPerWindow: 3, postsPerWindow: 100 }));
+  app.all("/{*path}", (_req, res) => res.send(`ok ${res.locals.cspNonce}`));
+  const server = app.listen(0);
+  await new Promise((resolve) => server.once("listening", resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  close = () => server.close();
+});
+afterAll(() => close());
+
+const post = (path: string, headers: Record<string, string> = {}) =>
+  fetch(base + path, { method: "POST", headers: { origin: "https://mhat.example.org", ...headers }, body: "a=1" });
+
+describe("security headers", () => {
+  it("enforces a CSP with a fresh nonce on every response", async () => {
+    const first = await fetch(`${base}/`);
+    const second = await fetch(`${base}/`);
+    const policy = first.headers.get("content-security-policy")!;
+    expect(first.headers.get("content-security-policy-report-only")).toBeNull();
+    const nonce = /'nonce-([^']+)'/.exec(policy)?.[1];
+    expect(nonce).toBeTruthy();
+    expect(await first.text()).toBe(`ok ${nonce}`);
+    expect(second.headers.get("content-security-policy")).not.toContain(nonce!);
+    expect(policy).toContain("frame-ancestors 'none'");
+    expect(policy).not.toContain("unsafe-inline");
+  });
+
+  it("sends HSTS, nosniff and a referrer policy", async () => {
+    const response = await fetch(`${base}/`);
+    expect(response.headers.get("strict-transport-security")).toContain("max-age=31536000");
+    expect(response.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(response.headers.get("referrer-policy")).toBe("strict-origin-when-cross-origin");
+  });
+});
+
+describe("cross-site requests", () => {
+  it("refuses a POST from another origin", async () => {
+    const response = await post("/anything", { origin: "https://evil.example" });
+    expect(response.status).toBe(403);
+  });
+  it("refuses a POST a browser marks as cross-site even without an Origin", async () => {
+    const response = await fetch(`${base}/anything`, { method: "POST", headers: { "sec-fetch-site": "cross-site" }, body: "a=1" });
+    expect(response.status).toBe(403);
+  });
+  it("accepts a POST from our own origin", async () => {
+    expect((await post("/anything")).status).toBe(200);
+  });
+  it("answers JSON to API callers", async () => {
+    const response = await post("/api/subscriptions", { origin: "https://evil.example" });
+    expect(response.status).toBe(403);
+    expect(await response.json()).toEqual({ error: "This request came from another site" });
+  });
+});
+
+describe("rate limits", () => {
+  it("refuses the public-form POST after the limit with 429 and a message", async () => {
+    const statuses: number[] = [];
+    for (let index = 0; index < 4; index++) statuses.push((await post("/api/subscriptions", { "content-type": "application/json" })).status);
+    expect(statuses).toEqual([200, 200, 200, 429]);
+    const refused = await post("/news.data");
+    expect(refused.status).toBe(429);
+    expect(await refused.json()).toEqual({ error: "Too many requests. Please wait a few minutes and try again." });
+  });
+  it("does not count page views", async () => {
+    for (let index = 0; index < 5; index++) expect((await fetch(`${base}/news`)).status).toBe(200);
+  });
+});

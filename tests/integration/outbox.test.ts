@@ -1,0 +1,100 @@
+import { eq } from "drizzle-orm";
+import nodemailer from "nodemailer";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { outboxEmail } from "#app/db/schema";
+import { MAX_DELIVERY_ATTEMPTS } from "#app/domain/backoff";
+import { deliverDueEmails, enqueueEmail } from "#app/services/email.server";
+import { openTestDatabase } from "#tests/support/database";
+import { startSmtpSink } from "#tests/support/smtp-sink";
+
+let database: Awaited<ReturnType<typeof openTestDatabase>>;
+
+beforeAll(async () => {
+  database = await openTestDatabase();
+});
+afterAll(async () => {
+  await database?.close();
+});
+beforeEach(async () => {
+  await database.db.delete(outboxEmail);
+});
+
+const FROM = "MHAT <bookings@example.org>";
+
+describe("outbox delivery", () => {
+  it("keeps a message when SMTP refuses it, and retries later with back-off", async () => {
+    const { db } = database;
+    const failing = await startSmtpSink({ rejectWith: "mailbox busy" });
+    try {
+      const id = await enqueueEmail(db, { to: "a@example.com", subject: "Hello", text: "Body" });
+      const start = new Date();
+      const sent = await deliverDueEmails(db, nodemailer.createTransport(failing.url), FROM, () => start);
+      expect(sent).toBe(0);
+      const [row] = await db.select().from(outboxEmail).where(eq(outboxEmail.id, id));
+      expect(row).toMatchObject({ status: "pending", attempts: 1 });
+      expect(row!.lastError).toMatch(/mailbox busy/);
+      expect(row!.nextAttemptAt.getTime() - start.getTime()).toBe(30_000);
+
+      // Not due yet: nothing is tried.
+      expect(await deliverDueEmails(db, nodemailer.createTransport(failing.url), FROM, () => start)).toBe(0);
+      const [unchanged] = await db.select().from(outboxEmail).where(eq(outboxEmail.id, id));
+      expect(unchanged!.attempts).toBe(1);
+    } finally {
+      await failing.close();
+    }
+  });
+
+  it("delivers a retried message once SMTP recovers", async () => {
+    const { db } = database;
+    const sink = await startSmtpSink();
+    try {
+      const id = await enqueueEmail(db, { to: "b@example.com", subject: "Retry", text: "Body" });
+      await db.update(outboxEmail).set({ attempts: 3 }).where(eq(outboxEmail.id, id));
+      expect(await deliverDueEmails(db, nodemailer.createTransport(sink.url), FROM)).toBe(1);
+      const [row] = await db.select().from(outboxEmail).where(eq(outboxEmail.id, id));
+      expect(row).toMatchObject({ status: "sent", attempts: 4 });
+    } finally {
+      await sink.close();
+    }
+  });
+
+  it("gives up after the last attempt", async () => {
+    const { db } = database;
+    const failing = await startSmtpSink({ rejectWith: "no such user" });
+    try {
+      const id = await enqueueEmail(db, { to: "c@example.com", subject: "Doomed", text: "Body" });
+      await db.update(outboxEmail).set({ attempts: MAX_DELIVERY_ATTEMPTS - 1 }).where(eq(outboxEmail.id, id));
+      await deliverDueEmails(db, nodemailer.createTransport(failing.url), FROM);
+      const [row] = await db.select().from(outboxEmail).where(eq(outboxEmail.id, id));
+      expect(row).toMatchObject({ status: "failed", attempts: MAX_DELIVERY_ATTEMPTS });
+    } finally {
+      await failing.close();
+    }
+  });
+
+  it("sends each message exactly once when several workers run at the same time", async () => {
+    const { db } = database;
+    const sink = await startSmtpSink();
+    try {
+      const count = 30;
+      for (let index = 0; index < count; index++) {
+        await enqueueEmail(db, { to: `worker-${index}@example.com`, subject: `Message ${index}`, text: "Body" });
+      }
+      const transport = () => nodemailer.createTransport(sink.url);
+      const results = await Promise.all([1, 2, 3].map(() => deliverDueEmails(db, transport(), FROM, undefined, 7)));
+      // Each pass claims at most 7; keep passing until the outbox is empty, as the worker's timer would.
+      let total = results.reduce((sum, value) => sum + value, 0);
+      while (total < count) {
+        const more = await deliverDueEmails(db, transport(), FROM);
+        if (more === 0) break;
+        total += more;
+      }
+      expect(total).toBe(count);
+      const subjects = sink.received.map((mail) => mail.parsed.subject);
+      expect(new Set(subjects).size).toBe(count);
+      expect(subjects).toHaveLength(count);
+    } finally {
+      await sink.close();
+    }
+  });
+});
