@@ -3,7 +3,7 @@ import { truncateText } from "#app/domain/truncate";
 
 /**
  * Text cut at `limit` characters with a Show More / Show Less toggle. Without JavaScript the
- * full text shows instead (through <noscript>), so nothing is hidden from anyone.
+ * full text shows instead (the no-js-only copy), so nothing is out of anyone's reach.
  */
 export function ExpandableText({
   text,
@@ -25,9 +25,7 @@ export function ExpandableText({
   if (!truncated) return <p>{text}</p>;
   return (
     <div className="expandable">
-      <noscript>
-        <p>{text}</p>
-      </noscript>
+      <p className="no-js-only">{text}</p>
       <p id={id} className="js-only">
         {expanded ? text : short}
       </p>

@@ -23,7 +23,7 @@ export function NewsCard({ item }: { item: NewsItem }) {
       </h3>
       <p className="card__meta">{item.date}</p>
       <p>{item.description}</p>
-      <noscript>{full}</noscript>
+      <div className="no-js-only">{full}</div>
       <div id={id} className="js-only" hidden={!expanded}>
         {expanded && full}
       </div>

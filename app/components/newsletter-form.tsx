@@ -1,3 +1,4 @@
+import { useEffect, useRef } from "react";
 import { useFetcher } from "react-router";
 import type { NewsletterActionData } from "#app/services/newsletter-action.server";
 import { Honeypot, SubmitButton, TextField } from "./form";
@@ -13,9 +14,19 @@ export function NewsletterForm({ action, fallbackResult }: { action: string; fal
   const subscribed = result?.status === "subscribed";
   const values = subscribed ? {} : (result?.values ?? {});
   const errors = result?.fieldErrors ?? {};
+  const formRef = useRef<HTMLFormElement>(null);
+
+  // The spec clears name and e-mail after every successful subscription.
+  useEffect(() => {
+    if (fetcher.data?.status !== "subscribed" || !formRef.current) return;
+    for (const name of ["name", "email"]) {
+      const input = formRef.current.elements.namedItem(name);
+      if (input instanceof HTMLInputElement) input.value = "";
+    }
+  }, [fetcher.data]);
 
   return (
-    <fetcher.Form method="post" action={action} noValidate className="form" key={subscribed ? "done" : "form"}>
+    <fetcher.Form ref={formRef} method="post" action={action} noValidate className="form">
       <input type="hidden" name="intent" value="newsletter" />
       <input type="hidden" name="hear_about_event" value="true" />
       <Honeypot />

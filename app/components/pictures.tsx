@@ -18,13 +18,16 @@ function hash(text: string): number {
  * An abstract picture drawn from a seed: our own, light, and marked as a placeholder until the
  * charity supplies real photographs.
  */
-export function PlaceholderImage({ seed, alt, width = 640, height = 360 }: { seed: string; alt: string; width?: number; height?: number }) {
+export function PlaceholderImage({ seed, alt, width = 640, height = 360 }: { seed: string; /** Empty for a decorative picture. */ alt: string; width?: number; height?: number }) {
   const h = hash(seed);
   const [dark, accent, light] = PALETTES[h % PALETTES.length]!;
   const cx = 20 + (h % 60);
   const cy = 25 + ((h >> 3) % 50);
   return (
-    <svg className="placeholder-image" role="img" aria-label={alt} viewBox="0 0 160 90" width={width} height={height} preserveAspectRatio="xMidYMid slice">
+    <svg
+      className="placeholder-image"
+      {...(alt ? { role: "img", "aria-label": alt } : { "aria-hidden": true, focusable: false })}
+      viewBox="0 0 160 90" width={width} height={height} preserveAspectRatio="xMidYMid slice">
       <rect width="160" height="90" fill={light} />
       <circle cx={cx + 60} cy={cy} r={38 + (h % 12)} fill={accent} opacity="0.55" />
       <circle cx={cx} cy={90 - cy / 2} r={26 + ((h >> 5) % 14)} fill={dark} opacity="0.85" />

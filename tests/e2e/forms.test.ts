@@ -1,0 +1,187 @@
+import crypto from "node:crypto";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { expectNoAxeViolations, launchBrowser, newPage, query, waitForMail } from "./support";
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+const unique = () => crypto.randomBytes(4).toString("hex");
+
+async function fillContactForm(page: Page, values: Record<string, string>) {
+  for (const [label, value] of Object.entries(values)) await page.getByLabel(label, { exact: true }).fill(value);
+}
+
+for (const javaScriptEnabled of [true, false]) {
+  const mode = javaScriptEnabled ? "with JavaScript" : "with JavaScript off";
+
+  describe(`contact form ${mode}`, () => {
+    it("shows an error beside each empty field and in the summary", async () => {
+      const page = await newPage(browser, { javaScriptEnabled });
+      await page.goto("/about-us#contact");
+      await page.getByRole("button", { name: "Send enquiry" }).click();
+      const summary = page.getByRole("alert").filter({ hasText: "There is a problem" });
+      await summary.waitFor();
+      const expected = ["Enter your first name", "Enter your last name", "Enter your email address", "Enter your phone number", "Enter your message"];
+      for (const message of expected) {
+        expect(await summary.getByRole("link", { name: message }).count()).toBe(1);
+        expect(await page.locator(".field-error", { hasText: message }).count()).toBe(1);
+      }
+      expect(await page.getByLabel("First name", { exact: true }).getAttribute("aria-invalid")).toBe("true");
+      if (javaScriptEnabled) {
+        await expect.poll(() => page.evaluate(() => document.activeElement?.classList.contains("error-summary"))).toBe(true);
+      }
+      // axe runs as a script, so it checks these states in the JavaScript pass; the markup is the same.
+      if (javaScriptEnabled) await expectNoAxeViolations(page);
+      // A summary link takes you to its field.
+      await summary.getByRole("link", { name: "Enter your message" }).click();
+      expect(page.url()).toMatch(/#field-message$/);
+      await page.context().close();
+    });
+
+    it("keeps what was typed when one field is wrong", async () => {
+      const page = await newPage(browser, { javaScriptEnabled });
+      await page.goto("/about-us#contact");
+      await fillContactForm(page, {
+        "First name": "Gordon",
+        "Last name": "Pike",
+        "Email address": "not-an-address",
+        "Phone number": "01632 960 321",
+        "Your message": "Please call me about hosting an event.",
+      });
+      await page.getByRole("button", { name: "Send enquiry" }).click();
+      await page.locator(".field-error", { hasText: "Enter an email address in the correct format" }).waitFor();
+      expect(await page.getByLabel("First name", { exact: true }).inputValue()).toBe("Gordon");
+      expect(await page.getByLabel("Your message").inputValue()).toBe("Please call me about hosting an event.");
+      expect(await page.getByLabel("Email address").inputValue()).toBe("not-an-address");
+      await page.context().close();
+    });
+
+    it("thanks the sender, stores the enquiry and e-mails the staff inbox", async () => {
+      const page = await newPage(browser, { javaScriptEnabled });
+      const email = `enquirer-${unique()}@example.com`;
+      await page.goto("/about-us#contact");
+      await fillContactForm(page, {
+        "First name": "Harold",
+        "Last name": `Baines ${mode}`,
+        "Email address": email,
+        "Phone number": "01632 960 777",
+        "Your message": "Our rugby club would like to host a screening evening.",
+      });
+      await page.getByRole("button", { name: "Send enquiry" }).click();
+      await page.getByText("Thank you for reaching out! We will get back to you soon.").waitFor();
+      expect(await page.getByLabel("First name", { exact: true }).inputValue()).toBe("");
+      if (javaScriptEnabled) await expectNoAxeViolations(page);
+
+      const rows = await query<{ first_name: string; message: string }>("select first_name, message from enquiry where email = $1", [email]);
+      expect(rows).toEqual([{ first_name: "Harold", message: "Our rugby club would like to host a screening evening." }]);
+
+      const mail = await waitForMail((message) => message.replyTo?.[0]?.address === email);
+      expect(mail.to?.[0]?.address).toBe("staff-inbox@example.org");
+      expect(mail.subject).toBe(`Website enquiry from Harold Baines ${mode}`);
+      expect(mail.text).toContain("Our rugby club would like to host a screening evening.");
+      await page.context().close();
+    });
+  });
+
+  describe(`newsletter ${mode}`, () => {
+    it("asks for both name and email", async () => {
+      const page = await newPage(browser, { javaScriptEnabled });
+      await page.goto("/news#newsletter");
+      await page.getByLabel("Your name").fill("Stanley");
+      await page.getByRole("button", { name: "Subscribe" }).click();
+      await page.getByText("Please provide both name and email.").waitFor();
+      expect(await page.getByLabel("Your name").inputValue()).toBe("Stanley");
+      expect(await page.locator(".field-error", { hasText: "Enter your email address" }).count()).toBe(1);
+      if (javaScriptEnabled) await expectNoAxeViolations(page);
+      await page.context().close();
+    });
+
+    it("subscribes, clears the fields, and does not duplicate a second sign-up", async () => {
+      const page = await newPage(browser, { javaScriptEnabled });
+      const email = `reader-${unique()}@example.com`;
+      for (const name of ["Stanley", "Stan"]) {
+        await page.goto(`/news?visit=${name}#newsletter`);
+        await page.getByLabel("Your name").fill(name);
+        await page.getByLabel("Email address").fill(email.toUpperCase());
+        await page.getByRole("button", { name: "Subscribe" }).click();
+        await page.getByText("Successfully subscribed to the newsletter!").waitFor();
+        await expect.poll(() => page.getByLabel("Your name").inputValue()).toBe("");
+        expect(await page.getByLabel("Email address").inputValue()).toBe("");
+      }
+      if (javaScriptEnabled) await expectNoAxeViolations(page);
+      const rows = await query<{ name: string }>("select name from newsletter_subscription where email = $1", [email]);
+      expect(rows).toEqual([{ name: "Stan" }]);
+      await page.context().close();
+    });
+  });
+
+  describe(`news filter ${mode}`, () => {
+    it("filters by archive month, resets to page 1 and pages through", async () => {
+      const page = await newPage(browser, { javaScriptEnabled });
+      await page.goto("/news?page=3");
+      expect(await page.locator('.pagination [aria-current="page"]').textContent()).toContain("3");
+      await page.getByLabel("Show news from").selectOption("2020-08");
+      if (!javaScriptEnabled) await page.getByRole("button", { name: "Show news" }).click();
+      await page.waitForURL((url) => url.searchParams.get("month") === "2020-08");
+      expect(new URL(page.url()).searchParams.get("page")).toBeNull();
+      await expect.poll(() => page.locator("#latest-news article h3").allTextContents()).toEqual([
+        "Volunteers wanted for autumn events",
+        "Bringing screening to the workplace",
+      ]);
+      await page.getByLabel("Show news from").selectOption("");
+      if (!javaScriptEnabled) await page.getByRole("button", { name: "Show news" }).click();
+      await page.waitForURL((url) => !url.searchParams.get("month"));
+      await expect.poll(() => page.locator("#latest-news article").count()).toBe(4);
+      expect(await page.locator("#latest-news article h3").first().textContent()).toBe("Over 50 events planned");
+      await page.getByRole("link", { name: "Page 2" }).click();
+      await page.waitForURL((url) => url.searchParams.get("page") === "2");
+      await expect.poll(() => page.locator("#latest-news article h3").first().textContent()).toBe("Dates for the new year");
+      await page.context().close();
+    });
+
+    it("expands a story in place with READ MORE", async () => {
+      const page = await newPage(browser, { javaScriptEnabled });
+      await page.goto("/news");
+      const card = page.locator("#latest-news article").first();
+      const fullText = "Thanks to our hosts and supporters, we can reach more communities than ever.";
+      const expanded = card.locator(".js-only").getByText(fullText);
+      const fallback = card.locator(".no-js-only").getByText(fullText);
+      if (javaScriptEnabled) {
+        expect(await fallback.isVisible()).toBe(false);
+        expect(await expanded.isVisible()).toBe(false);
+        await card.getByRole("button", { name: /READ MORE/ }).click();
+        expect(await expanded.isVisible()).toBe(true);
+        await card.getByRole("button", { name: /READ LESS/ }).click();
+        expect(await expanded.isVisible()).toBe(false);
+      } else {
+        // Without scripts the whole story is shown, so nothing is out of reach.
+        expect(await fallback.isVisible()).toBe(true);
+        expect(await card.getByRole("button", { name: /READ MORE/ }).isVisible()).toBe(false);
+      }
+      await page.context().close();
+    });
+  });
+}
+
+describe("Show More on cards", () => {
+  it("toggles a testimonial between 300 characters and the full text", async () => {
+    const page = await newPage(browser);
+    await page.goto("/");
+    const card = page.locator("figure.card").first();
+    const quote = card.locator("blockquote p.js-only");
+    const short = (await quote.textContent())!;
+    expect(short.length).toBeLessThanOrEqual(303);
+    expect(short.endsWith("…”") || short.endsWith("…")).toBe(true);
+    await card.getByRole("button", { name: /Show More/ }).click();
+    expect((await quote.textContent())!.length).toBeGreaterThan(300);
+    await card.getByRole("button", { name: /Show Less/ }).click();
+    expect(await quote.textContent()).toBe(short);
+    await page.context().close();
+  });
+});

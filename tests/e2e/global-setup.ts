@@ -1,0 +1,47 @@
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import type { TestProject } from "vitest/node";
+import { createScratchDatabase } from "#tests/support/postgres";
+import { startBuiltServer } from "#tests/support/server";
+import { startSmtpSink } from "#tests/support/smtp-sink";
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    baseURL: string;
+    mailFolder: string;
+    databaseUrl: string;
+  }
+}
+
+/**
+ * One server for the e2e suite: the real build, a fresh Postgres database (so tests can read what
+ * the server stored) and a local SMTP sink that writes every message to a folder.
+ */
+export default async function setup(project: TestProject) {
+  if (!existsSync("build/server/index.js")) throw new Error("Run `npm run build` before the e2e tests.");
+  const scratch = await createScratchDatabase("mhat_e2e");
+  const mailFolder = mkdtempSync(path.join(os.tmpdir(), "mhat-mail-"));
+  const sink = await startSmtpSink({ folder: mailFolder });
+  const server = await startBuiltServer({
+    DATABASE_URL: scratch.url,
+    SMTP_URL: sink.url,
+    STAFF_NOTIFY_EMAIL: "staff-inbox@example.org",
+    OUTBOX_POLL_MS: "200",
+    DEMO_DATA: "1",
+    // The suite submits forms many times from one address; the limiter itself has its own tests.
+    RATE_LIMIT_FORMS_PER_WINDOW: "1000",
+    RATE_LIMIT_POSTS_PER_WINDOW: "1000",
+  });
+
+  project.provide("baseURL", server.url);
+  project.provide("mailFolder", mailFolder);
+  project.provide("databaseUrl", scratch.url);
+
+  return async () => {
+    await server.stop();
+    await sink.close();
+    await scratch.drop();
+    rmSync(mailFolder, { recursive: true, force: true });
+  };
+}

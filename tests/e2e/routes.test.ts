@@ -1,0 +1,174 @@
+import type { Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SCROLL_TARGETS, mainNavigation } from "#app/content/navigation";
+import { expectNoAxeViolations, launchBrowser, newPage, pageProblems } from "./support";
+
+/** Every content route of the public site, with a heading each must show. */
+const CONTENT_ROUTES: [path: string, heading: RegExp][] = [
+  ["/", /Advocacy for Men's Health/],
+  ["/about-us", /ABOUT MHAT/],
+  ["/about-us/research", /Research summary 2023/],
+  ["/support-us", /Support us/],
+  ["/information-hub", /Information Hub/],
+  ["/information-hub/prostate-diseases-and-prostate-cancer", /Prostate diseases and prostate cancer/],
+  ["/information-hub/mens-health", /Men's health/],
+  ["/information-hub/health-workplace", /Health in the workplace/],
+  ["/information-hub/statistics", /Screening statistics 2023/],
+  ["/information-hub/elderly-psa-testing", /PSA testing for men over 80/],
+  ["/events", /Events/],
+  ["/events/corporate-screening", /Corporate screening/],
+  ["/events/community-screening", /Community screening/],
+  ["/events/seminar-talks", /Seminar talks/],
+  ["/news", /Patient Journey/],
+  ["/news/patient-journey", /Patient Journey/],
+  ["/news/patient-journey/robert-hale", /Robert's story/],
+  ["/news/patient-journey/michael-adeyemi", /Michael's story/],
+  ["/refund-policy", /Refund Policy/],
+  ["/mhat-screening-event", /MHAT screening events/],
+  ["/world-cancer-day-poster", /World Cancer Day poster/],
+];
+
+const NOT_FOUND_PATHS = ["/no-such-page", "/information-hub/no-such-article", "/news/patient-journey/nobody", "/about-us/nothing/here"];
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+describe("content routes", () => {
+  for (const [path, heading] of CONTENT_ROUTES) {
+    it(`${path} answers 200 with its content, a title, a description and no axe violations`, async () => {
+      const page = await newPage(browser);
+      const response = await page.goto(path);
+      expect(response?.status()).toBe(200);
+      await expect.poll(() => page.locator("h1").first().textContent()).toMatch(heading);
+      expect(await page.title()).toMatch(/\| Men's Health Advocacy Trust$/);
+      expect(await page.locator('meta[name="description"]').getAttribute("content")).toBeTruthy();
+      await expect.poll(() => page.evaluate(() => document.documentElement.classList.contains("js"))).toBe(true);
+      await expectNoAxeViolations(page);
+      expect(pageProblems(page)).toEqual([]);
+      await page.context().close();
+    });
+  }
+});
+
+describe("unknown paths", () => {
+  for (const path of NOT_FOUND_PATHS) {
+    it(`${path} answers 404 with the spec's texts`, async () => {
+      const page = await newPage(browser);
+      const response = await page.goto(path);
+      expect(response?.status()).toBe(404);
+      const main = page.locator("main");
+      await expect.poll(() => main.textContent()).toContain("404");
+      const text = await main.textContent();
+      expect(text).toContain("Page not found");
+      expect(text).toContain("Sorry, we couldn't find the page you're looking for.");
+      await page.getByRole("link", { name: "Go back home" }).click();
+      await page.waitForURL((url) => url.pathname === "/");
+      await page.goto(path);
+      await expectNoAxeViolations(page);
+      await page.context().close();
+    });
+  }
+});
+
+describe("layout", () => {
+  it("shows the header, banner and footer, and hides the footer on /news", async () => {
+    const page = await newPage(browser);
+    await page.goto("/about-us");
+    const header = page.locator("header.site-header");
+    await expect.poll(() => header.textContent()).toContain("01632 960 001");
+    expect(await header.getByRole("link", { name: "CONTACT US" }).getAttribute("href")).toBe("mailto:info@example.org");
+    expect(await header.getByRole("link", { name: "Login" }).isVisible()).toBe(true);
+    expect(await header.getByRole("link", { name: "Donate" }).isVisible()).toBe(true);
+    expect(await page.getByRole("region", { name: "New booking system" }).textContent()).toContain("1 January 2025");
+    expect(await page.locator("footer").count()).toBe(1);
+    expect(await page.locator("footer").textContent()).toContain("Registered charity no. 0000000");
+    await page.goto("/news");
+    expect(await page.locator("footer").count()).toBe(0);
+    await page.context().close();
+  });
+
+  it("has every scroll target the navigation links to", async () => {
+    const page = await newPage(browser);
+    const byPage = new Map<string, string[]>();
+    for (const item of mainNavigation) {
+      for (const child of item.children ?? []) {
+        const [path, hash] = child.to.split("#");
+        if (hash) byPage.set(path!, [...(byPage.get(path!) ?? []), hash]);
+      }
+    }
+    const found: string[] = [];
+    for (const [path, ids] of byPage) {
+      await page.goto(path);
+      for (const id of ids) {
+        expect(await page.locator(`#${id}`).count(), `#${id} on ${path}`).toBe(1);
+        found.push(id);
+      }
+    }
+    for (const target of SCROLL_TARGETS) expect(found).toContain(target);
+    await page.context().close();
+  });
+
+  it("opens a dropdown by keyboard and by its toggle, and closes it with Escape", async () => {
+    const page = await newPage(browser, { viewport: { width: 1280, height: 800 } });
+    await page.goto("/");
+    const toggle = page.getByRole("button", { name: "Events menu" });
+    await toggle.click();
+    expect(await toggle.getAttribute("aria-expanded")).toBe("true");
+    const community = page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Community" });
+    expect(await community.isVisible()).toBe(true);
+    await page.keyboard.press("Escape");
+    expect(await toggle.getAttribute("aria-expanded")).toBe("false");
+    // Focus alone (keyboard users) opens it too.
+    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Events", exact: true }).focus();
+    await page.keyboard.press("Tab");
+    await page.keyboard.press("Tab");
+    expect(await community.isVisible()).toBe(true);
+    await community.press("Enter");
+    await page.waitForURL(/\/events#community$/);
+    await page.context().close();
+  });
+
+  it("has a working mobile menu, and the menu is open without JavaScript", async () => {
+    const page = await newPage(browser, { viewport: { width: 375, height: 740 } });
+    await page.goto("/");
+    const nav = page.getByRole("navigation", { name: "Main" });
+    expect(await nav.isVisible()).toBe(false);
+    await page.getByRole("button", { name: "Menu" }).click();
+    expect(await nav.isVisible()).toBe(true);
+    await nav.getByRole("link", { name: "Information Hub" }).click();
+    await page.waitForURL(/\/information-hub$/);
+    await expect.poll(() => nav.isVisible()).toBe(false);
+    await page.context().close();
+
+    const noScript = await newPage(browser, { viewport: { width: 375, height: 740 }, javaScriptEnabled: false });
+    await noScript.goto("/");
+    expect(await noScript.getByRole("navigation", { name: "Main" }).isVisible()).toBe(true);
+    await noScript.context().close();
+  });
+
+  it("offers a skip link as the first thing to tab to", async () => {
+    const page = await newPage(browser);
+    await page.goto("/");
+    await page.keyboard.press("Tab");
+    const focused = page.locator(":focus");
+    expect(await focused.textContent()).toBe("Skip to main content");
+    await page.keyboard.press("Enter");
+    expect(page.url()).toMatch(/#main-content$/);
+    await page.context().close();
+  });
+
+  it("scrolls to the top on a route change", async () => {
+    const page = await newPage(browser, { viewport: { width: 1280, height: 700 } });
+    await page.goto("/about-us");
+    await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+    await page.locator("footer").getByRole("link", { name: "Refund Policy" }).click();
+    await page.waitForURL(/\/refund-policy$/);
+    await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(0);
+    await page.context().close();
+  });
+});

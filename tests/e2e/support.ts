@@ -1,0 +1,81 @@
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import AxeBuilder from "@axe-core/playwright";
+import { chromium, type Browser, type BrowserContextOptions, type Page } from "playwright-core";
+import PostalMime, { type Email } from "postal-mime";
+import pg from "pg";
+import { expect, inject } from "vitest";
+
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
+  });
+}
+
+export const baseURL = () => inject("baseURL");
+
+/** A page in a fresh context; `javaScriptEnabled: false` for the no-script journeys. */
+export async function newPage(browser: Browser, options: BrowserContextOptions = {}): Promise<Page> {
+  const context = await browser.newContext({ baseURL: baseURL(), ...options });
+  const page = await context.newPage();
+  const problems: string[] = [];
+  page.on("pageerror", (error) => problems.push(String(error)));
+  page.on("console", (message) => {
+    if (message.type() === "error") problems.push(message.text());
+  });
+  (page as Page & { problems: string[] }).problems = problems;
+  return page;
+}
+
+/** Browser errors seen on the page, including CSP refusals and hydration failures. */
+export function pageProblems(page: Page): string[] {
+  return (page as Page & { problems?: string[] }).problems ?? [];
+}
+
+/** Runs axe for WCAG 2.2 A and AA and fails with a readable list of violations. */
+export async function expectNoAxeViolations(page: Page) {
+  const results = await new AxeBuilder({ page })
+    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"])
+    .analyze();
+  const summary = results.violations.map(
+    (violation) => `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(" ")).join(", ")})`,
+  );
+  expect(summary, `axe violations on ${page.url()}`).toEqual([]);
+}
+
+/** Waits for an e-mail in the SMTP sink's folder that matches. */
+export async function waitForMail(predicate: (mail: Email) => boolean, timeoutMs = 15_000): Promise<Email> {
+  const folder = inject("mailFolder");
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    for (const file of readdirSync(folder)) {
+      const mail = await PostalMime.parse(readFileSync(path.join(folder, file), "utf8"));
+      if (predicate(mail)) return mail;
+    }
+    if (Date.now() > deadline) throw new Error("The expected e-mail did not arrive");
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+/** Runs one query against the e2e server's database. */
+export async function query<T extends pg.QueryResultRow>(sql: string, params: unknown[] = []): Promise<T[]> {
+  const client = new pg.Client({ connectionString: inject("databaseUrl") });
+  await client.connect();
+  try {
+    return (await client.query<T>(sql, params)).rows;
+  } finally {
+    await client.end();
+  }
+}
