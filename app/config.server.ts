@@ -30,7 +30,8 @@ const envSchema = z
   .superRefine((env, ctx) => {
     if (env.NODE_ENV !== "production") return;
     for (const key of ["APP_URL", "AUTH_SECRET", "SMTP_URL"] as const) {
-      if (!env[key]) ctx.addIssue({ code: "custom", path: [key], message: "is required in production" });
+      if (!env[key])
+        ctx.addIssue({ code: "custom", path: [key], message: "is required in production" });
     }
   });
 
@@ -38,7 +39,9 @@ export type Config = ReturnType<typeof parseConfig>;
 
 export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
   // A blank value (as a .env file often has) means "not set".
-  const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ""));
+  const present = Object.fromEntries(
+    Object.entries(env).filter(([, value]) => value !== undefined && value !== ""),
+  );
   const result = envSchema.safeParse(present);
   if (!result.success) {
     const lines = result.error.issues.map((issue) => `  ${issue.path.join(".")}: ${issue.message}`);

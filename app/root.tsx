@@ -91,7 +91,8 @@ export function ErrorBoundary() {
       <h1>Sorry, something went wrong</h1>
       <p>
         Please try again in a few minutes. If it keeps happening, call us on{" "}
-        <a href={`tel:${organisation.phones.general.tel}`}>{organisation.phones.general.display}</a>.
+        <a href={`tel:${organisation.phones.general.tel}`}>{organisation.phones.general.display}</a>
+        .
       </p>
       <p className="hint">Error code {status}.</p>
       <p>

@@ -16,7 +16,9 @@ declare module "react-router" {
 /** Opens the database, applies migrations, seeds demo data and starts the mail worker. */
 export async function startup() {
   const settings = config();
-  const opened = openDatabase(settings.DATABASE_URL ? { url: settings.DATABASE_URL } : { pgliteDir: settings.PGLITE_DIR });
+  const opened = openDatabase(
+    settings.DATABASE_URL ? { url: settings.DATABASE_URL } : { pgliteDir: settings.PGLITE_DIR },
+  );
   await opened.migrate();
   setDatabase(opened);
   if (settings.demoData && (await seedDemoData(opened.db))) console.log("Demo data seeded.");
@@ -78,7 +80,9 @@ export function security({ viteDevServer }: { viteDevServer: boolean }) {
       res.status(503).json({ status: "unavailable" });
     }
   });
-  router.use(sameOriginOnly({ appOrigin: settings.APP_URL ? new URL(settings.APP_URL).origin : undefined }));
+  router.use(
+    sameOriginOnly({ appOrigin: settings.APP_URL ? new URL(settings.APP_URL).origin : undefined }),
+  );
   router.use(
     ...rateLimits({
       formsPerWindow: settings.RATE_LIMIT_FORMS_PER_WINDOW,

@@ -1,6 +1,10 @@
 // The service's entry point: serves the built site (or Vite in development) behind the security layer.
+import { existsSync } from "node:fs";
 import compression from "compression";
 import express from "express";
+
+// Settings from .env, if there is one; variables already set in the environment win.
+if (existsSync(".env")) process.loadEnvFile(".env");
 
 // `--dev` serves through Vite with hot reload; otherwise the built site in build/ is served.
 const DEVELOPMENT = process.argv.includes("--dev");

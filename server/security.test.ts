@@ -9,7 +9,15 @@ let close: () => void;
 beforeAll(async () => {
   const app = express();
   app.use(cspNonce);
-  app.use(securityHeaders({ isProduction: true, viteDevServer: false, servedOverHttps: true, formsPerWindow: 3, postsPerWindow: 100 }));
+  app.use(
+    securityHeaders({
+      isProduction: true,
+      viteDevServer: false,
+      servedOverHttps: true,
+      formsPerWindow: 3,
+      postsPerWindow: 100,
+    }),
+  );
   app.use(sameOriginOnly({ appOrigin: "https://mhat.example.org" }));
   app.use(...rateLimits({ formsPerWindow: 3, postsPerWindow: 100 }));
   app.all("/{*path}", (_req, res) => res.send(`ok ${res.locals.cspNonce}`));
@@ -21,7 +29,11 @@ beforeAll(async () => {
 afterAll(() => close());
 
 const post = (path: string, headers: Record<string, string> = {}) =>
-  fetch(base + path, { method: "POST", headers: { origin: "https://mhat.example.org", ...headers }, body: "a=1" });
+  fetch(base + path, {
+    method: "POST",
+    headers: { origin: "https://mhat.example.org", ...headers },
+    body: "a=1",
+  });
 
 describe("security headers", () => {
   it("enforces a CSP with a fresh nonce on every response", async () => {
@@ -51,7 +63,11 @@ describe("cross-site requests", () => {
     expect(response.status).toBe(403);
   });
   it("refuses a POST a browser marks as cross-site even without an Origin", async () => {
-    const response = await fetch(`${base}/anything`, { method: "POST", headers: { "sec-fetch-site": "cross-site" }, body: "a=1" });
+    const response = await fetch(`${base}/anything`, {
+      method: "POST",
+      headers: { "sec-fetch-site": "cross-site" },
+      body: "a=1",
+    });
     expect(response.status).toBe(403);
   });
   it("accepts a POST from our own origin", async () => {
@@ -67,11 +83,16 @@ describe("cross-site requests", () => {
 describe("rate limits", () => {
   it("refuses the public-form POST after the limit with 429 and a message", async () => {
     const statuses: number[] = [];
-    for (let index = 0; index < 4; index++) statuses.push((await post("/api/subscriptions", { "content-type": "application/json" })).status);
+    for (let index = 0; index < 4; index++)
+      statuses.push(
+        (await post("/api/subscriptions", { "content-type": "application/json" })).status,
+      );
     expect(statuses).toEqual([200, 200, 200, 429]);
     const refused = await post("/news.data");
     expect(refused.status).toBe(429);
-    expect(await refused.json()).toEqual({ error: "Too many requests. Please wait a few minutes and try again." });
+    expect(await refused.json()).toEqual({
+      error: "Too many requests. Please wait a few minutes and try again.",
+    });
   });
   it("does not count page views", async () => {
     for (let index = 0; index < 5; index++) expect((await fetch(`${base}/news`)).status).toBe(200);

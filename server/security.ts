@@ -28,7 +28,11 @@ export const PUBLIC_FORM_PATHS = [
 ];
 
 export function wantsJson(req: Request) {
-  return req.path.startsWith("/api/") || req.path.endsWith(".data") || req.accepts(["html", "json"]) === "json";
+  return (
+    req.path.startsWith("/api/") ||
+    req.path.endsWith(".data") ||
+    req.accepts(["html", "json"]) === "json"
+  );
 }
 
 function refuse(req: Request, res: Response, status: number, message: string) {
@@ -71,7 +75,9 @@ export function securityHeaders(options: SecurityOptions): RequestHandler {
         ...(options.servedOverHttps ? { upgradeInsecureRequests: [] } : {}),
       },
     },
-    strictTransportSecurity: options.isProduction ? { maxAge: 31_536_000, includeSubDomains: true } : false,
+    strictTransportSecurity: options.isProduction
+      ? { maxAge: 31_536_000, includeSubDomains: true }
+      : false,
     referrerPolicy: { policy: "strict-origin-when-cross-origin" },
     crossOriginEmbedderPolicy: false,
     xFrameOptions: { action: "deny" },
@@ -97,7 +103,9 @@ export function sameOriginOnly(options: Pick<SecurityOptions, "appOrigin">): Req
   };
 }
 
-export function rateLimits(options: Pick<SecurityOptions, "formsPerWindow" | "postsPerWindow">): RequestHandler[] {
+export function rateLimits(
+  options: Pick<SecurityOptions, "formsPerWindow" | "postsPerWindow">,
+): RequestHandler[] {
   const message = "Too many requests. Please wait a few minutes and try again.";
   const handler = (req: Request, res: Response) => refuse(req, res, 429, message);
   const anyPost = rateLimit({

@@ -18,7 +18,14 @@ export function BarChart({
   const barSpace = chartWidth - labelWidth - 80;
   return (
     <figure className="stack">
-      <svg className="chart" viewBox={`0 0 ${chartWidth} ${bars.length * rowHeight + 8}`} width={chartWidth} height={bars.length * rowHeight + 8} aria-hidden focusable={false}>
+      <svg
+        className="chart"
+        viewBox={`0 0 ${chartWidth} ${bars.length * rowHeight + 8}`}
+        width={chartWidth}
+        height={bars.length * rowHeight + 8}
+        aria-hidden
+        focusable={false}
+      >
         {bars.map((bar, index) => {
           const width = Math.max(2, (bar.value / max) * barSpace);
           const y = index * rowHeight + 6;
@@ -27,8 +34,21 @@ export function BarChart({
               <text x={labelWidth - 10} y={y + 20} textAnchor="end" fontSize="16" fill="#1b1f24">
                 {bar.label}
               </text>
-              <rect x={labelWidth} y={y} width={width} height={28} rx={4} fill={index % 2 ? "#00706b" : "#13294b"} />
-              <text x={labelWidth + width + 8} y={y + 20} fontSize="16" fontWeight="700" fill="#1b1f24">
+              <rect
+                x={labelWidth}
+                y={y}
+                width={width}
+                height={28}
+                rx={4}
+                fill={index % 2 ? "#00706b" : "#13294b"}
+              />
+              <text
+                x={labelWidth + width + 8}
+                y={y + 20}
+                fontSize="16"
+                fontWeight="700"
+                fill="#1b1f24"
+              >
                 {bar.value.toLocaleString("en-GB")}
                 {unit}
               </text>

@@ -1,13 +1,20 @@
 import { Form, useNavigation } from "react-router";
-import { CONTACT_THANK_YOU, contactFields } from "#app/domain/contact-form";
 import type { FieldErrors } from "#app/domain/forms";
 import { ErrorSummary, Honeypot, SubmitButton, TextArea, TextField } from "./form";
 
 export type ContactActionData =
-  | { form: "contact"; status: "sent" }
-  | { form: "contact"; status: "invalid"; fieldErrors: FieldErrors; values: Record<string, string> };
+  | { form: "contact"; status: "sent"; message: string }
+  | {
+      form: "contact";
+      status: "invalid";
+      fieldErrors: FieldErrors;
+      values: Record<string, string>;
+    };
 
-/** The enquiry form. It posts to the page it sits on, so it works with JavaScript off. */
+/**
+ * The enquiry form. It posts to the page it sits on, so it works with JavaScript off. Its rules
+ * (and Zod) stay on the server; the messages come back in `result`.
+ */
 export function ContactForm({ result, action }: { result?: ContactActionData; action: string }) {
   const navigation = useNavigation();
   const busy = navigation.state !== "idle" && navigation.formData?.get("intent") === "contact";
@@ -19,16 +26,34 @@ export function ContactForm({ result, action }: { result?: ContactActionData; ac
     <div>
       {result?.status === "sent" && (
         <div className="success-panel" role="status">
-          <p>{CONTACT_THANK_YOU}</p>
+          <p>{result.message}</p>
         </div>
       )}
-      <ErrorSummary errors={errors} fieldOrder={contactFields} />
+      <ErrorSummary errors={errors} />
       {/* A new key after sending clears the fields; a failed send keeps what was typed. */}
-      <Form method="post" action={action} noValidate className="form" key={result?.status === "sent" ? "sent" : "form"}>
+      <Form
+        method="post"
+        action={action}
+        noValidate
+        className="form"
+        key={result?.status === "sent" ? "sent" : "form"}
+      >
         <input type="hidden" name="intent" value="contact" />
         <Honeypot />
-        <TextField name="first-name" label="First name" autoComplete="given-name" defaultValue={values["first-name"]} error={errors["first-name"]} />
-        <TextField name="last-name" label="Last name" autoComplete="family-name" defaultValue={values["last-name"]} error={errors["last-name"]} />
+        <TextField
+          name="first-name"
+          label="First name"
+          autoComplete="given-name"
+          defaultValue={values["first-name"]}
+          error={errors["first-name"]}
+        />
+        <TextField
+          name="last-name"
+          label="Last name"
+          autoComplete="family-name"
+          defaultValue={values["last-name"]}
+          error={errors["last-name"]}
+        />
         <TextField
           name="email"
           type="email"
@@ -48,7 +73,12 @@ export function ContactForm({ result, action }: { result?: ContactActionData; ac
           defaultValue={values["phone-number"]}
           error={errors["phone-number"]}
         />
-        <TextArea name="message" label="Your message" defaultValue={values.message} error={errors.message} />
+        <TextArea
+          name="message"
+          label="Your message"
+          defaultValue={values.message}
+          error={errors.message}
+        />
         <SubmitButton busy={busy}>Send enquiry</SubmitButton>
       </Form>
     </div>

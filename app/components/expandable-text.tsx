@@ -29,7 +29,12 @@ export function ExpandableText({
       <p id={id} className="js-only">
         {expanded ? text : short}
       </p>
-      <ToggleButton expanded={expanded} controls={id} onToggle={() => setExpanded(!expanded)} subject={subject}>
+      <ToggleButton
+        expanded={expanded}
+        controls={id}
+        onToggle={() => setExpanded(!expanded)}
+        subject={subject}
+      >
         {expanded ? lessLabel : moreLabel}
       </ToggleButton>
     </div>
@@ -50,7 +55,13 @@ export function ToggleButton({
   children: ReactNode;
 }) {
   return (
-    <button type="button" className="button--link button js-only" aria-expanded={expanded} aria-controls={controls} onClick={onToggle}>
+    <button
+      type="button"
+      className="button--link button js-only"
+      aria-expanded={expanded}
+      aria-controls={controls}
+      onClick={onToggle}
+    >
       {children}
       <span className="visually-hidden"> about {subject}</span>
     </button>

@@ -1,8 +1,20 @@
-import { useEffect, useRef, type InputHTMLAttributes, type ReactNode, type TextareaHTMLAttributes } from "react";
+import {
+  useEffect,
+  useRef,
+  type InputHTMLAttributes,
+  type ReactNode,
+  type TextareaHTMLAttributes,
+} from "react";
 import { HONEYPOT_FIELD, type FieldErrors } from "#app/domain/forms";
 
 /** The NHS.UK error summary: a list of links to each bad field. It takes focus when it appears. */
-export function ErrorSummary({ errors, fieldOrder }: { errors?: FieldErrors; fieldOrder?: readonly string[] }) {
+export function ErrorSummary({
+  errors,
+  fieldOrder,
+}: {
+  errors?: FieldErrors;
+  fieldOrder?: readonly string[];
+}) {
   const ref = useRef<HTMLDivElement>(null);
   const entries = Object.entries(errors ?? {});
   if (fieldOrder) entries.sort(([a], [b]) => fieldOrder.indexOf(a) - fieldOrder.indexOf(b));
@@ -12,7 +24,13 @@ export function ErrorSummary({ errors, fieldOrder }: { errors?: FieldErrors; fie
   }, [signature]);
   if (entries.length === 0) return null;
   return (
-    <div className="error-summary" role="alert" aria-labelledby="error-summary-title" tabIndex={-1} ref={ref}>
+    <div
+      className="error-summary"
+      role="alert"
+      aria-labelledby="error-summary-title"
+      tabIndex={-1}
+      ref={ref}
+    >
       <h2 className="error-summary__title" id="error-summary-title">
         There is a problem
       </h2>
@@ -119,7 +137,14 @@ export function Honeypot() {
   return (
     <div className="honeypot" aria-hidden="true">
       <label htmlFor={`field-${HONEYPOT_FIELD}`}>Leave this field empty</label>
-      <input id={`field-${HONEYPOT_FIELD}`} name={HONEYPOT_FIELD} type="text" tabIndex={-1} autoComplete="off" defaultValue="" />
+      <input
+        id={`field-${HONEYPOT_FIELD}`}
+        name={HONEYPOT_FIELD}
+        type="text"
+        tabIndex={-1}
+        autoComplete="off"
+        defaultValue=""
+      />
     </div>
   );
 }
@@ -137,7 +162,12 @@ export function SubmitButton({
   className?: string;
 }) {
   return (
-    <button type="submit" className={`button${className ? ` ${className}` : ""}`} disabled={busy} aria-disabled={busy || undefined}>
+    <button
+      type="submit"
+      className={`button${className ? ` ${className}` : ""}`}
+      disabled={busy}
+      aria-disabled={busy || undefined}
+    >
       {busy ? busyLabel : children}
     </button>
   );

@@ -7,23 +7,48 @@ function svgProps(label?: string) {
 
 export function PhoneIcon({ label, className }: IconProps) {
   return (
-    <svg {...svgProps(label)} className={className ?? "icon"} viewBox="0 0 24 24" width="20" height="20">
-      <path fill="currentColor" d="M6.6 10.8a15.1 15.1 0 0 0 6.6 6.6l2.2-2.2a1 1 0 0 1 1-.25 11.4 11.4 0 0 0 3.6.57 1 1 0 0 1 1 1V20a1 1 0 0 1-1 1A17 17 0 0 1 3 4a1 1 0 0 1 1-1h3.5a1 1 0 0 1 1 1c0 1.25.2 2.45.57 3.6a1 1 0 0 1-.25 1z" />
+    <svg
+      {...svgProps(label)}
+      className={className ?? "icon"}
+      viewBox="0 0 24 24"
+      width="20"
+      height="20"
+    >
+      <path
+        fill="currentColor"
+        d="M6.6 10.8a15.1 15.1 0 0 0 6.6 6.6l2.2-2.2a1 1 0 0 1 1-.25 11.4 11.4 0 0 0 3.6.57 1 1 0 0 1 1 1V20a1 1 0 0 1-1 1A17 17 0 0 1 3 4a1 1 0 0 1 1-1h3.5a1 1 0 0 1 1 1c0 1.25.2 2.45.57 3.6a1 1 0 0 1-.25 1z"
+      />
     </svg>
   );
 }
 
 export function MailIcon({ label, className }: IconProps) {
   return (
-    <svg {...svgProps(label)} className={className ?? "icon"} viewBox="0 0 24 24" width="20" height="20">
-      <path fill="currentColor" d="M3 5h18a1 1 0 0 1 1 1v12a1 1 0 0 1-1 1H3a1 1 0 0 1-1-1V6a1 1 0 0 1 1-1zm9 7.2L4.4 7H4v1.2l8 5.4 8-5.4V7h-.4z" />
+    <svg
+      {...svgProps(label)}
+      className={className ?? "icon"}
+      viewBox="0 0 24 24"
+      width="20"
+      height="20"
+    >
+      <path
+        fill="currentColor"
+        d="M3 5h18a1 1 0 0 1 1 1v12a1 1 0 0 1-1 1H3a1 1 0 0 1-1-1V6a1 1 0 0 1 1-1zm9 7.2L4.4 7H4v1.2l8 5.4 8-5.4V7h-.4z"
+      />
     </svg>
   );
 }
 
 export function ChevronIcon({ className }: IconProps) {
   return (
-    <svg aria-hidden focusable={false} className={className ?? "icon icon--chevron"} viewBox="0 0 24 24" width="16" height="16">
+    <svg
+      aria-hidden
+      focusable={false}
+      className={className ?? "icon icon--chevron"}
+      viewBox="0 0 24 24"
+      width="16"
+      height="16"
+    >
       <path fill="currentColor" d="M7.4 8.6 12 13.2l4.6-4.6L18 10l-6 6-6-6z" />
     </svg>
   );
@@ -39,15 +64,32 @@ export function MenuIcon() {
 
 export function InfoIcon({ className }: IconProps) {
   return (
-    <svg aria-hidden focusable={false} className={className ?? "icon"} viewBox="0 0 24 24" width="24" height="24">
-      <path fill="currentColor" d="M12 2a10 10 0 1 0 0 20 10 10 0 0 0 0-20zm1 15h-2v-6h2zm0-8h-2V7h2z" />
+    <svg
+      aria-hidden
+      focusable={false}
+      className={className ?? "icon"}
+      viewBox="0 0 24 24"
+      width="24"
+      height="24"
+    >
+      <path
+        fill="currentColor"
+        d="M12 2a10 10 0 1 0 0 20 10 10 0 0 0 0-20zm1 15h-2v-6h2zm0-8h-2V7h2z"
+      />
     </svg>
   );
 }
 
 export function StarRating({ stars = 5 }: { stars?: number }) {
   return (
-    <svg role="img" aria-label={`${stars} out of 5 stars`} className="stars" viewBox="0 0 120 24" width="120" height="24">
+    <svg
+      role="img"
+      aria-label={`${stars} out of 5 stars`}
+      className="stars"
+      viewBox="0 0 120 24"
+      width="120"
+      height="24"
+    >
       {Array.from({ length: 5 }, (_, index) => (
         <path
           key={index}

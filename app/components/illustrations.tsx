@@ -1,7 +1,14 @@
 /** Our own illustrations, drawn inline so they cost no extra request. */
 export function HeroIllustration() {
   return (
-    <svg className="illustration" viewBox="0 0 400 280" width="400" height="280" role="img" aria-label="Illustration: two men talking with a nurse at a screening event">
+    <svg
+      className="illustration"
+      viewBox="0 0 400 280"
+      width="400"
+      height="280"
+      role="img"
+      aria-label="Illustration: two men talking with a nurse at a screening event"
+    >
       <rect width="400" height="280" rx="16" fill="#e3f4f2" />
       <circle cx="330" cy="60" r="34" fill="#ffdd00" opacity="0.8" />
       <path d="M0 230 Q200 170 400 220 V280 H0Z" fill="#9ad1d4" />

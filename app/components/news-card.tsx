@@ -28,7 +28,12 @@ export function NewsCard({ item }: { item: NewsItem }) {
         {expanded && full}
       </div>
       <div className="card__actions">
-        <ToggleButton expanded={expanded} controls={id} onToggle={() => setExpanded(!expanded)} subject={item.title}>
+        <ToggleButton
+          expanded={expanded}
+          controls={id}
+          onToggle={() => setExpanded(!expanded)}
+          subject={item.title}
+        >
           {expanded ? "READ LESS" : "READ MORE"}
         </ToggleButton>
         {item.link && <Link to={item.link.to}>{item.link.label}</Link>}

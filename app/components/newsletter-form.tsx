@@ -7,7 +7,13 @@ import { Honeypot, SubmitButton, TextField } from "./form";
  * The newsletter sign-up. With JavaScript it sends in the background and keeps the page as it
  * is; without, it posts to the page and the answer comes back in `fallbackResult`.
  */
-export function NewsletterForm({ action, fallbackResult }: { action: string; fallbackResult?: NewsletterActionData }) {
+export function NewsletterForm({
+  action,
+  fallbackResult,
+}: {
+  action: string;
+  fallbackResult?: NewsletterActionData;
+}) {
   const fetcher = useFetcher<NewsletterActionData>({ key: "newsletter" });
   const result = fetcher.data ?? fallbackResult;
   const busy = fetcher.state !== "idle";
@@ -30,7 +36,13 @@ export function NewsletterForm({ action, fallbackResult }: { action: string; fal
       <input type="hidden" name="intent" value="newsletter" />
       <input type="hidden" name="hear_about_event" value="true" />
       <Honeypot />
-      <TextField name="name" label="Your name" autoComplete="name" defaultValue={values.name} error={errors.name} />
+      <TextField
+        name="name"
+        label="Your name"
+        autoComplete="name"
+        defaultValue={values.name}
+        error={errors.name}
+      />
       <TextField
         name="email"
         type="email"
@@ -42,7 +54,10 @@ export function NewsletterForm({ action, fallbackResult }: { action: string; fal
       />
       <div aria-live="polite">
         {result && (
-          <p className={`form-message form-message--${subscribed ? "success" : "error"}`} id="newsletter-message">
+          <p
+            className={`form-message form-message--${subscribed ? "success" : "error"}`}
+            id="newsletter-message"
+          >
             {result.message}
           </p>
         )}

@@ -1,14 +1,11 @@
-import { useEffect, useRef, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import { Link, NavLink, useLocation } from "react-router";
 import { mainNavigation, type NavItem } from "#app/content/navigation";
 import { organisation } from "#app/content/organisation";
 import { ChevronIcon, MailIcon, MenuIcon, PhoneIcon } from "./icons";
 
 export function SiteHeader() {
-  const [menuOpen, setMenuOpen] = useState(false);
-  const location = useLocation();
-  // Any navigation closes the mobile menu.
-  useEffect(() => setMenuOpen(false), [location.key]);
+  const menuOpen = useOpenUntilNavigation();
   const { booking, general } = organisation.phones;
 
   return (
@@ -47,14 +44,14 @@ export function SiteHeader() {
         <button
           type="button"
           className="menu-toggle"
-          aria-expanded={menuOpen}
+          aria-expanded={menuOpen.open}
           aria-controls="site-nav"
-          onClick={() => setMenuOpen((open) => !open)}
+          onClick={menuOpen.toggle}
         >
           <MenuIcon /> Menu
         </button>
       </div>
-      <nav id="site-nav" className={`site-nav${menuOpen ? " is-open" : ""}`} aria-label="Main">
+      <nav id="site-nav" className={`site-nav${menuOpen.open ? " is-open" : ""}`} aria-label="Main">
         <ul className="page-width site-nav__list">
           {mainNavigation.map((item) => (
             <NavEntry key={item.to} item={item} />
@@ -71,16 +68,14 @@ export function SiteHeader() {
  * works without scripts) and by its toggle button, for touch screens and screen readers.
  */
 function NavEntry({ item }: { item: NavItem }) {
-  const [open, setOpen] = useState(false);
+  const { open, toggle, close: closeMenu } = useOpenUntilNavigation();
   const ref = useRef<HTMLLIElement>(null);
-  const location = useLocation();
-  useEffect(() => setOpen(false), [location.key]);
   useEffect(() => {
     if (!open) return;
     const close = (event: Event) => {
       if (event instanceof KeyboardEvent && event.key !== "Escape") return;
       if (event instanceof PointerEvent && ref.current?.contains(event.target as Node)) return;
-      setOpen(false);
+      closeMenu();
     };
     document.addEventListener("keydown", close);
     document.addEventListener("pointerdown", close);
@@ -88,7 +83,7 @@ function NavEntry({ item }: { item: NavItem }) {
       document.removeEventListener("keydown", close);
       document.removeEventListener("pointerdown", close);
     };
-  }, [open]);
+  }, [open, closeMenu]);
 
   if (!item.children) {
     return (
@@ -110,7 +105,7 @@ function NavEntry({ item }: { item: NavItem }) {
         className="site-nav__toggle"
         aria-expanded={open}
         aria-controls={menuId}
-        onClick={() => setOpen((value) => !value)}
+        onClick={toggle}
       >
         <ChevronIcon />
         <span className="visually-hidden">{item.label} menu</span>
@@ -126,12 +121,23 @@ function NavEntry({ item }: { item: NavItem }) {
   );
 }
 
+/** Open/closed state that closes by itself on any navigation: it remembers where it was opened. */
+function useOpenUntilNavigation() {
+  const { key } = useLocation();
+  const [openAt, setOpenAt] = useState<string | null>(null);
+  const open = openAt === key;
+  const toggle = useCallback(() => setOpenAt((current) => (current === key ? null : key)), [key]);
+  const close = useCallback(() => setOpenAt(null), []);
+  return { open, toggle, close };
+}
+
 function NewSystemBanner() {
   return (
     <div className="notice-banner" role="region" aria-label="New booking system">
       <p className="page-width">
-        <strong>We have a new booking system.</strong> If you have not registered with us since 1 January 2025,
-        please <Link to="/signup">create a new account and password</Link> before you book.
+        <strong>We have a new booking system.</strong> If you have not registered with us since 1
+        January 2025, please <Link to="/signup">create a new account and password</Link> before you
+        book.
       </p>
     </div>
   );
@@ -139,9 +145,19 @@ function NewSystemBanner() {
 
 export function BrandMark() {
   return (
-    <svg className="brand__mark" viewBox="0 0 48 48" width="48" height="48" aria-hidden focusable={false}>
+    <svg
+      className="brand__mark"
+      viewBox="0 0 48 48"
+      width="48"
+      height="48"
+      aria-hidden
+      focusable={false}
+    >
       <circle cx="24" cy="24" r="23" fill="#13294b" />
-      <path d="M24 11c-6 0-10 4.4-10 10 0 8 10 16 10 16s10-8 10-16c0-5.6-4-10-10-10z" fill="#2ec4b6" />
+      <path
+        d="M24 11c-6 0-10 4.4-10 10 0 8 10 16 10 16s10-8 10-16c0-5.6-4-10-10-10z"
+        fill="#2ec4b6"
+      />
       <circle cx="24" cy="21" r="4.5" fill="#fff" />
     </svg>
   );

@@ -53,7 +53,8 @@ export const hubArticles: HubArticle[] = [
     id: "mens-health",
     anchor: "mens-health",
     title: "Men's health",
-    description: "Why men see their doctor less often, and the simple checks that make the biggest difference after 40.",
+    description:
+      "Why men see their doctor less often, and the simple checks that make the biggest difference after 40.",
     sections: [
       {
         heading: "Men and their health",
@@ -82,7 +83,8 @@ export const hubArticles: HubArticle[] = [
     id: "health-workplace",
     anchor: "health-in-workplace",
     title: "Health in the workplace",
-    description: "How employers can help their staff stay well, including on-site PSA screening for men aged 40 to 80.",
+    description:
+      "How employers can help their staff stay well, including on-site PSA screening for men aged 40 to 80.",
     sections: [
       {
         heading: "Why it matters to employers",
@@ -126,12 +128,40 @@ export const researchItems = [
 
 /** Eight partner organisations (invented). Websites are shown as text until the real ones are added. */
 export const resources = [
-  { title: "Prostate Support Network", website: "prostate-support.example.org", phone: "01632 960 101" },
-  { title: "Men's Sheds of the East", website: "mens-sheds-east.example.org", phone: "01632 960 102" },
-  { title: "Cancer Helpline Anglia", website: "cancer-helpline.example.org", phone: "01632 960 103" },
+  {
+    title: "Prostate Support Network",
+    website: "prostate-support.example.org",
+    phone: "01632 960 101",
+  },
+  {
+    title: "Men's Sheds of the East",
+    website: "mens-sheds-east.example.org",
+    phone: "01632 960 102",
+  },
+  {
+    title: "Cancer Helpline Anglia",
+    website: "cancer-helpline.example.org",
+    phone: "01632 960 103",
+  },
   { title: "Carers Together", website: "carers-together.example.org", phone: "01632 960 104" },
-  { title: "Heart Health Essex", website: "heart-health-essex.example.org", phone: "01632 960 105" },
-  { title: "Talking Men (mental health)", website: "talking-men.example.org", phone: "01632 960 106" },
-  { title: "Black Men's Health Forum East", website: "bmhf-east.example.org", phone: "01632 960 107" },
-  { title: "Diabetes Prevention Suffolk", website: "diabetes-prevention.example.org", phone: "01632 960 108" },
+  {
+    title: "Heart Health Essex",
+    website: "heart-health-essex.example.org",
+    phone: "01632 960 105",
+  },
+  {
+    title: "Talking Men (mental health)",
+    website: "talking-men.example.org",
+    phone: "01632 960 106",
+  },
+  {
+    title: "Black Men's Health Forum East",
+    website: "bmhf-east.example.org",
+    phone: "01632 960 107",
+  },
+  {
+    title: "Diabetes Prevention Suffolk",
+    website: "diabetes-prevention.example.org",
+    phone: "01632 960 108",
+  },
 ] as const;

@@ -50,7 +50,16 @@ export const mainNavigation: NavItem[] = [
 
 /** Ids that pages must carry so that the links above land somewhere. */
 export const SCROLL_TARGETS = [
-  "freemason", "community", "corporate", "speaker",
-  "prostate-cancer", "mens-health", "resources", "education", "health-in-workplace",
-  "about-the-charity", "our-team", "our-supporters",
+  "freemason",
+  "community",
+  "corporate",
+  "speaker",
+  "prostate-cancer",
+  "mens-health",
+  "resources",
+  "education",
+  "health-in-workplace",
+  "about-the-charity",
+  "our-team",
+  "our-supporters",
 ] as const;

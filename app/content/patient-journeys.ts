@@ -15,7 +15,8 @@ export const patientJourneys: PatientJourney[] = [
     title: "Robert's story: a test at the lodge",
     name: "Robert Hale",
     role: "Freemason, aged 62",
-    description: "Robert had no symptoms when his lodge hosted a screening evening. His amber result changed everything.",
+    description:
+      "Robert had no symptoms when his lodge hosted a screening evening. His amber result changed everything.",
     article: [
       "I have been a member of my lodge for thirty years. When the almoner said the charity was coming to test us, I put my name down mostly to keep him happy. I felt perfectly well.",
       "The nurse took a little blood and explained that a result would come within a couple of weeks. When it arrived, it was amber: slightly raised for my age. The letter suggested a repeat test in three months, which I nearly forgot about.",
@@ -24,7 +25,10 @@ export const patientJourneys: PatientJourney[] = [
       "If you are a man over 40, please book a test. It costs you five minutes, and it gave me my future.",
     ],
     resources: [
-      { label: "Prostate diseases and prostate cancer", to: "/information-hub/prostate-diseases-and-prostate-cancer" },
+      {
+        label: "Prostate diseases and prostate cancer",
+        to: "/information-hub/prostate-diseases-and-prostate-cancer",
+      },
       { label: "Our 2023 statistics", to: "/information-hub/statistics" },
       { label: "Find a screening event", to: "/book-event-main" },
     ],
@@ -34,7 +38,8 @@ export const patientJourneys: PatientJourney[] = [
     title: "Michael's story: knowing my risk",
     name: "Michael Adeyemi",
     role: "Bus driver, aged 48",
-    description: "Michael knew that Black men face a higher risk of prostate cancer. A community event gave him his first test.",
+    description:
+      "Michael knew that Black men face a higher risk of prostate cancer. A community event gave him his first test.",
     article: [
       "My uncle had prostate cancer, and I had read that Black men are more likely to get it. But I did not know how to ask for a test, and I was worried about what it would involve.",
       "A poster at my community centre advertised a free screening morning. I booked a slot online the same evening, and my wife came with me.",

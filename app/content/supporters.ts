@@ -17,4 +17,8 @@ export const supporters = [
 ] as const;
 
 /** The three grand lodges whose members host our freemason events (invented names). */
-export const grandLodges = ["Provincial Grand Lodge of the Estuaries", "Grand Lodge of the Eastern Shires", "Metropolitan Grand Lodge of Example"] as const;
+export const grandLodges = [
+  "Provincial Grand Lodge of the Estuaries",
+  "Grand Lodge of the Eastern Shires",
+  "Metropolitan Grand Lodge of Example",
+] as const;

@@ -23,9 +23,9 @@ const seeders: Seeder[] = [
             "Around 60 members are in the age group. Could somebody call me?",
         },
       ]);
-      await tx.insert(newsletterSubscription).values([
-        { name: "Derek Ashby", email: "derek.ashby@example.com" },
-      ]);
+      await tx
+        .insert(newsletterSubscription)
+        .values([{ name: "Derek Ashby", email: "derek.ashby@example.com" }]);
     },
   },
 ];

@@ -39,7 +39,11 @@ describe("contact form", () => {
   });
 
   it("rejects a malformed e-mail and phone number", () => {
-    const result = parseForm(contactFormSchema, { ...validContact, email: "alan@", "phone-number": "call me" });
+    const result = parseForm(contactFormSchema, {
+      ...validContact,
+      email: "alan@",
+      "phone-number": "call me",
+    });
     expect(result.ok).toBe(false);
     if (result.ok) return;
     expect(result.fieldErrors.email).toMatch(/correct format/);
@@ -53,19 +57,24 @@ describe("newsletter", () => {
       const result = parseForm(newsletterSchema, values);
       expect(result.ok).toBe(false);
       expect(result.ok).toBe(false);
-      if (!result.ok) expect(newsletterFormMessage(result.fieldErrors)).toBe(NEWSLETTER_MESSAGES.missing);
+      if (!result.ok)
+        expect(newsletterFormMessage(result.fieldErrors)).toBe(NEWSLETTER_MESSAGES.missing);
     }
   });
 
   it("reports a malformed address as an error line", () => {
     const result = parseForm(newsletterSchema, { name: "Ray", email: "ray@" });
     expect(result.ok).toBe(false);
-    if (!result.ok) expect(newsletterFormMessage(result.fieldErrors)).toMatch(/^Error: Enter an email address/);
+    if (!result.ok)
+      expect(newsletterFormMessage(result.fieldErrors)).toMatch(/^Error: Enter an email address/);
   });
 
   it("defaults hear_about_event to true and lowercases the address", () => {
     const result = parseForm(newsletterSchema, { name: "Ray", email: "Ray@Example.com" });
-    expect(result).toEqual({ ok: true, data: { name: "Ray", email: "ray@example.com", hear_about_event: true } });
+    expect(result).toEqual({
+      ok: true,
+      data: { name: "Ray", email: "ray@example.com", hear_about_event: true },
+    });
   });
 });
 

@@ -4,8 +4,7 @@ import type { z } from "zod";
 export type FieldErrors = Record<string, string>;
 
 export type FormResult<T> =
-  | { ok: true; data: T }
-  | { ok: false; fieldErrors: FieldErrors; values: Record<string, string> };
+  { ok: true; data: T } | { ok: false; fieldErrors: FieldErrors; values: Record<string, string> };
 
 /** Name of the hidden field that people never see and simple bots fill in. */
 export const HONEYPOT_FIELD = "company_website";
@@ -14,7 +13,8 @@ export const HONEYPOT_FIELD = "company_website";
 export function formValues(formData: FormData, omit: string[] = []): Record<string, string> {
   const values: Record<string, string> = {};
   for (const [key, value] of formData.entries()) {
-    if (typeof value === "string" && !omit.includes(key) && key !== HONEYPOT_FIELD) values[key] = value;
+    if (typeof value === "string" && !omit.includes(key) && key !== HONEYPOT_FIELD)
+      values[key] = value;
   }
   return values;
 }
@@ -32,7 +32,9 @@ export function parseForm<S extends z.ZodType>(
   const result = schema.safeParse(input);
   if (result.success) return { ok: true, data: result.data };
   const values = Object.fromEntries(
-    Object.entries(input).filter((entry): entry is [string, string] => typeof entry[1] === "string"),
+    Object.entries(input).filter(
+      (entry): entry is [string, string] => typeof entry[1] === "string",
+    ),
   );
   const fieldErrors: FieldErrors = {};
   for (const issue of result.error.issues) {

@@ -4,8 +4,18 @@ export const NEWS_PAGE_SIZE = 4;
 
 /** The archive months the spec lists, newest first, as "yyyy-MM" values with their labels. */
 export const ARCHIVE_MONTHS = [
-  "2023-08", "2023-06", "2022-12", "2021-09", "2021-05", "2021-03",
-  "2020-09", "2020-08", "2020-07", "2020-04", "2020-02", "2020-01",
+  "2023-08",
+  "2023-06",
+  "2022-12",
+  "2021-09",
+  "2021-05",
+  "2021-03",
+  "2020-09",
+  "2020-08",
+  "2020-07",
+  "2020-04",
+  "2020-02",
+  "2020-01",
 ] as const;
 
 export type ArchiveMonth = (typeof ARCHIVE_MONTHS)[number];
@@ -40,10 +50,17 @@ export interface NewsPage<T> {
 }
 
 /** Newest first, filtered by archive month, then cut into pages of four. */
-export function pageOfNews<T extends { date: string }>(all: readonly T[], query: NewsQuery): NewsPage<T> {
+export function pageOfNews<T extends { date: string }>(
+  all: readonly T[],
+  query: NewsQuery,
+): NewsPage<T> {
   const month = query.month && isArchiveMonth(query.month) ? query.month : null;
-  const sorted = [...all].sort((a, b) => parseNewsDate(b.date).getTime() - parseNewsDate(a.date).getTime());
-  const filtered = month ? sorted.filter((item) => format(parseNewsDate(item.date), "yyyy-MM") === month) : sorted;
+  const sorted = [...all].sort(
+    (a, b) => parseNewsDate(b.date).getTime() - parseNewsDate(a.date).getTime(),
+  );
+  const filtered = month
+    ? sorted.filter((item) => format(parseNewsDate(item.date), "yyyy-MM") === month)
+    : sorted;
   const totalPages = Math.max(1, Math.ceil(filtered.length / NEWS_PAGE_SIZE));
   const requested = Number.parseInt(query.page ?? "1", 10);
   const page = Number.isFinite(requested) ? Math.min(Math.max(1, requested), totalPages) : 1;

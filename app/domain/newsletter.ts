@@ -13,25 +13,34 @@ const NAME_MISSING = "Enter your name";
 const EMAIL_MISSING = "Enter your email address";
 
 export const newsletterSchema = z.object({
-  name: z.string({ error: NAME_MISSING }).trim().min(1, { error: NAME_MISSING }).max(100, { error: "Name must be 100 characters or fewer" }),
+  name: z
+    .string({ error: NAME_MISSING })
+    .trim()
+    .min(1, { error: NAME_MISSING })
+    .max(100, { error: "Name must be 100 characters or fewer" }),
   email: z
     .string({ error: EMAIL_MISSING })
     .trim()
     .min(1, { error: EMAIL_MISSING })
     .toLowerCase()
-    .pipe(z.email({ error: "Enter an email address in the correct format, like name@example.com" })),
+    .pipe(
+      z.email({ error: "Enter an email address in the correct format, like name@example.com" }),
+    ),
   // The old site always sent true; a form may leave it out.
   hear_about_event: z
     .union([z.boolean(), z.enum(["true", "false", "on"])])
     .optional()
-    .transform((value) => value === undefined || value === true || value === "true" || value === "on"),
+    .transform(
+      (value) => value === undefined || value === true || value === "true" || value === "on",
+    ),
 });
 
 export type NewsletterSubscription = z.output<typeof newsletterSchema>;
 
 /** The single line the spec shows under the form for a refused subscription. */
 export function newsletterFormMessage(fieldErrors: FieldErrors): string {
-  if (fieldErrors.name === NAME_MISSING || fieldErrors.email === EMAIL_MISSING) return NEWSLETTER_MESSAGES.missing;
+  if (fieldErrors.name === NAME_MISSING || fieldErrors.email === EMAIL_MISSING)
+    return NEWSLETTER_MESSAGES.missing;
   const first = Object.values(fieldErrors)[0] ?? NEWSLETTER_MESSAGES.unexpected;
   return NEWSLETTER_MESSAGES.serverError(first);
 }

@@ -32,7 +32,8 @@ export default function AboutUs({ actionData }: Route.ComponentProps) {
         <div className="page-width">
           <h1 id="about-title">ABOUT {organisation.shortName}</h1>
           <p className="lede">
-            The {organisation.name} has helped men find out about their prostate health since {organisation.founded}.
+            The {organisation.name} has helped men find out about their prostate health since{" "}
+            {organisation.founded}.
           </p>
           <div className="card-grid">
             {aboutCards.map((card) => (
@@ -71,14 +72,19 @@ export default function AboutUs({ actionData }: Route.ComponentProps) {
               </li>
             ))}
           </ul>
-          <p className="figure-note">Photographs of the team will replace the initials shown here.</p>
+          <p className="figure-note">
+            Photographs of the team will replace the initials shown here.
+          </p>
         </div>
       </section>
 
       <section className="section" id="our-supporters" aria-labelledby="supporters-title">
         <div className="page-width">
           <h2 id="supporters-title">Our Supporters</h2>
-          <p>We could not do our work without the clubs, lodges, employers and community groups who support us.</p>
+          <p>
+            We could not do our work without the clubs, lodges, employers and community groups who
+            support us.
+          </p>
           <ul className="logo-grid">
             {supporters.map((name) => (
               <li key={name}>
@@ -99,7 +105,11 @@ export default function AboutUs({ actionData }: Route.ComponentProps) {
             {getInvolvedCards.map((card) => (
               <article key={card.title} className="card">
                 <h3 className="card__title">{card.title}</h3>
-                <ExpandableText text={card.body} limit={TRUNCATE.getInvolved} subject={card.title} />
+                <ExpandableText
+                  text={card.body}
+                  limit={TRUNCATE.getInvolved}
+                  subject={card.title}
+                />
               </article>
             ))}
           </div>
@@ -110,17 +120,22 @@ export default function AboutUs({ actionData }: Route.ComponentProps) {
         <div className="page-width split">
           <div>
             <h2 id="contact-title">Contact us</h2>
-            <p>Send us a message and we will reply by e-mail or phone, usually within two working days.</p>
+            <p>
+              Send us a message and we will reply by e-mail or phone, usually within two working
+              days.
+            </p>
             <ContactForm result={actionData} action="/about-us#contact" />
           </div>
           <div>
             <h3>Other ways to reach us</h3>
             <ul className="plain-list">
               <li>
-                {phones.medical.label}: <a href={`tel:${phones.medical.tel}`}>{phones.medical.display}</a>
+                {phones.medical.label}:{" "}
+                <a href={`tel:${phones.medical.tel}`}>{phones.medical.display}</a>
               </li>
               <li>
-                {phones.events.label}: <a href={`tel:${phones.events.tel}`}>{phones.events.display}</a>
+                {phones.events.label}:{" "}
+                <a href={`tel:${phones.events.tel}`}>{phones.events.display}</a>
               </li>
             </ul>
             <h3>Write to us</h3>

@@ -5,7 +5,8 @@ import { config } from "#app/config.server";
 import { db } from "#app/db/client.server";
 import { listOutbox } from "#app/services/email.server";
 
-export const meta = () => pageMeta("Development mailbox", "Messages the site has queued, for development only.");
+export const meta = () =>
+  pageMeta("Development mailbox", "Messages the site has queued, for development only.");
 
 /** Lists the outbox, so that mail can be read in development without an SMTP server. Absent in production. */
 export async function loader() {
@@ -43,7 +44,9 @@ export default function DevMailbox({ loaderData }: Route.ComponentProps) {
           <article key={message.id} className="mailbox-message">
             <h2 className="card__title">{message.subject}</h2>
             <p className="card__meta">
-              To {message.to} · {new Date(message.createdAt).toLocaleString("en-GB", { timeZone: "Europe/London" })} · {message.status}
+              To {message.to} ·{" "}
+              {new Date(message.createdAt).toLocaleString("en-GB", { timeZone: "Europe/London" })} ·{" "}
+              {message.status}
             </p>
             <pre>{message.text}</pre>
           </article>

@@ -6,7 +6,10 @@ import { organisation } from "#app/content/organisation";
 import { TRUNCATE } from "#app/domain/truncate";
 
 export const meta = () =>
-  pageMeta("Seminar talks", "Book a speaker to talk to your club, lodge or workplace about prostate cancer and men's health.");
+  pageMeta(
+    "Seminar talks",
+    "Book a speaker to talk to your club, lodge or workplace about prostate cancer and men's health.",
+  );
 
 const talkDescription =
   "Our speakers include nurses, doctors and men who have been through prostate cancer themselves. A typical talk lasts 30 to 45 " +
@@ -21,18 +24,29 @@ export default function SeminarTalks() {
       <div className="page-width prose">
         <BackLink to="/events#speaker">Back to Events</BackLink>
         <h1>Seminar talks</h1>
-        <p className="lede">A friendly, plain-spoken talk about prostate health for your members or staff.</p>
-        <ExpandableText text={talkDescription} limit={TRUNCATE.aboutCard} subject="our seminar talks" />
+        <p className="lede">
+          A friendly, plain-spoken talk about prostate health for your members or staff.
+        </p>
+        <ExpandableText
+          text={talkDescription}
+          limit={TRUNCATE.aboutCard}
+          subject="our seminar talks"
+        />
         <figure>
-          <PlaceholderImage seed="seminar-video" alt="Still from a recorded talk: a speaker in front of an audience" />
+          <PlaceholderImage
+            seed="seminar-video"
+            alt="Still from a recorded talk: a speaker in front of an audience"
+          />
           <figcaption className="figure-note">
-            A recording of one of our talks will appear here. Until then, ask us for a copy of the slides.
+            A recording of one of our talks will appear here. Until then, ask us for a copy of the
+            slides.
           </figcaption>
         </figure>
         <h2>Book a speaker</h2>
         <p>
-          E-mail <a href={`mailto:${organisation.emails.speakers}`}>{organisation.emails.speakers}</a> with your
-          organisation's name, a few possible dates and roughly how many people will attend.
+          E-mail{" "}
+          <a href={`mailto:${organisation.emails.speakers}`}>{organisation.emails.speakers}</a> with
+          your organisation's name, a few possible dates and roughly how many people will attend.
         </p>
       </div>
     </article>

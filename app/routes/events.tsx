@@ -6,7 +6,10 @@ import { patientJourneys } from "#app/content/patient-journeys";
 import { grandLodges } from "#app/content/supporters";
 
 export const meta = () =>
-  pageMeta("Events", "PSA screening events for community groups, freemason lodges and employers, and speakers for your club or workplace.");
+  pageMeta(
+    "Events",
+    "PSA screening events for community groups, freemason lodges and employers, and speakers for your club or workplace.",
+  );
 
 export default function Events() {
   const freemasonStory = patientJourneys[0]!;
@@ -16,8 +19,8 @@ export default function Events() {
         <div className="page-width">
           <h1 id="events-title">Events</h1>
           <p className="lede">
-            We bring PSA screening to the places men already go. Find an event to book, or ask us to come to your club,
-            lodge or workplace.
+            We bring PSA screening to the places men already go. Find an event to book, or ask us to
+            come to your club, lodge or workplace.
           </p>
           <Link className="button" to="/book-event-main">
             BOOK AN EVENT
@@ -30,8 +33,8 @@ export default function Events() {
           <div>
             <h2 id="community-title">COMMUNITY</h2>
             <p>
-              Community screening events in village halls, sports clubs and community centres, open to men aged 40 to 80 who
-              live nearby. Many are free, paid for by local fundraising.
+              Community screening events in village halls, sports clubs and community centres, open
+              to men aged 40 to 80 who live nearby. Many are free, paid for by local fundraising.
             </p>
             <div className="button-group">
               <Link className="button button--secondary" to="/events/community-screening">
@@ -50,11 +53,14 @@ export default function Events() {
         <div className="page-width">
           <h2 id="freemason-title">FREEMASONS</h2>
           <p>
-            Lodges have hosted our screening events since our earliest days, for their members, families and neighbours.
-            Read how one lodge member's result led to early treatment.
+            Lodges have hosted our screening events since our earliest days, for their members,
+            families and neighbours. Read how one lodge member's result led to early treatment.
           </p>
           <div className="button-group">
-            <Link className="button button--secondary" to={`/news/patient-journey/${freemasonStory.id}`}>
+            <Link
+              className="button button--secondary"
+              to={`/news/patient-journey/${freemasonStory.id}`}
+            >
               LEARN MORE<span className="visually-hidden">: {freemasonStory.title}</span>
             </Link>
             <Link className="button" to="/book-event-main?for=freemasons">
@@ -78,8 +84,8 @@ export default function Events() {
           <div>
             <h2 id="corporate-title">CORPORATE</h2>
             <p>
-              Screening at your workplace for men aged 40 to 80. Each man has a private appointment with a nurse, and his
-              result goes to him alone.
+              Screening at your workplace for men aged 40 to 80. Each man has a private appointment
+              with a nurse, and his result goes to him alone.
             </p>
             <div className="button-group">
               <Link className="button button--secondary" to="/events/corporate-screening">
@@ -97,8 +103,10 @@ export default function Events() {
         <div className="page-width">
           <h2 id="speaker-title">SPEAKER REQUESTS</h2>
           <p>
-            Our speakers talk to clubs, lodges and workplaces about prostate cancer, the PSA test and men's health. E-mail{" "}
-            <a href={`mailto:${organisation.emails.speakers}`}>{organisation.emails.speakers}</a> to book a talk.
+            Our speakers talk to clubs, lodges and workplaces about prostate cancer, the PSA test
+            and men's health. E-mail{" "}
+            <a href={`mailto:${organisation.emails.speakers}`}>{organisation.emails.speakers}</a> to
+            book a talk.
           </p>
           <Link className="button button--secondary" to="/events/seminar-talks">
             Learn More<span className="visually-hidden"> about seminar talks</span>

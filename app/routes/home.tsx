@@ -26,8 +26,8 @@ export default function Home() {
             </h1>
             <p className="hero__subtitle">Campaigning for Accessible PSA Screening</p>
             <p>
-              A simple blood test can find prostate cancer early, when it is most treatable. We bring PSA screening to
-              community halls, lodges and workplaces for men aged 40 to 80.
+              A simple blood test can find prostate cancer early, when it is most treatable. We
+              bring PSA screening to community halls, lodges and workplaces for men aged 40 to 80.
             </p>
             <Link className="button" to="/book-event-main">
               BOOK AN EVENT
@@ -43,8 +43,9 @@ export default function Home() {
             <p className="eyebrow">Screening events</p>
             <h2 id="screening-title">PSA screening near you</h2>
             <p>
-              At our events a nurse takes a small blood sample for a PSA test. It takes about five minutes. Your result
-              comes to you privately, with a clear explanation of what it means and what to do next.
+              At our events a nurse takes a small blood sample for a PSA test. It takes about five
+              minutes. Your result comes to you privately, with a clear explanation of what it means
+              and what to do next.
             </p>
             <div className="button-group">
               <Link className="button" to="/book-event-main">
@@ -55,14 +56,23 @@ export default function Home() {
               </Link>
             </div>
           </div>
-          <PlaceholderImage seed="screening-event" alt="Illustration: a screening event in a community hall" />
+          <PlaceholderImage
+            seed="screening-event"
+            alt="Illustration: a screening event in a community hall"
+          />
         </div>
       </section>
 
-      <section className="section section--alt" aria-labelledby="upcoming-title" id="upcoming-events">
+      <section
+        className="section section--alt"
+        aria-labelledby="upcoming-title"
+        id="upcoming-events"
+      >
         <div className="page-width">
           <h2 id="upcoming-title">UPCOMING EVENTS</h2>
-          <p>See the screening events that are open for booking, and choose a time that suits you.</p>
+          <p>
+            See the screening events that are open for booking, and choose a time that suits you.
+          </p>
           <Link className="button button--teal" to="/events">
             SEE MORE<span className="visually-hidden"> upcoming events</span>
           </Link>
@@ -71,13 +81,17 @@ export default function Home() {
 
       <section className="section" aria-labelledby="about-title">
         <div className="page-width split">
-          <PlaceholderImage seed="about-mhat" alt="Illustration: volunteers welcoming men to an event" />
+          <PlaceholderImage
+            seed="about-mhat"
+            alt="Illustration: volunteers welcoming men to an event"
+          />
           <div>
             <p className="eyebrow">About {organisation.shortName}</p>
             <h2 id="about-title">A charity for men's health since {organisation.founded}</h2>
             <p>
-              We were founded in {organisation.founded} by a retired urological surgeon. We campaign for a national
-              prostate cancer screening programme and, until there is one, we run screening events across the UK.
+              We were founded in {organisation.founded} by a retired urological surgeon. We campaign
+              for a national prostate cancer screening programme and, until there is one, we run
+              screening events across the UK.
             </p>
             <Link className="button button--secondary" to="/about-us#about-the-charity">
               READ MORE<span className="visually-hidden"> about {organisation.shortName}</span>

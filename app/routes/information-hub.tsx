@@ -4,7 +4,10 @@ import { PlaceholderImage } from "#app/components/pictures";
 import { hubArticles, researchItems, resources } from "#app/content/hub";
 
 export const meta = () =>
-  pageMeta("Information Hub", "Plain-language guides to prostate health, men's health and health in the workplace, with research and support.");
+  pageMeta(
+    "Information Hub",
+    "Plain-language guides to prostate health, men's health and health in the workplace, with research and support.",
+  );
 
 export default function InformationHub() {
   return (
@@ -12,7 +15,9 @@ export default function InformationHub() {
       <section className="section" aria-labelledby="hub-title">
         <div className="page-width">
           <h1 id="hub-title">Information Hub</h1>
-          <p className="lede">Clear information about prostate cancer, the PSA test and staying well after 40.</p>
+          <p className="lede">
+            Clear information about prostate cancer, the PSA test and staying well after 40.
+          </p>
           <div className="card-grid">
             {hubArticles.map((article) => (
               <article key={article.id} id={article.anchor} className="card">
@@ -49,7 +54,10 @@ export default function InformationHub() {
       <section className="section" id="resources" aria-labelledby="resources-title">
         <div className="page-width">
           <h2 id="resources-title">Resources</h2>
-          <p>Organisations that offer support and advice. Their details will be confirmed before publication.</p>
+          <p>
+            Organisations that offer support and advice. Their details will be confirmed before
+            publication.
+          </p>
           <ul className="card-grid">
             {resources.map((resource) => (
               <li key={resource.title} className="card">

@@ -43,7 +43,10 @@ export default function PatientJourneyStory({ loaderData: { story } }: Route.Com
             {story.article.map((paragraph) => (
               <p key={paragraph}>{paragraph}</p>
             ))}
-            <p className="figure-note">Names and details are invented placeholders until real stories are published with permission.</p>
+            <p className="figure-note">
+              Names and details are invented placeholders until real stories are published with
+              permission.
+            </p>
           </div>
         </div>
       </div>

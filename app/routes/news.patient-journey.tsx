@@ -4,7 +4,8 @@ import { pageMeta } from "#app/components/meta";
 import { PlaceholderImage } from "#app/components/pictures";
 import { patientJourneys } from "#app/content/patient-journeys";
 
-export const meta = () => pageMeta("Patient Journey", "Men tell the story of their PSA test, in their own words.");
+export const meta = () =>
+  pageMeta("Patient Journey", "Men tell the story of their PSA test, in their own words.");
 
 export default function PatientJourneyList() {
   return (

@@ -10,11 +10,23 @@ import { ARCHIVE_MONTHS, archiveMonthLabel, pageOfNews } from "#app/domain/news"
 import { handleNewsletterSubmission } from "#app/services/newsletter-action.server";
 
 export const meta = () =>
-  pageMeta("News", "Patient stories, the latest news from our screening events, and our newsletter.");
+  pageMeta(
+    "News",
+    "Patient stories, the latest news from our screening events, and our newsletter.",
+  );
 
 export function loader({ request }: Route.LoaderArgs) {
   const url = new URL(request.url);
-  return pageOfNews(news, { month: url.searchParams.get("month"), page: url.searchParams.get("page") });
+  const result = pageOfNews(news, {
+    month: url.searchParams.get("month"),
+    page: url.searchParams.get("page"),
+  });
+  // Labels are made here so that date-fns stays on the server.
+  return {
+    ...result,
+    monthLabel: result.month ? archiveMonthLabel(result.month) : null,
+    months: ARCHIVE_MONTHS.map((value) => ({ value, label: archiveMonthLabel(value) })),
+  };
 }
 
 export async function action({ request }: Route.ActionArgs) {
@@ -30,12 +42,16 @@ function pageHref(month: string | null, page: number) {
 }
 
 export default function News({ loaderData, actionData }: Route.ComponentProps) {
-  const { items, month, page, totalPages } = loaderData;
+  const { items, month, monthLabel, months, page, totalPages } = loaderData;
   const submit = useSubmit();
 
   return (
     <>
-      <section className="section section--alt" id="patient-journey" aria-labelledby="journey-title">
+      <section
+        className="section section--alt"
+        id="patient-journey"
+        aria-labelledby="journey-title"
+      >
         <div className="page-width">
           <h1 id="journey-title">Patient Journey</h1>
           <div className="card-grid card-grid--two">
@@ -45,7 +61,10 @@ export default function News({ loaderData, actionData }: Route.ComponentProps) {
                 <h2 className="card__title">{story.title}</h2>
                 <p>{story.description}</p>
                 <div className="card__actions">
-                  <Link className="button button--secondary" to={`/news/patient-journey/${story.id}`}>
+                  <Link
+                    className="button button--secondary"
+                    to={`/news/patient-journey/${story.id}`}
+                  >
                     READ MORE<span className="visually-hidden">: {story.title}</span>
                   </Link>
                 </div>
@@ -69,11 +88,17 @@ export default function News({ loaderData, actionData }: Route.ComponentProps) {
               <label className="label" htmlFor="news-month">
                 Show news from
               </label>
-              <select id="news-month" name="month" className="select" defaultValue={month ?? ""} key={month ?? "all"}>
+              <select
+                id="news-month"
+                name="month"
+                className="select"
+                defaultValue={month ?? ""}
+                key={month ?? "all"}
+              >
                 <option value="">All News</option>
-                {ARCHIVE_MONTHS.map((value) => (
+                {months.map(({ value, label }) => (
                   <option key={value} value={value}>
-                    {archiveMonthLabel(value)}
+                    {label}
                   </option>
                 ))}
               </select>
@@ -86,7 +111,7 @@ export default function News({ loaderData, actionData }: Route.ComponentProps) {
           <p className="visually-hidden" aria-live="polite">
             {items.length === 0
               ? "No news to display!"
-              : `Showing page ${page} of ${totalPages}${month ? ` for ${archiveMonthLabel(month)}` : ""}.`}
+              : `Showing page ${page} of ${totalPages}${monthLabel ? ` for ${monthLabel}` : ""}.`}
           </p>
           {items.length === 0 ? (
             <p className="inset">No news to display!</p>
@@ -126,8 +151,14 @@ export default function News({ loaderData, actionData }: Route.ComponentProps) {
         <div className="page-width split">
           <div>
             <h2 id="newsletter-title">Subscribe to our newsletter</h2>
-            <p>News of screening events near you, patient stories and ways to help, a few times a year.</p>
-            <NewsletterForm action={pageHref(month, page).replace("#latest-news", "#newsletter")} fallbackResult={actionData} />
+            <p>
+              News of screening events near you, patient stories and ways to help, a few times a
+              year.
+            </p>
+            <NewsletterForm
+              action={pageHref(month, page).replace("#latest-news", "#newsletter")}
+              fallbackResult={actionData}
+            />
           </div>
           <PlaceholderImage seed="newsletter" alt="" />
         </div>

@@ -4,7 +4,10 @@ import { pageMeta } from "#app/components/meta";
 import { organisation } from "#app/content/organisation";
 
 export const meta = () =>
-  pageMeta("World Cancer Day poster", "A free poster for World Cancer Day encouraging men aged 40 to 80 to know their PSA level.");
+  pageMeta(
+    "World Cancer Day poster",
+    "A free poster for World Cancer Day encouraging men aged 40 to 80 to know their PSA level.",
+  );
 
 export default function WorldCancerDayPoster() {
   const { booking } = organisation.phones;
@@ -25,7 +28,9 @@ export default function WorldCancerDayPoster() {
               <br />
               Call {booking.display} or visit our website.
             </p>
-            <p>{organisation.name}. Registered charity no. {organisation.charityNumber}.</p>
+            <p>
+              {organisation.name}. Registered charity no. {organisation.charityNumber}.
+            </p>
           </div>
         </div>
       </div>

@@ -65,7 +65,12 @@ export async function deliverDueEmails(
       await tx
         .update(outboxEmail)
         .set({ nextAttemptAt: new Date(now().getTime() + CLAIM_LEASE_MS) })
-        .where(inArray(outboxEmail.id, due.map((row) => row.id)));
+        .where(
+          inArray(
+            outboxEmail.id,
+            due.map((row) => row.id),
+          ),
+        );
     }
     return due;
   });
@@ -83,7 +88,12 @@ export async function deliverDueEmails(
       });
       await db
         .update(outboxEmail)
-        .set({ status: "sent", sentAt: now(), attempts: sql`${outboxEmail.attempts} + 1`, lastError: null })
+        .set({
+          status: "sent",
+          sentAt: now(),
+          attempts: sql`${outboxEmail.attempts} + 1`,
+          lastError: null,
+        })
         .where(eq(outboxEmail.id, message.id));
       sent++;
     } catch (error) {

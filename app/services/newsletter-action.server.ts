@@ -1,7 +1,11 @@
 import { data } from "react-router";
 import { db } from "#app/db/client.server";
 import { formValues, isHoneypotFilled, parseForm } from "#app/domain/forms";
-import { NEWSLETTER_MESSAGES, newsletterFormMessage, newsletterSchema } from "#app/domain/newsletter";
+import {
+  NEWSLETTER_MESSAGES,
+  newsletterFormMessage,
+  newsletterSchema,
+} from "#app/domain/newsletter";
 import { subscribeToNewsletter } from "./subscriptions.server";
 
 export type NewsletterActionData = {
@@ -14,13 +18,23 @@ export type NewsletterActionData = {
 
 /** The newsletter form on /news; the JSON twin is POST /api/subscriptions. */
 export async function handleNewsletterSubmission(formData: FormData) {
-  const subscribed: NewsletterActionData = { form: "newsletter", status: "subscribed", message: NEWSLETTER_MESSAGES.success };
+  const subscribed: NewsletterActionData = {
+    form: "newsletter",
+    status: "subscribed",
+    message: NEWSLETTER_MESSAGES.success,
+  };
   if (isHoneypotFilled(formData)) return data(subscribed);
   const parsed = parseForm(newsletterSchema, formValues(formData, ["intent"]));
   if (!parsed.ok) {
     const message = newsletterFormMessage(parsed.fieldErrors);
     return data<NewsletterActionData>(
-      { form: "newsletter", status: "invalid", message, fieldErrors: parsed.fieldErrors, values: parsed.values },
+      {
+        form: "newsletter",
+        status: "invalid",
+        message,
+        fieldErrors: parsed.fieldErrors,
+        values: parsed.values,
+      },
       { status: 400 },
     );
   }

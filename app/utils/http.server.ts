@@ -1,4 +1,4 @@
-import { z } from "zod";
+import type { z } from "zod";
 
 /** A JSON error answer, the same shape from every API endpoint. */
 export function jsonError(status: number, error: string, details?: unknown) {
@@ -14,7 +14,8 @@ export async function readJsonBody(
   maxBytes: number,
 ): Promise<{ ok: true; value: unknown } | { ok: false; response: Response }> {
   const declared = Number(request.headers.get("content-length") ?? "0");
-  if (declared > maxBytes) return { ok: false, response: jsonError(413, "Request body is too large") };
+  if (declared > maxBytes)
+    return { ok: false, response: jsonError(413, "Request body is too large") };
   const type = request.headers.get("content-type") ?? "";
   if (!type.includes("application/json")) {
     return { ok: false, response: jsonError(415, "Send the body as application/json") };

@@ -12,11 +12,20 @@ describe("POST /api/subscriptions", () => {
   it("subscribes, and a second time is still a success with one row", async () => {
     const email = `api-${Date.now()}@example.com`;
     for (let attempt = 0; attempt < 2; attempt++) {
-      const response = await postJson("/api/subscriptions", { name: "Api Reader", email, hear_about_event: true });
+      const response = await postJson("/api/subscriptions", {
+        name: "Api Reader",
+        email,
+        hear_about_event: true,
+      });
       expect(response.status).toBe(201);
-      expect(await response.json()).toEqual({ status: "success", message: "Successfully subscribed to the newsletter!" });
+      expect(await response.json()).toEqual({
+        status: "success",
+        message: "Successfully subscribed to the newsletter!",
+      });
     }
-    expect(await query("select 1 from newsletter_subscription where email = $1", [email])).toHaveLength(1);
+    expect(
+      await query("select 1 from newsletter_subscription where email = $1", [email]),
+    ).toHaveLength(1);
   });
 
   it("answers 400 with the spec's message when a field is missing", async () => {
@@ -32,7 +41,10 @@ describe("POST /api/subscriptions", () => {
     const broken = await postJson("/api/subscriptions", "{not json");
     expect(broken.status).toBe(400);
     expect(await broken.json()).toEqual({ error: "The body is not valid JSON" });
-    const form = await fetch(`${baseURL()}/api/subscriptions`, { method: "POST", body: new URLSearchParams({ name: "A" }) });
+    const form = await fetch(`${baseURL()}/api/subscriptions`, {
+      method: "POST",
+      body: new URLSearchParams({ name: "A" }),
+    });
     expect(form.status).toBe(415);
   });
 
@@ -46,19 +58,32 @@ describe("POST /api/subscriptions", () => {
 describe("POST /api/logs/error", () => {
   it("stores a report", async () => {
     const message = `Test error ${Date.now()}`;
-    const response = await postJson("/api/logs/error", { errorMessage: message, description: "stack", page: "/news" });
+    const response = await postJson("/api/logs/error", {
+      errorMessage: message,
+      description: "stack",
+      page: "/news",
+    });
     expect(response.status).toBe(204);
-    expect(await query("select page from client_error where error_message = $1", [message])).toEqual([{ page: "/news" }]);
+    expect(
+      await query("select page from client_error where error_message = $1", [message]),
+    ).toEqual([{ page: "/news" }]);
   });
 
   it("refuses a report without a message, and one over the size limit", async () => {
     expect((await postJson("/api/logs/error", { description: "no message" })).status).toBe(400);
-    const tooBig = await postJson("/api/logs/error", { errorMessage: "x", description: "y".repeat(20_000) });
+    const tooBig = await postJson("/api/logs/error", {
+      errorMessage: "x",
+      description: "y".repeat(20_000),
+    });
     expect(tooBig.status).toBe(413);
   });
 
   it("refuses a cross-site post", async () => {
-    const response = await postJson("/api/logs/error", { errorMessage: "x" }, { origin: "https://evil.example" });
+    const response = await postJson(
+      "/api/logs/error",
+      { errorMessage: "x" },
+      { origin: "https://evil.example" },
+    );
     expect(response.status).toBe(403);
   });
 });

@@ -23,7 +23,11 @@ describe("start-up on the embedded database", () => {
         "phone-number": "01632 960 010",
         message: "Checking the mailbox.",
       });
-      const posted = await fetch(`${server.url}/about-us`, { method: "POST", body: form, headers: { origin: server.url } });
+      const posted = await fetch(`${server.url}/about-us`, {
+        method: "POST",
+        body: form,
+        headers: { origin: server.url },
+      });
       expect(posted.status).toBe(200);
       const mailbox = await (await fetch(`${server.url}/dev/mailbox`)).text();
       expect(mailbox).toContain("Website enquiry from Embedded Tester");
@@ -56,7 +60,9 @@ describe("start-up on the embedded database", () => {
     try {
       expect(server.output()).not.toContain("Demo data seeded.");
       expect((await fetch(`${server.url}/dev/mailbox`)).status).toBe(404);
-      expect((await fetch(`${server.url}/`)).headers.get("strict-transport-security")).toContain("max-age");
+      expect((await fetch(`${server.url}/`)).headers.get("strict-transport-security")).toContain(
+        "max-age",
+      );
     } finally {
       await server.stop();
       rmSync(dir, { recursive: true, force: true });

@@ -14,7 +14,8 @@ afterAll(async () => {
 const unique = () => crypto.randomBytes(4).toString("hex");
 
 async function fillContactForm(page: Page, values: Record<string, string>) {
-  for (const [label, value] of Object.entries(values)) await page.getByLabel(label, { exact: true }).fill(value);
+  for (const [label, value] of Object.entries(values))
+    await page.getByLabel(label, { exact: true }).fill(value);
 }
 
 for (const javaScriptEnabled of [true, false]) {
@@ -27,14 +28,26 @@ for (const javaScriptEnabled of [true, false]) {
       await page.getByRole("button", { name: "Send enquiry" }).click();
       const summary = page.getByRole("alert").filter({ hasText: "There is a problem" });
       await summary.waitFor();
-      const expected = ["Enter your first name", "Enter your last name", "Enter your email address", "Enter your phone number", "Enter your message"];
+      const expected = [
+        "Enter your first name",
+        "Enter your last name",
+        "Enter your email address",
+        "Enter your phone number",
+        "Enter your message",
+      ];
       for (const message of expected) {
         expect(await summary.getByRole("link", { name: message }).count()).toBe(1);
         expect(await page.locator(".field-error", { hasText: message }).count()).toBe(1);
       }
-      expect(await page.getByLabel("First name", { exact: true }).getAttribute("aria-invalid")).toBe("true");
+      expect(
+        await page.getByLabel("First name", { exact: true }).getAttribute("aria-invalid"),
+      ).toBe("true");
       if (javaScriptEnabled) {
-        await expect.poll(() => page.evaluate(() => document.activeElement?.classList.contains("error-summary"))).toBe(true);
+        await expect
+          .poll(() =>
+            page.evaluate(() => document.activeElement?.classList.contains("error-summary")),
+          )
+          .toBe(true);
       }
       // axe runs as a script, so it checks these states in the JavaScript pass; the markup is the same.
       if (javaScriptEnabled) await expectNoAxeViolations(page);
@@ -55,9 +68,13 @@ for (const javaScriptEnabled of [true, false]) {
         "Your message": "Please call me about hosting an event.",
       });
       await page.getByRole("button", { name: "Send enquiry" }).click();
-      await page.locator(".field-error", { hasText: "Enter an email address in the correct format" }).waitFor();
+      await page
+        .locator(".field-error", { hasText: "Enter an email address in the correct format" })
+        .waitFor();
       expect(await page.getByLabel("First name", { exact: true }).inputValue()).toBe("Gordon");
-      expect(await page.getByLabel("Your message").inputValue()).toBe("Please call me about hosting an event.");
+      expect(await page.getByLabel("Your message").inputValue()).toBe(
+        "Please call me about hosting an event.",
+      );
       expect(await page.getByLabel("Email address").inputValue()).toBe("not-an-address");
       await page.context().close();
     });
@@ -78,8 +95,13 @@ for (const javaScriptEnabled of [true, false]) {
       expect(await page.getByLabel("First name", { exact: true }).inputValue()).toBe("");
       if (javaScriptEnabled) await expectNoAxeViolations(page);
 
-      const rows = await query<{ first_name: string; message: string }>("select first_name, message from enquiry where email = $1", [email]);
-      expect(rows).toEqual([{ first_name: "Harold", message: "Our rugby club would like to host a screening evening." }]);
+      const rows = await query<{ first_name: string; message: string }>(
+        "select first_name, message from enquiry where email = $1",
+        [email],
+      );
+      expect(rows).toEqual([
+        { first_name: "Harold", message: "Our rugby club would like to host a screening evening." },
+      ]);
 
       const mail = await waitForMail((message) => message.replyTo?.[0]?.address === email);
       expect(mail.to?.[0]?.address).toBe("staff-inbox@example.org");
@@ -97,7 +119,9 @@ for (const javaScriptEnabled of [true, false]) {
       await page.getByRole("button", { name: "Subscribe" }).click();
       await page.getByText("Please provide both name and email.").waitFor();
       expect(await page.getByLabel("Your name").inputValue()).toBe("Stanley");
-      expect(await page.locator(".field-error", { hasText: "Enter your email address" }).count()).toBe(1);
+      expect(
+        await page.locator(".field-error", { hasText: "Enter your email address" }).count(),
+      ).toBe(1);
       if (javaScriptEnabled) await expectNoAxeViolations(page);
       await page.context().close();
     });
@@ -115,7 +139,10 @@ for (const javaScriptEnabled of [true, false]) {
         expect(await page.getByLabel("Email address").inputValue()).toBe("");
       }
       if (javaScriptEnabled) await expectNoAxeViolations(page);
-      const rows = await query<{ name: string }>("select name from newsletter_subscription where email = $1", [email]);
+      const rows = await query<{ name: string }>(
+        "select name from newsletter_subscription where email = $1",
+        [email],
+      );
       expect(rows).toEqual([{ name: "Stan" }]);
       await page.context().close();
     });
@@ -130,18 +157,21 @@ for (const javaScriptEnabled of [true, false]) {
       if (!javaScriptEnabled) await page.getByRole("button", { name: "Show news" }).click();
       await page.waitForURL((url) => url.searchParams.get("month") === "2020-08");
       expect(new URL(page.url()).searchParams.get("page")).toBeNull();
-      await expect.poll(() => page.locator("#latest-news article h3").allTextContents()).toEqual([
-        "Volunteers wanted for autumn events",
-        "Bringing screening to the workplace",
-      ]);
+      await expect
+        .poll(() => page.locator("#latest-news article h3").allTextContents())
+        .toEqual(["Volunteers wanted for autumn events", "Bringing screening to the workplace"]);
       await page.getByLabel("Show news from").selectOption("");
       if (!javaScriptEnabled) await page.getByRole("button", { name: "Show news" }).click();
       await page.waitForURL((url) => !url.searchParams.get("month"));
       await expect.poll(() => page.locator("#latest-news article").count()).toBe(4);
-      expect(await page.locator("#latest-news article h3").first().textContent()).toBe("Over 50 events planned");
+      expect(await page.locator("#latest-news article h3").first().textContent()).toBe(
+        "Over 50 events planned",
+      );
       await page.getByRole("link", { name: "Page 2" }).click();
       await page.waitForURL((url) => url.searchParams.get("page") === "2");
-      await expect.poll(() => page.locator("#latest-news article h3").first().textContent()).toBe("Dates for the new year");
+      await expect
+        .poll(() => page.locator("#latest-news article h3").first().textContent())
+        .toBe("Dates for the new year");
       await page.context().close();
     });
 
@@ -149,7 +179,8 @@ for (const javaScriptEnabled of [true, false]) {
       const page = await newPage(browser, { javaScriptEnabled });
       await page.goto("/news");
       const card = page.locator("#latest-news article").first();
-      const fullText = "Thanks to our hosts and supporters, we can reach more communities than ever.";
+      const fullText =
+        "Thanks to our hosts and supporters, we can reach more communities than ever.";
       const expanded = card.locator(".js-only").getByText(fullText);
       const fallback = card.locator(".no-js-only").getByText(fullText);
       if (javaScriptEnabled) {

@@ -19,7 +19,8 @@ declare module "vitest" {
  * the server stored) and a local SMTP sink that writes every message to a folder.
  */
 export default async function setup(project: TestProject) {
-  if (!existsSync("build/server/index.js")) throw new Error("Run `npm run build` before the e2e tests.");
+  if (!existsSync("build/server/index.js"))
+    throw new Error("Run `npm run build` before the e2e tests.");
   const scratch = await createScratchDatabase("mhat_e2e");
   const mailFolder = mkdtempSync(path.join(os.tmpdir(), "mhat-mail-"));
   const sink = await startSmtpSink({ folder: mailFolder });

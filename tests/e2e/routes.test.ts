@@ -10,7 +10,10 @@ const CONTENT_ROUTES: [path: string, heading: RegExp][] = [
   ["/about-us/research", /Research summary 2023/],
   ["/support-us", /Support us/],
   ["/information-hub", /Information Hub/],
-  ["/information-hub/prostate-diseases-and-prostate-cancer", /Prostate diseases and prostate cancer/],
+  [
+    "/information-hub/prostate-diseases-and-prostate-cancer",
+    /Prostate diseases and prostate cancer/,
+  ],
   ["/information-hub/mens-health", /Men's health/],
   ["/information-hub/health-workplace", /Health in the workplace/],
   ["/information-hub/statistics", /Screening statistics 2023/],
@@ -28,7 +31,12 @@ const CONTENT_ROUTES: [path: string, heading: RegExp][] = [
   ["/world-cancer-day-poster", /World Cancer Day poster/],
 ];
 
-const NOT_FOUND_PATHS = ["/no-such-page", "/information-hub/no-such-article", "/news/patient-journey/nobody", "/about-us/nothing/here"];
+const NOT_FOUND_PATHS = [
+  "/no-such-page",
+  "/information-hub/no-such-article",
+  "/news/patient-journey/nobody",
+  "/about-us/nothing/here",
+];
 
 let browser: Browser;
 beforeAll(async () => {
@@ -47,7 +55,9 @@ describe("content routes", () => {
       await expect.poll(() => page.locator("h1").first().textContent()).toMatch(heading);
       expect(await page.title()).toMatch(/\| Men's Health Advocacy Trust$/);
       expect(await page.locator('meta[name="description"]').getAttribute("content")).toBeTruthy();
-      await expect.poll(() => page.evaluate(() => document.documentElement.classList.contains("js"))).toBe(true);
+      await expect
+        .poll(() => page.evaluate(() => document.documentElement.classList.contains("js")))
+        .toBe(true);
       await expectNoAxeViolations(page);
       expect(pageProblems(page)).toEqual([]);
       await page.context().close();
@@ -81,10 +91,14 @@ describe("layout", () => {
     await page.goto("/about-us");
     const header = page.locator("header.site-header");
     await expect.poll(() => header.textContent()).toContain("01632 960 001");
-    expect(await header.getByRole("link", { name: "CONTACT US" }).getAttribute("href")).toBe("mailto:info@example.org");
+    expect(await header.getByRole("link", { name: "CONTACT US" }).getAttribute("href")).toBe(
+      "mailto:info@example.org",
+    );
     expect(await header.getByRole("link", { name: "Login" }).isVisible()).toBe(true);
     expect(await header.getByRole("link", { name: "Donate" }).isVisible()).toBe(true);
-    expect(await page.getByRole("region", { name: "New booking system" }).textContent()).toContain("1 January 2025");
+    expect(await page.getByRole("region", { name: "New booking system" }).textContent()).toContain(
+      "1 January 2025",
+    );
     expect(await page.locator("footer").count()).toBe(1);
     expect(await page.locator("footer").textContent()).toContain("Registered charity no. 0000000");
     await page.goto("/news");
@@ -119,12 +133,17 @@ describe("layout", () => {
     const toggle = page.getByRole("button", { name: "Events menu" });
     await toggle.click();
     expect(await toggle.getAttribute("aria-expanded")).toBe("true");
-    const community = page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Community" });
+    const community = page
+      .getByRole("navigation", { name: "Main" })
+      .getByRole("link", { name: "Community" });
     expect(await community.isVisible()).toBe(true);
     await page.keyboard.press("Escape");
     expect(await toggle.getAttribute("aria-expanded")).toBe("false");
     // Focus alone (keyboard users) opens it too.
-    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Events", exact: true }).focus();
+    await page
+      .getByRole("navigation", { name: "Main" })
+      .getByRole("link", { name: "Events", exact: true })
+      .focus();
     await page.keyboard.press("Tab");
     await page.keyboard.press("Tab");
     expect(await community.isVisible()).toBe(true);
@@ -145,7 +164,10 @@ describe("layout", () => {
     await expect.poll(() => nav.isVisible()).toBe(false);
     await page.context().close();
 
-    const noScript = await newPage(browser, { viewport: { width: 375, height: 740 }, javaScriptEnabled: false });
+    const noScript = await newPage(browser, {
+      viewport: { width: 375, height: 740 },
+      javaScriptEnabled: false,
+    });
     await noScript.goto("/");
     expect(await noScript.getByRole("navigation", { name: "Main" }).isVisible()).toBe(true);
     await noScript.context().close();

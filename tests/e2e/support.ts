@@ -27,7 +27,10 @@ export function launchBrowser(): Promise<Browser> {
 export const baseURL = () => inject("baseURL");
 
 /** A page in a fresh context; `javaScriptEnabled: false` for the no-script journeys. */
-export async function newPage(browser: Browser, options: BrowserContextOptions = {}): Promise<Page> {
+export async function newPage(
+  browser: Browser,
+  options: BrowserContextOptions = {},
+): Promise<Page> {
   const context = await browser.newContext({ baseURL: baseURL(), ...options });
   const page = await context.newPage();
   const problems: string[] = [];
@@ -50,13 +53,17 @@ export async function expectNoAxeViolations(page: Page) {
     .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"])
     .analyze();
   const summary = results.violations.map(
-    (violation) => `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(" ")).join(", ")})`,
+    (violation) =>
+      `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(" ")).join(", ")})`,
   );
   expect(summary, `axe violations on ${page.url()}`).toEqual([]);
 }
 
 /** Waits for an e-mail in the SMTP sink's folder that matches. */
-export async function waitForMail(predicate: (mail: Email) => boolean, timeoutMs = 15_000): Promise<Email> {
+export async function waitForMail(
+  predicate: (mail: Email) => boolean,
+  timeoutMs = 15_000,
+): Promise<Email> {
   const folder = inject("mailFolder");
   const deadline = Date.now() + timeoutMs;
   for (;;) {
@@ -70,7 +77,10 @@ export async function waitForMail(predicate: (mail: Email) => boolean, timeoutMs
 }
 
 /** Runs one query against the e2e server's database. */
-export async function query<T extends pg.QueryResultRow>(sql: string, params: unknown[] = []): Promise<T[]> {
+export async function query<T extends pg.QueryResultRow>(
+  sql: string,
+  params: unknown[] = [],
+): Promise<T[]> {
   const client = new pg.Client({ connectionString: inject("databaseUrl") });
   await client.connect();
   try {

@@ -34,12 +34,23 @@ describe("enquiries", () => {
     const { db } = database;
     const row = await createEnquiry(db, form, "staff@example.org");
     const [stored] = await db.select().from(enquiry).where(eq(enquiry.id, row.id));
-    expect(stored).toMatchObject({ firstName: "Alan", lastName: "Marsh", email: "alan.marsh@example.com" });
+    expect(stored).toMatchObject({
+      firstName: "Alan",
+      lastName: "Marsh",
+      email: "alan.marsh@example.com",
+    });
 
-    const [queued] = await db.select().from(outboxEmail).where(eq(outboxEmail.to, "staff@example.org"));
+    const [queued] = await db
+      .select()
+      .from(outboxEmail)
+      .where(eq(outboxEmail.to, "staff@example.org"));
     expect(queued).toMatchObject({ status: "pending", replyTo: "alan.marsh@example.com" });
 
-    const sent = await deliverDueEmails(db, nodemailer.createTransport(sink.url), "MHAT <bookings@example.org>");
+    const sent = await deliverDueEmails(
+      db,
+      nodemailer.createTransport(sink.url),
+      "MHAT <bookings@example.org>",
+    );
     expect(sent).toBe(1);
     const mail = await sink.waitFor((message) => message.envelopeTo.includes("staff@example.org"));
     expect(mail.parsed.subject).toBe("Website enquiry from Alan Marsh");
@@ -54,7 +65,9 @@ describe("enquiries", () => {
     const { db } = database;
     const before = await db.select().from(enquiry);
     // A missing recipient breaks the outbox insert (NOT NULL), which must undo the enquiry too.
-    await expect(createEnquiry(db, { ...form, email: "rollback@example.com" }, undefined as never)).rejects.toThrow();
+    await expect(
+      createEnquiry(db, { ...form, email: "rollback@example.com" }, undefined as never),
+    ).rejects.toThrow();
     const after = await db.select().from(enquiry);
     expect(after).toHaveLength(before.length);
     expect(after.some((row) => row.email === "rollback@example.com")).toBe(false);
@@ -64,9 +77,20 @@ describe("enquiries", () => {
 describe("newsletter", () => {
   it("keeps one row per address and refreshes the name", async () => {
     const { db } = database;
-    await subscribeToNewsletter(db, { name: "Ray", email: "ray@example.com", hear_about_event: true });
-    await subscribeToNewsletter(db, { name: "Raymond", email: "ray@example.com", hear_about_event: true });
-    const rows = await db.select().from(newsletterSubscription).where(eq(newsletterSubscription.email, "ray@example.com"));
+    await subscribeToNewsletter(db, {
+      name: "Ray",
+      email: "ray@example.com",
+      hear_about_event: true,
+    });
+    await subscribeToNewsletter(db, {
+      name: "Raymond",
+      email: "ray@example.com",
+      hear_about_event: true,
+    });
+    const rows = await db
+      .select()
+      .from(newsletterSubscription)
+      .where(eq(newsletterSubscription.email, "ray@example.com"));
     expect(rows).toHaveLength(1);
     expect(rows[0]!.name).toBe("Raymond");
   });

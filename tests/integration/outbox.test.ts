@@ -28,7 +28,12 @@ describe("outbox delivery", () => {
     try {
       const id = await enqueueEmail(db, { to: "a@example.com", subject: "Hello", text: "Body" });
       const start = new Date();
-      const sent = await deliverDueEmails(db, nodemailer.createTransport(failing.url), FROM, () => start);
+      const sent = await deliverDueEmails(
+        db,
+        nodemailer.createTransport(failing.url),
+        FROM,
+        () => start,
+      );
       expect(sent).toBe(0);
       const [row] = await db.select().from(outboxEmail).where(eq(outboxEmail.id, id));
       expect(row).toMatchObject({ status: "pending", attempts: 1 });
@@ -36,7 +41,9 @@ describe("outbox delivery", () => {
       expect(row!.nextAttemptAt.getTime() - start.getTime()).toBe(30_000);
 
       // Not due yet: nothing is tried.
-      expect(await deliverDueEmails(db, nodemailer.createTransport(failing.url), FROM, () => start)).toBe(0);
+      expect(
+        await deliverDueEmails(db, nodemailer.createTransport(failing.url), FROM, () => start),
+      ).toBe(0);
       const [unchanged] = await db.select().from(outboxEmail).where(eq(outboxEmail.id, id));
       expect(unchanged!.attempts).toBe(1);
     } finally {
@@ -63,7 +70,10 @@ describe("outbox delivery", () => {
     const failing = await startSmtpSink({ rejectWith: "no such user" });
     try {
       const id = await enqueueEmail(db, { to: "c@example.com", subject: "Doomed", text: "Body" });
-      await db.update(outboxEmail).set({ attempts: MAX_DELIVERY_ATTEMPTS - 1 }).where(eq(outboxEmail.id, id));
+      await db
+        .update(outboxEmail)
+        .set({ attempts: MAX_DELIVERY_ATTEMPTS - 1 })
+        .where(eq(outboxEmail.id, id));
       await deliverDueEmails(db, nodemailer.createTransport(failing.url), FROM);
       const [row] = await db.select().from(outboxEmail).where(eq(outboxEmail.id, id));
       expect(row).toMatchObject({ status: "failed", attempts: MAX_DELIVERY_ATTEMPTS });
@@ -78,10 +88,16 @@ describe("outbox delivery", () => {
     try {
       const count = 30;
       for (let index = 0; index < count; index++) {
-        await enqueueEmail(db, { to: `worker-${index}@example.com`, subject: `Message ${index}`, text: "Body" });
+        await enqueueEmail(db, {
+          to: `worker-${index}@example.com`,
+          subject: `Message ${index}`,
+          text: "Body",
+        });
       }
       const transport = () => nodemailer.createTransport(sink.url);
-      const results = await Promise.all([1, 2, 3].map(() => deliverDueEmails(db, transport(), FROM, undefined, 7)));
+      const results = await Promise.all(
+        [1, 2, 3].map(() => deliverDueEmails(db, transport(), FROM, undefined, 7)),
+      );
       // Each pass claims at most 7; keep passing until the outbox is empty, as the worker's timer would.
       let total = results.reduce((sum, value) => sum + value, 0);
       while (total < count) {

@@ -2,7 +2,8 @@ import crypto from "node:crypto";
 import pg from "pg";
 
 /** The server the tests may create scratch databases on (trust auth on every machine here). */
-export const ADMIN_DATABASE_URL = process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
+export const ADMIN_DATABASE_URL =
+  process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 
 /** Creates an empty database for one test file or run, and drops it afterwards. */
 export async function createScratchDatabase(prefix = "mhat_test") {

@@ -26,7 +26,8 @@ export async function startSmtpSink(options: { folder?: string; rejectWith?: str
       const chunks: Buffer[] = [];
       stream.on("data", (chunk: Buffer) => chunks.push(chunk));
       stream.on("end", async () => {
-        if (options.rejectWith) return callback(Object.assign(new Error(options.rejectWith), { responseCode: 451 }));
+        if (options.rejectWith)
+          return callback(Object.assign(new Error(options.rejectWith), { responseCode: 451 }));
         const raw = Buffer.concat(chunks).toString("utf8");
         const parsed = await PostalMime.parse(raw);
         const envelopeTo = session.envelope.rcptTo.map((rcpt) => rcpt.address);
@@ -59,7 +60,9 @@ export async function startSmtpSink(options: { folder?: string; rejectWith?: str
         };
         const timer = setTimeout(() => {
           waiters.delete(check);
-          reject(new Error(`No matching mail within ${timeoutMs} ms (${received.length} received)`));
+          reject(
+            new Error(`No matching mail within ${timeoutMs} ms (${received.length} received)`),
+          );
         }, timeoutMs);
         waiters.add(check);
         check();

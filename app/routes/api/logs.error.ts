@@ -8,7 +8,11 @@ import { methodNotAllowed, parseJsonBody } from "#app/utils/http.server";
 const MAX_REPORT_BYTES = 8 * 1024;
 
 const reportSchema = z.object({
-  errorMessage: z.string({ error: "errorMessage is required" }).trim().min(1, { error: "errorMessage is required" }).max(1000),
+  errorMessage: z
+    .string({ error: "errorMessage is required" })
+    .trim()
+    .min(1, { error: "errorMessage is required" })
+    .max(1000),
   description: z.string().max(4000).optional(),
   page: z.string().max(300).optional(),
 });

@@ -1,0 +1,74 @@
+// Starts the built server on a free port and waits for /healthz. Shared by tests and benchmarks.
+import { spawn } from "node:child_process";
+import net from "node:net";
+
+/** @returns {Promise<number>} */
+export async function freePort() {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const address = probe.address();
+      const port = typeof address === "object" && address ? address.port : 0;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * @param {Record<string, string>} env extra environment for the server
+ * @param {number} [timeoutMs]
+ * @returns {Promise<{ url: string, output: () => string, stop: () => Promise<void> }>}
+ */
+export async function startBuiltServer(env, timeoutMs = 60_000) {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const child = spawn(process.execPath, ["server/index.js"], {
+    env: { ...process.env, NODE_ENV: "test", PORT: String(port), ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout.on("data", (chunk) => (output += chunk));
+  child.stderr.on("data", (chunk) => (output += chunk));
+
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`Server exited early:\n${output}`);
+    try {
+      const response = await fetch(`${url}/healthz`);
+      if (response.ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) {
+      child.kill();
+      throw new Error(`Server did not become healthy in ${timeoutMs} ms:\n${output}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+
+  return {
+    url,
+    output: () => output,
+    async stop() {
+      if (child.exitCode !== null) return;
+      const exited = new Promise((resolve) => child.once("exit", resolve));
+      child.kill("SIGTERM");
+      await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5000))]);
+      if (child.exitCode === null) child.kill("SIGKILL");
+    },
+  };
+}
+
+/** Production settings for measuring: a throw-away embedded database with demo data. */
+export function productionBenchEnv(pgliteDir) {
+  return {
+    NODE_ENV: "production",
+    PGLITE_DIR: pgliteDir,
+    DATABASE_URL: "",
+    DEMO_DATA: "1",
+    APP_URL: "http://127.0.0.1",
+    AUTH_SECRET: "bench-only-secret-bench-only-secret-0000",
+    SMTP_URL: "smtp://127.0.0.1:9",
+  };
+}
