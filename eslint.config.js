@@ -1,5 +1,6 @@
 import js from "@eslint/js";
 import reactHooks from "eslint-plugin-react-hooks";
+import globals from "globals";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
@@ -16,14 +17,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ["server/index.js", "scripts/**/*.mjs"],
-    languageOptions: {
-      globals: {
-        process: "readonly",
-        console: "readonly",
-        URL: "readonly",
-        setTimeout: "readonly",
-      },
-    },
+    files: ["**/*.js", "**/*.mjs"],
+    languageOptions: { globals: globals.node },
   },
 );

@@ -57,20 +57,23 @@ export function BarChart({
         })}
       </svg>
       <figcaption>{title}</figcaption>
-      <table className="definition-table visually-hidden">
-        <caption>{title}</caption>
-        <tbody>
-          {bars.map((bar) => (
-            <tr key={bar.label}>
-              <th scope="row">{bar.label}</th>
-              <td>
-                {bar.value.toLocaleString("en-GB")}
-                {unit}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      {/* Tables ignore the 1px width of .visually-hidden, so the wrapper carries it. */}
+      <div className="visually-hidden">
+        <table className="definition-table">
+          <caption>{title}</caption>
+          <tbody>
+            {bars.map((bar) => (
+              <tr key={bar.label}>
+                <th scope="row">{bar.label}</th>
+                <td>
+                  {bar.value.toLocaleString("en-GB")}
+                  {unit}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
     </figure>
   );
 }

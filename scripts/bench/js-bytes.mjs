@@ -23,13 +23,19 @@ try {
     const page = await browser.newPage();
     const scripts = [];
     page.on("response", async (response) => {
-      if (response.request().resourceType() === "script") scripts.push(response.body().catch(() => Buffer.alloc(0)));
+      if (response.request().resourceType() === "script")
+        scripts.push(response.body().catch(() => Buffer.alloc(0)));
     });
     await page.goto(`${base}${pathname}`, { waitUntil: "networkidle" });
     const bodies = await Promise.all(scripts);
     const raw = bodies.reduce((sum, body) => sum + body.length, 0);
     const gzip = bodies.reduce((sum, body) => sum + gzipSync(body, { level: 9 }).length, 0);
-    console.log(pathname.padEnd(16), String(bodies.length).padEnd(6), (raw / 1024).toFixed(1).padEnd(8), (gzip / 1024).toFixed(1));
+    console.log(
+      pathname.padEnd(16),
+      String(bodies.length).padEnd(6),
+      (raw / 1024).toFixed(1).padEnd(8),
+      (gzip / 1024).toFixed(1),
+    );
     await page.close();
   }
 } finally {

@@ -15,24 +15,41 @@ const base = process.env.BASE_URL ?? server.url;
 
 const chrome = await chromeLauncher.launch({
   chromePath: process.env.CHROME_PATH ?? "/usr/bin/chromium",
-  chromeFlags: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+  chromeFlags: [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+  ],
 });
 try {
   console.log(`Lighthouse ${base} (mobile, simulated throttling)`);
   console.log("path".padEnd(16), "perf  a11y  best  seo   LCP     TBT    CLS");
   for (const pathname of paths) {
-    const result = await lighthouse(`${base}${pathname}`, { port: chrome.port, output: "json", logLevel: "error" });
+    const result = await lighthouse(`${base}${pathname}`, {
+      port: chrome.port,
+      output: "json",
+      logLevel: "error",
+    });
     const { categories, audits } = result.lhr;
     const score = (key) => String(Math.round((categories[key]?.score ?? 0) * 100)).padEnd(5);
     console.log(
       pathname.padEnd(16),
-      score("performance"), score("accessibility"), score("best-practices"), score("seo"),
+      score("performance"),
+      score("accessibility"),
+      score("best-practices"),
+      score("seo"),
       audits["largest-contentful-paint"].displayValue.padEnd(7),
       audits["total-blocking-time"].displayValue.padEnd(6),
       audits["cumulative-layout-shift"].displayValue,
     );
-    const failing = Object.values(audits).filter((audit) => audit.score !== null && audit.score < 0.9 && audit.scoreDisplayMode === "binary");
+    const failing = Object.values(audits).filter(
+      (audit) => audit.score !== null && audit.score < 0.9 && audit.scoreDisplayMode === "binary",
+    );
     for (const audit of failing) console.log(`    failing: ${audit.id}: ${audit.title}`);
   }
 } finally {

@@ -60,6 +60,11 @@ describe("content routes", () => {
         .toBe(true);
       await expectNoAxeViolations(page);
       expect(pageProblems(page)).toEqual([]);
+      // WCAG 1.4.10 reflow: at 320 CSS pixels (1280 px at 400% zoom) nothing scrolls sideways.
+      await page.setViewportSize({ width: 320, height: 640 });
+      await expect
+        .poll(() => page.evaluate(() => document.documentElement.scrollWidth))
+        .toBeLessThanOrEqual(320);
       await page.context().close();
     });
   }
