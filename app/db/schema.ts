@@ -1,11 +1,16 @@
 import { sql } from "drizzle-orm";
 import {
   boolean,
+  check,
+  date,
+  doublePrecision,
   index,
   integer,
   jsonb,
+  pgEnum,
   pgTable,
   text,
+  time,
   timestamp,
   uniqueIndex,
   uuid,
@@ -84,3 +89,87 @@ export const appMeta = pgTable("app_meta", {
   value: jsonb("value").notNull(),
   updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
 });
+
+/** What is tested at an event, and its standard price. */
+export const screeningProduct = pgTable("screening_product", {
+  id: uuid("id").primaryKey().defaultRandom(),
+  name: text("name").notNull(),
+  description: text("description"),
+  pricePence: integer("price_pence").notNull().default(0),
+  emailTemplate: text("email_template"),
+  createdAt: createdAt(),
+});
+
+export const eventCategory = pgEnum("event_category", ["community", "freemasons", "corporate"]);
+
+/**
+ * A screening event. Dates and times are London wall-clock values; rules turn them into instants.
+ * Capacity: `totalSpaces` for the event and `placesPerSlot` for each time slot; `bookedSpaces` is
+ * kept by the booking transaction, under a row lock.
+ */
+export const event = pgTable(
+  "event",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    name: text("name").notNull(),
+    description: text("description"),
+    productId: uuid("product_id")
+      .notNull()
+      .references(() => screeningProduct.id),
+    /** Overrides the product's price for this event when set. */
+    pricePence: integer("price_pence"),
+    /** true, false or null (unknown), as the spec has it; null and false mean no payment. */
+    paymentRequired: boolean("payment_required"),
+    eventDate: date("event_date", { mode: "string" }).notNull(),
+    startTime: time("start_time").notNull(),
+    endTime: time("end_time").notNull(),
+    sessionDuration: integer("session_duration").notNull(),
+    totalSpaces: integer("total_spaces").notNull(),
+    placesPerSlot: integer("places_per_slot").notNull().default(1),
+    bookedSpaces: integer("booked_spaces").notNull().default(0),
+    category: eventCategory("category").notNull(),
+    /** "CORPORATE" marks an event reserved for one employer's staff. */
+    exclusiveFor: text("exclusive_for"),
+    isPublic: boolean("is_public").notNull().default(true),
+    contactEmail: text("contact_email"),
+    emailTemplate: text("email_template"),
+    labName: text("lab_name"),
+    addressLine1: text("address_line_1").notNull(),
+    addressLine2: text("address_line_2"),
+    city: text("city").notNull(),
+    state: text("state"),
+    postcode: text("postcode").notNull(),
+    country: text("country").notNull().default("United Kingdom"),
+    latitude: doublePrecision("latitude"),
+    longitude: doublePrecision("longitude"),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    index("event_date_idx").on(table.eventDate),
+    check("event_spaces_check", sql`${table.bookedSpaces} >= 0 AND ${table.totalSpaces} >= 0`),
+    check("event_session_check", sql`${table.sessionDuration} > 0 AND ${table.placesPerSlot} > 0`),
+    check("event_times_check", sql`${table.endTime} > ${table.startTime}`),
+  ],
+);
+
+/**
+ * Codes that unlock a private event, stored as keyed hashes. A code may be limited to a number
+ * of uses (say, one per lodge member) and may expire.
+ */
+export const eventAccessCode = pgTable(
+  "event_access_code",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    eventId: uuid("event_id")
+      .notNull()
+      .references(() => event.id, { onDelete: "cascade" }),
+    codeHash: text("code_hash").notNull(),
+    /** Who the code was given to, for staff: "Stour Estuary Lodge". */
+    label: text("label"),
+    maxUses: integer("max_uses"),
+    uses: integer("uses").notNull().default(0),
+    expiresAt: timestamp("expires_at", { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (table) => [uniqueIndex("event_access_code_hash_key").on(table.eventId, table.codeHash)],
+);
