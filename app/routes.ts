@@ -22,6 +22,12 @@ export default [
   route(organisation.screeningEventPath.slice(1), "routes/screening-event.tsx"),
   route("world-cancer-day-poster", "routes/world-cancer-day-poster.tsx"),
 
+  route("book-event-main", "routes/book-event-main.tsx"),
+  route("event/:eventId", "routes/event.tsx"),
+
+  route("api/events", "routes/api/events.ts"),
+  route("api/events/:eventId/slots", "routes/api/events.slots.ts"),
+  route("api/events/:eventId/check-access-code", "routes/api/events.check-access-code.ts"),
   route("api/subscriptions", "routes/api/subscriptions.ts"),
   route("api/logs/error", "routes/api/logs.error.ts"),
   route("dev/mailbox", "routes/dev.mailbox.tsx"),

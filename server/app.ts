@@ -10,6 +10,8 @@ import { cspNonce, rateLimits, sameOriginOnly, securityHeaders } from "./securit
 declare module "react-router" {
   interface AppLoadContext {
     cspNonce: string;
+    /** The client's address as Express sees it (set TRUST_PROXY behind a proxy). */
+    clientAddress: string;
   }
 }
 
@@ -94,5 +96,8 @@ export function security({ viteDevServer }: { viteDevServer: boolean }) {
 
 export const handler = createRequestHandler({
   build: () => import("virtual:react-router/server-build"),
-  getLoadContext: (_req, res) => ({ cspNonce: res.locals.cspNonce as string }),
+  getLoadContext: (req, res) => ({
+    cspNonce: res.locals.cspNonce as string,
+    clientAddress: req.ip ?? "unknown",
+  }),
 });

@@ -102,3 +102,76 @@ export function StarRating({ stars = 5 }: { stars?: number }) {
     </svg>
   );
 }
+
+export function CalendarIcon() {
+  return (
+    <svg aria-hidden focusable={false} className="icon" viewBox="0 0 24 24" width="20" height="20">
+      <path
+        fill="currentColor"
+        d="M7 2h2v2h6V2h2v2h3a1 1 0 0 1 1 1v15a1 1 0 0 1-1 1H4a1 1 0 0 1-1-1V5a1 1 0 0 1 1-1h3zm12 8H5v9h14z"
+      />
+    </svg>
+  );
+}
+
+export function ClockIcon() {
+  return (
+    <svg aria-hidden focusable={false} className="icon" viewBox="0 0 24 24" width="20" height="20">
+      <path
+        fill="currentColor"
+        d="M12 2a10 10 0 1 0 0 20 10 10 0 0 0 0-20zm1 5v5.4l3.7 2.2-1 1.7L11 13.5V7z"
+      />
+    </svg>
+  );
+}
+
+export function PinIcon() {
+  return (
+    <svg aria-hidden focusable={false} className="icon" viewBox="0 0 24 24" width="20" height="20">
+      <path
+        fill="currentColor"
+        d="M12 2a7 7 0 0 0-7 7c0 5.2 7 13 7 13s7-7.8 7-13a7 7 0 0 0-7-7zm0 9.5a2.5 2.5 0 1 1 0-5 2.5 2.5 0 0 1 0 5z"
+      />
+    </svg>
+  );
+}
+
+/** A no-entry sign: shown with the words "Fully Booked". */
+export function FullIcon() {
+  return (
+    <svg aria-hidden focusable={false} className="icon" viewBox="0 0 24 24" width="20" height="20">
+      <path fill="currentColor" d="M12 2a10 10 0 1 0 0 20 10 10 0 0 0 0-20zm5 11H7v-2h10z" />
+    </svg>
+  );
+}
+
+/** A tick in a clock face: shown with the words "Event Passed". */
+export function PassedIcon() {
+  return (
+    <svg aria-hidden focusable={false} className="icon" viewBox="0 0 24 24" width="20" height="20">
+      <path
+        fill="currentColor"
+        d="M12 2a10 10 0 1 0 0 20 10 10 0 0 0 0-20zm-1.5 14.5L6 12l1.4-1.4 3.1 3.1 6.1-6.1L18 9z"
+      />
+    </svg>
+  );
+}
+
+export function LockIcon() {
+  return (
+    <svg aria-hidden focusable={false} className="icon" viewBox="0 0 24 24" width="20" height="20">
+      <path
+        fill="currentColor"
+        d="M17 9V7A5 5 0 0 0 7 7v2H5v13h14V9zm-8-2a3 3 0 0 1 6 0v2H9zm4 10.7V19h-2v-1.3a2 2 0 1 1 2 0z"
+      />
+    </svg>
+  );
+}
+
+export function WarningIcon() {
+  return (
+    <svg aria-hidden focusable={false} className="icon" viewBox="0 0 24 24" width="24" height="24">
+      <path fill="currentColor" d="M1 21 12 2l11 19zm12-3v-2h-2v2zm0-4V9h-2v5z" />
+    </svg>
+  );
+}

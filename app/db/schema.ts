@@ -173,3 +173,10 @@ export const eventAccessCode = pgTable(
   },
   (table) => [uniqueIndex("event_access_code_hash_key").on(table.eventId, table.codeHash)],
 );
+
+/** Fixed-window counters for rate limits that several server instances must share. */
+export const rateLimitHit = pgTable("rate_limit_hit", {
+  key: text("key").primaryKey(),
+  windowStart: timestamp("window_start", { withTimezone: true }).notNull(),
+  hits: integer("hits").notNull(),
+});

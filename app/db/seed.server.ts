@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "./client.server";
 import { appMeta, enquiry, newsletterSubscription } from "./schema";
+import { seedDemoEvents } from "./seed-events.server";
 
 /**
  * Demo data for an empty database. Each feature adds a seeder to this list; they run once, in
@@ -9,6 +10,7 @@ import { appMeta, enquiry, newsletterSubscription } from "./schema";
 export type Seeder = { name: string; run: (tx: Db, now: Date) => Promise<void> };
 
 const seeders: Seeder[] = [
+  { name: "screening events", run: seedDemoEvents },
   {
     name: "enquiries and newsletter",
     async run(tx) {

@@ -1,4 +1,8 @@
 import { Link } from "react-router";
+import type { Route } from "./+types/events";
+import { EventCard } from "#app/components/event-card";
+import { db } from "#app/db/client.server";
+import { listUpcomingEvents } from "#app/services/events.server";
 import { pageMeta } from "#app/components/meta";
 import { LogoTile, PlaceholderImage } from "#app/components/pictures";
 import { organisation } from "#app/content/organisation";
@@ -11,7 +15,15 @@ export const meta = () =>
     "PSA screening events for community groups, freemason lodges and employers, and speakers for your club or workplace.",
   );
 
-export default function Events() {
+/** How many upcoming events the overview lists before pointing to the full search. */
+const LISTED_EVENTS = 8;
+
+export async function loader() {
+  const events = await listUpcomingEvents(db(), {});
+  return { events: events.slice(0, LISTED_EVENTS), total: events.length };
+}
+
+export default function Events({ loaderData }: Route.ComponentProps) {
   const freemasonStory = patientJourneys[0]!;
   return (
     <>
@@ -24,6 +36,24 @@ export default function Events() {
           </p>
           <Link className="button" to="/book-event-main">
             BOOK AN EVENT
+          </Link>
+        </div>
+      </section>
+
+      <section className="section" aria-labelledby="upcoming-title">
+        <div className="page-width">
+          <h2 id="upcoming-title">Upcoming events</h2>
+          {loaderData.events.length === 0 ? (
+            <p>No upcoming events found</p>
+          ) : (
+            <div className="card-grid card-grid--two">
+              {loaderData.events.map((event) => (
+                <EventCard key={event.id} event={event} />
+              ))}
+            </div>
+          )}
+          <Link className="button button--secondary" to="/book-event-main">
+            See all {loaderData.total} events and search by date or place
           </Link>
         </div>
       </section>

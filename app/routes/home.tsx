@@ -1,4 +1,8 @@
 import { Link } from "react-router";
+import type { Route } from "./+types/home";
+import { EventCard } from "#app/components/event-card";
+import { db } from "#app/db/client.server";
+import { listEventsStartingFromNow } from "#app/services/events.server";
 import { pageMeta } from "#app/components/meta";
 import { PlaceholderImage } from "#app/components/pictures";
 import { TestimonialCard } from "#app/components/testimonial-card";
@@ -12,10 +16,15 @@ export const meta = () =>
     "Free and low-cost PSA screening events for men aged 40 to 80 across Essex, Suffolk and London. Find an event and book a time.",
   );
 
-/** The home page shows the first three testimonials. */
+/** The home page shows the first three testimonials and the next six events. */
 const HOME_TESTIMONIALS = 3;
+const HOME_EVENTS = 6;
 
-export default function Home() {
+export async function loader() {
+  return { events: await listEventsStartingFromNow(db(), HOME_EVENTS) };
+}
+
+export default function Home({ loaderData }: Route.ComponentProps) {
   return (
     <>
       <section className="hero" aria-labelledby="hero-title">
@@ -70,9 +79,15 @@ export default function Home() {
       >
         <div className="page-width">
           <h2 id="upcoming-title">UPCOMING EVENTS</h2>
-          <p>
-            See the screening events that are open for booking, and choose a time that suits you.
-          </p>
+          {loaderData.events.length === 0 ? (
+            <p>New events are being arranged. Please check back soon.</p>
+          ) : (
+            <div className="card-grid">
+              {loaderData.events.map((event) => (
+                <EventCard key={event.id} event={event} />
+              ))}
+            </div>
+          )}
           <Link className="button button--teal" to="/events">
             SEE MORE<span className="visually-hidden"> upcoming events</span>
           </Link>

@@ -1,0 +1,104 @@
+import { useEffect, useRef, useState } from "react";
+import { useFetcher } from "react-router";
+import type { AccessCodeActionData } from "#app/routes/event";
+
+/**
+ * The access-code modal for a private event: a native <dialog>, so focus stays inside it and
+ * Escape closes it. Closing clears the code and any error.
+ */
+export function AccessCodeDialog({
+  eventName,
+  action,
+  open,
+  onClose,
+}: {
+  eventName: string;
+  action: string;
+  open: boolean;
+  onClose: () => void;
+}) {
+  const dialogRef = useRef<HTMLDialogElement>(null);
+  // A new fetcher key after each close forgets the last answer.
+  const [attempt, setAttempt] = useState(0);
+  const fetcher = useFetcher<AccessCodeActionData>({ key: `access-code-${attempt}` });
+  const busy = fetcher.state !== "idle";
+  const error = fetcher.data?.accessError;
+
+  useEffect(() => {
+    const dialog = dialogRef.current;
+    if (!dialog) return;
+    if (open && !dialog.open) dialog.showModal();
+    if (!open && dialog.open) dialog.close();
+  }, [open]);
+
+  const close = () => {
+    setAttempt((value) => value + 1);
+    onClose();
+  };
+
+  return (
+    <dialog
+      ref={dialogRef}
+      className="access-dialog"
+      aria-labelledby="access-dialog-title"
+      onClose={close}
+    >
+      <div className="access-dialog__body">
+        <div className="access-dialog__header">
+          <h2 id="access-dialog-title">{eventName}</h2>
+          <button type="button" className="close-button" aria-label="Close" onClick={close}>
+            ×
+          </button>
+        </div>
+        <fetcher.Form method="post" action={action} noValidate key={attempt}>
+          <input type="hidden" name="intent" value="access-code" />
+          <AccessCodeField error={error} autoFocus />
+          <div className="button-group">
+            <button type="button" className="button button--secondary" onClick={close}>
+              Cancel
+            </button>
+            <button type="submit" className="button" disabled={busy}>
+              {busy ? "Checking..." : "Submit"}
+            </button>
+          </div>
+        </fetcher.Form>
+      </div>
+    </dialog>
+  );
+}
+
+/** The code field, shared by the dialog and the page's no-JavaScript form. */
+export function AccessCodeField({
+  error,
+  autoFocus = false,
+}: {
+  error?: string;
+  autoFocus?: boolean;
+}) {
+  return (
+    <div className={`form-group${error ? " form-group--error" : ""}`}>
+      <label className="label" htmlFor="field-access_code">
+        Please enter Access Code
+      </label>
+      {error && (
+        <span className="field-error" id="field-access_code-error" role="alert">
+          <span className="visually-hidden">Error:</span> {error}
+        </span>
+      )}
+      <input
+        id="field-access_code"
+        name="access_code"
+        type="text"
+        className={`input${error ? " input--error" : ""}`}
+        placeholder="Access code"
+        required
+        autoComplete="off"
+        autoCapitalize="characters"
+        spellCheck={false}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? "field-access_code-error" : undefined}
+        autoFocus={autoFocus}
+      />
+    </div>
+  );
+}

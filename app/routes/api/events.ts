@@ -1,0 +1,23 @@
+import type { Route } from "./+types/events";
+import { db } from "#app/db/client.server";
+import { parseEventQuery } from "#app/domain/event-query";
+import { listUpcomingEvents } from "#app/services/events.server";
+import { jsonError } from "#app/utils/http.server";
+
+/** GET /api/events?for=community,corporate&location=Ipswich&date=next-week */
+export async function loader({ request }: Route.LoaderArgs) {
+  const query = parseEventQuery(new URL(request.url).searchParams);
+  if (!query.success) {
+    return jsonError(400, query.error.issues[0]!.message, {
+      fields: Object.fromEntries(
+        query.error.issues.map((issue) => [String(issue.path[0]), issue.message]),
+      ),
+    });
+  }
+  const events = await listUpcomingEvents(db(), {
+    categories: query.data.for,
+    location: query.data.location,
+    date: query.data.date,
+  });
+  return Response.json({ events }, { headers: { "Cache-Control": "no-cache" } });
+}

@@ -1,0 +1,116 @@
+import { useNavigation } from "react-router";
+import type { Route } from "./+types/book-event-main";
+import { EventCard } from "#app/components/event-card";
+import { EventFilters } from "#app/components/event-filters";
+import { EventMap } from "#app/components/event-map";
+import { pageMeta } from "#app/components/meta";
+import { config } from "#app/config.server";
+import { organisation } from "#app/content/organisation";
+import { db } from "#app/db/client.server";
+import { eventStart } from "#app/domain/events";
+import { readEventQueryLeniently } from "#app/domain/event-query";
+import { listUpcomingEvents } from "#app/services/events.server";
+
+export const meta = () =>
+  pageMeta(
+    "Book a screening event",
+    "Find a PSA screening event near you by date, place or type, and book a time.",
+  );
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const query = readEventQueryLeniently(new URL(request.url).searchParams);
+  const now = new Date();
+  const events = await listUpcomingEvents(
+    db(),
+    { categories: query.for, location: query.location, date: query.date },
+    now,
+  );
+  // The map shows events that have not started yet and have a place on the map.
+  const markers = events
+    .filter((view) => view.latitude !== null && view.longitude !== null)
+    .filter(
+      (view) =>
+        eventStart({
+          eventDate: view.event_date,
+          startTime: view.start_time,
+          endTime: view.end_time,
+        }) >= now,
+    )
+    .map((view) => ({
+      id: view.id,
+      name: view.event_name,
+      latitude: view.latitude!,
+      longitude: view.longitude!,
+    }));
+  return { query, events, markers, tileUrl: config().MAP_TILE_URL };
+}
+
+export default function BookEventMain({ loaderData }: Route.ComponentProps) {
+  const { query, events, markers, tileUrl } = loaderData;
+  const navigation = useNavigation();
+  const searching =
+    navigation.state === "loading" && navigation.location?.pathname === "/book-event-main";
+
+  return (
+    <section className="section">
+      <div className="page-width">
+        <h1>Book a screening event</h1>
+        <div className="book-layout">
+          <EventFilters query={query} key={JSON.stringify(query)} />
+          <ImportantNotice />
+        </div>
+
+        <EventMap markers={markers} tileUrl={tileUrl} label="Map of upcoming events" />
+        <h2 id="results-title">Upcoming events</h2>
+        <div aria-live="polite">
+          {searching ? (
+            <p className="loading" role="status">
+              <span className="spinner" aria-hidden="true" /> Finding events…
+            </p>
+          ) : (
+            <p className="visually-hidden" role="status">
+              {events.length === 0
+                ? "No upcoming events found"
+                : `${events.length} upcoming events found`}
+            </p>
+          )}
+        </div>
+        {events.length === 0 ? (
+          <p className="inset">No upcoming events found</p>
+        ) : (
+          <div className="card-grid card-grid--two" aria-labelledby="results-title">
+            {events.map((event) => (
+              <EventCard key={event.id} event={event} />
+            ))}
+          </div>
+        )}
+      </div>
+    </section>
+  );
+}
+
+function ImportantNotice() {
+  return (
+    <aside className="important" aria-labelledby="important-title">
+      <h2 id="important-title">IMPORTANT - Please Read</h2>
+      <ul>
+        <li>Register with your e-mail address and a password first.</li>
+        <li>
+          Registering alone does not book you a place: choose an event and a time, then click
+          COMPLETE BOOKING.
+        </li>
+        <li>
+          If you do not receive a confirmation e-mail, you are not booked. Check your spam folder,
+          then contact us.
+        </li>
+        <li>Use your full first names as on your birth certificate or passport.</li>
+        <li>Check that your name and date of birth are correct.</li>
+        <li>Your NHS number must be 10 digits, or the laboratory will reject your sample.</li>
+        <li>
+          Questions? E-mail{" "}
+          <a href={`mailto:${organisation.emails.bookings}`}>{organisation.emails.bookings}</a>.
+        </li>
+      </ul>
+    </aside>
+  );
+}

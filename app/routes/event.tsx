@@ -1,0 +1,237 @@
+import { useState } from "react";
+import { Form, Link, data, redirect, useNavigation } from "react-router";
+import type { Route } from "./+types/event";
+import { AccessCodeDialog, AccessCodeField } from "#app/components/access-code-dialog";
+import { BackLink } from "#app/components/back-link";
+import { EventStatusButton } from "#app/components/event-card";
+import { EventMap } from "#app/components/event-map";
+import { LockIcon, WarningIcon } from "#app/components/icons";
+import { pageMeta } from "#app/components/meta";
+import { config } from "#app/config.server";
+import { db } from "#app/db/client.server";
+import { formatPounds } from "#app/domain/events";
+import { formatLongDate } from "#app/domain/london-time";
+import {
+  ACCESS_CODE_MESSAGES,
+  checkAccessCode,
+  readUnlockedEvents,
+  unlockEventCookieHeader,
+} from "#app/services/access-codes.server";
+import { findEvent } from "#app/services/events.server";
+
+/** Where BOOK EVENT leads: the booking page for this event, which asks a signed-out visitor to sign in first. */
+export function bookingPath(eventId: string) {
+  return `/book-event?event=${eventId}`;
+}
+
+/** Signing in comes first, and brings the visitor back to the booking page. */
+function signInThenBook(eventId: string) {
+  return `/login?redirectTo=${encodeURIComponent(bookingPath(eventId))}`;
+}
+
+export async function loader({ params, request }: Route.LoaderArgs) {
+  const view = await findEvent(db(), params.eventId);
+  if (!view) throw data(null, { status: 404 });
+  const unlocked = (await readUnlockedEvents(request)).includes(view.id);
+  return { event: view, unlocked, tileUrl: config().MAP_TILE_URL };
+}
+
+export const meta = ({ loaderData }: Route.MetaArgs) =>
+  loaderData
+    ? pageMeta(
+        loaderData.event.event_name,
+        `${loaderData.event.product_name} on ${formatLongDate(loaderData.event.event_date)} in ${loaderData.event.city}.`,
+      )
+    : [];
+
+export type AccessCodeActionData = { accessError?: string };
+
+export async function action({ params, request, context }: Route.ActionArgs) {
+  const view = await findEvent(db(), params.eventId);
+  if (!view) throw data(null, { status: 404 });
+  const form = await request.formData();
+  if (form.get("intent") !== "access-code" || !view.is_private) throw data(null, { status: 400 });
+
+  const code = String(form.get("access_code") ?? "").slice(0, 100);
+  const result = await checkAccessCode(db(), {
+    eventId: view.id,
+    code,
+    clientAddress: context.clientAddress,
+    alreadyUnlocked: (await readUnlockedEvents(request)).includes(view.id),
+  });
+  if (result.status === "rate-limited") {
+    return data<AccessCodeActionData>(
+      { accessError: ACCESS_CODE_MESSAGES.tooMany },
+      { status: 429, headers: { "Retry-After": String(result.retryAfterSeconds) } },
+    );
+  }
+  if (result.status === "invalid")
+    return data<AccessCodeActionData>(
+      { accessError: ACCESS_CODE_MESSAGES.invalid },
+      { status: 400 },
+    );
+  return redirect(signInThenBook(view.id), {
+    headers: { "Set-Cookie": await unlockEventCookieHeader(request, view.id) },
+  });
+}
+
+export default function EventPage({ loaderData, actionData }: Route.ComponentProps) {
+  const { event, unlocked, tileUrl } = loaderData;
+  const [dialogOpen, setDialogOpen] = useState(false);
+  const address = [
+    event.address_line_1,
+    event.address_line_2,
+    event.city,
+    event.postcode,
+    event.country,
+  ].filter(Boolean);
+  const bookable = event.booking_status === "bookable";
+  const needsCode = event.is_private && !unlocked;
+  const hasMap = event.latitude !== null && event.longitude !== null;
+
+  return (
+    <article className="section">
+      <div className="page-width">
+        <BackLink to="/book-event-main">Back to all events</BackLink>
+        <div className="event-page">
+          <div>
+            <p className="eyebrow">{event.product_name}</p>
+            <h1>{event.event_name}</h1>
+            {event.event_description && <p className="lede">{event.event_description}</p>}
+            <dl className="event-details">
+              {event.price > 0 && (
+                <>
+                  <dt>Price</dt>
+                  <dd>{formatPounds(event.price)}</dd>
+                </>
+              )}
+              <dt>Date</dt>
+              <dd>{formatLongDate(event.event_date)}</dd>
+              <dt>Time</dt>
+              <dd>
+                {event.start_time} to {event.end_time}
+              </dd>
+              <dt>Event</dt>
+              <dd>
+                {event.is_private ? (
+                  <span className="status">
+                    <LockIcon /> Private Event
+                  </span>
+                ) : (
+                  "Public Event"
+                )}
+              </dd>
+              <dt>Spaces</dt>
+              <dd>
+                {event.spaces_left > 0 ? `${event.spaces_left} spaces available` : "Fully Booked"}
+              </dd>
+              {event.contact_email && (
+                <>
+                  <dt>Contact</dt>
+                  <dd>
+                    <a href={`mailto:${event.contact_email}`}>{event.contact_email}</a>
+                  </dd>
+                </>
+              )}
+              <dt>Address</dt>
+              <dd>
+                <address>
+                  {address.map((line) => (
+                    <span key={line}>
+                      {line}
+                      <br />
+                    </span>
+                  ))}
+                </address>
+              </dd>
+            </dl>
+
+            {event.lab_name?.toUpperCase() === "ESNEFT" && (
+              <div className="warning" role="note">
+                <p className="status">
+                  <WarningIcon /> NHS number needed
+                </p>
+                <p>
+                  Samples from this event are tested by the ESNEFT hospital laboratory. You must
+                  give your NHS number when you register, and it must be correct (10 digits), or the
+                  laboratory will reject your sample.
+                </p>
+              </div>
+            )}
+
+            <div className="button-group">
+              {!bookable ? (
+                <EventStatusButton event={event} bookLabel="BOOK EVENT" />
+              ) : needsCode ? (
+                <Link
+                  className="button"
+                  to="?access-code#access-code"
+                  preventScrollReset
+                  onClick={(click) => {
+                    click.preventDefault();
+                    setDialogOpen(true);
+                  }}
+                >
+                  BOOK EVENT
+                </Link>
+              ) : (
+                <Link
+                  className="button"
+                  to={event.is_private ? signInThenBook(event.id) : bookingPath(event.id)}
+                >
+                  BOOK EVENT
+                </Link>
+              )}
+            </div>
+            {bookable && needsCode && (
+              <>
+                <AccessCodeDialog
+                  eventName={event.event_name}
+                  action={`/event/${event.id}`}
+                  open={dialogOpen}
+                  onClose={() => setDialogOpen(false)}
+                />
+                <NoScriptAccessForm eventId={event.id} error={actionData?.accessError} />
+              </>
+            )}
+          </div>
+          {hasMap && (
+            <EventMap
+              tall
+              markers={[
+                {
+                  id: event.id,
+                  name: event.event_name,
+                  latitude: event.latitude!,
+                  longitude: event.longitude!,
+                },
+              ]}
+              tileUrl={tileUrl}
+              label={`Map showing ${event.event_name}`}
+            />
+          )}
+        </div>
+      </div>
+    </article>
+  );
+}
+
+/** Without JavaScript the dialog cannot open, so the same form sits on the page instead. */
+function NoScriptAccessForm({ eventId, error }: { eventId: string; error?: string }) {
+  const navigation = useNavigation();
+  return (
+    <section id="access-code" className="no-js-only inset" aria-labelledby="access-code-title">
+      <h2 id="access-code-title">
+        <LockIcon /> This is a private event
+      </h2>
+      <p>Enter the access code you were given to book a place.</p>
+      <Form method="post" action={`/event/${eventId}#access-code`} noValidate>
+        <input type="hidden" name="intent" value="access-code" />
+        <AccessCodeField error={error} />
+        <button type="submit" className="button" disabled={navigation.state !== "idle"}>
+          Submit
+        </button>
+      </Form>
+    </section>
+  );
+}

@@ -1,0 +1,244 @@
+import { and, asc, eq, gte, ilike, inArray, lte, or, type SQL } from "drizzle-orm";
+import type { Db } from "#app/db/client.server";
+import { event, screeningProduct } from "#app/db/schema";
+import {
+  availableSlots,
+  cardState,
+  dateWindowRange,
+  eventStart,
+  isUpcoming,
+  spacesLeft,
+  type CardState,
+  type DateWindow,
+  type EventCategory,
+} from "#app/domain/events";
+import { londonDate } from "#app/domain/london-time";
+
+/**
+ * An event as the API and the pages show it, in the spec's field names. Prices are pence.
+ * `booking_status` is the card state at the moment the view was made.
+ */
+export interface EventView {
+  event_id: string;
+  id: string;
+  event_name: string;
+  event_description: string | null;
+  product_id: string;
+  product_name: string;
+  product_price: number;
+  price: number;
+  payment_required: boolean | null;
+  event_date: string;
+  start_time: string;
+  end_time: string;
+  session_duration: number;
+  total_spaces: number;
+  booked_spaces: number;
+  spaces_left: number;
+  places_per_slot: number;
+  category: EventCategory;
+  exclusive_for: string | null;
+  is_private: boolean;
+  contact_email: string | null;
+  email_template: string | null;
+  lab_name: string | null;
+  address_line_1: string;
+  address_line_2: string | null;
+  city: string;
+  state: string | null;
+  postcode: string;
+  country: string;
+  latitude: number | null;
+  longitude: number | null;
+  booking_status: CardState;
+}
+
+const columns = {
+  event,
+  productName: screeningProduct.name,
+  productPrice: screeningProduct.pricePence,
+  productTemplate: screeningProduct.emailTemplate,
+};
+
+type Row = {
+  event: typeof event.$inferSelect;
+  productName: string;
+  productPrice: number;
+  productTemplate: string | null;
+};
+
+/** Postgres returns times as "HH:mm:ss"; the site speaks "HH:mm". */
+const hhmm = (time: string) => time.slice(0, 5);
+
+function toView(
+  { event: row, productName, productPrice, productTemplate }: Row,
+  now: Date,
+): EventView {
+  const timing = {
+    eventDate: row.eventDate,
+    startTime: hhmm(row.startTime),
+    endTime: hhmm(row.endTime),
+  };
+  const capacity = { totalSpaces: row.totalSpaces, bookedSpaces: row.bookedSpaces };
+  return {
+    event_id: row.id,
+    id: row.id,
+    event_name: row.name,
+    event_description: row.description,
+    product_id: row.productId,
+    product_name: productName,
+    product_price: productPrice,
+    price: row.pricePence ?? productPrice,
+    payment_required: row.paymentRequired,
+    event_date: row.eventDate,
+    start_time: timing.startTime,
+    end_time: timing.endTime,
+    session_duration: row.sessionDuration,
+    total_spaces: row.totalSpaces,
+    booked_spaces: row.bookedSpaces,
+    spaces_left: spacesLeft(capacity),
+    places_per_slot: row.placesPerSlot,
+    category: row.category,
+    exclusive_for: row.exclusiveFor,
+    is_private: !row.isPublic,
+    contact_email: row.contactEmail,
+    email_template: row.emailTemplate ?? productTemplate,
+    lab_name: row.labName,
+    address_line_1: row.addressLine1,
+    address_line_2: row.addressLine2,
+    city: row.city,
+    state: row.state,
+    postcode: row.postcode,
+    country: row.country,
+    latitude: row.latitude,
+    longitude: row.longitude,
+    booking_status: cardState({ ...timing, ...capacity, exclusiveFor: row.exclusiveFor }, now),
+  };
+}
+
+export interface EventFilter {
+  categories?: readonly EventCategory[];
+  location?: string;
+  date?: DateWindow;
+}
+
+function escapeLike(text: string) {
+  return text.replace(/[\\%_]/g, (char) => `\\${char}`);
+}
+
+/**
+ * Upcoming events (end still in the future), soonest first, narrowed by category, a place
+ * (matched against the name, address, town and postcode) and a date window.
+ */
+export async function listUpcomingEvents(
+  db: Db,
+  filter: EventFilter,
+  now = new Date(),
+): Promise<EventView[]> {
+  const range = filter.date
+    ? dateWindowRange(filter.date, now)
+    : { from: londonDate(now), to: null };
+  // Events end on the day they start, so the date narrows the rows; the end-instant rule runs below.
+  const conditions: SQL[] = [gte(event.eventDate, range.from)];
+  if (range.to) conditions.push(lte(event.eventDate, range.to));
+  if (filter.categories?.length) conditions.push(inArray(event.category, [...filter.categories]));
+  const location = filter.location?.trim();
+  if (location) {
+    const pattern = `%${escapeLike(location)}%`;
+    conditions.push(
+      or(
+        ilike(event.city, pattern),
+        ilike(event.postcode, pattern),
+        ilike(event.addressLine1, pattern),
+        ilike(event.addressLine2, pattern),
+        ilike(event.state, pattern),
+        ilike(event.name, pattern),
+      )!,
+    );
+  }
+  const rows = await db
+    .select(columns)
+    .from(event)
+    .innerJoin(screeningProduct, eq(event.productId, screeningProduct.id))
+    .where(and(...conditions))
+    .orderBy(asc(event.eventDate), asc(event.startTime));
+  return rows
+    .filter((row) =>
+      isUpcoming(
+        {
+          eventDate: row.event.eventDate,
+          startTime: row.event.startTime,
+          endTime: row.event.endTime,
+        },
+        now,
+      ),
+    )
+    .map((row) => toView(row, now));
+}
+
+/** Events that start now or later, soonest first: the home page's UPCOMING EVENTS grid. */
+export async function listEventsStartingFromNow(
+  db: Db,
+  limit: number,
+  now = new Date(),
+): Promise<EventView[]> {
+  const events = await listUpcomingEvents(db, {}, now);
+  return events
+    .filter(
+      (view) =>
+        eventStart({
+          eventDate: view.event_date,
+          startTime: view.start_time,
+          endTime: view.end_time,
+        }) >= now,
+    )
+    .slice(0, limit);
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export function isEventId(id: string | undefined): id is string {
+  return typeof id === "string" && UUID.test(id);
+}
+
+/** One event by id, or null (also for ids that are not well-formed, which Postgres would reject). */
+export async function findEvent(
+  db: Db,
+  id: string | undefined,
+  now = new Date(),
+): Promise<EventView | null> {
+  if (!isEventId(id)) return null;
+  const [row] = await db
+    .select(columns)
+    .from(event)
+    .innerJoin(screeningProduct, eq(event.productId, screeningProduct.id))
+    .where(eq(event.id, id));
+  return row ? toView(row, now) : null;
+}
+
+/**
+ * How many places each slot of an event has taken. Bookings arrive with the booking feature;
+ * until then no slot has any.
+ */
+async function bookedPerSlot(_db: Db, _eventId: string): Promise<Map<string, number>> {
+  return new Map();
+}
+
+/** The spec's slots response: keyed by date, each with the times still offered. */
+export async function eventSlots(db: Db, view: EventView, now = new Date()) {
+  const slots =
+    view.booking_status === "bookable"
+      ? availableSlots(
+          {
+            eventDate: view.event_date,
+            startTime: view.start_time,
+            endTime: view.end_time,
+            sessionDuration: view.session_duration,
+            placesPerSlot: view.places_per_slot,
+          },
+          await bookedPerSlot(db, view.id),
+          now,
+        )
+      : [];
+  return { [view.event_date]: { availableTimeSlots: slots } };
+}

@@ -1,0 +1,276 @@
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { event, eventAccessCode, rateLimitHit, screeningProduct } from "#app/db/schema";
+import {
+  ACCESS_CODE_LIMITS,
+  checkAccessCode,
+  createAccessCode,
+} from "#app/services/access-codes.server";
+import {
+  eventSlots,
+  findEvent,
+  listEventsStartingFromNow,
+  listUpcomingEvents,
+} from "#app/services/events.server";
+import { hitRateLimit } from "#app/services/rate-limit.server";
+import { openTestDatabase } from "#tests/support/database";
+import { insertEvent, insertProduct } from "#tests/support/factories";
+
+let database: Awaited<ReturnType<typeof openTestDatabase>>;
+beforeAll(async () => {
+  database = await openTestDatabase();
+});
+afterAll(async () => {
+  await database?.close();
+});
+beforeEach(async () => {
+  const { db } = database;
+  await db.delete(eventAccessCode);
+  await db.delete(event);
+  await db.delete(screeningProduct);
+  await db.delete(rateLimitHit);
+});
+
+// 10:00 BST on Monday 1 June 2026.
+const now = new Date("2026-06-01T09:00:00Z");
+
+describe("listing upcoming events", () => {
+  it("lists events whose end is still ahead, soonest first, with the card state", async () => {
+    const { db } = database;
+    const product = await insertProduct(db);
+    await insertEvent(db, product.id, { name: "Later", eventDate: "2026-06-20" });
+    await insertEvent(db, product.id, {
+      name: "Earlier today, over",
+      eventDate: "2026-06-01",
+      startTime: "07:00",
+      endTime: "09:30",
+    });
+    await insertEvent(db, product.id, {
+      name: "Running now",
+      eventDate: "2026-06-01",
+      startTime: "09:00",
+      endTime: "11:00",
+    });
+    await insertEvent(db, product.id, {
+      name: "Soon",
+      eventDate: "2026-06-05",
+      startTime: "09:00",
+    });
+    await insertEvent(db, product.id, { name: "Last week", eventDate: "2026-05-25" });
+    const events = await listUpcomingEvents(db, {}, now);
+    expect(events.map((view) => [view.event_name, view.booking_status])).toEqual([
+      ["Running now", "full"],
+      ["Soon", "bookable"],
+      ["Later", "bookable"],
+    ]);
+    // The home grid wants events that start now or later.
+    expect((await listEventsStartingFromNow(db, 5, now)).map((view) => view.event_name)).toEqual([
+      "Soon",
+      "Later",
+    ]);
+  });
+
+  it("filters by category, place (any case, postcode too) and date window, together", async () => {
+    const { db } = database;
+    const product = await insertProduct(db);
+    await insertEvent(db, product.id, {
+      name: "Ipswich Lodge",
+      category: "freemasons",
+      city: "Ipswich",
+      postcode: "IP1 1DH",
+      eventDate: "2026-06-03",
+    });
+    await insertEvent(db, product.id, {
+      name: "Ipswich Works",
+      category: "corporate",
+      city: "Ipswich",
+      postcode: "IP3 9AA",
+      eventDate: "2026-06-25",
+    });
+    await insertEvent(db, product.id, {
+      name: "Colchester Club",
+      category: "community",
+      city: "Colchester",
+      postcode: "CO4 5BU",
+      eventDate: "2026-06-02",
+    });
+    const names = async (filter: Parameters<typeof listUpcomingEvents>[1]) =>
+      (await listUpcomingEvents(db, filter, now)).map((view) => view.event_name);
+
+    expect(await names({ categories: ["freemasons", "corporate"] })).toEqual([
+      "Ipswich Lodge",
+      "Ipswich Works",
+    ]);
+    expect(await names({ location: "ipswich" })).toEqual(["Ipswich Lodge", "Ipswich Works"]);
+    expect(await names({ location: "co4" })).toEqual(["Colchester Club"]);
+    expect(await names({ location: "100%_" })).toEqual([]);
+    expect(await names({ date: "next-week" })).toEqual(["Colchester Club", "Ipswich Lodge"]);
+    expect(await names({ date: "today" })).toEqual([]);
+    expect(await names({ date: "next-month" })).toHaveLength(3);
+    expect(
+      await names({ date: "future-events", categories: ["corporate"], location: "IP3" }),
+    ).toEqual(["Ipswich Works"]);
+  });
+
+  it("gives the spec's fields, with the event price overriding the product's", async () => {
+    const { db } = database;
+    const product = await insertProduct(db, 2500);
+    const row = await insertEvent(db, product.id, {
+      pricePence: 1000,
+      isPublic: false,
+      exclusiveFor: "CORPORATE",
+      labName: "ESNEFT",
+    });
+    const view = await findEvent(db, row.id, now);
+    expect(view).toMatchObject({
+      event_id: row.id,
+      product_price: 2500,
+      price: 1000,
+      is_private: true,
+      exclusive_for: "CORPORATE",
+      lab_name: "ESNEFT",
+      start_time: "10:00",
+      end_time: "12:00",
+      spaces_left: 40,
+      address_line_1: "1 Test Street",
+    });
+  });
+
+  it("finds nothing for unknown or malformed ids instead of failing", async () => {
+    const { db } = database;
+    expect(await findEvent(db, "00000000-0000-4000-8000-000000000000")).toBeNull();
+    expect(await findEvent(db, "not-an-id")).toBeNull();
+    expect(await findEvent(db, "1; drop table event")).toBeNull();
+  });
+
+  it("offers slots only while the event is bookable", async () => {
+    const { db } = database;
+    const product = await insertProduct(db);
+    const open = await insertEvent(db, product.id, {
+      eventDate: "2026-06-10",
+      startTime: "10:00",
+      endTime: "11:30",
+      sessionDuration: 30,
+    });
+    const full = await insertEvent(db, product.id, { eventDate: "2026-06-10", bookedSpaces: 40 });
+    expect(await eventSlots(db, (await findEvent(db, open.id, now))!, now)).toEqual({
+      "2026-06-10": { availableTimeSlots: ["10:00", "10:30", "11:00"] },
+    });
+    expect(await eventSlots(db, (await findEvent(db, full.id, now))!, now)).toEqual({
+      "2026-06-10": { availableTimeSlots: [] },
+    });
+  });
+});
+
+describe("access codes", () => {
+  async function privateEvent() {
+    const { db } = database;
+    const product = await insertProduct(db);
+    return insertEvent(db, product.id, { isPublic: false, category: "freemasons" });
+  }
+  const check = (
+    eventId: string,
+    code: string,
+    extra: Partial<Parameters<typeof checkAccessCode>[1]> = {},
+  ) =>
+    checkAccessCode(
+      database.db,
+      { eventId, code, clientAddress: "203.0.113.5", alreadyUnlocked: false, ...extra },
+      now,
+    );
+
+  it("accepts the right code in any case and spacing, counts a use, and refuses a wrong one", async () => {
+    const row = await privateEvent();
+    const code = await createAccessCode(database.db, {
+      eventId: row.id,
+      code: "LODGE-2026",
+      maxUses: 5,
+    });
+    expect(code.codeHash).not.toContain("LODGE");
+    expect(await check(row.id, "wrong")).toEqual({ status: "invalid" });
+    expect(await check(row.id, "")).toEqual({ status: "invalid" });
+    expect(await check(row.id, " lodge-2026 ")).toEqual({ status: "success" });
+    const [stored] = await database.db
+      .select()
+      .from(eventAccessCode)
+      .where(eq(eventAccessCode.id, code.id));
+    expect(stored!.uses).toBe(1);
+  });
+
+  it("refuses a used-up code and an expired one", async () => {
+    const row = await privateEvent();
+    await createAccessCode(database.db, { eventId: row.id, code: "ONCE", maxUses: 1 });
+    await createAccessCode(database.db, {
+      eventId: row.id,
+      code: "OLD",
+      expiresAt: new Date(now.getTime() - 1000),
+    });
+    expect(await check(row.id, "ONCE")).toEqual({ status: "success" });
+    expect(await check(row.id, "ONCE")).toEqual({ status: "invalid" });
+    expect(await check(row.id, "OLD")).toEqual({ status: "invalid" });
+  });
+
+  it("does not use a code up again for a browser that already unlocked the event", async () => {
+    const row = await privateEvent();
+    const code = await createAccessCode(database.db, {
+      eventId: row.id,
+      code: "ONCE",
+      maxUses: 1,
+      uses: 1,
+    });
+    expect(await check(row.id, "ONCE", { alreadyUnlocked: true })).toEqual({ status: "success" });
+    const [stored] = await database.db
+      .select()
+      .from(eventAccessCode)
+      .where(eq(eventAccessCode.id, code.id));
+    expect(stored!.uses).toBe(1);
+  });
+
+  it("is not valid for another event", async () => {
+    const row = await privateEvent();
+    const other = await insertEvent(database.db, row.productId, { isPublic: false });
+    await createAccessCode(database.db, { eventId: row.id, code: "MINE" });
+    expect(await check(other.id, "MINE")).toEqual({ status: "invalid" });
+  });
+
+  it("gives the last use to exactly one of several people trying at once", async () => {
+    const row = await privateEvent();
+    await createAccessCode(database.db, { eventId: row.id, code: "LAST", maxUses: 3, uses: 2 });
+    const results = await Promise.all(
+      Array.from({ length: 8 }, (_, index) =>
+        check(row.id, "LAST", { clientAddress: `198.51.100.${index}` }),
+      ),
+    );
+    expect(results.filter((result) => result.status === "success")).toHaveLength(1);
+  });
+
+  it("stops an address after the limit for one event, but not for another event", async () => {
+    const row = await privateEvent();
+    const other = await insertEvent(database.db, row.productId, { isPublic: false });
+    for (let attempt = 0; attempt < ACCESS_CODE_LIMITS.perAddressAndEvent; attempt++) {
+      expect((await check(row.id, `guess-${attempt}`)).status).toBe("invalid");
+    }
+    expect((await check(row.id, "guess-again")).status).toBe("rate-limited");
+    expect((await check(other.id, "guess")).status).toBe("invalid");
+    expect((await check(row.id, "guess", { clientAddress: "192.0.2.9" })).status).toBe("invalid");
+  });
+});
+
+describe("rate-limit counter", () => {
+  it("counts within a window and starts again in the next", async () => {
+    const { db } = database;
+    const windowMs = 60_000;
+    const start = new Date("2026-06-01T09:00:00Z");
+    for (let hit = 1; hit <= 3; hit++)
+      expect((await hitRateLimit(db, "k", 2, windowMs, start)).hits).toBe(hit);
+    expect((await hitRateLimit(db, "k", 2, windowMs, start)).allowed).toBe(false);
+    const next = await hitRateLimit(db, "k", 2, windowMs, new Date(start.getTime() + windowMs));
+    expect(next).toMatchObject({ allowed: true, hits: 1 });
+  });
+
+  it("counts every one of many concurrent hits", async () => {
+    const { db } = database;
+    await Promise.all(Array.from({ length: 20 }, () => hitRateLimit(db, "busy", 100, 60_000, now)));
+    expect((await hitRateLimit(db, "busy", 100, 60_000, now)).hits).toBe(21);
+  });
+});
