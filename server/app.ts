@@ -47,9 +47,11 @@ export async function startup() {
   };
 }
 
+/** The tile server's origin, for the CSP's img-src (data: tiles are already allowed). */
 function tileOrigin(template: string): string[] {
   try {
-    return [new URL(template.replace(/\{[a-z]\}/g, "a")).origin];
+    const url = new URL(template.replace(/\{[a-z]\}/g, "a"));
+    return url.protocol === "https:" || url.protocol === "http:" ? [url.origin] : [];
   } catch {
     return [];
   }

@@ -42,6 +42,7 @@ export function AccessCodeDialog({
       className="access-dialog"
       aria-labelledby="access-dialog-title"
       onClose={close}
+      onKeyDown={(event) => trapTab(event, dialogRef.current)}
     >
       <div className="access-dialog__body">
         <div className="access-dialog__header">
@@ -52,7 +53,7 @@ export function AccessCodeDialog({
         </div>
         <fetcher.Form method="post" action={action} noValidate key={attempt}>
           <input type="hidden" name="intent" value="access-code" />
-          <AccessCodeField error={error} autoFocus />
+          <AccessCodeField idPrefix="dialog" error={error} autoFocus />
           <div className="button-group">
             <button type="button" className="button button--secondary" onClick={close}>
               Cancel
@@ -67,26 +68,50 @@ export function AccessCodeDialog({
   );
 }
 
+/** Keeps Tab and Shift+Tab inside the dialog, instead of letting focus reach the page behind or the browser. */
+function trapTab(event: React.KeyboardEvent, dialog: HTMLDialogElement | null) {
+  if (event.key !== "Tab" || !dialog) return;
+  const focusable = [
+    ...dialog.querySelectorAll<HTMLElement>(
+      "button:not([disabled]), input:not([type=hidden]), a[href]",
+    ),
+  ];
+  const first = focusable[0];
+  const last = focusable.at(-1);
+  if (!first || !last) return;
+  if (event.shiftKey && document.activeElement === first) {
+    event.preventDefault();
+    last.focus();
+  } else if (!event.shiftKey && document.activeElement === last) {
+    event.preventDefault();
+    first.focus();
+  }
+}
+
 /** The code field, shared by the dialog and the page's no-JavaScript form. */
 export function AccessCodeField({
+  idPrefix,
   error,
   autoFocus = false,
 }: {
+  /** The dialog and the no-JavaScript form are both in the page, so their ids differ. */
+  idPrefix: string;
   error?: string;
   autoFocus?: boolean;
 }) {
+  const id = `${idPrefix}-access_code`;
   return (
     <div className={`form-group${error ? " form-group--error" : ""}`}>
-      <label className="label" htmlFor="field-access_code">
+      <label className="label" htmlFor={id}>
         Please enter Access Code
       </label>
       {error && (
-        <span className="field-error" id="field-access_code-error" role="alert">
+        <span className="field-error" id={`${id}-error`} role="alert">
           <span className="visually-hidden">Error:</span> {error}
         </span>
       )}
       <input
-        id="field-access_code"
+        id={id}
         name="access_code"
         type="text"
         className={`input${error ? " input--error" : ""}`}
@@ -96,7 +121,7 @@ export function AccessCodeField({
         autoCapitalize="characters"
         spellCheck={false}
         aria-invalid={error ? true : undefined}
-        aria-describedby={error ? "field-access_code-error" : undefined}
+        aria-describedby={error ? `${id}-error` : undefined}
         autoFocus={autoFocus}
       />
     </div>

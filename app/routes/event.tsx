@@ -227,7 +227,7 @@ function NoScriptAccessForm({ eventId, error }: { eventId: string; error?: strin
       <p>Enter the access code you were given to book a place.</p>
       <Form method="post" action={`/event/${eventId}#access-code`} noValidate>
         <input type="hidden" name="intent" value="access-code" />
-        <AccessCodeField error={error} />
+        <AccessCodeField idPrefix="page" error={error} />
         <button type="submit" className="button" disabled={navigation.state !== "idle"}>
           Submit
         </button>

@@ -95,3 +95,112 @@ describe("health", () => {
     expect(await response.json()).toEqual({ status: "ok" });
   });
 });
+
+describe("GET /api/events", () => {
+  const get = (search: string) => fetch(`${baseURL()}/api/events${search}`);
+  const names = async (search: string) =>
+    ((await (await get(search)).json()) as { events: { event_name: string; category: string }[] })
+      .events;
+
+  it("answers every filter value and combination with matching events", async () => {
+    const all = await names("");
+    expect(all.length).toBeGreaterThan(20);
+    for (const category of ["community", "freemasons", "corporate"]) {
+      const events = await names(`?for=${category}`);
+      expect(events.length).toBeGreaterThan(0);
+      expect(events.every((view) => view.category === category)).toBe(true);
+    }
+    for (const date of ["today", "next-week", "next-month", "future-events"]) {
+      expect((await get(`?date=${date}`)).status).toBe(200);
+    }
+    expect((await names("?date=future-events")).length).toBe(all.length);
+    const combined = await names("?for=community,corporate&location=London&date=next-month");
+    expect(combined.every((view) => view.category !== "freemasons")).toBe(true);
+    const repeated = await names("?for=community&for=corporate&location=London&date=next-month");
+    expect(repeated).toEqual(combined);
+  });
+
+  it("answers 400 with a JSON error to an unknown category or date", async () => {
+    for (const search of [
+      "?for=golf",
+      "?for=community,golf",
+      "?date=tomorrow",
+      `?location=${"x".repeat(101)}`,
+    ]) {
+      const response = await get(search);
+      expect(response.status).toBe(400);
+      expect((await response.json()).error).toBeTruthy();
+    }
+  });
+});
+
+describe("GET /api/events/{id}/slots", () => {
+  it("answers slots keyed by date, and 404 for an unknown event", async () => {
+    const [row] = await query<{ id: string; event_date: string }>(
+      "select id, to_char(event_date, 'YYYY-MM-DD') as event_date from event where name = 'Croydon Fairfield Halls Screening'",
+    );
+    const response = await fetch(`${baseURL()}/api/events/${row!.id}/slots`);
+    expect(response.status).toBe(200);
+    const body = await response.json();
+    expect(Object.keys(body)).toEqual([row!.event_date]);
+    expect(body[row!.event_date].availableTimeSlots.slice(0, 3)).toEqual([
+      "11:00",
+      "11:15",
+      "11:30",
+    ]);
+    expect(
+      (await fetch(`${baseURL()}/api/events/00000000-0000-4000-8000-000000000000/slots`)).status,
+    ).toBe(404);
+    expect((await fetch(`${baseURL()}/api/events/nonsense/slots`)).status).toBe(404);
+  });
+});
+
+describe("POST /api/events/{id}/check-access-code", () => {
+  const eventId = async (name: string) =>
+    (await query<{ id: string }>("select id from event where name = $1", [name]))[0]!.id;
+  const checkCode = async (id: string, code: unknown, cookie?: string) =>
+    postJson(
+      `/api/events/${id}/check-access-code`,
+      { access_code: code },
+      cookie ? { cookie } : {},
+    );
+
+  it("refuses a wrong, used-up or expired code and accepts the right one", async () => {
+    const lodge = await eventId("Lowestoft Masonic Hall Screening");
+    for (const code of ["WRONG", "USED-UP", "EXPIRED-CODE"]) {
+      const response = await checkCode(lodge, code);
+      expect(response.status).toBe(403);
+      expect(await response.json()).toEqual({ status: "error", error: "Invalid Access code" });
+    }
+    const right = await checkCode(lodge, "lodge-2026");
+    expect(right.status).toBe(200);
+    expect(await right.json()).toEqual({ status: "success" });
+    expect(right.headers.get("set-cookie")).toMatch(/mhat_unlocked_events=.*HttpOnly/i);
+  });
+
+  it("answers 400 for a public event or a missing code, and 404 for an unknown event", async () => {
+    const open = await eventId("Croydon Fairfield Halls Screening");
+    expect((await checkCode(open, "anything")).status).toBe(400);
+    const lodge = await eventId("Lowestoft Masonic Hall Screening");
+    expect((await postJson(`/api/events/${lodge}/check-access-code`, {})).status).toBe(400);
+    expect((await checkCode("00000000-0000-4000-8000-000000000000", "x")).status).toBe(404);
+  });
+
+  it("is rate-limited per address and event, with 429 and a message", async () => {
+    // A private event of its own, so that other tests from this address are not limited.
+    const [copy] = await query<{ id: string }>(
+      `insert into event (name, product_id, event_date, start_time, end_time, session_duration, total_spaces, category,
+         is_public, address_line_1, city, postcode)
+       select 'Rate limit test event', product_id, event_date, start_time, end_time, session_duration, total_spaces, category,
+         false, address_line_1, city, postcode from event where name = 'Lowestoft Masonic Hall Screening' returning id`,
+    );
+    const statuses: number[] = [];
+    for (let attempt = 0; attempt < 11; attempt++)
+      statuses.push((await checkCode(copy!.id, `guess-${attempt}`)).status);
+    expect(statuses.slice(0, 10).every((status) => status === 403)).toBe(true);
+    const limited = await checkCode(copy!.id, "another");
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get("retry-after")).toBeTruthy();
+    expect((await limited.json()).error).toMatch(/Too many attempts/);
+  });
+});

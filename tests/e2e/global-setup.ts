@@ -30,6 +30,9 @@ export default async function setup(project: TestProject) {
     STAFF_NOTIFY_EMAIL: "staff-inbox@example.org",
     OUTBOX_POLL_MS: "200",
     DEMO_DATA: "1",
+    // No network here: every map tile is one transparent pixel.
+    MAP_TILE_URL:
+      "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=",
     // The suite submits forms many times from one address; the limiter itself has its own tests.
     RATE_LIMIT_FORMS_PER_WINDOW: "1000",
     RATE_LIMIT_POSTS_PER_WINDOW: "1000",

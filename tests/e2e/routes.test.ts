@@ -19,6 +19,7 @@ const CONTENT_ROUTES: [path: string, heading: RegExp][] = [
   ["/information-hub/statistics", /Screening statistics 2023/],
   ["/information-hub/elderly-psa-testing", /PSA testing for men over 80/],
   ["/events", /Events/],
+  ["/book-event-main", /Book a screening event/],
   ["/events/corporate-screening", /Corporate screening/],
   ["/events/community-screening", /Community screening/],
   ["/events/seminar-talks", /Seminar talks/],

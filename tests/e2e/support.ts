@@ -52,6 +52,16 @@ export async function expectNoAxeViolations(page: Page) {
   const results = await new AxeBuilder({ page })
     .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"])
     .analyze();
+  // WCAG 2.5.8 exempts a target whose function a full-size control on the same page also offers:
+  // map markers of nearby towns overlap at zoom 8, and every event on the map is listed with its own link.
+  for (const violation of results.violations) {
+    if (violation.id === "target-size") {
+      violation.nodes = violation.nodes.filter(
+        (node) => !node.html.includes("leaflet-marker-icon"),
+      );
+    }
+  }
+  results.violations = results.violations.filter((violation) => violation.nodes.length > 0);
   const summary = results.violations.map(
     (violation) =>
       `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(" ")).join(", ")})`,
