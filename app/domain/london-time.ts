@@ -20,13 +20,32 @@ export function formatTimeOfDay(minutes: number): string {
   return `${String(Math.floor(minutes / 60)).padStart(2, "0")}:${String(minutes % 60).padStart(2, "0")}`;
 }
 
+/**
+ * Instants already worked out. Time-zone arithmetic is the costliest part of listing events,
+ * and events share dates and times, so the answers are kept (a pure function; bounded size).
+ */
+const instantCache = new Map<string, number>();
+const INSTANT_CACHE_LIMIT = 20_000;
+
 /** The instant at which a London wall-clock date ("yyyy-MM-dd") and time ("HH:mm") happen. */
 export function londonInstant(date: string, time: string): Date {
-  const [year, month, day] = date.split("-").map(Number) as [number, number, number];
-  const minutes = parseTimeOfDay(time);
-  return new Date(
-    new TZDate(year, month - 1, day, Math.floor(minutes / 60), minutes % 60, LONDON).getTime(),
-  );
+  const key = `${date} ${time}`;
+  let epoch = instantCache.get(key);
+  if (epoch === undefined) {
+    const [year, month, day] = date.split("-").map(Number) as [number, number, number];
+    const minutes = parseTimeOfDay(time);
+    epoch = new TZDate(
+      year,
+      month - 1,
+      day,
+      Math.floor(minutes / 60),
+      minutes % 60,
+      LONDON,
+    ).getTime();
+    if (instantCache.size >= INSTANT_CACHE_LIMIT) instantCache.clear();
+    instantCache.set(key, epoch);
+  }
+  return new Date(epoch);
 }
 
 /** Today's date in London, as "yyyy-MM-dd". */

@@ -13,6 +13,7 @@ import {
   type EventCategory,
 } from "#app/domain/events";
 import { londonDate } from "#app/domain/london-time";
+import { createTtlCache } from "#app/domain/ttl-cache";
 
 /**
  * An event as the API and the pages show it, in the spec's field names. Prices are pence.
@@ -241,4 +242,28 @@ export async function eventSlots(db: Db, view: EventView, now = new Date()) {
         )
       : [];
   return { [view.event_date]: { availableTimeSlots: slots } };
+}
+
+/**
+ * The event list as the API sends it, kept for two seconds per filter. Listing 1,000 events costs
+ * tens of milliseconds; under load every request in those two seconds shares one answer. Anything
+ * that changes events or bookings calls `eventsChanged()`; capacity itself is enforced by the
+ * booking transaction, so a list at most two seconds old never lets anyone over-book.
+ */
+const eventListCache = createTtlCache<Uint8Array<ArrayBuffer>>({ ttlMs: 2000, maxEntries: 200 });
+
+/** The JSON, already encoded as UTF-8 bytes, so a cached answer is sent without any more work. */
+export function upcomingEventsJson(db: Db, filter: EventFilter): Promise<Uint8Array<ArrayBuffer>> {
+  const key = JSON.stringify([
+    filter.categories ?? [],
+    filter.location?.trim().toLowerCase() ?? "",
+    filter.date ?? "",
+  ]);
+  return eventListCache.get(key, async () =>
+    new TextEncoder().encode(JSON.stringify({ events: await listUpcomingEvents(db, filter) })),
+  );
+}
+
+export function eventsChanged() {
+  eventListCache.clear();
 }

@@ -1,7 +1,7 @@
 import type { Route } from "./+types/events";
 import { db } from "#app/db/client.server";
 import { parseEventQuery } from "#app/domain/event-query";
-import { listUpcomingEvents } from "#app/services/events.server";
+import { upcomingEventsJson } from "#app/services/events.server";
 import { jsonError } from "#app/utils/http.server";
 
 /** GET /api/events?for=community,corporate&location=Ipswich&date=next-week */
@@ -14,10 +14,16 @@ export async function loader({ request }: Route.LoaderArgs) {
       ),
     });
   }
-  const events = await listUpcomingEvents(db(), {
+  const body = await upcomingEventsJson(db(), {
     categories: query.data.for,
     location: query.data.location,
     date: query.data.date,
   });
-  return Response.json({ events }, { headers: { "Cache-Control": "no-cache" } });
+  return new Response(body, {
+    headers: {
+      "Content-Type": "application/json; charset=utf-8",
+      "Content-Length": String(body.byteLength),
+      "Cache-Control": "no-cache",
+    },
+  });
 }

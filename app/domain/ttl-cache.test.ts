@@ -1,0 +1,44 @@
+import { describe, expect, it } from "vitest";
+import { createTtlCache } from "./ttl-cache";
+
+describe("createTtlCache", () => {
+  it("computes once within the lifetime, and again after it", async () => {
+    let clock = 0;
+    let calls = 0;
+    const cache = createTtlCache<number>({ ttlMs: 1000, now: () => clock });
+    const compute = async () => ++calls;
+    expect(await cache.get("a", compute)).toBe(1);
+    clock = 999;
+    expect(await cache.get("a", compute)).toBe(1);
+    clock = 1000;
+    expect(await cache.get("a", compute)).toBe(2);
+  });
+
+  it("shares one computation between concurrent callers", async () => {
+    let calls = 0;
+    const cache = createTtlCache<number>({ ttlMs: 1000 });
+    const slow = () => new Promise<number>((resolve) => setTimeout(() => resolve(++calls), 10));
+    const results = await Promise.all([
+      cache.get("k", slow),
+      cache.get("k", slow),
+      cache.get("k", slow),
+    ]);
+    expect(results).toEqual([1, 1, 1]);
+  });
+
+  it("does not keep a failure", async () => {
+    const cache = createTtlCache<number>({ ttlMs: 1000 });
+    await expect(cache.get("k", () => Promise.reject(new Error("down")))).rejects.toThrow("down");
+    expect(await cache.get("k", async () => 7)).toBe(7);
+  });
+
+  it("forgets everything when cleared, and the oldest key when full", async () => {
+    const cache = createTtlCache<string>({ ttlMs: 1000, maxEntries: 2 });
+    await cache.get("a", async () => "a1");
+    await cache.get("b", async () => "b1");
+    await cache.get("c", async () => "c1");
+    expect(await cache.get("a", async () => "a2")).toBe("a2");
+    cache.clear();
+    expect(await cache.get("c", async () => "c2")).toBe("c2");
+  });
+});
