@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import {
+  bigint,
   boolean,
   check,
   date,
@@ -179,4 +180,109 @@ export const rateLimitHit = pgTable("rate_limit_hit", {
   key: text("key").primaryKey(),
   windowStart: timestamp("window_start", { withTimezone: true }).notNull(),
   hits: integer("hits").notNull(),
+});
+
+/* ---------- Accounts (better-auth's core models, plus our profile) ---------- */
+
+const authTimestamps = {
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+};
+
+export const user = pgTable("user", {
+  id: text("id").primaryKey(),
+  name: text("name").notNull(),
+  email: text("email").notNull().unique(),
+  emailVerified: boolean("email_verified").notNull().default(false),
+  image: text("image"),
+  /** patient, or a staff role once the back office exists. */
+  role: text("role").notNull().default("patient"),
+  ...authTimestamps,
+});
+
+export const session = pgTable(
+  "session",
+  {
+    id: text("id").primaryKey(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    token: text("token").notNull().unique(),
+    ipAddress: text("ip_address"),
+    userAgent: text("user_agent"),
+    userId: text("user_id")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    ...authTimestamps,
+  },
+  (table) => [index("session_user_idx").on(table.userId)],
+);
+
+export const account = pgTable(
+  "account",
+  {
+    id: text("id").primaryKey(),
+    accountId: text("account_id").notNull(),
+    providerId: text("provider_id").notNull(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    accessToken: text("access_token"),
+    refreshToken: text("refresh_token"),
+    idToken: text("id_token"),
+    accessTokenExpiresAt: timestamp("access_token_expires_at", { withTimezone: true }),
+    refreshTokenExpiresAt: timestamp("refresh_token_expires_at", { withTimezone: true }),
+    scope: text("scope"),
+    /** argon2id hash, for the credential provider. */
+    password: text("password"),
+    ...authTimestamps,
+  },
+  (table) => [index("account_user_idx").on(table.userId)],
+);
+
+export const verification = pgTable(
+  "verification",
+  {
+    id: text("id").primaryKey(),
+    identifier: text("identifier").notNull(),
+    value: text("value").notNull(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    ...authTimestamps,
+  },
+  (table) => [index("verification_identifier_idx").on(table.identifier)],
+);
+
+/** better-auth's own rate-limit counters, in the database so that every instance shares them. */
+export const authRateLimit = pgTable("auth_rate_limit", {
+  id: text("id").primaryKey(),
+  key: text("key").notNull().unique(),
+  count: integer("count").notNull(),
+  lastRequest: bigint("last_request", { mode: "number" }).notNull(),
+});
+
+/**
+ * The patient's own details, one row per user, created in the same transaction as the user.
+ * Special-category data (NHS number, ethnicity) lives here and is only read for its owner.
+ */
+export const profile = pgTable("profile", {
+  id: text("id").primaryKey(),
+  userId: text("user_id")
+    .notNull()
+    .unique()
+    .references(() => user.id, { onDelete: "cascade" }),
+  /** The short, non-guessable reference shown as "ID: MHAT…". */
+  reference: text("reference").notNull().unique(),
+  firstName: text("first_name").notNull(),
+  lastName: text("last_name").notNull(),
+  gender: text("gender"),
+  dateOfBirth: date("date_of_birth", { mode: "string" }),
+  ethnicity: text("ethnicity"),
+  occupation: text("occupation"),
+  phone: text("phone").notNull(),
+  email: text("email").notNull(),
+  homeAddressLine1: text("home_address_line_1").notNull(),
+  homeAddressLine2: text("home_address_line_2"),
+  homePostcode: text("home_postcode").notNull(),
+  homeCountry: text("home_country").notNull(),
+  billingAddress: text("billing_address"),
+  nhsNumber: text("nhs_number"),
+  ...authTimestamps,
 });

@@ -1,0 +1,79 @@
+import { describe, expect, it } from "vitest";
+import { ageOn, isEligibleAge, readDateOfBirth } from "./age";
+
+describe("ageOn", () => {
+  it("counts a birthday on the day itself", () => {
+    expect(ageOn("1986-06-15", "2026-06-14")).toBe(39);
+    expect(ageOn("1986-06-15", "2026-06-15")).toBe(40);
+  });
+  it("gives someone born on 29 February their birthday on 1 March in other years", () => {
+    expect(ageOn("1984-02-29", "2024-02-29")).toBe(40);
+    expect(ageOn("1985-02-28", "2025-02-28")).toBe(40);
+    expect(ageOn("1984-02-29", "2025-02-28")).toBe(40);
+    expect(ageOn("1988-02-29", "2028-02-28")).toBe(39);
+    expect(ageOn("1988-02-29", "2028-02-29")).toBe(40);
+    expect(ageOn("1986-02-28", "2026-03-01")).toBe(40);
+    expect(ageOn("1984-02-29", "2026-02-28")).toBe(41);
+    expect(ageOn("1986-03-01", "2026-02-28")).toBe(39);
+  });
+  it("turns a 29 February child one year older on 1 March of a common year", () => {
+    expect(ageOn("1986-02-28", "2026-02-28")).toBe(40);
+    expect(ageOn("1984-02-29", "2023-02-28")).toBe(38);
+    expect(ageOn("1984-02-29", "2023-03-01")).toBe(39);
+  });
+});
+
+describe("isEligibleAge", () => {
+  it("accepts 40 to 80 inclusive", () => {
+    expect(isEligibleAge("1986-11-22", "2026-11-22")).toBe(true); // 40 today
+    expect(isEligibleAge("1986-11-23", "2026-11-22")).toBe(false); // 40 tomorrow
+    expect(isEligibleAge("1946-11-22", "2026-11-22")).toBe(true); // 80 today
+    expect(isEligibleAge("1945-11-23", "2026-11-22")).toBe(true); // 80, 81 tomorrow
+    expect(isEligibleAge("1945-11-22", "2026-11-22")).toBe(false); // 81 today
+    expect(isEligibleAge("1991-05-01", "2026-11-22")).toBe(false); // 35
+  });
+});
+
+describe("readDateOfBirth", () => {
+  const today = "2026-11-22";
+  it("reads three fields into a date", () => {
+    expect(readDateOfBirth({ day: "15", month: "3", year: "1964" }, today)).toEqual({
+      ok: true,
+      date: "1964-03-15",
+    });
+  });
+  it("says what is missing", () => {
+    expect(readDateOfBirth({ day: "", month: "", year: "" }, today)).toEqual({
+      ok: false,
+      message: "Enter your date of birth",
+    });
+    expect(readDateOfBirth({ day: "15", month: "", year: "" }, today)).toEqual({
+      ok: false,
+      message: "Date of birth must include a month and year",
+    });
+  });
+  it("refuses dates that do not exist", () => {
+    for (const parts of [
+      { day: "31", month: "2", year: "1970" },
+      { day: "29", month: "2", year: "1970" },
+      { day: "1", month: "13", year: "1970" },
+      { day: "aa", month: "1", year: "1970" },
+      { day: "1", month: "1", year: "70" },
+    ]) {
+      expect(readDateOfBirth(parts, today)).toEqual({
+        ok: false,
+        message: "Date of birth must be a real date",
+      });
+    }
+    expect(readDateOfBirth({ day: "29", month: "2", year: "1972" }, today)).toEqual({
+      ok: true,
+      date: "1972-02-29",
+    });
+  });
+  it("refuses a date in the future", () => {
+    expect(readDateOfBirth({ day: "23", month: "11", year: "2026" }, today)).toEqual({
+      ok: false,
+      message: "Date of birth must be in the past",
+    });
+  });
+});

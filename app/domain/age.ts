@@ -1,0 +1,63 @@
+/** Screening events are for people aged 40 to 80 inclusive. */
+export const MIN_AGE = 40;
+export const MAX_AGE = 80;
+
+export const AGE_MESSAGES = {
+  outOfRange: "You must be between 40 and 80 years old to register.",
+  noticeTitle: "Age Restriction Notice",
+  errorTitle: "Age Restriction Error",
+} as const;
+
+/**
+ * Whole years between a date of birth and a day, both "yyyy-MM-dd". A birthday counts on the day
+ * itself. Someone born on 29 February has their birthday on 1 March in other years (as in UK law).
+ */
+export function ageOn(dateOfBirth: string, today: string): number {
+  const [by, bm, bd] = dateOfBirth.split("-").map(Number) as [number, number, number];
+  const [ty, tm, td] = today.split("-").map(Number) as [number, number, number];
+  let age = ty - by;
+  const birthdayMonth = bm === 2 && bd === 29 && !isLeapYear(ty) ? 3 : bm;
+  const birthdayDay = bm === 2 && bd === 29 && !isLeapYear(ty) ? 1 : bd;
+  if (tm < birthdayMonth || (tm === birthdayMonth && td < birthdayDay)) age -= 1;
+  return age;
+}
+
+export function isEligibleAge(dateOfBirth: string, today: string): boolean {
+  const age = ageOn(dateOfBirth, today);
+  return age >= MIN_AGE && age <= MAX_AGE;
+}
+
+export function isLeapYear(year: number) {
+  return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
+}
+
+export type DateParts = { day: string; month: string; year: string };
+
+/**
+ * Reads a date entered as three fields (the NHS.UK pattern) and says what is wrong, in NHS.UK
+ * words, or gives "yyyy-MM-dd".
+ */
+export function readDateOfBirth(
+  parts: DateParts,
+  today: string,
+): { ok: true; date: string } | { ok: false; message: string } {
+  const day = parts.day.trim();
+  const month = parts.month.trim();
+  const year = parts.year.trim();
+  if (!day && !month && !year) return { ok: false, message: "Enter your date of birth" };
+  const missing = [!day && "day", !month && "month", !year && "year"].filter(Boolean);
+  if (missing.length)
+    return { ok: false, message: `Date of birth must include a ${missing.join(" and ")}` };
+  if (!/^\d{1,2}$/.test(day) || !/^\d{1,2}$/.test(month) || !/^\d{4}$/.test(year)) {
+    return { ok: false, message: "Date of birth must be a real date" };
+  }
+  const [d, m, y] = [Number(day), Number(month), Number(year)];
+  const probe = new Date(Date.UTC(y, m - 1, d));
+  if (m < 1 || m > 12 || probe.getUTCDate() !== d || probe.getUTCMonth() !== m - 1) {
+    return { ok: false, message: "Date of birth must be a real date" };
+  }
+  const date = `${year}-${String(m).padStart(2, "0")}-${String(d).padStart(2, "0")}`;
+  if (date > today) return { ok: false, message: "Date of birth must be in the past" };
+  if (y < 1900) return { ok: false, message: "Date of birth must be a real date" };
+  return { ok: true, date };
+}
