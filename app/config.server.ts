@@ -53,6 +53,8 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
     ...env_,
     isProduction,
     demoData: env_.DEMO_DATA ?? !isProduction,
+    /** The address e-mailed links start with. */
+    publicBaseUrl: (env_.APP_URL ?? `http://localhost:${env_.PORT}`).replace(/\/$/, ""),
     // The dev mailbox exists only where no real mail goes out and never in production.
     devMailboxEnabled: !isProduction,
   };

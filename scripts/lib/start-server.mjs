@@ -24,7 +24,7 @@ export async function startBuiltServer(env, timeoutMs = 60_000) {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const child = spawn(process.execPath, ["server/index.js"], {
-    env: { ...process.env, NODE_ENV: "test", PORT: String(port), ...env },
+    env: { ...process.env, NODE_ENV: "test", PORT: String(port), APP_URL: url, ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";

@@ -1,0 +1,210 @@
+import { AsyncLocalStorage } from "node:async_hooks";
+import crypto from "node:crypto";
+import { hash as argon2Hash, verify as argon2Verify } from "@node-rs/argon2";
+import { betterAuth, getCurrentAdapter, type BetterAuthPlugin } from "better-auth";
+import { drizzleAdapter } from "better-auth/adapters/drizzle";
+import { config } from "#app/config.server";
+import { database, type Db } from "#app/db/client.server";
+import * as schema from "#app/db/schema";
+import { organisation } from "#app/content/organisation";
+import { PASSWORD_MAX, PASSWORD_MIN } from "#app/domain/signup";
+import { enqueueEmail } from "./email.server";
+
+/**
+ * argon2id at OWASP's recommended minimum (46 MiB, one pass, one lane), so that a stolen hash is
+ * slow to attack. better-auth's default scrypt settings fall short of ASVS 11.4.2.
+ */
+const ARGON2_OPTIONS = {
+  algorithm: 2 /* argon2id */,
+  memoryCost: 47_104,
+  timeCost: 1,
+  parallelism: 1,
+} as const;
+
+export const hashPassword = (password: string) => argon2Hash(password, ARGON2_OPTIONS);
+export const verifyPassword = ({ hash, password }: { hash: string; password: string }) =>
+  argon2Verify(hash, password).catch(() => false);
+
+/** The profile fields a sign-up carries into better-auth's transaction. */
+export interface ProfileDraft {
+  firstName: string;
+  lastName: string;
+  gender: string | null;
+  dateOfBirth: string | null;
+  ethnicity: string | null;
+  occupation: string | null;
+  phone: string;
+  email: string;
+  homeAddressLine1: string;
+  homeAddressLine2: string | null;
+  homePostcode: string;
+  homeCountry: string;
+  billingAddress: string | null;
+  nhsNumber: string | null;
+}
+
+/** The profile waiting to be written by the sign-up that is running now (one per request). */
+const pendingProfile = new AsyncLocalStorage<ProfileDraft>();
+
+export function withPendingProfile<T>(draft: ProfileDraft, run: () => Promise<T>): Promise<T> {
+  return pendingProfile.run(draft, run);
+}
+
+/** "MHAT" then 8 characters from an alphabet without look-alikes: about 40 bits, never guessable in sequence. */
+export function newProfileReference(): string {
+  const alphabet = "23456789ABCDEFGHJKLMNPQRSTUVWXYZ";
+  const bytes = crypto.randomBytes(8);
+  return `${organisation.shortName}${[...bytes].map((byte) => alphabet[byte % alphabet.length]).join("")}`;
+}
+
+const profileFields = {
+  userId: {
+    type: "string",
+    required: true,
+    unique: true,
+    references: { model: "user", field: "id", onDelete: "cascade" },
+  },
+  reference: { type: "string", required: true, unique: true },
+  firstName: { type: "string", required: true },
+  lastName: { type: "string", required: true },
+  gender: { type: "string", required: false },
+  dateOfBirth: { type: "string", required: false },
+  ethnicity: { type: "string", required: false },
+  occupation: { type: "string", required: false },
+  phone: { type: "string", required: true },
+  email: { type: "string", required: true },
+  homeAddressLine1: { type: "string", required: true },
+  homeAddressLine2: { type: "string", required: false },
+  homePostcode: { type: "string", required: true },
+  homeCountry: { type: "string", required: true },
+  billingAddress: { type: "string", required: false },
+  nhsNumber: { type: "string", required: false },
+} as const;
+
+/**
+ * Creates the profile in the same transaction as the user: better-auth creates the user, then
+ * the password account, inside one transaction; this hook runs before the account is written and
+ * inserts the profile through that transaction. If it fails, the user is rolled back too.
+ */
+const profilePlugin = {
+  id: "mhat-profile",
+  schema: { profile: { fields: profileFields } },
+  init() {
+    return {
+      options: {
+        databaseHooks: {
+          account: {
+            create: {
+              async before(account: { userId: string; providerId: string }) {
+                const draft = pendingProfile.getStore();
+                if (!draft || account.providerId !== "credential") return;
+                const adapter = await getCurrentAdapter(undefined as never);
+                await adapter.create({
+                  model: "profile",
+                  data: { ...draft, userId: account.userId, reference: newProfileReference() },
+                });
+              },
+            },
+          },
+        },
+      },
+    };
+  },
+} satisfies BetterAuthPlugin;
+
+function createAuth(db: Db) {
+  const settings = config();
+  return betterAuth({
+    appName: organisation.name,
+    baseURL: settings.publicBaseUrl,
+    // Express has already refused cross-site state changes (server/security.ts), so the request's own origin is trusted.
+    trustedOrigins: async (request) => (request ? [new URL(request.url).origin] : []),
+    basePath: "/api/auth",
+    // Outside production a fixed secret is fine: production refuses to start without AUTH_SECRET.
+    secret: settings.AUTH_SECRET ?? "development-only-auth-secret-not-for-production",
+    database: drizzleAdapter(db, {
+      provider: "pg",
+      transaction: true,
+      schema: {
+        user: schema.user,
+        session: schema.session,
+        account: schema.account,
+        verification: schema.verification,
+        rateLimit: schema.authRateLimit,
+        profile: schema.profile,
+      },
+    }),
+    user: {
+      additionalFields: { role: { type: "string", defaultValue: "patient", input: false } },
+    },
+    emailAndPassword: {
+      enabled: true,
+      autoSignIn: true,
+      minPasswordLength: PASSWORD_MIN,
+      maxPasswordLength: PASSWORD_MAX,
+      password: { hash: hashPassword, verify: verifyPassword },
+      revokeSessionsOnPasswordReset: true,
+      resetPasswordTokenExpiresIn: 60 * 60,
+      async sendResetPassword({ user, url }) {
+        await enqueueEmail(db, {
+          to: user.email,
+          subject: `Reset your ${organisation.shortName} password`,
+          text: [
+            `Hello ${user.name},`,
+            "",
+            "We received a request to reset the password for your account. To choose a new password, open this link (it works for one hour):",
+            "",
+            url,
+            "",
+            "If you did not ask for this, you can ignore this e-mail: your password has not changed.",
+            "",
+            organisation.name,
+          ].join("\n"),
+        });
+      },
+    },
+    emailVerification: {
+      sendOnSignUp: true,
+      autoSignInAfterVerification: true,
+      expiresIn: 60 * 60 * 24,
+      async sendVerificationEmail({ user, url }) {
+        await enqueueEmail(db, {
+          to: user.email,
+          subject: `Confirm your e-mail address for ${organisation.shortName}`,
+          text: [
+            `Hello ${user.name},`,
+            "",
+            `Thank you for creating an account with the ${organisation.name}. Please confirm your e-mail address by opening this link (it works for 24 hours):`,
+            "",
+            url,
+            "",
+            "Creating an account does not book a screening. Choose an event and a time on our website to book.",
+            "",
+            organisation.name,
+          ].join("\n"),
+        });
+      },
+    },
+    session: { expiresIn: 60 * 60 * 24 * 7, updateAge: 60 * 60 * 24 },
+    rateLimit: { enabled: true, storage: "database", modelName: "rateLimit", window: 60, max: 100 },
+    advanced: {
+      useSecureCookies: settings.isProduction,
+      defaultCookieAttributes: { httpOnly: true, sameSite: "lax", secure: settings.isProduction },
+    },
+    plugins: [profilePlugin],
+  });
+}
+
+let cached: { db: Db; auth: ReturnType<typeof createAuth> } | undefined;
+
+/** The auth instance for the process's database (made on first use, after start-up opened it). */
+export function auth() {
+  const db = database().db;
+  if (cached?.db !== db) cached = { db, auth: createAuth(db) };
+  return cached.auth;
+}
+
+/** For tests: an auth instance on a given database. */
+export function authFor(db: Db) {
+  return createAuth(db);
+}

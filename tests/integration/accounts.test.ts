@@ -1,0 +1,85 @@
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { account, outboxEmail, profile, user } from "#app/db/schema";
+import { authFor, withPendingProfile, type ProfileDraft } from "#app/services/auth.server";
+import { openTestDatabase } from "#tests/support/database";
+
+let database: Awaited<ReturnType<typeof openTestDatabase>>;
+let auth: ReturnType<typeof authFor>;
+beforeAll(async () => {
+  database = await openTestDatabase();
+  auth = authFor(database.db);
+});
+afterAll(async () => {
+  await database?.close();
+});
+
+const draft = (email: string): ProfileDraft => ({
+  firstName: "Arthur",
+  lastName: "Pembridge",
+  gender: "Male",
+  dateOfBirth: "1961-03-15",
+  ethnicity: "White - British",
+  occupation: null,
+  phone: "447700900123",
+  email,
+  homeAddressLine1: "12 Mill Lane",
+  homeAddressLine2: null,
+  homePostcode: "CM1 2AB",
+  homeCountry: "United Kingdom",
+  billingAddress: null,
+  nhsNumber: "9434765919",
+});
+
+const signUp = (email: string, profileDraft: ProfileDraft) =>
+  withPendingProfile(profileDraft, () =>
+    auth.api.signUpEmail({
+      body: { name: "Arthur Pembridge", email, password: "correct horse battery" },
+      headers: new Headers({ origin: "http://localhost:3000" }),
+    }),
+  );
+
+describe("sign-up", () => {
+  it("creates the user, the argon2id password and the profile together", async () => {
+    const email = "arthur@example.com";
+    const result = await signUp(email, draft(email));
+    const [created] = await database.db.select().from(user).where(eq(user.email, email));
+    expect(created).toMatchObject({ id: result.user.id, role: "patient", emailVerified: false });
+    const [stored] = await database.db
+      .select()
+      .from(profile)
+      .where(eq(profile.userId, created!.id));
+    expect(stored).toMatchObject({
+      firstName: "Arthur",
+      nhsNumber: "9434765919",
+      homePostcode: "CM1 2AB",
+    });
+    expect(stored!.reference).toMatch(/^MHAT[2-9A-HJ-NP-Z]{8}$/);
+    const [credential] = await database.db
+      .select()
+      .from(account)
+      .where(eq(account.userId, created!.id));
+    expect(credential!.password).toMatch(/^\$argon2id\$v=19\$m=47104,t=1,p=1\$/);
+  });
+
+  it("queues the verification e-mail once the sign-up has committed", async () => {
+    const [mail] = await database.db
+      .select()
+      .from(outboxEmail)
+      .where(eq(outboxEmail.to, "arthur@example.com"));
+    expect(mail!.subject).toMatch(/Confirm your e-mail address/);
+    expect(mail!.text).toMatch(/^http:\/\/localhost:3000\/api\/auth\/verify-email\?token=/m);
+    expect(mail!.text).not.toContain("9434765919");
+  });
+
+  it("leaves no user behind when the profile cannot be created", async () => {
+    const email = "broken@example.com";
+    const broken = { ...draft(email), firstName: null as unknown as string }; // NOT NULL in the database
+    await expect(signUp(email, broken)).rejects.toThrow();
+    expect(await database.db.select().from(user).where(eq(user.email, email))).toEqual([]);
+    expect(await database.db.select().from(profile).where(eq(profile.email, email))).toEqual([]);
+    expect(await database.db.select().from(outboxEmail).where(eq(outboxEmail.to, email))).toEqual(
+      [],
+    );
+  });
+});
