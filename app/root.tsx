@@ -10,6 +10,7 @@ import {
   useRouteError,
 } from "react-router";
 import type { Route } from "./+types/root";
+import { getSessionUser } from "./services/session.server";
 import { useNonce } from "./components/nonce";
 import { NotFound } from "./components/not-found";
 import { SiteFooter } from "./components/site-footer";
@@ -21,6 +22,12 @@ export const links: Route.LinksFunction = () => [
   { rel: "stylesheet", href: stylesheet },
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
 ];
+
+/** Who is signed in, for the header's Login / Portal button. */
+export async function loader({ request }: Route.LoaderArgs) {
+  const user = await getSessionUser(request);
+  return { signedIn: Boolean(user) };
+}
 
 /** Paths whose pages show no footer (the spec hides it on the news page). */
 const PATHS_WITHOUT_FOOTER = new Set(["/news"]);

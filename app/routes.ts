@@ -22,9 +22,17 @@ export default [
   route(organisation.screeningEventPath.slice(1), "routes/screening-event.tsx"),
   route("world-cancer-day-poster", "routes/world-cancer-day-poster.tsx"),
 
+  route("login", "routes/login.tsx"),
+  route("signup", "routes/signup.tsx"),
+  route("signup-success", "routes/signup-success.tsx"),
+  route("reset-password", "routes/reset-password.tsx"),
+  route("logout", "routes/logout.ts"),
+  route("portal", "routes/portal.tsx"),
+  route("medical-results", "routes/medical-results.tsx"),
   route("book-event-main", "routes/book-event-main.tsx"),
   route("event/:eventId", "routes/event.tsx"),
 
+  route("api/auth/*", "routes/api/auth.ts"),
   route("api/events", "routes/api/events.ts"),
   route("api/events/:eventId/slots", "routes/api/events.slots.ts"),
   route("api/events/:eventId/check-access-code", "routes/api/events.check-access-code.ts"),

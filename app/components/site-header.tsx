@@ -1,11 +1,13 @@
 import { useCallback, useEffect, useRef, useState } from "react";
-import { Link, NavLink, useLocation } from "react-router";
+import { Link, NavLink, useLocation, useRouteLoaderData } from "react-router";
 import { mainNavigation, type NavItem } from "#app/content/navigation";
 import { organisation } from "#app/content/organisation";
 import { ChevronIcon, MailIcon, MenuIcon, PhoneIcon } from "./icons";
 
 export function SiteHeader() {
   const menuOpen = useOpenUntilNavigation();
+  // The root loader says who is signed in; on an error page it may be missing.
+  const signedIn = useRouteLoaderData<{ signedIn: boolean }>("root")?.signedIn ?? false;
   const { booking, general } = organisation.phones;
 
   return (
@@ -24,9 +26,15 @@ export function SiteHeader() {
             </li>
           </ul>
           <div className="contact-bar__actions">
-            <Link className="button button--small button--secondary" to="/login">
-              Login
-            </Link>
+            {signedIn ? (
+              <Link className="button button--small button--secondary" to="/portal">
+                Portal
+              </Link>
+            ) : (
+              <Link className="button button--small button--secondary" to="/login">
+                Login
+              </Link>
+            )}
             <Link className="button button--small button--donate" to={organisation.donatePath}>
               Donate
             </Link>

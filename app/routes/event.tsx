@@ -18,6 +18,7 @@ import {
   unlockEventCookieHeader,
 } from "#app/services/access-codes.server";
 import { findEvent } from "#app/services/events.server";
+import { getSessionUser } from "#app/services/session.server";
 
 /** Where BOOK EVENT leads: the booking page for this event, which asks a signed-out visitor to sign in first. */
 export function bookingPath(eventId: string) {
@@ -70,7 +71,9 @@ export async function action({ params, request, context }: Route.ActionArgs) {
       { accessError: ACCESS_CODE_MESSAGES.invalid },
       { status: 400 },
     );
-  return redirect(signInThenBook(view.id), {
+  // Signed in: straight to booking. Signed out: sign in first, then back to booking.
+  const next = (await getSessionUser(request)) ? bookingPath(view.id) : signInThenBook(view.id);
+  return redirect(next, {
     headers: { "Set-Cookie": await unlockEventCookieHeader(request, view.id) },
   });
 }
@@ -175,10 +178,7 @@ export default function EventPage({ loaderData, actionData }: Route.ComponentPro
                   BOOK EVENT
                 </Link>
               ) : (
-                <Link
-                  className="button"
-                  to={event.is_private ? signInThenBook(event.id) : bookingPath(event.id)}
-                >
+                <Link className="button" to={bookingPath(event.id)}>
                   BOOK EVENT
                 </Link>
               )}

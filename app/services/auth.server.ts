@@ -191,6 +191,8 @@ function createAuth(db: Db) {
       useSecureCookies: settings.isProduction,
       defaultCookieAttributes: { httpOnly: true, sameSite: "lax", secure: settings.isProduction },
     },
+    // Info-level messages name e-mail addresses; personal data stays out of the logs.
+    logger: { level: "warn" },
     plugins: [profilePlugin],
   });
 }

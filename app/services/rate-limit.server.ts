@@ -1,4 +1,4 @@
-import { sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "#app/db/client.server";
 import { rateLimitHit } from "#app/db/schema";
 
@@ -38,4 +38,19 @@ export async function hitRateLimit(
     hits,
     retryAfterSeconds: Math.ceil((windowStart.getTime() + windowMs - now.getTime()) / 1000),
   };
+}
+
+/** How many hits `key` has in the current window, without counting one. */
+export async function peekRateLimit(
+  db: Db,
+  key: string,
+  windowMs: number,
+  now = new Date(),
+): Promise<number> {
+  const windowStart = new Date(Math.floor(now.getTime() / windowMs) * windowMs);
+  const [row] = await db
+    .select({ hits: rateLimitHit.hits })
+    .from(rateLimitHit)
+    .where(and(eq(rateLimitHit.key, key), eq(rateLimitHit.windowStart, windowStart)));
+  return row?.hits ?? 0;
 }

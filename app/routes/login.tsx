@@ -1,0 +1,152 @@
+import { Form, Link, data, redirect, useNavigation } from "react-router";
+import { z } from "zod";
+import type { Route } from "./+types/login";
+import { ErrorSummary, Honeypot, SubmitButton, TextField } from "#app/components/form";
+import { pageMeta } from "#app/components/meta";
+import { NewAccountNotice } from "#app/components/new-account-notice";
+import { formValues, isHoneypotFilled, parseForm, type FieldErrors } from "#app/domain/forms";
+import { safeRedirect } from "#app/domain/redirect";
+import { emailField } from "#app/domain/signup";
+import { auth } from "#app/services/auth.server";
+import { cookieHeaders, requireAnonymous, signIn } from "#app/services/session.server";
+
+export const meta = () =>
+  pageMeta("Sign in", "Sign in to book a screening event, see your details and read your results.");
+
+export const LOGIN_MESSAGES = {
+  emailForReset: "Please enter your email to reset your password.",
+  resetSent: "Password reset email sent. Check your inbox.",
+} as const;
+
+const signInSchema = z.object({
+  email: emailField,
+  password: z.string({ error: "Enter your password" }).min(1, { error: "Enter your password" }),
+});
+
+type ActionData = {
+  fieldErrors?: FieldErrors;
+  formError?: string;
+  notice?: string;
+  values?: Record<string, string>;
+};
+
+export async function loader({ request }: Route.LoaderArgs) {
+  await requireAnonymous(request);
+  const url = new URL(request.url);
+  return {
+    redirectTo: safeRedirect(url.searchParams.get("redirectTo"), "/"),
+    reset: url.searchParams.has("reset"),
+  };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const form = await request.formData();
+  const values = formValues(form, ["password", "intent"]);
+  const redirectTo = safeRedirect(form.get("redirectTo"), "/");
+  if (isHoneypotFilled(form))
+    return data<ActionData>({ formError: "Please try again." }, { status: 400 });
+
+  if (form.get("intent") === "forgot") {
+    const email = emailField.safeParse(values.email ?? "");
+    if (!email.success) {
+      return data<ActionData>(
+        { fieldErrors: { email: LOGIN_MESSAGES.emailForReset }, values },
+        { status: 400 },
+      );
+    }
+    // The answer is the same whether or not the address has an account.
+    await auth()
+      .api.requestPasswordReset({
+        body: { email: email.data, redirectTo: "/reset-password" },
+        headers: request.headers,
+      })
+      .catch((error) => console.error("password reset request failed", error));
+    return data<ActionData>({ notice: LOGIN_MESSAGES.resetSent, values });
+  }
+
+  const parsed = parseForm(signInSchema, {
+    email: values.email ?? "",
+    password: String(form.get("password") ?? ""),
+  });
+  if (!parsed.ok)
+    return data<ActionData>({ fieldErrors: parsed.fieldErrors, values }, { status: 400 });
+  const result = await signIn(
+    request,
+    parsed.data.email,
+    parsed.data.password,
+    context.clientAddress,
+  );
+  if (!result.ok)
+    return data<ActionData>({ formError: result.message, values }, { status: result.status });
+  return redirect(redirectTo, { headers: cookieHeaders(result.headers) });
+}
+
+export default function Login({ loaderData, actionData }: Route.ComponentProps) {
+  const navigation = useNavigation();
+  const busy = navigation.state !== "idle" && navigation.formAction?.startsWith("/login") === true;
+  const values = actionData?.values ?? {};
+  const errors = actionData?.fieldErrors ?? {};
+  const signupHref = `/signup?redirectTo=${encodeURIComponent(loaderData.redirectTo)}`;
+
+  return (
+    <section className="section">
+      <div className="page-width narrow">
+        <h1>Sign in</h1>
+        <NewAccountNotice />
+        {loaderData.reset && (
+          <div className="success-panel" role="status">
+            <p>Your password has been changed. Sign in with your new password.</p>
+          </div>
+        )}
+        <ErrorSummary errors={errors} />
+        <Form method="post" noValidate className="form">
+          <input type="hidden" name="redirectTo" value={loaderData.redirectTo} />
+          <Honeypot />
+          <TextField
+            name="email"
+            type="email"
+            label="Email address"
+            autoComplete="username"
+            spellCheck={false}
+            defaultValue={values.email}
+            error={errors.email}
+          />
+          <TextField
+            name="password"
+            type="password"
+            label="Password"
+            autoComplete="current-password"
+            error={errors.password}
+          />
+          <div className="button-group">
+            <SubmitButton busy={busy} busyLabel="Signing in...">
+              Sign in
+            </SubmitButton>
+            <button
+              type="submit"
+              name="intent"
+              value="forgot"
+              className="button button--link"
+              formNoValidate
+            >
+              Forgot password?
+            </button>
+          </div>
+          <div aria-live="polite">
+            {actionData?.formError && (
+              <p className="form-message form-message--error" role="alert">
+                {actionData.formError}
+              </p>
+            )}
+            {actionData?.notice && (
+              <p className="form-message form-message--success">{actionData.notice}</p>
+            )}
+          </div>
+        </Form>
+        <p>
+          New User? <Link to={signupHref}>Create an account</Link>
+        </p>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,285 @@
+import { Form, Link, data, redirect, useNavigation } from "react-router";
+import type { Route } from "./+types/portal";
+import { DateInput } from "#app/components/date-input";
+import { ErrorSummary, SubmitButton, TextArea, TextField } from "#app/components/form";
+import { pageMeta } from "#app/components/meta";
+import { PortalPanel } from "#app/components/portal-panel";
+import { SelectField } from "#app/components/select-field";
+import { db } from "#app/db/client.server";
+import { formValues, parseForm, type FieldErrors } from "#app/domain/forms";
+import { formatLongDate, londonDate } from "#app/domain/london-time";
+import { profileEditSchema } from "#app/domain/profile-edit";
+import { COUNTRIES, ETHNICITIES, GENDERS } from "#app/domain/signup";
+import { findProfileForUser, updateOwnProfile, type Profile } from "#app/services/profiles.server";
+import { requireUser } from "#app/services/session.server";
+
+export const meta = () => pageMeta("Your profile", "Your personal information.");
+
+/** The page carries personal and health data: never stored by a browser or proxy cache. */
+export const headers = () => ({ "Cache-Control": "no-store" });
+
+const SAVE_FAILED =
+  "We could not save your changes. Please try again, or call us if it keeps happening.";
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const user = await requireUser(request);
+  const profile = await findProfileForUser(db(), user.id);
+  const url = new URL(request.url);
+  return data(
+    {
+      user: { name: user.name, email: user.email },
+      profile,
+      editing: url.searchParams.has("edit"),
+      saved: url.searchParams.has("saved"),
+    },
+    { headers: { "Cache-Control": "no-store" } },
+  );
+}
+
+type ActionData = { fieldErrors?: FieldErrors; formError?: string; values: Record<string, string> };
+
+export async function action({ request }: Route.ActionArgs) {
+  const user = await requireUser(request);
+  const values = formValues(await request.formData(), ["email", "nhsNumber"]);
+  const parsed = parseForm(profileEditSchema(londonDate(new Date())), values);
+  if (!parsed.ok)
+    return data<ActionData>({ fieldErrors: parsed.fieldErrors, values }, { status: 400 });
+  try {
+    await updateOwnProfile(db(), user.id, parsed.data);
+  } catch (error) {
+    console.error("profile save failed", error instanceof Error ? error.message : error);
+    return data<ActionData>({ formError: SAVE_FAILED, values }, { status: 500 });
+  }
+  return redirect("/portal?saved");
+}
+
+export default function Portal({ loaderData, actionData }: Route.ComponentProps) {
+  const { user, profile, saved } = loaderData;
+  const editing = loaderData.editing || Boolean(actionData);
+  const name = profile ? `${profile.firstName} ${profile.lastName}` : user.name;
+  return (
+    <section className="section">
+      <div className="page-width portal">
+        <PortalPanel name={name} reference={profile?.reference ?? null} />
+        <div>
+          {editing && profile ? (
+            <EditProfile profile={profile} result={actionData} />
+          ) : (
+            <>
+              <h1>Personal Information</h1>
+              {saved && (
+                <div className="success-panel" role="status">
+                  <p>Your details have been saved.</p>
+                </div>
+              )}
+              {profile ? (
+                <ProfileDetails profile={profile} />
+              ) : (
+                <p>We could not find your details. Please call us so that we can help.</p>
+              )}
+              {profile && (
+                <Link className="button" to="/portal?edit">
+                  Edit
+                </Link>
+              )}
+            </>
+          )}
+        </div>
+      </div>
+    </section>
+  );
+}
+
+function ProfileDetails({ profile }: { profile: Profile }) {
+  const home = [
+    profile.homeAddressLine1,
+    profile.homeAddressLine2,
+    profile.homePostcode,
+    profile.homeCountry,
+  ]
+    .filter(Boolean)
+    .join(", ");
+  const rows: [string, string | null][] = [
+    ["Name", `${profile.firstName} ${profile.lastName}`.trim() || null],
+    ["Gender", profile.gender],
+    ["Date of birth", profile.dateOfBirth ? formatLongDate(profile.dateOfBirth) : null],
+    ["Ethnic group", profile.ethnicity],
+    ["Occupation", profile.occupation],
+    ["Phone", profile.phone],
+    ["Email", profile.email],
+    ["Home address", home || null],
+    ["Billing address", profile.billingAddress],
+    ["NHS number", profile.nhsNumber],
+  ];
+  return (
+    <dl className="event-details">
+      {rows
+        .filter(([, value]) => value)
+        .map(([label, value]) => (
+          <div key={label} className="details-row">
+            <dt>{label}</dt>
+            <dd>{value}</dd>
+          </div>
+        ))}
+    </dl>
+  );
+}
+
+function EditProfile({ profile, result }: { profile: Profile; result?: ActionData }) {
+  const navigation = useNavigation();
+  const errors = result?.fieldErrors ?? {};
+  const [year = "", month = "", day = ""] = profile.dateOfBirth?.split("-") ?? [];
+  const home = [
+    profile.homeAddressLine1,
+    profile.homeAddressLine2,
+    profile.homePostcode,
+    profile.homeCountry,
+  ]
+    .filter(Boolean)
+    .join(", ");
+  const values: Record<string, string> = result?.values ?? {
+    firstName: profile.firstName,
+    lastName: profile.lastName,
+    gender: profile.gender ?? "",
+    "dateOfBirth-day": day.replace(/^0/, ""),
+    "dateOfBirth-month": month.replace(/^0/, ""),
+    "dateOfBirth-year": year,
+    ethnicity: profile.ethnicity ?? "",
+    occupation: profile.occupation ?? "",
+    phone: profile.phone,
+    homeAddressLine1: profile.homeAddressLine1,
+    homeAddressLine2: profile.homeAddressLine2 ?? "",
+    homePostcode: profile.homePostcode,
+    homeCountry: profile.homeCountry,
+    billingAddress: profile.billingAddress ?? home,
+  };
+  return (
+    <>
+      <h1>Edit Personal Information</h1>
+      {result?.formError && (
+        <div className="error-summary" role="alert">
+          <h2 className="error-summary__title">Your changes were not saved</h2>
+          <p>{result.formError}</p>
+        </div>
+      )}
+      <ErrorSummary errors={errors} />
+      <Form method="post" noValidate className="form">
+        <TextField
+          name="firstName"
+          label="First name"
+          autoComplete="given-name"
+          defaultValue={values.firstName}
+          error={errors.firstName}
+        />
+        <TextField
+          name="lastName"
+          label="Last name"
+          autoComplete="family-name"
+          defaultValue={values.lastName}
+          error={errors.lastName}
+        />
+        <SelectField
+          name="gender"
+          label="Gender (optional)"
+          options={GENDERS}
+          placeholder="Not given"
+          defaultValue={values.gender}
+          error={errors.gender}
+        />
+        <DateInput
+          name="dateOfBirth"
+          legend="Date of birth (optional)"
+          values={{
+            day: values["dateOfBirth-day"],
+            month: values["dateOfBirth-month"],
+            year: values["dateOfBirth-year"],
+          }}
+          error={errors.dateOfBirth}
+        />
+        <SelectField
+          name="ethnicity"
+          label="Ethnic group (optional)"
+          options={ETHNICITIES}
+          placeholder="Not given"
+          defaultValue={values.ethnicity}
+          error={errors.ethnicity}
+        />
+        <TextField
+          name="occupation"
+          label="Occupation (optional)"
+          defaultValue={values.occupation}
+          error={errors.occupation}
+        />
+        <TextField
+          name="phone"
+          type="tel"
+          label="Phone number"
+          autoComplete="tel"
+          className="input--width-20"
+          defaultValue={values.phone}
+          error={errors.phone}
+        />
+        <TextField
+          name="email"
+          type="email"
+          label="Email address"
+          hint="To change your e-mail address, please contact us."
+          defaultValue={profile.email}
+          disabled
+        />
+        <TextField
+          name="homeAddressLine1"
+          label="Home address line 1"
+          autoComplete="address-line1"
+          defaultValue={values.homeAddressLine1}
+          error={errors.homeAddressLine1}
+        />
+        <TextField
+          name="homeAddressLine2"
+          label="Home address line 2 (optional)"
+          autoComplete="address-line2"
+          defaultValue={values.homeAddressLine2}
+          error={errors.homeAddressLine2}
+        />
+        <TextField
+          name="homePostcode"
+          label="Postcode"
+          autoComplete="postal-code"
+          className="input--width-20"
+          defaultValue={values.homePostcode}
+          error={errors.homePostcode}
+        />
+        <SelectField
+          name="homeCountry"
+          label="Country"
+          options={COUNTRIES}
+          defaultValue={values.homeCountry}
+          error={errors.homeCountry}
+        />
+        <TextArea
+          name="billingAddress"
+          label="Billing address"
+          rows={3}
+          defaultValue={values.billingAddress}
+          error={errors.billingAddress}
+        />
+        {profile.nhsNumber && (
+          <div className="form-group">
+            <p className="label">NHS number</p>
+            <p>
+              {profile.nhsNumber} <span className="hint">(to correct it, please contact us)</span>
+            </p>
+          </div>
+        )}
+        <div className="button-group">
+          <Link className="button button--secondary" to="/portal">
+            Cancel
+          </Link>
+          <SubmitButton busy={navigation.state !== "idle"} busyLabel="Saving...">
+            Save Changes
+          </SubmitButton>
+        </div>
+      </Form>
+    </>
+  );
+}

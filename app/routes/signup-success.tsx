@@ -1,0 +1,59 @@
+import { useEffect, useState } from "react";
+import { Link, useNavigate } from "react-router";
+import type { Route } from "./+types/signup-success";
+import { pageMeta } from "#app/components/meta";
+import { safeRedirect } from "#app/domain/redirect";
+
+export const meta = () => pageMeta("Signup Successful", "Your account has been created.");
+
+/** The spec's pause before returning people to where they came from. */
+const REDIRECT_SECONDS = 3;
+
+export function loader({ request }: Route.LoaderArgs) {
+  return { redirectTo: safeRedirect(new URL(request.url).searchParams.get("redirectTo"), "/") };
+}
+
+export default function SignupSuccess({ loaderData }: Route.ComponentProps) {
+  const navigate = useNavigate();
+  const [secondsLeft, setSecondsLeft] = useState<number | null>(REDIRECT_SECONDS);
+  useEffect(() => {
+    if (secondsLeft === null) return;
+    if (secondsLeft <= 0) {
+      void navigate(loaderData.redirectTo, { replace: true });
+      return;
+    }
+    const timer = setTimeout(() => setSecondsLeft(secondsLeft - 1), 1000);
+    return () => clearTimeout(timer);
+  }, [secondsLeft, navigate, loaderData.redirectTo]);
+
+  return (
+    <section className="section">
+      <div className="page-width narrow">
+        <div className="success-panel" tabIndex={-1}>
+          <p>Signup Successful!</p>
+        </div>
+        <h1>Check your e-mail</h1>
+        <p>
+          We have sent a confirmation e-mail. Open the link in it to confirm your address. If it has
+          not arrived, check your spam folder.
+        </p>
+        <p>Creating an account does not book a screening: choose an event and a time to book.</p>
+        {secondsLeft !== null && (
+          <p className="js-only">
+            You will go back in {secondsLeft} seconds.{" "}
+            <button
+              type="button"
+              className="button button--link"
+              onClick={() => setSecondsLeft(null)}
+            >
+              Stay on this page
+            </button>
+          </p>
+        )}
+        <p>
+          If you are not taken there, <Link to={loaderData.redirectTo}>click here</Link>.
+        </p>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,42 @@
+import { eq } from "drizzle-orm";
+import type { Db } from "#app/db/client.server";
+import { profile, user } from "#app/db/schema";
+
+export type Profile = typeof profile.$inferSelect;
+
+/** The signed-in person's own profile. Always looked up by their user id, never by a value from the request. */
+export async function findProfileForUser(db: Db, userId: string): Promise<Profile | null> {
+  const [row] = await db.select().from(profile).where(eq(profile.userId, userId));
+  return row ?? null;
+}
+
+export interface ProfileUpdate {
+  firstName: string;
+  lastName: string;
+  gender: string | null;
+  dateOfBirth: string | null;
+  ethnicity: string | null;
+  occupation: string | null;
+  phone: string;
+  homeAddressLine1: string;
+  homeAddressLine2: string | null;
+  homePostcode: string;
+  homeCountry: string;
+  billingAddress: string;
+}
+
+/** Saves the editable fields (not the e-mail, not the NHS number) and keeps the account's name in step. */
+export async function updateOwnProfile(db: Db, userId: string, update: ProfileUpdate) {
+  await db.transaction(async (tx) => {
+    const updated = await tx
+      .update(profile)
+      .set({ ...update, updatedAt: new Date() })
+      .where(eq(profile.userId, userId))
+      .returning({ id: profile.id });
+    if (updated.length !== 1) throw new Error("No profile for this account");
+    await tx
+      .update(user)
+      .set({ name: `${update.firstName} ${update.lastName}`, updatedAt: new Date() })
+      .where(eq(user.id, userId));
+  });
+}
