@@ -1,0 +1,377 @@
+import crypto from "node:crypto";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  baseURL,
+  expectNoAxeViolations,
+  launchBrowser,
+  newPage,
+  query,
+  waitForMail,
+} from "./support";
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+const uniqueEmail = (label: string) =>
+  `${label}-${crypto.randomBytes(4).toString("hex")}@example.com`;
+const PASSWORD = "correct horse battery";
+
+interface SignupValues {
+  email: string;
+  day?: string;
+  month?: string;
+  year?: string;
+  nhs?: string;
+  password?: string;
+  confirmPassword?: string;
+}
+
+async function fillSignup(page: Page, values: SignupValues) {
+  const fill = (label: string, value: string) =>
+    page.getByLabel(label, { exact: true }).fill(value);
+  await fill("First name", "Arthur James");
+  await fill("Last name", "Pembridge");
+  await page.getByLabel("Day").fill(values.day ?? "15");
+  await page.getByLabel("Month").fill(values.month ?? "3");
+  await page.getByLabel("Year").fill(values.year ?? "1961");
+  await page.getByLabel("Gender").selectOption("Male");
+  await page.getByLabel("Ethnic group").selectOption("White - British");
+  await fill("Phone number", "447700900123");
+  await fill("Address line 1", "12 Mill Lane");
+  await fill("Postcode", "CM1 2AB");
+  if (values.nhs !== undefined) await fill("NHS number (optional)", values.nhs);
+  await fill("Email address", values.email);
+  await fill("Password", values.password ?? PASSWORD);
+  await fill("Confirm password", values.confirmPassword ?? values.password ?? PASSWORD);
+}
+
+async function signInWith(page: Page, email: string, password: string) {
+  await page.getByLabel("Email address").fill(email);
+  await page.getByLabel("Password", { exact: true }).fill(password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+}
+
+/** Creates an account through the form and leaves the page signed in, on /portal. */
+async function signUpAndLandOnPortal(page: Page, email: string) {
+  await page.goto("/signup?redirectTo=%2Fportal");
+  await fillSignup(page, { email, nhs: "943 476 5919" });
+  await page.getByRole("button", { name: "Create account" }).click();
+  await page.waitForURL((url) => url.pathname === "/portal", { timeout: 15_000 });
+}
+
+describe("sign-up validation", () => {
+  it("refuses someone aged 35 with the spec's message and the Age Restriction Error dialog", async () => {
+    const page = await newPage(browser);
+    await page.goto("/signup");
+    // The age notice appears the first time the date of birth is focused.
+    expect(await page.getByText("Age Restriction Notice").isVisible()).toBe(false);
+    await page.getByLabel("Day").focus();
+    await expect.poll(() => page.getByText("Age Restriction Notice").isVisible()).toBe(true);
+    await fillSignup(page, {
+      email: uniqueEmail("young"),
+      year: String(new Date().getFullYear() - 35),
+    });
+    await page.getByRole("button", { name: "Create account" }).click();
+    const dialog = page.getByRole("dialog", { name: "Age Restriction Error" });
+    await dialog.waitFor();
+    expect(await dialog.textContent()).toContain("aged between 40 and 80 only");
+    await expectNoAxeViolations(page);
+    await dialog.getByRole("button", { name: "OK" }).click();
+    expect(
+      await page
+        .locator(".field-error", {
+          hasText: "You must be between 40 and 80 years old to register.",
+        })
+        .count(),
+    ).toBe(1);
+    expect(await page.getByLabel("First name", { exact: true }).inputValue()).toBe("Arthur James");
+    await expectNoAxeViolations(page);
+    await page.context().close();
+  });
+
+  it("refuses a date of birth in the future, and shows all problems at once", async () => {
+    const page = await newPage(browser);
+    await page.goto("/signup");
+    await fillSignup(page, {
+      email: "not-an-email",
+      year: String(new Date().getFullYear() + 1),
+      confirmPassword: "different words",
+    });
+    await page.getByRole("button", { name: "Create account" }).click();
+    const summary = page.getByRole("alert").filter({ hasText: "There is a problem" });
+    await summary.waitFor();
+    expect(await summary.textContent()).toContain("Date of birth must be in the past");
+    expect(await summary.textContent()).toContain("Passwords do not match");
+    expect(await summary.textContent()).toContain("Enter an email address in the correct format");
+    expect(await page.getByLabel("Email address").inputValue()).toBe("not-an-email");
+    await page.context().close();
+  });
+
+  it("strips letters from the NHS number as they are typed, with the spec's message", async () => {
+    const page = await newPage(browser);
+    await page.goto("/signup");
+    const field = page.getByLabel("NHS number (optional)");
+    await field.pressSequentially("12ab");
+    expect(await field.inputValue()).toBe("12");
+    expect(
+      await page.locator(".field-error", { hasText: "Please enter only digits (max 10)." }).count(),
+    ).toBe(1);
+    await page.context().close();
+  });
+
+  it("refuses a ten-digit NHS number with a wrong check digit", async () => {
+    const page = await newPage(browser);
+    await page.goto("/signup");
+    await fillSignup(page, { email: uniqueEmail("nhs"), nhs: "9434765918" });
+    await page.getByRole("button", { name: "Create account" }).click();
+    await page.locator(".field-error", { hasText: "Enter a valid NHS number" }).waitFor();
+    await page.context().close();
+  });
+
+  it("says when the passwords do not match", async () => {
+    const page = await newPage(browser);
+    await page.goto("/signup");
+    await fillSignup(page, {
+      email: uniqueEmail("mismatch"),
+      confirmPassword: "another phrase entirely",
+    });
+    await page.getByRole("button", { name: "Create account" }).click();
+    await page.locator(".field-error", { hasText: "Passwords do not match" }).waitFor();
+    await expectNoAxeViolations(page);
+    await page.context().close();
+  });
+});
+
+describe("without JavaScript", () => {
+  it("shows the server's messages: NHS digits, age (as an inline notice)", async () => {
+    const page = await newPage(browser, { javaScriptEnabled: false });
+    await page.goto("/signup");
+    await fillSignup(page, { email: uniqueEmail("nojs"), nhs: "12ab", year: "1991" });
+    await page.getByRole("button", { name: "Create account" }).click();
+    await page.locator(".field-error", { hasText: "Please enter only digits (max 10)." }).waitFor();
+    expect(await page.locator(".warning", { hasText: "Age Restriction Error" }).isVisible()).toBe(
+      true,
+    );
+    await page.context().close();
+  });
+
+  it("signs up, signs out and signs in again", async () => {
+    const page = await newPage(browser, { javaScriptEnabled: false });
+    const email = uniqueEmail("nojs-ok");
+    await page.goto("/signup?redirectTo=%2Fportal");
+    await fillSignup(page, { email });
+    await page.getByRole("button", { name: "Create account" }).click();
+    await page.waitForURL(/\/signup-success/);
+    await page.getByRole("link", { name: "click here" }).click();
+    await page.waitForURL((url) => url.pathname === "/portal");
+    expect(await page.locator("h1").textContent()).toBe("Personal Information");
+    await page.getByRole("button", { name: "Logout" }).click();
+    await page.waitForURL((url) => url.pathname === "/login");
+    await signInWith(page, email, PASSWORD);
+    await page.waitForURL((url) => url.pathname === "/");
+    expect(await page.getByRole("link", { name: "Portal" }).count()).toBe(1);
+    await page.context().close();
+  });
+});
+
+describe("accounts", () => {
+  it("signs up from a protected page, returns there signed in, and verifies the e-mail", async () => {
+    const page = await newPage(browser);
+    const email = uniqueEmail("arthur");
+    await page.goto("/portal");
+    await page.waitForURL(
+      (url) => url.pathname === "/login" && url.searchParams.get("redirectTo") === "/portal",
+    );
+    await page.getByRole("link", { name: "Create an account" }).click();
+    await page.waitForURL(
+      (url) => url.pathname === "/signup" && url.searchParams.get("redirectTo") === "/portal",
+    );
+    await expectNoAxeViolations(page);
+    await fillSignup(page, { email, nhs: "943 476 5919" });
+    await page.getByRole("button", { name: "Create account" }).click();
+    await page.getByText("Signup Successful!").waitFor();
+    await page.waitForURL((url) => url.pathname === "/portal", { timeout: 10_000 });
+    const details = await page.locator(".event-details").textContent();
+    expect(details).toContain("Arthur James Pembridge");
+    expect(details).toContain("9434765919");
+    expect(await page.locator(".portal-panel").textContent()).toMatch(/ID: MHAT[2-9A-Z]{8}/);
+
+    const mail = await waitForMail(
+      (message) =>
+        message.to?.[0]?.address === email && /Confirm your e-mail/.test(message.subject ?? ""),
+    );
+    const link = /https?:\/\/\S+verify-email\S+/.exec(mail.text ?? "")?.[0];
+    expect(link?.startsWith(baseURL())).toBe(true);
+    expect(mail.text).not.toContain("9434765919");
+    expect(
+      (
+        await query<{ email_verified: boolean }>(
+          'select email_verified from "user" where email = $1',
+          [email],
+        )
+      )[0],
+    ).toEqual({ email_verified: false });
+    await page.goto(link!);
+    await page.waitForURL((url) => url.pathname === "/portal");
+    expect(
+      (
+        await query<{ email_verified: boolean }>(
+          'select email_verified from "user" where email = $1',
+          [email],
+        )
+      )[0],
+    ).toEqual({ email_verified: true });
+    await page.context().close();
+  });
+
+  it("keeps a signed-in visitor away from /login and /signup, and logs out to /login", async () => {
+    const page = await newPage(browser);
+    await signUpAndLandOnPortal(page, uniqueEmail("away"));
+    await page.goto("/login?redirectTo=%2Fevents");
+    expect(new URL(page.url()).pathname).toBe("/events");
+    await page.goto("/signup");
+    expect(new URL(page.url()).pathname).toBe("/portal");
+    await page.getByRole("button", { name: "Logout" }).click();
+    await page.waitForURL((url) => url.pathname === "/login");
+    await page.goto("/portal");
+    expect(new URL(page.url()).pathname).toBe("/login");
+    await page.context().close();
+  });
+
+  it("refuses a wrong password, then signs in and returns to the origin", async () => {
+    const page = await newPage(browser);
+    const email = uniqueEmail("returner");
+    await signUpAndLandOnPortal(page, email);
+    await page.getByRole("button", { name: "Logout" }).click();
+    await page.waitForURL((url) => url.pathname === "/login");
+    await page.goto("/medical-results");
+    await page.waitForURL((url) => url.pathname === "/login");
+    await signInWith(page, email, "not my password");
+    await page.getByText("The email address or password is not right").waitFor();
+    await expectNoAxeViolations(page);
+    await signInWith(page, email, PASSWORD);
+    await page.waitForURL((url) => url.pathname === "/medical-results");
+    await page.getByText("No medical results or any appointment found").waitFor();
+    await page.context().close();
+  });
+
+  it("edits the portal details, which save and show; a bad edit stays in edit mode", async () => {
+    const page = await newPage(browser);
+    await signUpAndLandOnPortal(page, uniqueEmail("editor"));
+    await page.getByRole("link", { name: "Edit" }).click();
+    await page.getByRole("heading", { name: "Edit Personal Information" }).waitFor();
+    expect(await page.getByLabel("Email address").isDisabled()).toBe(true);
+    await expectNoAxeViolations(page);
+    await page.getByLabel("Phone number").fill("");
+    await page.getByRole("button", { name: "Save Changes" }).click();
+    await page.locator(".field-error", { hasText: "Enter your phone number" }).waitFor();
+    expect(await page.getByRole("heading", { name: "Edit Personal Information" }).count()).toBe(1);
+    await expectNoAxeViolations(page);
+    await page.getByLabel("Phone number").fill("01632 960 222");
+    await page.getByLabel("Occupation (optional)").fill("Retired engineer");
+    await page.getByRole("button", { name: "Save Changes" }).click();
+    await page.getByText("Your details have been saved.").waitFor();
+    const details = await page.locator(".event-details").textContent();
+    expect(details).toContain("01632 960 222");
+    expect(details).toContain("Retired engineer");
+    await page.context().close();
+  });
+
+  it("does not reveal that an address is already registered", async () => {
+    const page = await newPage(browser);
+    const email = uniqueEmail("twice");
+    await signUpAndLandOnPortal(page, email);
+    await page.getByRole("button", { name: "Logout" }).click();
+    await page.waitForURL((url) => url.pathname === "/login");
+    await page.goto("/signup?redirectTo=%2Fportal");
+    await fillSignup(page, { email, password: "another long phrase" });
+    await page.getByRole("button", { name: "Create account" }).click();
+    await page.getByText("Signup Successful!").waitFor();
+    await waitForMail(
+      (message) =>
+        message.to?.[0]?.address === email && /tried to register/.test(message.subject ?? ""),
+    );
+    expect(await query('select 1 from "user" where email = $1', [email])).toHaveLength(1);
+    await page.context().close();
+  });
+});
+
+describe("forgot password", () => {
+  it("asks for an e-mail first, sends a reset link, and the new password replaces the old", async () => {
+    const page = await newPage(browser);
+    const email = uniqueEmail("forgetful");
+    await signUpAndLandOnPortal(page, email);
+    await page.getByRole("button", { name: "Logout" }).click();
+    await page.waitForURL((url) => url.pathname === "/login");
+
+    await page.getByRole("button", { name: "Forgot password?" }).click();
+    await page
+      .locator(".field-error", { hasText: "Please enter your email to reset your password." })
+      .waitFor();
+    await page.getByLabel("Email address").fill(email);
+    await page.getByRole("button", { name: "Forgot password?" }).click();
+    await page.getByText("Password reset email sent. Check your inbox.").waitFor();
+
+    const mail = await waitForMail(
+      (message) => message.to?.[0]?.address === email && /Reset your/.test(message.subject ?? ""),
+    );
+    const link = /https?:\/\/\S+reset-password\S+/.exec(mail.text ?? "")?.[0];
+    await page.goto(link!);
+    await page.waitForURL(
+      (url) => url.pathname === "/reset-password" && url.searchParams.has("token"),
+    );
+    await expectNoAxeViolations(page);
+    await page.getByLabel("New password", { exact: true }).fill("a brand new phrase");
+    await page.getByLabel("Confirm new password").fill("not the same phrase");
+    await page.getByRole("button", { name: "Reset Password" }).click();
+    await page.locator(".field-error", { hasText: "Passwords do not match" }).waitFor();
+    await page.getByLabel("New password", { exact: true }).fill("a brand new phrase");
+    await page.getByLabel("Confirm new password").fill("a brand new phrase");
+    await page.getByRole("button", { name: "Reset Password" }).click();
+    await page.waitForURL((url) => url.pathname === "/login");
+    await page.getByText("Your password has been changed").waitFor();
+
+    await signInWith(page, email, PASSWORD);
+    await page.getByText("The email address or password is not right").waitFor();
+    await signInWith(page, email, "a brand new phrase");
+    await page.waitForURL((url) => url.pathname === "/");
+    // The link works once.
+    await page.goto(link!);
+    await page.waitForURL((url) => url.pathname === "/reset-password");
+    expect(await page.getByText("This link has expired or has already been used").count()).toBe(1);
+    await page.context().close();
+  });
+
+  it("answers the same for an address with no account", async () => {
+    const page = await newPage(browser);
+    await page.goto("/login");
+    await page.getByLabel("Email address").fill(uniqueEmail("nobody"));
+    await page.getByRole("button", { name: "Forgot password?" }).click();
+    await page.getByText("Password reset email sent. Check your inbox.").waitFor();
+    await page.context().close();
+  });
+});
+
+describe("sign-in throttling", () => {
+  it("refuses the 11th failed sign-in within the window with 429 and a message", async () => {
+    const email = uniqueEmail("target");
+    const attempt = () =>
+      fetch(`${baseURL()}/login`, {
+        method: "POST",
+        headers: { origin: baseURL(), "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ email, password: "guess", redirectTo: "/" }),
+      });
+    const statuses: number[] = [];
+    for (let index = 0; index < 10; index++) statuses.push((await attempt()).status);
+    expect(statuses).toEqual(Array(10).fill(401));
+    const refused = await attempt();
+    expect(refused.status).toBe(429);
+    expect(await refused.text()).toContain("Too many failed attempts to sign in");
+  });
+});
