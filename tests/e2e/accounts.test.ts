@@ -244,19 +244,22 @@ describe("accounts", () => {
     await page.context().close();
   });
 
-  it("refuses a wrong password, then signs in and returns to the origin", async () => {
+  it("sends a signed-out visitor from /portal to /login, refuses a wrong password, then returns to /portal", async () => {
     const page = await newPage(browser);
     const email = uniqueEmail("returner");
     await signUpAndLandOnPortal(page, email);
     await page.getByRole("button", { name: "Logout" }).click();
     await page.waitForURL((url) => url.pathname === "/login");
-    await page.goto("/medical-results");
-    await page.waitForURL((url) => url.pathname === "/login");
+    await page.goto("/portal");
+    await page.waitForURL((url) => url.pathname === "/login" && url.searchParams.get("redirectTo") === "/portal");
     await signInWith(page, email, "not my password");
     await page.getByText("The email address or password is not right").waitFor();
     await expectNoAxeViolations(page);
     await signInWith(page, email, PASSWORD);
-    await page.waitForURL((url) => url.pathname === "/medical-results");
+    await page.waitForURL((url) => url.pathname === "/portal");
+    await page.getByRole("heading", { name: "Personal Information" }).waitFor();
+    // Medical results are protected the same way, and show their empty state.
+    await page.getByRole("link", { name: "Medical Results" }).click();
     await page.getByText("No medical results or any appointment found").waitFor();
     await page.context().close();
   });
