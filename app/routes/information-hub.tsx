@@ -1,6 +1,6 @@
+import { TeaserCard } from "#app/components/teaser-card";
 import { Link } from "react-router";
 import { pageMeta } from "#app/components/meta";
-import { PlaceholderImage } from "#app/components/pictures";
 import { hubArticles, researchItems, resources } from "#app/content/hub";
 
 export const meta = () =>
@@ -20,16 +20,14 @@ export default function InformationHub() {
           </p>
           <div className="card-grid">
             {hubArticles.map((article) => (
-              <article key={article.id} id={article.anchor} className="card">
-                <PlaceholderImage seed={article.id} alt="" width={480} height={270} />
-                <h2 className="card__title">{article.title}</h2>
-                <p>{article.description}</p>
-                <div className="card__actions">
-                  <Link className="button button--secondary" to={`/information-hub/${article.id}`}>
-                    READ MORE<span className="visually-hidden">: {article.title}</span>
-                  </Link>
-                </div>
-              </article>
+              <TeaserCard
+                key={article.id}
+                id={article.id}
+                anchor={article.anchor}
+                title={article.title}
+                description={article.description}
+                to={`/information-hub/${article.id}`}
+              />
             ))}
           </div>
         </div>

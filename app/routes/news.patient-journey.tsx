@@ -1,7 +1,6 @@
-import { Link } from "react-router";
+import { TeaserCard } from "#app/components/teaser-card";
 import { BackLink } from "#app/components/back-link";
 import { pageMeta } from "#app/components/meta";
-import { PlaceholderImage } from "#app/components/pictures";
 import { patientJourneys } from "#app/content/patient-journeys";
 
 export const meta = () =>
@@ -16,16 +15,13 @@ export default function PatientJourneyList() {
         <p className="lede">Men who came to our events tell their stories.</p>
         <div className="card-grid card-grid--two">
           {patientJourneys.map((story) => (
-            <article key={story.id} className="card">
-              <PlaceholderImage seed={story.id} alt="" width={480} height={270} />
-              <h2 className="card__title">{story.title}</h2>
-              <p>{story.description}</p>
-              <div className="card__actions">
-                <Link className="button button--secondary" to={`/news/patient-journey/${story.id}`}>
-                  READ MORE<span className="visually-hidden">: {story.title}</span>
-                </Link>
-              </div>
-            </article>
+            <TeaserCard
+              key={story.id}
+              id={story.id}
+              title={story.title}
+              description={story.description}
+              to={`/news/patient-journey/${story.id}`}
+            />
           ))}
         </div>
       </div>

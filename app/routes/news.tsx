@@ -1,3 +1,4 @@
+import { TeaserCard } from "#app/components/teaser-card";
 import { Form, Link, useSubmit } from "react-router";
 import type { Route } from "./+types/news";
 import { pageMeta } from "#app/components/meta";
@@ -56,19 +57,13 @@ export default function News({ loaderData, actionData }: Route.ComponentProps) {
           <h1 id="journey-title">Patient Journey</h1>
           <div className="card-grid card-grid--two">
             {patientJourneys.map((story) => (
-              <article key={story.id} className="card">
-                <PlaceholderImage seed={story.id} alt="" width={480} height={270} />
-                <h2 className="card__title">{story.title}</h2>
-                <p>{story.description}</p>
-                <div className="card__actions">
-                  <Link
-                    className="button button--secondary"
-                    to={`/news/patient-journey/${story.id}`}
-                  >
-                    READ MORE<span className="visually-hidden">: {story.title}</span>
-                  </Link>
-                </div>
-              </article>
+              <TeaserCard
+                key={story.id}
+                id={story.id}
+                title={story.title}
+                description={story.description}
+                to={`/news/patient-journey/${story.id}`}
+              />
             ))}
           </div>
         </div>

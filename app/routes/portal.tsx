@@ -1,5 +1,6 @@
 import { Form, Link, data, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/portal";
+import { AddressFields } from "#app/components/address-fields";
 import { DateInput } from "#app/components/date-input";
 import { ErrorSummary, SubmitButton, TextArea, TextField } from "#app/components/form";
 import { pageMeta } from "#app/components/meta";
@@ -9,7 +10,7 @@ import { db } from "#app/db/client.server";
 import { formValues, parseForm, type FieldErrors } from "#app/domain/forms";
 import { formatLongDate, londonDate } from "#app/domain/london-time";
 import { profileEditSchema } from "#app/domain/profile-edit";
-import { COUNTRIES, ETHNICITIES, GENDERS } from "#app/domain/signup";
+import { ETHNICITIES, GENDERS } from "#app/domain/signup";
 import { findProfileForUser, updateOwnProfile, type Profile } from "#app/services/profiles.server";
 import { requireUser } from "#app/services/session.server";
 
@@ -227,34 +228,16 @@ function EditProfile({ profile, result }: { profile: Profile; result?: ActionDat
           defaultValue={profile.email}
           disabled
         />
-        <TextField
-          name="homeAddressLine1"
-          label="Home address line 1"
-          autoComplete="address-line1"
-          defaultValue={values.homeAddressLine1}
-          error={errors.homeAddressLine1}
-        />
-        <TextField
-          name="homeAddressLine2"
-          label="Home address line 2 (optional)"
-          autoComplete="address-line2"
-          defaultValue={values.homeAddressLine2}
-          error={errors.homeAddressLine2}
-        />
-        <TextField
-          name="homePostcode"
-          label="Postcode"
-          autoComplete="postal-code"
-          className="input--width-20"
-          defaultValue={values.homePostcode}
-          error={errors.homePostcode}
-        />
-        <SelectField
-          name="homeCountry"
-          label="Country"
-          options={COUNTRIES}
-          defaultValue={values.homeCountry}
-          error={errors.homeCountry}
+        <h2 className="form-section">Home address</h2>
+        <AddressFields
+          names={{
+            line1: "homeAddressLine1",
+            line2: "homeAddressLine2",
+            postcode: "homePostcode",
+            country: "homeCountry",
+          }}
+          values={values}
+          errors={errors}
         />
         <TextArea
           name="billingAddress"

@@ -2,6 +2,7 @@ import { useState } from "react";
 import { Form, Link, data, redirect, useNavigation } from "react-router";
 import { APIError } from "better-auth";
 import type { Route } from "./+types/signup";
+import { AddressFields } from "#app/components/address-fields";
 import { AlertDialog } from "#app/components/alert-dialog";
 import { DateInput } from "#app/components/date-input";
 import { ErrorSummary, Honeypot, SubmitButton, TextField } from "#app/components/form";
@@ -16,7 +17,7 @@ import { formValues, isHoneypotFilled, parseForm, type FieldErrors } from "#app/
 import { londonDate } from "#app/domain/london-time";
 import { NHS_MESSAGES, cleanNhsNumber } from "#app/domain/nhs-number";
 import { safeRedirect } from "#app/domain/redirect";
-import { COUNTRIES, ETHNICITIES, GENDERS, signupSchema } from "#app/domain/signup";
+import { ETHNICITIES, GENDERS, signupSchema } from "#app/domain/signup";
 import { auth, withPendingProfile } from "#app/services/auth.server";
 import { enqueueEmail } from "#app/services/email.server";
 import { cookieHeaders, requireAnonymous } from "#app/services/session.server";
@@ -236,35 +237,15 @@ export default function Signup({ loaderData, actionData }: Route.ComponentProps)
           />
 
           <h2 className="form-section">Home address</h2>
-          <TextField
-            name="address1"
-            label="Address line 1"
-            autoComplete="address-line1"
-            defaultValue={values.address1}
-            error={errors.address1}
-          />
-          <TextField
-            name="address2"
-            label="Address line 2 (optional)"
-            autoComplete="address-line2"
-            defaultValue={values.address2}
-            error={errors.address2}
-          />
-          <TextField
-            name="postCode"
-            label="Postcode"
-            autoComplete="postal-code"
-            className="input--width-20"
-            defaultValue={values.postCode}
-            error={errors.postCode}
-          />
-          <SelectField
-            name="country"
-            label="Country"
-            options={COUNTRIES}
-            defaultValue={values.country ?? "United Kingdom"}
-            error={errors.country}
-            autoComplete="country-name"
+          <AddressFields
+            names={{
+              line1: "address1",
+              line2: "address2",
+              postcode: "postCode",
+              country: "country",
+            }}
+            values={values}
+            errors={errors}
           />
 
           <h2 className="form-section">NHS number</h2>

@@ -6,6 +6,7 @@ import os from "node:os";
 import path from "node:path";
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
+import { CHROMIUM_FLAGS, CHROMIUM_PATH } from "../lib/chromium.mjs";
 import { productionBenchEnv, startBuiltServer } from "../lib/start-server.mjs";
 
 const paths = process.argv.slice(2).length ? process.argv.slice(2) : ["/", "/about-us", "/news"];
@@ -14,17 +15,8 @@ const server = process.env.BASE_URL ? null : await startBuiltServer(productionBe
 const base = process.env.BASE_URL ?? server.url;
 
 const chrome = await chromeLauncher.launch({
-  chromePath: process.env.CHROME_PATH ?? "/usr/bin/chromium",
-  chromeFlags: [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-  ],
+  chromePath: CHROMIUM_PATH,
+  chromeFlags: CHROMIUM_FLAGS,
 });
 try {
   console.log(`Lighthouse ${base} (mobile, simulated throttling)`);

@@ -1,22 +1,16 @@
 import crypto from "node:crypto";
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
 import {
   baseURL,
   expectNoAxeViolations,
-  launchBrowser,
   newPage,
   query,
   waitForMail,
+  browserForThisFile,
 } from "./support";
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = browserForThisFile();
 
 const uniqueEmail = (label: string) =>
   `${label}-${crypto.randomBytes(4).toString("hex")}@example.com`;
@@ -67,7 +61,7 @@ async function signUpAndLandOnPortal(page: Page, email: string) {
 
 describe("sign-up validation", () => {
   it("refuses someone aged 35 with the spec's message and the Age Restriction Error dialog", async () => {
-    const page = await newPage(browser);
+    const page = await newPage(browser());
     await page.goto("/signup");
     // The age notice appears the first time the date of birth is focused.
     expect(await page.getByText("Age Restriction Notice").isVisible()).toBe(false);
@@ -96,7 +90,7 @@ describe("sign-up validation", () => {
   });
 
   it("refuses a date of birth in the future, and shows all problems at once", async () => {
-    const page = await newPage(browser);
+    const page = await newPage(browser());
     await page.goto("/signup");
     await fillSignup(page, {
       email: "not-an-email",
@@ -114,7 +108,7 @@ describe("sign-up validation", () => {
   });
 
   it("strips letters from the NHS number as they are typed, with the spec's message", async () => {
-    const page = await newPage(browser);
+    const page = await newPage(browser());
     await page.goto("/signup");
     const field = page.getByLabel("NHS number (optional)");
     await field.pressSequentially("12ab");
@@ -126,7 +120,7 @@ describe("sign-up validation", () => {
   });
 
   it("refuses a ten-digit NHS number with a wrong check digit", async () => {
-    const page = await newPage(browser);
+    const page = await newPage(browser());
     await page.goto("/signup");
     await fillSignup(page, { email: uniqueEmail("nhs"), nhs: "9434765918" });
     await page.getByRole("button", { name: "Create account" }).click();
@@ -135,7 +129,7 @@ describe("sign-up validation", () => {
   });
 
   it("says when the passwords do not match", async () => {
-    const page = await newPage(browser);
+    const page = await newPage(browser());
     await page.goto("/signup");
     await fillSignup(page, {
       email: uniqueEmail("mismatch"),
@@ -150,7 +144,7 @@ describe("sign-up validation", () => {
 
 describe("without JavaScript", () => {
   it("shows the server's messages: NHS digits, age (as an inline notice)", async () => {
-    const page = await newPage(browser, { javaScriptEnabled: false });
+    const page = await newPage(browser(), { javaScriptEnabled: false });
     await page.goto("/signup");
     await fillSignup(page, { email: uniqueEmail("nojs"), nhs: "12ab", year: "1991" });
     await page.getByRole("button", { name: "Create account" }).click();
@@ -162,7 +156,7 @@ describe("without JavaScript", () => {
   });
 
   it("signs up, signs out and signs in again", async () => {
-    const page = await newPage(browser, { javaScriptEnabled: false });
+    const page = await newPage(browser(), { javaScriptEnabled: false });
     const email = uniqueEmail("nojs-ok");
     await page.goto("/signup?redirectTo=%2Fportal");
     await fillSignup(page, { email });
@@ -182,7 +176,7 @@ describe("without JavaScript", () => {
 
 describe("accounts", () => {
   it("signs up from a protected page, returns there signed in, and verifies the e-mail", async () => {
-    const page = await newPage(browser);
+    const page = await newPage(browser());
     const email = uniqueEmail("arthur");
     await page.goto("/portal");
     await page.waitForURL(
@@ -231,7 +225,7 @@ describe("accounts", () => {
   });
 
   it("keeps a signed-in visitor away from /login and /signup, and logs out to /login", async () => {
-    const page = await newPage(browser);
+    const page = await newPage(browser());
     await signUpAndLandOnPortal(page, uniqueEmail("away"));
     await page.goto("/login?redirectTo=%2Fevents");
     expect(new URL(page.url()).pathname).toBe("/events");
@@ -245,13 +239,15 @@ describe("accounts", () => {
   });
 
   it("sends a signed-out visitor from /portal to /login, refuses a wrong password, then returns to /portal", async () => {
-    const page = await newPage(browser);
+    const page = await newPage(browser());
     const email = uniqueEmail("returner");
     await signUpAndLandOnPortal(page, email);
     await page.getByRole("button", { name: "Logout" }).click();
     await page.waitForURL((url) => url.pathname === "/login");
     await page.goto("/portal");
-    await page.waitForURL((url) => url.pathname === "/login" && url.searchParams.get("redirectTo") === "/portal");
+    await page.waitForURL(
+      (url) => url.pathname === "/login" && url.searchParams.get("redirectTo") === "/portal",
+    );
     await signInWith(page, email, "not my password");
     await page.getByText("The email address or password is not right").waitFor();
     await expectNoAxeViolations(page);
@@ -265,7 +261,7 @@ describe("accounts", () => {
   });
 
   it("edits the portal details, which save and show; a bad edit stays in edit mode", async () => {
-    const page = await newPage(browser);
+    const page = await newPage(browser());
     await signUpAndLandOnPortal(page, uniqueEmail("editor"));
     await page.getByRole("link", { name: "Edit" }).click();
     await page.getByRole("heading", { name: "Edit Personal Information" }).waitFor();
@@ -287,7 +283,7 @@ describe("accounts", () => {
   });
 
   it("does not reveal that an address is already registered", async () => {
-    const page = await newPage(browser);
+    const page = await newPage(browser());
     const email = uniqueEmail("twice");
     await signUpAndLandOnPortal(page, email);
     await page.getByRole("button", { name: "Logout" }).click();
@@ -307,7 +303,7 @@ describe("accounts", () => {
 
 describe("forgot password", () => {
   it("asks for an e-mail first, sends a reset link, and the new password replaces the old", async () => {
-    const page = await newPage(browser);
+    const page = await newPage(browser());
     const email = uniqueEmail("forgetful");
     await signUpAndLandOnPortal(page, email);
     await page.getByRole("button", { name: "Logout" }).click();
@@ -352,7 +348,7 @@ describe("forgot password", () => {
   });
 
   it("answers the same for an address with no account", async () => {
-    const page = await newPage(browser);
+    const page = await newPage(browser());
     await page.goto("/login");
     await page.getByLabel("Email address").fill(uniqueEmail("nobody"));
     await page.getByRole("button", { name: "Forgot password?" }).click();

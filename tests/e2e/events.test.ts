@@ -1,24 +1,18 @@
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
 import { DEMO_ACCESS_CODES } from "#app/db/seed-events.server";
 import { eventStart } from "#app/domain/events";
 import type { EventView } from "#app/services/events.server";
 import {
   baseURL,
   expectNoAxeViolations,
-  launchBrowser,
   newPage,
   pageProblems,
   query,
+  browserForThisFile,
 } from "./support";
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = browserForThisFile();
 
 async function apiEvents(search = ""): Promise<EventView[]> {
   const response = await fetch(`${baseURL()}/api/events${search}`);
@@ -38,7 +32,7 @@ for (const javaScriptEnabled of [true, false]) {
 
   describe(`finding events ${mode}`, () => {
     it("filters by category", async () => {
-      const page = await newPage(browser, { javaScriptEnabled });
+      const page = await newPage(browser(), { javaScriptEnabled });
       await page.goto("/book-event-main");
       await page.getByLabel("Freemasons").check();
       if (!javaScriptEnabled) await page.getByRole("button", { name: "Show events" }).click();
@@ -56,7 +50,7 @@ for (const javaScriptEnabled of [true, false]) {
     });
 
     it("filters by date window", async () => {
-      const page = await newPage(browser, { javaScriptEnabled });
+      const page = await newPage(browser(), { javaScriptEnabled });
       await page.goto("/book-event-main");
       await page.getByLabel("When").selectOption("next-week");
       if (!javaScriptEnabled) await page.getByRole("button", { name: "Show events" }).click();
@@ -70,7 +64,7 @@ for (const javaScriptEnabled of [true, false]) {
     });
 
     it("filters by location, and says when nothing matches", async () => {
-      const page = await newPage(browser, { javaScriptEnabled });
+      const page = await newPage(browser(), { javaScriptEnabled });
       await page.goto("/book-event-main");
       if (javaScriptEnabled) await page.getByRole("tab", { name: "By Location" }).click();
       await page.getByLabel("Town or postcode").fill("Ipswich");
@@ -89,7 +83,7 @@ for (const javaScriptEnabled of [true, false]) {
 
   describe(`private events ${mode}`, () => {
     it("refuses a wrong code with 'Invalid Access code' and continues with the right one", async () => {
-      const page = await newPage(browser, { javaScriptEnabled });
+      const page = await newPage(browser(), { javaScriptEnabled });
       const id = await eventIdByName("Lowestoft Masonic Hall Screening");
       await page.goto(`/event/${id}`);
       await page.getByRole("link", { name: "BOOK EVENT" }).click();
@@ -119,7 +113,7 @@ for (const javaScriptEnabled of [true, false]) {
 
 describe("the access-code dialog", () => {
   it("is a modal: it opens with focus on the code, Escape closes it, Cancel too", async () => {
-    const page = await newPage(browser);
+    const page = await newPage(browser());
     const id = await eventIdByName("Orwell Logistics Head Office Screening");
     await page.goto(`/event/${id}`);
     await page.getByRole("link", { name: "BOOK EVENT" }).click();
@@ -147,7 +141,7 @@ describe("the access-code dialog", () => {
 
 describe("event pages and cards", () => {
   it("opens /event/{id} directly, with every detail", async () => {
-    const page = await newPage(browser);
+    const page = await newPage(browser());
     const id = await eventIdByName("Colchester Hospital Partnership Clinic");
     const response = await page.goto(`/event/${id}`);
     expect(response?.status()).toBe(200);
@@ -177,7 +171,7 @@ describe("event pages and cards", () => {
   });
 
   it("shows no price for a free event, and 404 for an unknown id", async () => {
-    const page = await newPage(browser);
+    const page = await newPage(browser());
     await page.goto(`/event/${await eventIdByName("Stratford Community PSA Morning")}`);
     expect(await page.locator(".event-details").textContent()).not.toContain("Price");
     expect((await page.goto("/event/00000000-0000-4000-8000-000000000000"))?.status()).toBe(404);
@@ -186,7 +180,7 @@ describe("event pages and cards", () => {
   });
 
   it("shows a fully booked event with a disabled button, on its card and its page", async () => {
-    const page = await newPage(browser);
+    const page = await newPage(browser());
     await page.goto("/book-event-main?for=freemasons");
     const card = page.locator(".event-card", { hasText: "Maldon Lodge Screening Evening" });
     const button = card.getByRole("button", { name: /Fully Booked/ });
@@ -212,7 +206,7 @@ describe("event pages and cards", () => {
   });
 
   it("puts one marker on the map for each upcoming event that has not started and has a place", async () => {
-    const page = await newPage(browser);
+    const page = await newPage(browser());
     await page.goto("/book-event-main");
     const now = Date.now();
     const expected = (await apiEvents()).filter(
@@ -238,7 +232,7 @@ describe("event pages and cards", () => {
   });
 
   it("shows upcoming events on the home page and /events, and only bookable cards link", async () => {
-    const page = await newPage(browser);
+    const page = await newPage(browser());
     await page.goto("/");
     const cards = page.locator("#upcoming-events .event-card");
     await expect.poll(() => cards.count()).toBe(6);

@@ -1,15 +1,9 @@
 import crypto from "node:crypto";
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { expectNoAxeViolations, launchBrowser, newPage, query, waitForMail } from "./support";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { expectNoAxeViolations, newPage, query, waitForMail, browserForThisFile } from "./support";
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = browserForThisFile();
 
 const unique = () => crypto.randomBytes(4).toString("hex");
 
@@ -23,7 +17,7 @@ for (const javaScriptEnabled of [true, false]) {
 
   describe(`contact form ${mode}`, () => {
     it("shows an error beside each empty field and in the summary", async () => {
-      const page = await newPage(browser, { javaScriptEnabled });
+      const page = await newPage(browser(), { javaScriptEnabled });
       await page.goto("/about-us#contact");
       await page.getByRole("button", { name: "Send enquiry" }).click();
       const summary = page.getByRole("alert").filter({ hasText: "There is a problem" });
@@ -58,7 +52,7 @@ for (const javaScriptEnabled of [true, false]) {
     });
 
     it("keeps what was typed when one field is wrong", async () => {
-      const page = await newPage(browser, { javaScriptEnabled });
+      const page = await newPage(browser(), { javaScriptEnabled });
       await page.goto("/about-us#contact");
       await fillContactForm(page, {
         "First name": "Gordon",
@@ -80,7 +74,7 @@ for (const javaScriptEnabled of [true, false]) {
     });
 
     it("thanks the sender, stores the enquiry and e-mails the staff inbox", async () => {
-      const page = await newPage(browser, { javaScriptEnabled });
+      const page = await newPage(browser(), { javaScriptEnabled });
       const email = `enquirer-${unique()}@example.com`;
       await page.goto("/about-us#contact");
       await fillContactForm(page, {
@@ -113,7 +107,7 @@ for (const javaScriptEnabled of [true, false]) {
 
   describe(`newsletter ${mode}`, () => {
     it("asks for both name and email", async () => {
-      const page = await newPage(browser, { javaScriptEnabled });
+      const page = await newPage(browser(), { javaScriptEnabled });
       await page.goto("/news#newsletter");
       await page.getByLabel("Your name").fill("Stanley");
       await page.getByRole("button", { name: "Subscribe" }).click();
@@ -127,7 +121,7 @@ for (const javaScriptEnabled of [true, false]) {
     });
 
     it("subscribes, clears the fields, and does not duplicate a second sign-up", async () => {
-      const page = await newPage(browser, { javaScriptEnabled });
+      const page = await newPage(browser(), { javaScriptEnabled });
       const email = `reader-${unique()}@example.com`;
       for (const name of ["Stanley", "Stan"]) {
         await page.goto(`/news?visit=${name}#newsletter`);
@@ -150,7 +144,7 @@ for (const javaScriptEnabled of [true, false]) {
 
   describe(`news filter ${mode}`, () => {
     it("filters by archive month, resets to page 1 and pages through", async () => {
-      const page = await newPage(browser, { javaScriptEnabled });
+      const page = await newPage(browser(), { javaScriptEnabled });
       await page.goto("/news?page=3");
       expect(await page.locator('.pagination [aria-current="page"]').textContent()).toContain("3");
       await page.getByLabel("Show news from").selectOption("2020-08");
@@ -176,7 +170,7 @@ for (const javaScriptEnabled of [true, false]) {
     });
 
     it("expands a story in place with READ MORE", async () => {
-      const page = await newPage(browser, { javaScriptEnabled });
+      const page = await newPage(browser(), { javaScriptEnabled });
       await page.goto("/news");
       const card = page.locator("#latest-news article").first();
       const fullText =
@@ -202,7 +196,7 @@ for (const javaScriptEnabled of [true, false]) {
 
 describe("Show More on cards", () => {
   it("toggles a testimonial between 300 characters and the full text", async () => {
-    const page = await newPage(browser);
+    const page = await newPage(browser());
     await page.goto("/");
     const card = page.locator("figure.card").first();
     const quote = card.locator("blockquote p.js-only");

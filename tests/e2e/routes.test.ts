@@ -1,7 +1,6 @@
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { SCROLL_TARGETS, mainNavigation } from "#app/content/navigation";
-import { expectNoAxeViolations, launchBrowser, newPage, pageProblems } from "./support";
+import { expectNoAxeViolations, newPage, pageProblems, browserForThisFile } from "./support";
 
 /** Every content route of the public site, with a heading each must show. */
 const CONTENT_ROUTES: [path: string, heading: RegExp][] = [
@@ -42,18 +41,12 @@ const NOT_FOUND_PATHS = [
   "/about-us/nothing/here",
 ];
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = browserForThisFile();
 
 describe("content routes", () => {
   for (const [path, heading] of CONTENT_ROUTES) {
     it(`${path} answers 200 with its content, a title, a description and no axe violations`, async () => {
-      const page = await newPage(browser);
+      const page = await newPage(browser());
       const response = await page.goto(path);
       expect(response?.status()).toBe(200);
       await expect.poll(() => page.locator("h1").first().textContent()).toMatch(heading);
@@ -77,7 +70,7 @@ describe("content routes", () => {
 describe("unknown paths", () => {
   for (const path of NOT_FOUND_PATHS) {
     it(`${path} answers 404 with the spec's texts`, async () => {
-      const page = await newPage(browser);
+      const page = await newPage(browser());
       const response = await page.goto(path);
       expect(response?.status()).toBe(404);
       const main = page.locator("main");
@@ -96,7 +89,7 @@ describe("unknown paths", () => {
 
 describe("layout", () => {
   it("shows the header, banner and footer, and hides the footer on /news", async () => {
-    const page = await newPage(browser);
+    const page = await newPage(browser());
     await page.goto("/about-us");
     const header = page.locator("header.site-header");
     await expect.poll(() => header.textContent()).toContain("01632 960 001");
@@ -116,7 +109,7 @@ describe("layout", () => {
   });
 
   it("has every scroll target the navigation links to", async () => {
-    const page = await newPage(browser);
+    const page = await newPage(browser());
     const byPage = new Map<string, string[]>();
     for (const item of mainNavigation) {
       for (const child of item.children ?? []) {
@@ -137,7 +130,7 @@ describe("layout", () => {
   });
 
   it("opens a dropdown by keyboard and by its toggle, and closes it with Escape", async () => {
-    const page = await newPage(browser, { viewport: { width: 1280, height: 800 } });
+    const page = await newPage(browser(), { viewport: { width: 1280, height: 800 } });
     await page.goto("/");
     const toggle = page.getByRole("button", { name: "Events menu" });
     await toggle.click();
@@ -162,7 +155,7 @@ describe("layout", () => {
   });
 
   it("has a working mobile menu, and the menu is open without JavaScript", async () => {
-    const page = await newPage(browser, { viewport: { width: 375, height: 740 } });
+    const page = await newPage(browser(), { viewport: { width: 375, height: 740 } });
     await page.goto("/");
     const nav = page.getByRole("navigation", { name: "Main" });
     expect(await nav.isVisible()).toBe(false);
@@ -173,7 +166,7 @@ describe("layout", () => {
     await expect.poll(() => nav.isVisible()).toBe(false);
     await page.context().close();
 
-    const noScript = await newPage(browser, {
+    const noScript = await newPage(browser(), {
       viewport: { width: 375, height: 740 },
       javaScriptEnabled: false,
     });
@@ -183,7 +176,7 @@ describe("layout", () => {
   });
 
   it("offers a skip link as the first thing to tab to", async () => {
-    const page = await newPage(browser);
+    const page = await newPage(browser());
     await page.goto("/");
     await page.keyboard.press("Tab");
     const focused = page.locator(":focus");
@@ -194,7 +187,7 @@ describe("layout", () => {
   });
 
   it("scrolls to the top on a route change", async () => {
-    const page = await newPage(browser, { viewport: { width: 1280, height: 700 } });
+    const page = await newPage(browser(), { viewport: { width: 1280, height: 700 } });
     await page.goto("/about-us");
     await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
     await page.locator("footer").getByRole("link", { name: "Refund Policy" }).click();

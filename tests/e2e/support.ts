@@ -4,24 +4,23 @@ import AxeBuilder from "@axe-core/playwright";
 import { chromium, type Browser, type BrowserContextOptions, type Page } from "playwright-core";
 import PostalMime, { type Email } from "postal-mime";
 import pg from "pg";
-import { expect, inject } from "vitest";
-
-export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+import { afterAll, beforeAll, expect, inject } from "vitest";
+import { CHROMIUM_FLAGS, CHROMIUM_PATH } from "../../scripts/lib/chromium.mjs";
 
 export function launchBrowser(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: CHROMIUM_PATH,
-    args: [
-      "--headless",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-    ],
+  return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_FLAGS });
+}
+
+/** One browser for a test file, opened before its tests and closed after them. */
+export function browserForThisFile(): () => Browser {
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    browser = await launchBrowser();
   });
+  afterAll(async () => {
+    await browser?.close();
+  });
+  return () => browser!;
 }
 
 export const baseURL = () => inject("baseURL");
