@@ -30,6 +30,7 @@ export default [
   route("portal", "routes/portal.tsx"),
   route("medical-results", "routes/medical-results.tsx"),
   route("book-event-main", "routes/book-event-main.tsx"),
+  route("book-event", "routes/book-event.tsx"),
   route("event/:eventId", "routes/event.tsx"),
 
   route("api/auth/*", "routes/api/auth.ts"),

@@ -374,3 +374,44 @@ describe("sign-in throttling", () => {
     expect(await refused.text()).toContain("Too many failed attempts to sign in");
   });
 });
+
+describe("the booking page", () => {
+  it("asks a signed-out visitor to sign in, then shows the event's times", async () => {
+    const [row] = await query<{ id: string }>(
+      "select id from event where name = 'Croydon Fairfield Halls Screening'",
+    );
+    const page = await newPage(browser());
+    await page.goto(`/event/${row!.id}`);
+    await page.getByRole("link", { name: "BOOK EVENT" }).click();
+    await page.waitForURL(
+      (url) =>
+        url.pathname === "/login" &&
+        url.searchParams.get("redirectTo") === `/book-event?event=${row!.id}`,
+    );
+    await page.getByRole("link", { name: "Create an account" }).click();
+    await fillSignup(page, { email: uniqueEmail("booker") });
+    await page.getByRole("button", { name: "Create account" }).click();
+    await page.waitForURL((url) => url.pathname === "/book-event", { timeout: 15_000 });
+    await page.getByRole("heading", { name: "Croydon Fairfield Halls Screening" }).waitFor();
+    expect(
+      (await page.getByRole("list", { name: "Available times" }).textContent())?.startsWith(
+        "11:00",
+      ),
+    ).toBe(true);
+    await expectNoAxeViolations(page);
+
+    // A private event needs its code first, even when signed in; then it goes straight to booking.
+    const [lodge] = await query<{ id: string }>(
+      "select id from event where name = 'Lowestoft Masonic Hall Screening'",
+    );
+    await page.goto(`/book-event?event=${lodge!.id}`);
+    await page.waitForURL((url) => url.pathname === `/event/${lodge!.id}`);
+    await page.getByRole("link", { name: "BOOK EVENT" }).click();
+    await page.getByRole("dialog").getByLabel("Please enter Access Code").fill("LODGE-2026");
+    await page.getByRole("dialog").getByRole("button", { name: "Submit" }).click();
+    await page.waitForURL(
+      (url) => url.pathname === "/book-event" && url.searchParams.get("event") === lodge!.id,
+    );
+    await page.context().close();
+  });
+});
