@@ -1,4 +1,4 @@
-import { COUNTRIES } from "#app/domain/signup";
+import { COUNTRIES } from "#app/domain/signup-options";
 import { TextField } from "./form";
 import { SelectField } from "./select-field";
 

@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import { formatCardDate } from "#app/domain/london-time";
+import { formatCardDate } from "#app/domain/date-labels";
 import type { EventView } from "#app/services/events.server";
 import { CalendarIcon, ClockIcon, FullIcon, LockIcon, PassedIcon, PinIcon } from "./icons";
 

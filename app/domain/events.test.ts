@@ -12,13 +12,8 @@ import {
   joinAddress,
   spacesLeft,
 } from "./events";
-import {
-  TIME_FORMAT_ERROR,
-  formatCardDate,
-  formatLongDate,
-  londonDate,
-  londonInstant,
-} from "./london-time";
+import { formatCardDate, formatLongDate } from "./date-labels";
+import { TIME_FORMAT_ERROR, londonDate, londonInstant } from "./london-time";
 
 const base = {
   eventDate: "2026-06-10",

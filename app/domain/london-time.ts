@@ -58,15 +58,3 @@ export function addLondonDays(date: string, days: number): string {
   const [year, month, day] = date.split("-").map(Number) as [number, number, number];
   return format(addDays(new Date(Date.UTC(year, month - 1, day, 12)), days), "yyyy-MM-dd");
 }
-
-/** "Friday, 05 January 2024", as the event page shows dates. */
-export function formatLongDate(date: string): string {
-  const [year, month, day] = date.split("-").map(Number) as [number, number, number];
-  return format(new Date(year, month - 1, day), "EEEE, dd MMMM yyyy");
-}
-
-/** "Friday 5 January 2024": weekday, day, month name, year, as event cards show them. */
-export function formatCardDate(date: string): string {
-  const [year, month, day] = date.split("-").map(Number) as [number, number, number];
-  return format(new Date(year, month - 1, day), "EEEE d MMMM yyyy");
-}

@@ -2,27 +2,8 @@ import { z } from "zod";
 import { AGE_MESSAGES, isEligibleAge, readDateOfBirth } from "./age";
 import { validateNhsNumber } from "./nhs-number";
 
-export const COUNTRIES = ["United Kingdom", "Ireland"] as const;
-export const GENDERS = ["Male", "Female", "Non-binary", "Other"] as const;
-export const ETHNICITIES = [
-  "White - British",
-  "White - Irish",
-  "White - Any other White background",
-  "Mixed - White and Black Caribbean",
-  "Mixed - White and Black African",
-  "Mixed - White and Asian",
-  "Mixed - Any other mixed background",
-  "Asian or Asian British - Indian",
-  "Asian or Asian British - Pakistan",
-  "Asian or Asian British - Bangladeshi",
-  "Asian or Asian British - Any other Asian background",
-  "Black or Black British - Caribbean",
-  "Black or Black British - African",
-  "Black or Black British - Any other Black background",
-  "Other Ethnic Groups - Chinese",
-  "Other Ethnic Groups - Any other ethnic group",
-  "Not stated",
-] as const;
+export { COUNTRIES, ETHNICITIES, GENDERS } from "./signup-options";
+import { COUNTRIES, ETHNICITIES, GENDERS } from "./signup-options";
 
 export const PASSWORD_MIN = 8;
 export const PASSWORD_MAX = 128;

@@ -5,7 +5,7 @@ import { pageMeta } from "#app/components/meta";
 import { organisation } from "#app/content/organisation";
 import { db } from "#app/db/client.server";
 import { formatPounds } from "#app/domain/events";
-import { formatLongDate } from "#app/domain/london-time";
+import { formatLongDate } from "#app/domain/date-labels";
 import { readUnlockedEvents } from "#app/services/access-codes.server";
 import { eventSlots, findEvent } from "#app/services/events.server";
 import { requireUser } from "#app/services/session.server";

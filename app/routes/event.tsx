@@ -10,7 +10,7 @@ import { pageMeta } from "#app/components/meta";
 import { config } from "#app/config.server";
 import { db } from "#app/db/client.server";
 import { formatPounds } from "#app/domain/events";
-import { formatLongDate } from "#app/domain/london-time";
+import { formatLongDate } from "#app/domain/date-labels";
 import {
   ACCESS_CODE_MESSAGES,
   checkAccessCode,

@@ -8,9 +8,10 @@ import { PortalPanel } from "#app/components/portal-panel";
 import { SelectField } from "#app/components/select-field";
 import { db } from "#app/db/client.server";
 import { formValues, parseForm, type FieldErrors } from "#app/domain/forms";
-import { formatLongDate, londonDate } from "#app/domain/london-time";
+import { formatLongDate } from "#app/domain/date-labels";
+import { londonDate } from "#app/domain/london-time";
 import { profileEditSchema } from "#app/domain/profile-edit";
-import { ETHNICITIES, GENDERS } from "#app/domain/signup";
+import { ETHNICITIES, GENDERS } from "#app/domain/signup-options";
 import { findProfileForUser, updateOwnProfile, type Profile } from "#app/services/profiles.server";
 import { requireUser } from "#app/services/session.server";
 

@@ -17,7 +17,8 @@ import { formValues, isHoneypotFilled, parseForm, type FieldErrors } from "#app/
 import { londonDate } from "#app/domain/london-time";
 import { NHS_MESSAGES, cleanNhsNumber } from "#app/domain/nhs-number";
 import { safeRedirect } from "#app/domain/redirect";
-import { ETHNICITIES, GENDERS, signupSchema } from "#app/domain/signup";
+import { signupSchema } from "#app/domain/signup";
+import { ETHNICITIES, GENDERS } from "#app/domain/signup-options";
 import { auth, withPendingProfile } from "#app/services/auth.server";
 import { enqueueEmail } from "#app/services/email.server";
 import { cookieHeaders, requireAnonymous } from "#app/services/session.server";

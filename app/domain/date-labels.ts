@@ -1,0 +1,24 @@
+/**
+ * Dates as pages print them, from "yyyy-MM-dd". Built from Intl parts, without date libraries, so
+ * that pages showing dates ship no extra JavaScript; a calendar date needs no time zone.
+ */
+const weekday = new Intl.DateTimeFormat("en-GB", { weekday: "long", timeZone: "UTC" });
+const month = new Intl.DateTimeFormat("en-GB", { month: "long", timeZone: "UTC" });
+
+function parts(date: string) {
+  const [y, m, d] = date.split("-").map(Number) as [number, number, number];
+  const instant = new Date(Date.UTC(y, m - 1, d));
+  return { weekday: weekday.format(instant), month: month.format(instant), day: d, year: y };
+}
+
+/** "Friday, 05 January 2024", as the event page shows dates. */
+export function formatLongDate(date: string): string {
+  const p = parts(date);
+  return `${p.weekday}, ${String(p.day).padStart(2, "0")} ${p.month} ${p.year}`;
+}
+
+/** "Friday 5 January 2024": weekday, day, month name, year, as event cards show them. */
+export function formatCardDate(date: string): string {
+  const p = parts(date);
+  return `${p.weekday} ${p.day} ${p.month} ${p.year}`;
+}

@@ -1,0 +1,22 @@
+/** The sign-up form's option lists (the spec's 2 countries, 4 genders, 17 ethnic groups), kept apart from the Zod schema so pages can show them without shipping Zod. */
+export const COUNTRIES = ["United Kingdom", "Ireland"] as const;
+export const GENDERS = ["Male", "Female", "Non-binary", "Other"] as const;
+export const ETHNICITIES = [
+  "White - British",
+  "White - Irish",
+  "White - Any other White background",
+  "Mixed - White and Black Caribbean",
+  "Mixed - White and Black African",
+  "Mixed - White and Asian",
+  "Mixed - Any other mixed background",
+  "Asian or Asian British - Indian",
+  "Asian or Asian British - Pakistan",
+  "Asian or Asian British - Bangladeshi",
+  "Asian or Asian British - Any other Asian background",
+  "Black or Black British - Caribbean",
+  "Black or Black British - African",
+  "Black or Black British - Any other Black background",
+  "Other Ethnic Groups - Chinese",
+  "Other Ethnic Groups - Any other ethnic group",
+  "Not stated",
+] as const;
