@@ -35,9 +35,9 @@ try {
       score("accessibility"),
       score("best-practices"),
       score("seo"),
-      audits["largest-contentful-paint"].displayValue.padEnd(7),
-      audits["total-blocking-time"].displayValue.padEnd(6),
-      audits["cumulative-layout-shift"].displayValue,
+      (audits["largest-contentful-paint"].displayValue ?? "-").padEnd(7),
+      (audits["total-blocking-time"].displayValue ?? "-").padEnd(6),
+      audits["cumulative-layout-shift"].displayValue ?? "-",
     );
     const failing = Object.values(audits).filter(
       (audit) => audit.score !== null && audit.score < 0.9 && audit.scoreDisplayMode === "binary",
