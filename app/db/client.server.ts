@@ -34,6 +34,9 @@ export type DatabaseOptions =
 export function openDatabase(options: DatabaseOptions): Database {
   if ("url" in options) {
     const pool = new pg.Pool({ connectionString: options.url, max: 10 });
+    // An idle connection can die (a database restart, a dropped test database). node-postgres
+    // re-emits that on the pool, and an unhandled 'error' event would end the process.
+    pool.on("error", (error) => console.error(`postgres: idle connection lost (${error.message})`));
     const db = drizzlePg(pool, { schema }) as unknown as Db;
     return {
       db,
