@@ -66,7 +66,8 @@ export function SiteHeader() {
           ))}
         </ul>
       </nav>
-      <NewSystemBanner />
+      {/* People who are signed in have already registered on the new system. */}
+      {!signedIn && <NewSystemBanner />}
     </header>
   );
 }

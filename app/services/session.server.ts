@@ -13,7 +13,19 @@ export interface SessionUser {
   emailVerified: boolean;
 }
 
-export async function getSessionUser(request: Request): Promise<SessionUser | null> {
+/** One session lookup per request: the root loader and a page's guard share it. */
+const lookups = new WeakMap<Request, Promise<SessionUser | null>>();
+
+export function getSessionUser(request: Request): Promise<SessionUser | null> {
+  let lookup = lookups.get(request);
+  if (!lookup) {
+    lookup = lookUpSession(request);
+    lookups.set(request, lookup);
+  }
+  return lookup;
+}
+
+async function lookUpSession(request: Request): Promise<SessionUser | null> {
   if (!request.headers.get("cookie")) return null;
   const result = await auth().api.getSession({ headers: request.headers });
   if (!result) return null;
