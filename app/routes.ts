@@ -1,45 +1,66 @@
-import { type RouteConfig, index, route } from "@react-router/dev/routes";
+import { type RouteConfig, index, layout, prefix, route } from "@react-router/dev/routes";
 import { organisation } from "./content/organisation";
 
-// The whole site's route table, in the order of the spec's route list.
+/**
+ * The whole site's route table, grouped by area. Each folder under routes/ is one area; an area
+ * with a shared guard or frame has a layout (account and booking need someone signed in).
+ */
 export default [
-  index("routes/home.tsx"),
-  route("about-us", "routes/about-us.tsx"),
-  route("about-us/research", "routes/about-us.research.tsx"),
-  route("support-us", "routes/support-us.tsx"),
-  route("information-hub", "routes/information-hub.tsx"),
-  route("information-hub/statistics", "routes/information-hub.statistics.tsx"),
-  route("information-hub/elderly-psa-testing", "routes/information-hub.elderly-psa-testing.tsx"),
-  route("information-hub/:articleId", "routes/information-hub.article.tsx"),
-  route("events", "routes/events.tsx"),
-  route("events/corporate-screening", "routes/events.corporate-screening.tsx"),
-  route("events/community-screening", "routes/events.community-screening.tsx"),
-  route("events/seminar-talks", "routes/events.seminar-talks.tsx"),
-  route("news", "routes/news.tsx"),
-  route("news/patient-journey", "routes/news.patient-journey.tsx"),
-  route("news/patient-journey/:storyId", "routes/news.patient-journey.story.tsx"),
-  route("refund-policy", "routes/refund-policy.tsx"),
-  route(organisation.screeningEventPath.slice(1), "routes/screening-event.tsx"),
-  route("world-cancer-day-poster", "routes/world-cancer-day-poster.tsx"),
+  // site: the charity's public pages
+  index("routes/site/home.tsx"),
+  route("about-us", "routes/site/about-us.tsx"),
+  route("about-us/research", "routes/site/about-us.research.tsx"),
+  route("support-us", "routes/site/support-us.tsx"),
+  route("information-hub", "routes/site/information-hub.tsx"),
+  route("information-hub/statistics", "routes/site/information-hub.statistics.tsx"),
+  route(
+    "information-hub/elderly-psa-testing",
+    "routes/site/information-hub.elderly-psa-testing.tsx",
+  ),
+  route("information-hub/:articleId", "routes/site/information-hub.article.tsx"),
+  route("events", "routes/site/events-overview.tsx"),
+  route("events/corporate-screening", "routes/site/events.corporate-screening.tsx"),
+  route("events/community-screening", "routes/site/events.community-screening.tsx"),
+  route("events/seminar-talks", "routes/site/events.seminar-talks.tsx"),
+  route("news", "routes/site/news.tsx"),
+  route("news/patient-journey", "routes/site/news.patient-journey.tsx"),
+  route("news/patient-journey/:storyId", "routes/site/news.patient-journey.story.tsx"),
+  route("refund-policy", "routes/site/refund-policy.tsx"),
+  route(organisation.screeningEventPath.slice(1), "routes/site/screening-event.tsx"),
+  route("world-cancer-day-poster", "routes/site/world-cancer-day-poster.tsx"),
 
-  route("login", "routes/login.tsx"),
-  route("signup", "routes/signup.tsx"),
-  route("signup-success", "routes/signup-success.tsx"),
-  route("reset-password", "routes/reset-password.tsx"),
-  route("logout", "routes/logout.ts"),
-  route("portal", "routes/portal.tsx"),
-  route("medical-results", "routes/medical-results.tsx"),
-  route("book-event-main", "routes/book-event-main.tsx"),
-  route("book-event", "routes/book-event.tsx"),
-  route("event/:eventId", "routes/event.tsx"),
+  // auth: signing up, in and out
+  route("login", "routes/auth/login.tsx"),
+  route("signup", "routes/auth/signup.tsx"),
+  route("signup-success", "routes/auth/signup-success.tsx"),
+  route("reset-password", "routes/auth/reset-password.tsx"),
+  route("logout", "routes/auth/logout.ts"),
 
-  route("api/auth/*", "routes/api/auth.ts"),
-  route("api/events", "routes/api/events.ts"),
-  route("api/events/:eventId/slots", "routes/api/events.slots.ts"),
-  route("api/events/:eventId/check-access-code", "routes/api/events.check-access-code.ts"),
-  route("api/subscriptions", "routes/api/subscriptions.ts"),
-  route("api/logs/error", "routes/api/logs.error.ts"),
-  route("dev/mailbox", "routes/dev.mailbox.tsx"),
+  // events: finding an event and reading about it
+  route("book-event-main", "routes/events/event-finder.tsx"),
+  route("event/:eventId", "routes/events/event-details.tsx"),
 
-  route("*", "routes/not-found.tsx"),
+  // booking: signed-in patients only
+  layout("routes/booking/layout.tsx", [route("book-event", "routes/booking/book-event.tsx")]),
+
+  // account: signed-in patients only, inside the portal's frame
+  layout("routes/account/layout.tsx", [
+    route("portal", "routes/account/portal.tsx"),
+    route("medical-results", "routes/account/medical-results.tsx"),
+  ]),
+
+  // api: JSON resource routes
+  ...prefix("api", [
+    route("auth/*", "routes/api/auth.ts"),
+    route("events", "routes/api/events.ts"),
+    route("events/:eventId/slots", "routes/api/events.slots.ts"),
+    route("events/:eventId/check-access-code", "routes/api/events.check-access-code.ts"),
+    route("subscriptions", "routes/api/subscriptions.ts"),
+    route("logs/error", "routes/api/logs.error.ts"),
+  ]),
+
+  // dev: tools that exist only outside production
+  route("dev/mailbox", "routes/dev/mailbox.tsx"),
+
+  route("*", "routes/site/not-found.tsx"),
 ] satisfies RouteConfig;

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from "react";
 import { useFetcher } from "react-router";
-import type { AccessCodeActionData } from "#app/routes/event";
+import type { AccessCodeActionData } from "#app/routes/events/event-details";
 
 /**
  * The access-code modal for a private event: a native <dialog>, so focus stays inside it and

@@ -1,5 +1,5 @@
 import { data } from "react-router";
-import type { Route } from "./+types/dev.mailbox";
+import type { Route } from "./+types/mailbox";
 import { pageMeta } from "#app/components/meta";
 import { config } from "#app/config.server";
 import { db } from "#app/db/client.server";

@@ -4,7 +4,6 @@ import { AddressFields } from "#app/components/address-fields";
 import { DateInput } from "#app/components/date-input";
 import { ErrorSummary, SubmitButton, TextArea, TextField } from "#app/components/form";
 import { pageMeta } from "#app/components/meta";
-import { PortalPanel } from "#app/components/portal-panel";
 import { SelectField } from "#app/components/select-field";
 import { db } from "#app/db/client.server";
 import { formValues, parseForm, type FieldErrors } from "#app/domain/forms";
@@ -29,7 +28,6 @@ export async function loader({ request }: Route.LoaderArgs) {
   const url = new URL(request.url);
   return data(
     {
-      user: { name: user.name, email: user.email },
       profile,
       editing: url.searchParams.has("edit"),
       saved: url.searchParams.has("saved"),
@@ -56,39 +54,29 @@ export async function action({ request }: Route.ActionArgs) {
 }
 
 export default function Portal({ loaderData, actionData }: Route.ComponentProps) {
-  const { user, profile, saved } = loaderData;
+  const { profile, saved } = loaderData;
   const editing = loaderData.editing || Boolean(actionData);
-  const name = profile ? `${profile.firstName} ${profile.lastName}` : user.name;
-  return (
-    <section className="section">
-      <div className="page-width portal">
-        <PortalPanel name={name} reference={profile?.reference ?? null} />
-        <div>
-          {editing && profile ? (
-            <EditProfile profile={profile} result={actionData} />
-          ) : (
-            <>
-              <h1>Personal Information</h1>
-              {saved && (
-                <div className="success-panel" role="status">
-                  <p>Your details have been saved.</p>
-                </div>
-              )}
-              {profile ? (
-                <ProfileDetails profile={profile} />
-              ) : (
-                <p>We could not find your details. Please call us so that we can help.</p>
-              )}
-              {profile && (
-                <Link className="button" to="/portal?edit">
-                  Edit
-                </Link>
-              )}
-            </>
-          )}
+  return editing && profile ? (
+    <EditProfile profile={profile} result={actionData} />
+  ) : (
+    <>
+      <h1>Personal Information</h1>
+      {saved && (
+        <div className="success-panel" role="status">
+          <p>Your details have been saved.</p>
         </div>
-      </div>
-    </section>
+      )}
+      {profile ? (
+        <ProfileDetails profile={profile} />
+      ) : (
+        <p>We could not find your details. Please call us so that we can help.</p>
+      )}
+      {profile && (
+        <Link className="button" to="/portal?edit">
+          Edit
+        </Link>
+      )}
+    </>
   );
 }
 

@@ -1,6 +1,6 @@
 import { useState } from "react";
 import { Form, Link, data, redirect, useNavigation } from "react-router";
-import type { Route } from "./+types/event";
+import type { Route } from "./+types/event-details";
 import { AccessCodeDialog, AccessCodeField } from "#app/components/access-code-dialog";
 import { BackLink } from "#app/components/back-link";
 import { EventStatusButton } from "#app/components/event-card";

@@ -1,5 +1,5 @@
 import { useNavigation } from "react-router";
-import type { Route } from "./+types/book-event-main";
+import type { Route } from "./+types/event-finder";
 import { EventCard } from "#app/components/event-card";
 import { EventFilters } from "#app/components/event-filters";
 import { EventMap } from "#app/components/event-map";

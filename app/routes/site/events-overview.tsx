@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import type { Route } from "./+types/events";
+import type { Route } from "./+types/events-overview";
 import { EventCard } from "#app/components/event-card";
 import { db } from "#app/db/client.server";
 import { listUpcomingEvents } from "#app/services/events.server";
