@@ -55,8 +55,8 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
     demoData: env_.DEMO_DATA ?? !isProduction,
     /** The address e-mailed links start with. */
     publicBaseUrl: (env_.APP_URL ?? `http://localhost:${env_.PORT}`).replace(/\/$/, ""),
-    // The dev mailbox exists only where no real mail goes out and never in production.
-    devMailboxEnabled: !isProduction,
+    // The dev mailbox exists only where no real mail goes out, and never in production.
+    devMailboxEnabled: !isProduction && !env_.SMTP_URL,
   };
 }
 

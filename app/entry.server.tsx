@@ -2,9 +2,16 @@ import { PassThrough } from "node:stream";
 import { createReadableStreamFromReadable } from "@react-router/node";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
-import type { AppLoadContext, EntryContext } from "react-router";
+import type {
+  ActionFunctionArgs,
+  AppLoadContext,
+  EntryContext,
+  LoaderFunctionArgs,
+} from "react-router";
 import { ServerRouter } from "react-router";
 import { NonceProvider } from "./components/nonce";
+import { noteDatabaseError } from "./db/health.server";
+import { logError, routeOf } from "./services/log.server";
 
 export const streamTimeout = 5_000;
 
@@ -46,10 +53,21 @@ export default function handleRequest(
         },
         onError(error: unknown) {
           responseStatusCode = 500;
-          if (shellRendered) console.error(error);
+          if (shellRendered) logError(error, { route: routeOf(request), code: "render_failed" });
         },
       },
     );
     setTimeout(abort, streamTimeout + 1000);
   });
+}
+
+/**
+ * Every error a loader, action or render throws comes here. It is logged with an id, the route
+ * and a code, never with the request's values; an outage of the database is logged once by the
+ * health watch instead, and turns the answer into a 503 (server/security.ts).
+ */
+export function handleError(error: unknown, { request }: LoaderFunctionArgs | ActionFunctionArgs) {
+  if (request.signal.aborted) return;
+  if (noteDatabaseError(error)) return;
+  logError(error, { route: routeOf(request), method: request.method, code: "request_failed" });
 }

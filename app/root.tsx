@@ -5,6 +5,7 @@ import {
   Outlet,
   Scripts,
   ScrollRestoration,
+  data,
   isRouteErrorResponse,
   useLocation,
   useRouteError,
@@ -17,6 +18,7 @@ import { SiteFooter } from "./components/site-footer";
 import { SiteHeader } from "./components/site-header";
 import { organisation } from "./content/organisation";
 import stylesheet from "./styles/app.css?url";
+import { pipeHeaders } from "./utils/headers";
 
 export const links: Route.LinksFunction = () => [
   { rel: "stylesheet", href: stylesheet },
@@ -26,8 +28,14 @@ export const links: Route.LinksFunction = () => [
 /** Who is signed in, for the header's Login / Portal button. */
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await getSessionUser(request);
-  return { signedIn: Boolean(user) };
+  // A page for someone signed in is theirs alone: no browser or proxy may keep a copy.
+  return data(
+    { signedIn: Boolean(user) },
+    user ? { headers: { "Cache-Control": "private, no-store" } } : undefined,
+  );
 }
+
+export const headers = pipeHeaders;
 
 /** Paths whose pages show no footer (the spec hides it on the news page). */
 const PATHS_WITHOUT_FOOTER = new Set(["/news"]);
@@ -87,17 +95,50 @@ export default function App() {
   return <Outlet />;
 }
 
+/** What each refusal means, in words for the person who met it. */
+const ERROR_PAGES: Record<number, { title: string; body: string }> = {
+  400: {
+    title: "We could not read that",
+    body: "Something in what was sent could not be read. Please go back and try again.",
+  },
+  403: {
+    title: "You do not have permission to see this page",
+    body: "If you think you should, please contact us.",
+  },
+  413: {
+    title: "That was too much to send",
+    body: "Please go back, shorten what you typed, and try again.",
+  },
+  415: {
+    title: "We could not read that",
+    body: "Please go back and send the form again from our website.",
+  },
+  429: {
+    title: "Please wait a few minutes",
+    body: "There have been too many attempts. Please wait a few minutes and try again.",
+  },
+  503: {
+    title: "This part of our website is not available just now",
+    body: "Please try again in a few minutes.",
+  },
+};
+
 export function ErrorBoundary() {
   const error = useRouteError();
   if (isRouteErrorResponse(error) && error.status === 404) return <NotFound />;
-  if (typeof window !== "undefined") reportClientError(error);
+  if (typeof window !== "undefined" && !isRouteErrorResponse(error)) reportClientError(error);
   const status = isRouteErrorResponse(error) ? error.status : 500;
+  const page = ERROR_PAGES[status] ?? {
+    title: "Sorry, something went wrong",
+    body: "Please try again in a few minutes.",
+  };
   return (
     <div className="page-width section">
-      <title>{`Something went wrong | ${organisation.name}`}</title>
-      <h1>Sorry, something went wrong</h1>
+      <title>{`${page.title} | ${organisation.name}`}</title>
+      <h1>{page.title}</h1>
+      <p>{page.body}</p>
       <p>
-        Please try again in a few minutes. If it keeps happening, call us on{" "}
+        If it keeps happening, call us on{" "}
         <a href={`tel:${organisation.phones.general.tel}`}>{organisation.phones.general.display}</a>
         .
       </p>

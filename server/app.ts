@@ -3,9 +3,23 @@ import { createRequestHandler } from "@react-router/express";
 import express, { type Request, type Response } from "express";
 import { config } from "#app/config.server";
 import { openDatabase, setDatabase, database } from "#app/db/client.server";
-import { seedDemoData } from "#app/db/seed.server";
+import { watchDatabase } from "#app/db/health.server";
+import { seedDemoData } from "#app/demo/seed.server";
 import { startOutboxWorker, type OutboxWorker } from "#app/services/email.server";
-import { cspNonce, rateLimits, sameOriginOnly, securityHeaders } from "./security";
+import { log } from "#app/services/log.server";
+import { loadServerSecret } from "#app/services/secrets.server";
+import {
+  clientAddress,
+  cspNonce,
+  databaseGate,
+  errorHandler,
+  rateLimits,
+  requestShape,
+  sameOriginOnly,
+  securityHeaders,
+} from "./security";
+
+export { log };
 
 declare module "react-router" {
   interface AppLoadContext {
@@ -23,7 +37,9 @@ export async function startup() {
   );
   await opened.migrate();
   setDatabase(opened);
-  if (settings.demoData && (await seedDemoData(opened.db))) console.log("Demo data seeded.");
+  watchDatabase(opened.ping);
+  await loadServerSecret(opened.db, settings.AUTH_SECRET);
+  if (settings.demoData && (await seedDemoData(opened.db))) log.info("Demo data seeded.");
 
   let worker: OutboxWorker | undefined;
   if (settings.SMTP_URL) {
@@ -34,7 +50,7 @@ export async function startup() {
       pollMs: settings.OUTBOX_POLL_MS,
     });
   } else {
-    console.log("SMTP_URL is not set: mail stays in the outbox; read it at /dev/mailbox.");
+    log.info("SMTP_URL is not set: mail stays in the outbox; read it at /dev/mailbox.");
   }
 
   return {
@@ -61,6 +77,7 @@ function tileOrigin(template: string): string[] {
 export function security({ viteDevServer }: { viteDevServer: boolean }) {
   const settings = config();
   const router = express.Router();
+  router.use(clientAddress);
   router.use(cspNonce);
   router.use(
     securityHeaders({
@@ -87,6 +104,7 @@ export function security({ viteDevServer }: { viteDevServer: boolean }) {
   router.use(
     sameOriginOnly({ appOrigin: settings.APP_URL ? new URL(settings.APP_URL).origin : undefined }),
   );
+  router.use(requestShape());
   router.use(
     ...rateLimits({
       formsPerWindow: settings.RATE_LIMIT_FORMS_PER_WINDOW,
@@ -96,10 +114,13 @@ export function security({ viteDevServer }: { viteDevServer: boolean }) {
   return router;
 }
 
-export const handler = createRequestHandler({
+const renderPages = createRequestHandler({
   build: () => import("virtual:react-router/server-build"),
   getLoadContext: (req, res) => ({
     cspNonce: res.locals.cspNonce as string,
     clientAddress: req.ip ?? "unknown",
   }),
 });
+
+/** Pages and the API, behind the database gate, with a last-resort error handler. */
+export const handler = express.Router().use(databaseGate, renderPages, errorHandler);

@@ -37,7 +37,7 @@ app.use(server.handler);
 const listener = app.listen(PORT, () => {
   const address = listener.address();
   const port = typeof address === "object" && address ? address.port : PORT;
-  console.log(`Listening on http://localhost:${port} (database: ${runtime.driver})`);
+  server.log.info(`Listening on http://localhost:${port} (database: ${runtime.driver})`);
 });
 
 async function shutdown() {

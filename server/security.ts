@@ -1,7 +1,16 @@
 import crypto from "node:crypto";
-import type { NextFunction, Request, RequestHandler, Response } from "express";
+import type { ErrorRequestHandler, NextFunction, Request, RequestHandler, Response } from "express";
 import { rateLimit } from "express-rate-limit";
 import helmet from "helmet";
+import { organisation } from "#app/content/organisation";
+import { isDatabaseDown, noteDatabaseError } from "#app/db/health.server";
+import { logError } from "#app/services/log.server";
+import {
+  CLIENT_ADDRESS_HEADER,
+  FORM_BODY_LIMIT_BYTES,
+  isFormContentType,
+  isJsonContentType,
+} from "#app/utils/http.server";
 
 export interface SecurityOptions {
   isProduction: boolean;
@@ -35,19 +44,112 @@ export function wantsJson(req: Request) {
   );
 }
 
-function refuse(req: Request, res: Response, status: number, message: string) {
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+
+/** A refusal, in JSON for the API and a small page for people. */
+function refuse(req: Request, res: Response, status: number, message: string, detail = "") {
   if (wantsJson(req)) {
     res.status(status).json({ error: message });
     return;
   }
+  const { general } = organisation.phones;
   res
     .status(status)
     .type("html")
     .send(
-      `<!doctype html><html lang="en-GB"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${message}</title></head>` +
-        `<body><main><h1>${message}</h1><p><a href="/">Go to the home page</a>.</p></main></body></html>`,
+      `<!doctype html><html lang="en-GB"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(message)} | ${escapeHtml(organisation.name)}</title></head>` +
+        `<body><main><h1>${escapeHtml(message)}</h1>${detail ? `<p>${escapeHtml(detail)}</p>` : ""}` +
+        `<p>If you need help, call us on <a href="tel:${general.tel}">${general.display}</a>.</p>` +
+        `<p><a href="/">Go to the home page</a>.</p></main></body></html>`,
     );
 }
+
+/**
+ * One client address everywhere: the socket's, or the proxy's header only when TRUST_PROXY is
+ * set (Express's `req.ip`). It replaces whatever the client sent in our header, and rate limits,
+ * sign-in throttling and better-auth all read it from there.
+ */
+export const clientAddress: RequestHandler = (req, _res, next) => {
+  req.headers[CLIENT_ADDRESS_HEADER] = req.ip ?? "";
+  next();
+};
+
+/**
+ * Requests no page or endpoint accepts, refused before any of them runs: a NUL or other control
+ * character in the address (400), a state change whose body is not a form (pages) or JSON (the
+ * API) (415), and a declared body over the form limit (413, without reading it). Bodies sent
+ * without a length are counted as they are read (app/utils/http.server.ts).
+ */
+export function requestShape(options: { formBodyLimitBytes?: number } = {}): RequestHandler {
+  const limit = options.formBodyLimitBytes ?? FORM_BODY_LIMIT_BYTES;
+  return (req, res, next) => {
+    // eslint-disable-next-line no-control-regex -- finding control characters is the point
+    if (/%00|[\u0000-\u001f\u007f]/i.test(req.originalUrl))
+      return refuse(req, res, 400, "This address contains characters we cannot accept");
+    if (!UNSAFE_METHODS.has(req.method)) return next();
+    if (Number(req.get("content-length") ?? "0") > limit) {
+      res.set("Connection", "close");
+      return refuse(
+        req,
+        res,
+        413,
+        "That was too much to send",
+        "Please go back, shorten what you typed, and try again.",
+      );
+    }
+    const type = req.get("content-type") ?? null;
+    const accepted = req.path.startsWith("/api/")
+      ? isJsonContentType(type)
+      : isFormContentType(type);
+    if (!accepted) return refuse(req, res, 415, "We could not read that form");
+    next();
+  };
+}
+
+const UNAVAILABLE = {
+  title: "This part of our website is not available just now",
+  detail: "Please try again in a few minutes.",
+};
+
+/**
+ * While the database is unreachable, pages and the API answer 503 at once. A request that was
+ * already under way when it went gets its 500 turned into a 503 as well.
+ */
+export const databaseGate: RequestHandler = (req, res, next) => {
+  if (req.path !== "/healthz" && isDatabaseDown()) {
+    res.set("Retry-After", "30");
+    return refuse(req, res, 503, UNAVAILABLE.title, UNAVAILABLE.detail);
+  }
+  const writeHead = res.writeHead;
+  res.writeHead = function (this: Response, statusCode: number, ...rest: unknown[]) {
+    const status = statusCode === 500 && isDatabaseDown() ? 503 : statusCode;
+    return (writeHead as (...args: unknown[]) => Response).call(this, status, ...rest);
+  } as Response["writeHead"];
+  next();
+};
+
+/** The last resort: an error no route handled is logged with an id, and answered without a stack. */
+export const errorHandler: ErrorRequestHandler = (error, req, res, _next) => {
+  const declared = (error as { status?: unknown }).status;
+  const status =
+    typeof declared === "number" && declared >= 400 && declared < 500
+      ? declared
+      : noteDatabaseError(error)
+        ? 503
+        : 500;
+  if (status === 500) logError(error, { route: req.path, method: req.method, code: "unhandled" });
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  if (status === 503) return refuse(req, res, 503, UNAVAILABLE.title, UNAVAILABLE.detail);
+  refuse(
+    req,
+    res,
+    status,
+    status === 500 ? "Sorry, something went wrong" : "We could not read that",
+  );
+};
 
 /** A fresh nonce per request, read by entry.server.tsx for every script tag it renders. */
 export const cspNonce: RequestHandler = (_req, res, next) => {

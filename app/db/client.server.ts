@@ -8,6 +8,7 @@ import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import pg from "pg";
+import { log } from "#app/services/log.server";
 import * as schema from "./schema";
 
 /** Both drivers give the same query builder; services only ever see this type. */
@@ -33,10 +34,15 @@ export type DatabaseOptions =
 
 export function openDatabase(options: DatabaseOptions): Database {
   if ("url" in options) {
-    const pool = new pg.Pool({ connectionString: options.url, max: 10 });
+    // A request waits at most 5 s for a connection, so an unreachable server means a prompt 503.
+    const pool = new pg.Pool({
+      connectionString: options.url,
+      max: 10,
+      connectionTimeoutMillis: 5000,
+    });
     // An idle connection can die (a database restart, a dropped test database). node-postgres
     // re-emits that on the pool, and an unhandled 'error' event would end the process.
-    pool.on("error", (error) => console.error(`postgres: idle connection lost (${error.message})`));
+    pool.on("error", (error) => log.warn({ err: error }, "postgres: idle connection lost"));
     const db = drizzlePg(pool, { schema }) as unknown as Db;
     return {
       db,

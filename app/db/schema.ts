@@ -10,12 +10,14 @@ import {
   jsonb,
   pgEnum,
   pgTable,
+  primaryKey,
   text,
   time,
   timestamp,
   uniqueIndex,
   uuid,
 } from "drizzle-orm/pg-core";
+import { STAFF_ROLES } from "../domain/roles";
 
 const createdAt = () => timestamp("created_at", { withTimezone: true }).notNull().defaultNow();
 
@@ -195,10 +197,23 @@ export const user = pgTable("user", {
   email: text("email").notNull().unique(),
   emailVerified: boolean("email_verified").notNull().default(false),
   image: text("image"),
-  /** patient, or a staff role once the back office exists. */
-  role: text("role").notNull().default("patient"),
   ...authTimestamps,
 });
+
+export const staffRole = pgEnum("staff_role", STAFF_ROLES);
+
+/** The staff roles a person holds (none for a patient); one row per role. */
+export const userRole = pgTable(
+  "user_role",
+  {
+    userId: text("user_id")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    role: staffRole("role").notNull(),
+    grantedAt: timestamp("granted_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [primaryKey({ columns: [table.userId, table.role] })],
+);
 
 export const session = pgTable(
   "session",

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { hasControlCharacters } from "./fields";
 import { DATE_WINDOWS, EVENT_CATEGORIES, type DateWindow, type EventCategory } from "./events";
 
 /**
@@ -26,6 +27,9 @@ export const eventQuerySchema = z.object({
     .string()
     .trim()
     .max(100, { error: "location must be 100 characters or fewer" })
+    .refine((text) => !hasControlCharacters(text), {
+      error: "location contains characters we cannot accept",
+    })
     .optional(),
   date: z
     .enum(DATE_WINDOWS as [DateWindow, ...DateWindow[]], {
@@ -58,5 +62,10 @@ export function readEventQueryLeniently(params: URLSearchParams): EventQuery {
   const date = (DATE_WINDOWS as readonly string[]).includes(raw.date ?? "")
     ? (raw.date as DateWindow)
     : undefined;
-  return { for: categories, location: raw.location?.trim().slice(0, 100) || undefined, date };
+  const location = raw.location?.trim().slice(0, 100);
+  return {
+    for: categories,
+    location: location && !hasControlCharacters(location) ? location : undefined,
+    date,
+  };
 }

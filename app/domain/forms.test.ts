@@ -47,7 +47,7 @@ describe("contact form", () => {
     expect(result.ok).toBe(false);
     if (result.ok) return;
     expect(result.fieldErrors.email).toMatch(/correct format/);
-    expect(result.fieldErrors["phone-number"]).toMatch(/telephone number/);
+    expect(result.fieldErrors["phone-number"]).toMatch(/phone number/);
   });
 });
 
@@ -92,5 +92,36 @@ describe("honeypot and form values", () => {
     form.set("email", "a@example.com");
     form.set("password", "secret");
     expect(formValues(form, ["password"])).toEqual({ email: "a@example.com" });
+  });
+});
+
+describe("control characters", () => {
+  it("get a message on their own field, alongside the schema's messages, for any form", () => {
+    const result = parseForm(contactFormSchema, {
+      ...validContact,
+      "first-name": "Al\u0000an",
+      message: "line one\nline two\u0007",
+      email: "",
+    });
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.fieldErrors["first-name"]).toMatch(/character we cannot accept/);
+    expect(result.fieldErrors.message).toMatch(/character we cannot accept/);
+    expect(result.fieldErrors.email).toBe("Enter your email address");
+    expect(result.values["first-name"]).toBe("Al\u0000an");
+  });
+
+  it("allow tabs and line breaks, which people do type in a message", () => {
+    const result = parseForm(contactFormSchema, {
+      ...validContact,
+      message: "Dear team,\r\n\tcould you help?",
+    });
+    expect(result.ok).toBe(true);
+  });
+
+  it("report a date part on the date field itself", () => {
+    const result = parseForm(contactFormSchema, { ...validContact, "dateOfBirth-day": "1\u0000" });
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(result.fieldErrors.dateOfBirth).toMatch(/character we cannot accept/);
   });
 });

@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import { FIELD_MESSAGES, hasControlCharacters } from "./fields";
 
 /** Field name → first message, in the order the fields appear on the form. */
 export type FieldErrors = Record<string, string>;
@@ -24,22 +25,37 @@ export function isHoneypotFilled(formData: FormData): boolean {
   return typeof value === "string" && value.trim() !== "";
 }
 
-/** Validates a form's values with its schema and keeps the first message per field. */
+/** "dateOfBirth-day" is reported on "dateOfBirth", the field the error summary links to. */
+function fieldOf(key: string) {
+  return key.replace(/-(day|month|year)$/, "");
+}
+
+/**
+ * Validates a form's values with its schema and keeps the first message per field. Any text with
+ * a control character (which nobody types, and which Postgres refuses) gets its own message,
+ * whatever the schema says.
+ */
 export function parseForm<S extends z.ZodType>(
   schema: S,
   input: Record<string, unknown>,
 ): FormResult<z.output<S>> {
-  const result = schema.safeParse(input);
-  if (result.success) return { ok: true, data: result.data };
   const values = Object.fromEntries(
     Object.entries(input).filter(
       (entry): entry is [string, string] => typeof entry[1] === "string",
     ),
   );
   const fieldErrors: FieldErrors = {};
-  for (const issue of result.error.issues) {
-    const field = String(issue.path[0] ?? "form");
-    fieldErrors[field] ??= issue.message;
+  for (const [key, value] of Object.entries(values)) {
+    if (hasControlCharacters(value)) fieldErrors[fieldOf(key)] = FIELD_MESSAGES.unusualCharacters;
+  }
+  const result = schema.safeParse(input);
+  if (result.success && Object.keys(fieldErrors).length === 0)
+    return { ok: true, data: result.data };
+  if (!result.success) {
+    for (const issue of result.error.issues) {
+      const field = String(issue.path[0] ?? "form");
+      fieldErrors[field] ??= issue.message;
+    }
   }
   return { ok: false, fieldErrors, values };
 }

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { emailField, requiredText } from "./fields";
 import type { FieldErrors } from "./forms";
 
 export const NEWSLETTER_MESSAGES = {
@@ -13,19 +14,8 @@ const NAME_MISSING = "Enter your name";
 const EMAIL_MISSING = "Enter your email address";
 
 export const newsletterSchema = z.object({
-  name: z
-    .string({ error: NAME_MISSING })
-    .trim()
-    .min(1, { error: NAME_MISSING })
-    .max(100, { error: "Name must be 100 characters or fewer" }),
-  email: z
-    .string({ error: EMAIL_MISSING })
-    .trim()
-    .min(1, { error: EMAIL_MISSING })
-    .toLowerCase()
-    .pipe(
-      z.email({ error: "Enter an email address in the correct format, like name@example.com" }),
-    ),
+  name: requiredText(NAME_MISSING),
+  email: emailField(EMAIL_MISSING),
   // The old site always sent true; a form may leave it out.
   hear_about_event: z
     .union([z.boolean(), z.enum(["true", "false", "on"])])

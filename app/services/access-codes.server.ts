@@ -4,18 +4,29 @@ import { createCookie } from "react-router";
 import { config } from "#app/config.server";
 import type { Db } from "#app/db/client.server";
 import { eventAccessCode } from "#app/db/schema";
-import { hitRateLimit } from "./rate-limit.server";
+import { findEvent } from "./events.server";
+import { hitRateLimit, peekRateLimit } from "./rate-limit.server";
+import { serverSecret } from "./secrets.server";
 
 export const ACCESS_CODE_MESSAGES = {
   invalid: "Invalid Access code",
-  tooMany: "Too many attempts. Please wait 15 minutes and try again, or e-mail us for help.",
+  publicEvent: "This event is public and needs no access code",
+  /** The wait is the real one, as in the Retry-After header. */
+  tooMany: (retryAfterSeconds: number) => {
+    const minutes = Math.max(1, Math.ceil(retryAfterSeconds / 60));
+    return `Too many attempts. Please wait ${minutes} minute${minutes === 1 ? "" : "s"} and try again, or e-mail us for help.`;
+  },
 } as const;
 
-/** Attempts allowed in 15 minutes: per address for one event, and for one event from everywhere. */
+/**
+ * Wrong codes allowed in 15 minutes: per address for one event, and for one event from everywhere.
+ * Only wrong codes count, and one address's wrong codes stop counting towards the event's limit
+ * once that address is itself stopped, so one address can never lock an event for others.
+ */
 export const ACCESS_CODE_LIMITS = { windowMs: 15 * 60_000, perAddressAndEvent: 10, perEvent: 200 };
 
-// Outside production a fixed key is fine: production refuses to start without AUTH_SECRET.
-const hashKey = () => config().AUTH_SECRET ?? "development-only-access-code-key";
+// Keyed with the server secret: a copy of the database alone is not enough to test guesses.
+const hashKey = () => serverSecret();
 
 /** People type codes in any case and with stray spaces; the stored hash is of the tidied code. */
 export function normaliseAccessCode(code: string) {
@@ -67,22 +78,29 @@ export async function checkAccessCode(
   now = new Date(),
 ): Promise<AccessCheck> {
   const { windowMs, perAddressAndEvent, perEvent } = ACCESS_CODE_LIMITS;
-  const byAddress = await hitRateLimit(
-    db,
-    `access-code:${input.eventId}:${input.clientAddress}`,
-    perAddressAndEvent,
-    windowMs,
-    now,
-  );
-  const byEvent = await hitRateLimit(db, `access-code:${input.eventId}`, perEvent, windowMs, now);
-  if (!byAddress.allowed || !byEvent.allowed) {
-    return {
-      status: "rate-limited",
-      retryAfterSeconds: Math.max(byAddress.retryAfterSeconds, byEvent.retryAfterSeconds),
-    };
-  }
-  if (!input.code.trim()) return { status: "invalid" };
+  const addressKey = `access-code-failures:${input.eventId}:${input.clientAddress}`;
+  const eventKey = `access-code-failures:${input.eventId}`;
+  const [byAddress, byEvent] = await Promise.all([
+    peekRateLimit(db, addressKey, windowMs, now),
+    peekRateLimit(db, eventKey, windowMs, now),
+  ]);
+  if (byAddress.hits >= perAddressAndEvent)
+    return { status: "rate-limited", retryAfterSeconds: byAddress.retryAfterSeconds };
+  if (byEvent.hits >= perEvent)
+    return { status: "rate-limited", retryAfterSeconds: byEvent.retryAfterSeconds };
 
+  if (await codeIsAccepted(db, input, now)) return { status: "success" };
+  await hitRateLimit(db, addressKey, perAddressAndEvent, windowMs, now);
+  await hitRateLimit(db, eventKey, perEvent, windowMs, now);
+  return { status: "invalid" };
+}
+
+async function codeIsAccepted(
+  db: Db,
+  input: { eventId: string; code: string; alreadyUnlocked: boolean },
+  now: Date,
+): Promise<boolean> {
+  if (!input.code.trim()) return false;
   const usable = and(
     eq(eventAccessCode.eventId, input.eventId),
     eq(eventAccessCode.codeHash, hashAccessCode(input.code)),
@@ -90,7 +108,7 @@ export async function checkAccessCode(
   );
   if (input.alreadyUnlocked) {
     const [known] = await db.select({ id: eventAccessCode.id }).from(eventAccessCode).where(usable);
-    return known ? { status: "success" } : { status: "invalid" };
+    return Boolean(known);
   }
   // One statement, so two people racing for the last use cannot both get it.
   const [claimed] = await db
@@ -103,13 +121,52 @@ export async function checkAccessCode(
       ),
     )
     .returning({ id: eventAccessCode.id });
-  return claimed ? { status: "success" } : { status: "invalid" };
+  return Boolean(claimed);
+}
+
+/** The answer to "unlock this private event with this code", the same for the page and the API. */
+export type UnlockResult =
+  | { status: 200; setCookie: string }
+  | { status: 400 | 403 | 404; error: string }
+  | { status: 429; error: string; retryAfterSeconds: number };
+
+/**
+ * The one access-code check behind the event page's form and POST /api/events/{id}/check-access-code:
+ * the same statuses from both. 404 unknown event, 400 public event or no code, 403 wrong code,
+ * 429 too many wrong codes (with the real wait), 200 with the cookie that remembers the unlock.
+ */
+export async function unlockPrivateEvent(
+  db: Db,
+  request: Request,
+  input: { eventId: string | undefined; code: string; clientAddress: string },
+): Promise<UnlockResult> {
+  const view = await findEvent(db, input.eventId);
+  if (!view) return { status: 404, error: "Event not found" };
+  if (!view.is_private) return { status: 400, error: ACCESS_CODE_MESSAGES.publicEvent };
+  if (!input.code.trim()) return { status: 400, error: ACCESS_CODE_MESSAGES.invalid };
+  const result = await checkAccessCode(db, {
+    eventId: view.id,
+    code: input.code.slice(0, 100),
+    clientAddress: input.clientAddress,
+    alreadyUnlocked: (await readUnlockedEvents(request)).includes(view.id),
+  });
+  if (result.status === "rate-limited") {
+    return {
+      status: 429,
+      error: ACCESS_CODE_MESSAGES.tooMany(result.retryAfterSeconds),
+      retryAfterSeconds: result.retryAfterSeconds,
+    };
+  }
+  if (result.status === "invalid") return { status: 403, error: ACCESS_CODE_MESSAGES.invalid };
+  return { status: 200, setCookie: await unlockEventCookieHeader(request, view.id) };
 }
 
 /** Remembers, in a signed cookie, which private events this browser has unlocked. */
 export function unlockedEventsCookie() {
   const settings = config();
-  return createCookie("mhat_unlocked_events", {
+  // "__Host-" in production: only this host, over https, for the whole site.
+  const name = settings.isProduction ? "__Host-mhat_unlocked_events" : "mhat_unlocked_events";
+  return createCookie(name, {
     httpOnly: true,
     sameSite: "lax",
     secure: settings.isProduction,

@@ -7,8 +7,11 @@ import { config } from "#app/config.server";
 import { database, type Db } from "#app/db/client.server";
 import * as schema from "#app/db/schema";
 import { organisation } from "#app/content/organisation";
-import { PASSWORD_MAX, PASSWORD_MIN } from "#app/domain/signup";
+import { PASSWORD_MAX, PASSWORD_MIN } from "#app/domain/password";
+import { CLIENT_ADDRESS_HEADER } from "#app/utils/http.server";
 import { enqueueEmail } from "./email.server";
+import { describeError, log } from "./log.server";
+import { serverSecret } from "./secrets.server";
 
 /**
  * argon2id at OWASP's recommended minimum (46 MiB, one pass, one lane), so that a stolen hash is
@@ -26,22 +29,10 @@ export const verifyPassword = ({ hash, password }: { hash: string; password: str
   argon2Verify(hash, password).catch(() => false);
 
 /** The profile fields a sign-up carries into better-auth's transaction. */
-export interface ProfileDraft {
-  firstName: string;
-  lastName: string;
-  gender: string | null;
-  dateOfBirth: string | null;
-  ethnicity: string | null;
-  occupation: string | null;
-  phone: string;
-  email: string;
-  homeAddressLine1: string;
-  homeAddressLine2: string | null;
-  homePostcode: string;
-  homeCountry: string;
-  billingAddress: string | null;
-  nhsNumber: string | null;
-}
+export type ProfileDraft = Omit<
+  typeof schema.profile.$inferInsert,
+  "id" | "userId" | "reference" | "createdAt" | "updatedAt"
+>;
 
 /** The profile waiting to be written by the sign-up that is running now (one per request). */
 const pendingProfile = new AsyncLocalStorage<ProfileDraft>();
@@ -112,16 +103,74 @@ const profilePlugin = {
   },
 } satisfies BetterAuthPlugin;
 
-function createAuth(db: Db) {
-  const settings = config();
+/**
+ * better-auth's HTTP endpoints are part of our attack surface. The site reaches the library
+ * through its own server code; over HTTP only the two links we e-mail are needed.
+ */
+export const EXPOSED_AUTH_ENDPOINTS = [
+  { method: "GET", path: /^\/api\/auth\/verify-email$/ },
+  { method: "GET", path: /^\/api\/auth\/reset-password\/[A-Za-z0-9_-]+$/ },
+] as const;
+
+const DISABLED_AUTH_PATHS = [
+  "/account-info",
+  "/change-email",
+  "/change-password",
+  "/delete-user",
+  "/delete-user/callback",
+  "/error",
+  "/get-access-token",
+  "/get-session",
+  "/link-social",
+  "/list-accounts",
+  "/list-sessions",
+  "/ok",
+  "/refresh-token",
+  "/request-password-reset",
+  "/reset-password",
+  "/revoke-other-sessions",
+  "/revoke-session",
+  "/revoke-sessions",
+  "/send-verification-email",
+  "/sign-in/email",
+  "/sign-in/social",
+  "/sign-out",
+  "/sign-up/email",
+  "/unlink-account",
+  "/update-session",
+  "/update-user",
+  "/verify-password",
+];
+
+/**
+ * Cookie names: "__Host-" in production, which the browser accepts only from https, for the
+ * whole site and this host alone, so no other site or subdomain can set or read them.
+ */
+function cookiePrefix(isProduction: boolean) {
+  return isProduction ? "__Host-mhat" : "mhat";
+}
+
+/** better-auth's own log lines go through ours: codes and scrubbed text, never raw errors. */
+function authLogger(
+  level: "info" | "warn" | "error" | "debug" | "success",
+  message: string,
+  ...args: unknown[]
+) {
+  const details = args.map((arg) => (arg instanceof Error ? describeError(arg) : typeof arg));
+  log[level === "success" ? "info" : level]({ source: "auth", details }, message);
+}
+
+function createAuth(db: Db, settings = config(), secret = serverSecret()) {
   return betterAuth({
     appName: organisation.name,
     baseURL: settings.publicBaseUrl,
     // Express has already refused cross-site state changes (server/security.ts), so the request's own origin is trusted.
     trustedOrigins: async (request) => (request ? [new URL(request.url).origin] : []),
+    // Only the links in our e-mails reach better-auth over HTTP (routes/api/auth.ts); these are
+    // disabled in the library too, in case a route ever forwards more.
+    disabledPaths: DISABLED_AUTH_PATHS,
     basePath: "/api/auth",
-    // Outside production a fixed secret is fine: production refuses to start without AUTH_SECRET.
-    secret: settings.AUTH_SECRET ?? "development-only-auth-secret-not-for-production",
+    secret,
     database: drizzleAdapter(db, {
       provider: "pg",
       transaction: true,
@@ -134,9 +183,6 @@ function createAuth(db: Db) {
         profile: schema.profile,
       },
     }),
-    user: {
-      additionalFields: { role: { type: "string", defaultValue: "patient", input: false } },
-    },
     emailAndPassword: {
       enabled: true,
       autoSignIn: true,
@@ -188,11 +234,20 @@ function createAuth(db: Db) {
     session: { expiresIn: 60 * 60 * 24 * 7, updateAge: 60 * 60 * 24 },
     rateLimit: { enabled: true, storage: "database", modelName: "rateLimit", window: 60, max: 100 },
     advanced: {
-      useSecureCookies: settings.isProduction,
-      defaultCookieAttributes: { httpOnly: true, sameSite: "lax", secure: settings.isProduction },
+      // The prefix carries "__Host-" itself; better-auth's own "__Secure-" would come before it.
+      useSecureCookies: false,
+      cookiePrefix: cookiePrefix(settings.isProduction),
+      defaultCookieAttributes: {
+        httpOnly: true,
+        sameSite: "lax",
+        secure: settings.isProduction,
+        path: "/",
+      },
+      // Express puts the one client address it trusts in this header (server/security.ts),
+      // replacing whatever the client sent, so forged X-Forwarded-For headers count for nothing.
+      ipAddress: { ipAddressHeaders: [CLIENT_ADDRESS_HEADER] },
     },
-    // Info-level messages name e-mail addresses; personal data stays out of the logs.
-    logger: { level: "warn" },
+    logger: { level: "warn", log: authLogger },
     plugins: [profilePlugin],
   });
 }
@@ -206,7 +261,7 @@ export function auth() {
   return cached.auth;
 }
 
-/** For tests: an auth instance on a given database. */
-export function authFor(db: Db) {
-  return createAuth(db);
+/** For tests: an auth instance on a given database, optionally with other settings. */
+export function authFor(db: Db, settings = config(), secret = serverSecret()) {
+  return createAuth(db, settings, secret);
 }

@@ -4,10 +4,12 @@ import { config } from "#app/config.server";
 import { db } from "#app/db/client.server";
 import { CONTACT_THANK_YOU, contactFormSchema } from "#app/domain/contact-form";
 import { formValues, isHoneypotFilled, parseForm } from "#app/domain/forms";
+import { readForm } from "#app/utils/http.server";
 import { createEnquiry } from "./enquiries.server";
 
 /** Handles a contact-form submission from any page that shows the form. */
-export async function handleContactSubmission(formData: FormData) {
+export async function handleContactSubmission(request: Request) {
+  const formData = await readForm(request);
   const sent: ContactActionData = { form: "contact", status: "sent", message: CONTACT_THANK_YOU };
   if (isHoneypotFilled(formData)) return data(sent);
   const parsed = parseForm(contactFormSchema, formValues(formData, ["intent"]));

@@ -3,6 +3,8 @@ import nodemailer, { type Transporter } from "nodemailer";
 import { nextAttemptDelayMs, shouldGiveUp } from "#app/domain/backoff";
 import type { Db } from "#app/db/client.server";
 import { outboxEmail } from "#app/db/schema";
+import { noteDatabaseError } from "#app/db/health.server";
+import { log } from "./log.server";
 
 export interface OutgoingEmail {
   to: string;
@@ -108,7 +110,10 @@ export async function deliverDueEmails(
           nextAttemptAt: new Date(now().getTime() + nextAttemptDelayMs(attempts)),
         })
         .where(eq(outboxEmail.id, message.id));
-      console.warn(`outbox: delivery of ${message.id} failed (attempt ${attempts}): ${reason}`);
+      log.warn(
+        { messageId: message.id, attempts, err: error },
+        "outbox: delivery failed, will retry",
+      );
     }
   }
   return sent;
@@ -134,7 +139,8 @@ export function startOutboxWorker(options: {
   const flush = () => {
     running ??= deliverDueEmails(options.db, transport, options.from)
       .catch((error) => {
-        console.error("outbox: pass failed", error);
+        noteDatabaseError(error);
+        log.error({ err: error, code: "outbox_pass_failed" }, "outbox: pass failed");
         return 0;
       })
       .finally(() => {

@@ -17,7 +17,7 @@ export async function createEnquiry(db: Db, form: ContactForm, staffEmail: strin
         message: form.message,
       })
       .returning();
-    await enqueueEmail(tx as unknown as Db, {
+    await enqueueEmail(tx, {
       to: staffEmail,
       replyTo: form.email,
       subject: `Website enquiry from ${form["first-name"]} ${form["last-name"]}`,

@@ -6,6 +6,8 @@ import {
   newsletterFormMessage,
   newsletterSchema,
 } from "#app/domain/newsletter";
+import { readForm } from "#app/utils/http.server";
+import { logError, routeOf } from "./log.server";
 import { subscribeToNewsletter } from "./subscriptions.server";
 
 export type NewsletterActionData = {
@@ -17,7 +19,8 @@ export type NewsletterActionData = {
 };
 
 /** The newsletter form on /news; the JSON twin is POST /api/subscriptions. */
-export async function handleNewsletterSubmission(formData: FormData) {
+export async function handleNewsletterSubmission(request: Request) {
+  const formData = await readForm(request);
   const subscribed: NewsletterActionData = {
     form: "newsletter",
     status: "subscribed",
@@ -43,7 +46,7 @@ export async function handleNewsletterSubmission(formData: FormData) {
     await subscribeToNewsletter(db(), parsed.data);
     return data(subscribed);
   } catch (error) {
-    console.error("newsletter: subscription failed", error);
+    logError(error, { route: routeOf(request), code: "newsletter_subscription_failed" });
     return data<NewsletterActionData>(
       { form: "newsletter", status: "error", message: NEWSLETTER_MESSAGES.unexpected, values },
       { status: 500 },

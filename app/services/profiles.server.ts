@@ -10,20 +10,11 @@ export async function findProfileForUser(db: Db, userId: string): Promise<Profil
   return row ?? null;
 }
 
-export interface ProfileUpdate {
-  firstName: string;
-  lastName: string;
-  gender: string | null;
-  dateOfBirth: string | null;
-  ethnicity: string | null;
-  occupation: string | null;
-  phone: string;
-  homeAddressLine1: string;
-  homeAddressLine2: string | null;
-  homePostcode: string;
-  homeCountry: string;
-  billingAddress: string;
-}
+/** What the portal's edit form may change: not the e-mail, the NHS number or the reference. */
+export type ProfileUpdate = Omit<
+  typeof profile.$inferInsert,
+  "id" | "userId" | "reference" | "email" | "nhsNumber" | "createdAt" | "updatedAt"
+>;
 
 /** Saves the editable fields (not the e-mail, not the NHS number) and keeps the account's name in step. */
 export async function updateOwnProfile(db: Db, userId: string, update: ProfileUpdate) {

@@ -40,17 +40,20 @@ export async function hitRateLimit(
   };
 }
 
-/** How many hits `key` has in the current window, without counting one. */
+/** How many hits `key` has in the current window, and when it ends, without counting one. */
 export async function peekRateLimit(
   db: Db,
   key: string,
   windowMs: number,
   now = new Date(),
-): Promise<number> {
+): Promise<{ hits: number; retryAfterSeconds: number }> {
   const windowStart = new Date(Math.floor(now.getTime() / windowMs) * windowMs);
   const [row] = await db
     .select({ hits: rateLimitHit.hits })
     .from(rateLimitHit)
     .where(and(eq(rateLimitHit.key, key), eq(rateLimitHit.windowStart, windowStart)));
-  return row?.hits ?? 0;
+  return {
+    hits: row?.hits ?? 0,
+    retryAfterSeconds: Math.ceil((windowStart.getTime() + windowMs - now.getTime()) / 1000),
+  };
 }

@@ -1,15 +1,13 @@
-import { redirect } from "react-router";
 import { APIError } from "better-auth";
 import { db } from "#app/db/client.server";
-import { safeRedirect } from "#app/domain/redirect";
 import { auth } from "./auth.server";
+import { logError, routeOf } from "./log.server";
 import { hitRateLimit, peekRateLimit } from "./rate-limit.server";
 
 export interface SessionUser {
   id: string;
   name: string;
   email: string;
-  role: string;
   emailVerified: boolean;
 }
 
@@ -30,32 +28,7 @@ async function lookUpSession(request: Request): Promise<SessionUser | null> {
   const result = await auth().api.getSession({ headers: request.headers });
   if (!result) return null;
   const { id, name, email, emailVerified } = result.user;
-  return {
-    id,
-    name,
-    email,
-    emailVerified,
-    role: (result.user as { role?: string }).role ?? "patient",
-  };
-}
-
-function currentPath(request: Request) {
-  const url = new URL(request.url);
-  return `${url.pathname}${url.search}`;
-}
-
-/** For pages that need someone signed in: anyone else goes to /login and comes back afterwards. */
-export async function requireUser(request: Request): Promise<SessionUser> {
-  const user = await getSessionUser(request);
-  if (!user) throw redirect(`/login?redirectTo=${encodeURIComponent(currentPath(request))}`);
-  return user;
-}
-
-/** For /login and /signup: a signed-in visitor goes straight back to where they were heading. */
-export async function requireAnonymous(request: Request) {
-  if (await getSessionUser(request)) {
-    throw redirect(safeRedirect(new URL(request.url).searchParams.get("redirectTo"), "/portal"));
-  }
+  return { id, name, email, emailVerified };
 }
 
 export const SIGN_IN_MESSAGES = {
@@ -84,7 +57,7 @@ export async function signIn(
     peekRateLimit(db(), accountKey, windowMs),
     peekRateLimit(db(), addressKey, windowMs),
   ]);
-  if (accountFailures >= perAccount || addressFailures >= perAddress) {
+  if (accountFailures.hits >= perAccount || addressFailures.hits >= perAddress) {
     return { ok: false, status: 429, message: SIGN_IN_MESSAGES.throttled };
   }
   try {
@@ -96,7 +69,7 @@ export async function signIn(
     return { ok: true, headers };
   } catch (error) {
     if (!(error instanceof APIError)) {
-      console.error("sign-in failed unexpectedly", error);
+      logError(error, { route: routeOf(request), code: "sign_in_failed" });
       return { ok: false, status: 500, message: SIGN_IN_MESSAGES.unexpected };
     }
     await hitRateLimit(db(), accountKey, perAccount, windowMs);

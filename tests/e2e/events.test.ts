@@ -1,6 +1,6 @@
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { DEMO_ACCESS_CODES } from "#app/db/seed-events.server";
+import { DEMO_ACCESS_CODES } from "#app/demo/events.server";
 import { eventStart } from "#app/domain/events";
 import type { EventView } from "#app/services/events.server";
 import {

@@ -44,7 +44,7 @@ describe("sign-up", () => {
     const email = "arthur@example.com";
     const result = await signUp(email, draft(email));
     const [created] = await database.db.select().from(user).where(eq(user.email, email));
-    expect(created).toMatchObject({ id: result.user.id, role: "patient", emailVerified: false });
+    expect(created).toMatchObject({ id: result.user.id, emailVerified: false });
     const [stored] = await database.db
       .select()
       .from(profile)

@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import nodemailer from "nodemailer";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { enquiry, newsletterSubscription, outboxEmail } from "#app/db/schema";
-import { seedDemoData } from "#app/db/seed.server";
+import { seedDemoData } from "#app/demo/seed.server";
 import { deliverDueEmails } from "#app/services/email.server";
 import { createEnquiry } from "#app/services/enquiries.server";
 import { subscribeToNewsletter } from "#app/services/subscriptions.server";

@@ -59,7 +59,7 @@ describe("listing upcoming events", () => {
     await insertEvent(db, product.id, { name: "Last week", eventDate: "2026-05-25" });
     const events = await listUpcomingEvents(db, {}, now);
     expect(events.map((view) => [view.event_name, view.booking_status])).toEqual([
-      ["Running now", "full"],
+      ["Running now", "closed"],
       ["Soon", "bookable"],
       ["Later", "bookable"],
     ]);

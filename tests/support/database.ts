@@ -1,4 +1,5 @@
 import { openDatabase, type Database } from "#app/db/client.server";
+import { loadServerSecret } from "#app/services/secrets.server";
 import { createScratchDatabase } from "./postgres";
 
 /**
@@ -10,6 +11,7 @@ export async function openTestDatabase(): Promise<Database & { kind: string }> {
     const scratch = await createScratchDatabase();
     const database = openDatabase({ url: scratch.url });
     await database.migrate();
+    await loadServerSecret(database.db, "test-secret-test-secret-test-secret-0000");
     return {
       ...database,
       kind: "postgres",
@@ -21,5 +23,6 @@ export async function openTestDatabase(): Promise<Database & { kind: string }> {
   }
   const database = openDatabase({ memory: true });
   await database.migrate();
+  await loadServerSecret(database.db, "test-secret-test-secret-test-secret-0000");
   return { ...database, kind: "pglite" };
 }

@@ -3,7 +3,10 @@ import type { Route } from "./+types/layout";
 import { PortalPanel } from "#app/components/portal-panel";
 import { db } from "#app/db/client.server";
 import { findProfileForUser } from "#app/services/profiles.server";
-import { requireUser } from "#app/services/session.server";
+import { requireUser } from "#app/services/guards.server";
+import { pipeHeaders } from "#app/utils/headers";
+
+export const headers = pipeHeaders;
 
 /** The account area: someone signed in, and the portal's side panel around every page. */
 export async function loader({ request }: Route.LoaderArgs) {
@@ -17,9 +20,6 @@ export async function loader({ request }: Route.LoaderArgs) {
     { headers: { "Cache-Control": "no-store" } },
   );
 }
-
-/** Personal and health data: never stored by a browser or proxy cache. */
-export const headers = () => ({ "Cache-Control": "no-store" });
 
 export default function AccountLayout({ loaderData }: Route.ComponentProps) {
   return (

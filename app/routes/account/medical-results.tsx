@@ -1,10 +1,12 @@
 import { data } from "react-router";
 import type { Route } from "./+types/medical-results";
 import { pageMeta } from "#app/components/meta";
-import { requireUser } from "#app/services/session.server";
+import { requireUser } from "#app/services/guards.server";
+import { pipeHeaders } from "#app/utils/headers";
 
 export const meta = () => pageMeta("Medical results", "Your medical results and appointments.");
-export const headers = () => ({ "Cache-Control": "no-store" });
+
+export const headers = pipeHeaders;
 
 /** Results and appointments arrive with the booking and results work; the page and its guard exist now. */
 export async function loader({ request }: Route.LoaderArgs) {

@@ -1,27 +1,27 @@
 import { Form, Link, data, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/portal";
-import { AddressFields } from "#app/components/address-fields";
-import { DateInput } from "#app/components/date-input";
 import { ErrorSummary, SubmitButton, TextArea, TextField } from "#app/components/form";
 import { pageMeta } from "#app/components/meta";
-import { SelectField } from "#app/components/select-field";
+import { PersonalDetailsFields } from "#app/components/personal-details-fields";
 import { db } from "#app/db/client.server";
-import { formValues, parseForm, type FieldErrors } from "#app/domain/forms";
 import { formatLongDate } from "#app/domain/date-labels";
+import { formValues, parseForm, type FieldErrors } from "#app/domain/forms";
 import { londonDate } from "#app/domain/london-time";
-import { profileEditSchema } from "#app/domain/profile-edit";
-import { ETHNICITIES, GENDERS } from "#app/domain/signup-options";
+import { PROFILE_EDIT_FIELDS, profileEditSchema } from "#app/domain/personal-details";
+import { requireUser } from "#app/services/guards.server";
+import { logError, routeOf } from "#app/services/log.server";
 import { findProfileForUser, updateOwnProfile, type Profile } from "#app/services/profiles.server";
-import { requireUser } from "#app/services/session.server";
+import { pipeHeaders } from "#app/utils/headers";
+import { readForm } from "#app/utils/http.server";
 
 export const meta = () => pageMeta("Your profile", "Your personal information.");
 
-/** The page carries personal and health data: never stored by a browser or proxy cache. */
-export const headers = () => ({ "Cache-Control": "no-store" });
+export const headers = pipeHeaders;
 
 const SAVE_FAILED =
   "We could not save your changes. Please try again, or call us if it keeps happening.";
 
+/** The page carries personal and health data: never stored by a browser or proxy cache. */
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request);
   const profile = await findProfileForUser(db(), user.id);
@@ -40,15 +40,22 @@ type ActionData = { fieldErrors?: FieldErrors; formError?: string; values: Recor
 
 export async function action({ request }: Route.ActionArgs) {
   const user = await requireUser(request);
-  const values = formValues(await request.formData(), ["email", "nhsNumber"]);
+  const values = formValues(await readForm(request), ["email", "nhsNumber"]);
   const parsed = parseForm(profileEditSchema(londonDate(new Date())), values);
+  const noStore = { "Cache-Control": "no-store" };
   if (!parsed.ok)
-    return data<ActionData>({ fieldErrors: parsed.fieldErrors, values }, { status: 400 });
+    return data<ActionData>(
+      { fieldErrors: parsed.fieldErrors, values },
+      { status: 400, headers: noStore },
+    );
   try {
     await updateOwnProfile(db(), user.id, parsed.data);
   } catch (error) {
-    console.error("profile save failed", error instanceof Error ? error.message : error);
-    return data<ActionData>({ formError: SAVE_FAILED, values }, { status: 500 });
+    const errorId = logError(error, { route: routeOf(request), code: "profile_save_failed" });
+    return data<ActionData>(
+      { formError: `${SAVE_FAILED} (Reference ${errorId})`, values },
+      { status: 500, headers: noStore },
+    );
   }
   return redirect("/portal?saved");
 }
@@ -152,63 +159,9 @@ function EditProfile({ profile, result }: { profile: Profile; result?: ActionDat
           <p>{result.formError}</p>
         </div>
       )}
-      <ErrorSummary errors={errors} />
+      <ErrorSummary errors={errors} fieldOrder={PROFILE_EDIT_FIELDS} />
       <Form method="post" noValidate className="form">
-        <TextField
-          name="firstName"
-          label="First name"
-          autoComplete="given-name"
-          defaultValue={values.firstName}
-          error={errors.firstName}
-        />
-        <TextField
-          name="lastName"
-          label="Last name"
-          autoComplete="family-name"
-          defaultValue={values.lastName}
-          error={errors.lastName}
-        />
-        <SelectField
-          name="gender"
-          label="Gender (optional)"
-          options={GENDERS}
-          placeholder="Not given"
-          defaultValue={values.gender}
-          error={errors.gender}
-        />
-        <DateInput
-          name="dateOfBirth"
-          legend="Date of birth (optional)"
-          values={{
-            day: values["dateOfBirth-day"],
-            month: values["dateOfBirth-month"],
-            year: values["dateOfBirth-year"],
-          }}
-          error={errors.dateOfBirth}
-        />
-        <SelectField
-          name="ethnicity"
-          label="Ethnic group (optional)"
-          options={ETHNICITIES}
-          placeholder="Not given"
-          defaultValue={values.ethnicity}
-          error={errors.ethnicity}
-        />
-        <TextField
-          name="occupation"
-          label="Occupation (optional)"
-          defaultValue={values.occupation}
-          error={errors.occupation}
-        />
-        <TextField
-          name="phone"
-          type="tel"
-          label="Phone number"
-          autoComplete="tel"
-          className="input--width-20"
-          defaultValue={values.phone}
-          error={errors.phone}
-        />
+        <PersonalDetailsFields purpose="profile" values={values} errors={errors} />
         <TextField
           name="email"
           type="email"
@@ -216,17 +169,6 @@ function EditProfile({ profile, result }: { profile: Profile; result?: ActionDat
           hint="To change your e-mail address, please contact us."
           defaultValue={profile.email}
           disabled
-        />
-        <h2 className="form-section">Home address</h2>
-        <AddressFields
-          names={{
-            line1: "homeAddressLine1",
-            line2: "homeAddressLine2",
-            postcode: "homePostcode",
-            country: "homeCountry",
-          }}
-          values={values}
-          errors={errors}
         />
         <TextArea
           name="billingAddress"

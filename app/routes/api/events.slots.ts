@@ -1,11 +1,11 @@
 import type { Route } from "./+types/events.slots";
 import { db } from "#app/db/client.server";
 import { eventSlots, findEvent } from "#app/services/events.server";
-import { jsonError } from "#app/utils/http.server";
+import { jsonError, jsonEndpoint } from "#app/utils/http.server";
 
 /** GET /api/events/{id}/slots: {"2026-12-01": {"availableTimeSlots": ["10:00", ...]}} */
-export async function loader({ params }: Route.LoaderArgs) {
+export const loader = jsonEndpoint(async ({ params }: Route.LoaderArgs) => {
   const view = await findEvent(db(), params.eventId);
   if (!view) return jsonError(404, "Event not found");
   return Response.json(await eventSlots(db(), view), { headers: { "Cache-Control": "no-store" } });
-}
+});

@@ -2,10 +2,10 @@ import type { Route } from "./+types/events";
 import { db } from "#app/db/client.server";
 import { parseEventQuery } from "#app/domain/event-query";
 import { upcomingEventsJson } from "#app/services/events.server";
-import { jsonError } from "#app/utils/http.server";
+import { jsonError, jsonEndpoint } from "#app/utils/http.server";
 
 /** GET /api/events?for=community,corporate&location=Ipswich&date=next-week */
-export async function loader({ request }: Route.LoaderArgs) {
+export const loader = jsonEndpoint(async ({ request }: Route.LoaderArgs) => {
   const query = parseEventQuery(new URL(request.url).searchParams);
   if (!query.success) {
     return jsonError(400, query.error.issues[0]!.message, {
@@ -26,4 +26,4 @@ export async function loader({ request }: Route.LoaderArgs) {
       "Cache-Control": "no-cache",
     },
   });
-}
+});

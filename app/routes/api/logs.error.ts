@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { Route } from "./+types/logs.error";
 import { db } from "#app/db/client.server";
 import { recordClientError } from "#app/services/client-errors.server";
-import { methodNotAllowed, parseJsonBody } from "#app/utils/http.server";
+import { methodNotAllowed, parseJsonBody, jsonEndpoint } from "#app/utils/http.server";
 
 /** Bodies larger than this are refused with 413 before they are read in full. */
 const MAX_REPORT_BYTES = 8 * 1024;
@@ -18,7 +18,7 @@ const reportSchema = z.object({
 });
 
 /** POST /api/logs/error: browsers report errors here; stored for staff, never echoed back. */
-export async function action({ request }: Route.ActionArgs) {
+export const action = jsonEndpoint(async ({ request }: Route.ActionArgs) => {
   if (request.method !== "POST") return methodNotAllowed("POST");
   const parsed = await parseJsonBody(request, reportSchema, MAX_REPORT_BYTES);
   if (!parsed.ok) return parsed.response;
@@ -27,7 +27,7 @@ export async function action({ request }: Route.ActionArgs) {
     userAgent: request.headers.get("user-agent")?.slice(0, 300),
   });
   return new Response(null, { status: 204 });
-}
+});
 
 export function loader() {
   return methodNotAllowed("POST");

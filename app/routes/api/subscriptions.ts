@@ -7,10 +7,10 @@ import {
   newsletterSchema,
 } from "#app/domain/newsletter";
 import { subscribeToNewsletter } from "#app/services/subscriptions.server";
-import { jsonError, methodNotAllowed, readJsonBody } from "#app/utils/http.server";
+import { jsonError, methodNotAllowed, readJsonBody, jsonEndpoint } from "#app/utils/http.server";
 
 /** POST /api/subscriptions {name, email, hear_about_event}: subscribing twice is not an error. */
-export async function action({ request }: Route.ActionArgs) {
+export const action = jsonEndpoint(async ({ request }: Route.ActionArgs) => {
   if (request.method !== "POST") return methodNotAllowed("POST");
   const body = await readJsonBody(request, 4 * 1024);
   if (!body.ok) return body.response;
@@ -28,7 +28,7 @@ export async function action({ request }: Route.ActionArgs) {
     { status: "success", message: NEWSLETTER_MESSAGES.success },
     { status: 201 },
   );
-}
+});
 
 export function loader() {
   return methodNotAllowed("POST");

@@ -6,9 +6,13 @@ import { pageMeta } from "#app/components/meta";
 import { NewAccountNotice } from "#app/components/new-account-notice";
 import { formValues, isHoneypotFilled, parseForm, type FieldErrors } from "#app/domain/forms";
 import { safeRedirect } from "#app/domain/redirect";
-import { emailField } from "#app/domain/signup";
+import { emailField } from "#app/domain/fields";
 import { auth } from "#app/services/auth.server";
-import { cookieHeaders, requireAnonymous, signIn } from "#app/services/session.server";
+import { requireAnonymous } from "#app/services/guards.server";
+import { logError, routeOf } from "#app/services/log.server";
+import { cookieHeaders, signIn } from "#app/services/session.server";
+import { readForm } from "#app/utils/http.server";
+import { pipeHeaders } from "#app/utils/headers";
 
 export const meta = () =>
   pageMeta("Sign in", "Sign in to book a screening event, see your details and read your results.");
@@ -19,7 +23,7 @@ export const LOGIN_MESSAGES = {
 } as const;
 
 const signInSchema = z.object({
-  email: emailField,
+  email: emailField(),
   password: z.string({ error: "Enter your password" }).min(1, { error: "Enter your password" }),
 });
 
@@ -30,6 +34,7 @@ type ActionData = {
   values?: Record<string, string>;
 };
 
+export const headers = pipeHeaders;
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAnonymous(request);
   const url = new URL(request.url);
@@ -40,14 +45,14 @@ export async function loader({ request }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const form = await request.formData();
+  const form = await readForm(request);
   const values = formValues(form, ["password", "intent"]);
   const redirectTo = safeRedirect(form.get("redirectTo"), "/");
   if (isHoneypotFilled(form))
     return data<ActionData>({ formError: "Please try again." }, { status: 400 });
 
   if (form.get("intent") === "forgot") {
-    const email = emailField.safeParse(values.email ?? "");
+    const email = emailField().safeParse(values.email ?? "");
     if (!email.success) {
       return data<ActionData>(
         { fieldErrors: { email: LOGIN_MESSAGES.emailForReset }, values },
@@ -60,7 +65,9 @@ export async function action({ request, context }: Route.ActionArgs) {
         body: { email: email.data, redirectTo: "/reset-password" },
         headers: request.headers,
       })
-      .catch((error) => console.error("password reset request failed", error));
+      .catch((error) =>
+        logError(error, { route: routeOf(request), code: "password_reset_request_failed" }),
+      );
     return data<ActionData>({ notice: LOGIN_MESSAGES.resetSent, values });
   }
 

@@ -4,12 +4,18 @@ import { z } from "zod";
 import type { Route } from "./+types/reset-password";
 import { ErrorSummary, SubmitButton, TextField } from "#app/components/form";
 import { pageMeta } from "#app/components/meta";
+import { newPasswordFields, prepareNewPassword } from "#app/domain/fields";
 import { parseForm, type FieldErrors } from "#app/domain/forms";
-import { PASSWORDS_DO_NOT_MATCH, passwordField } from "#app/domain/signup";
 import { auth } from "#app/services/auth.server";
+import { pipeHeaders } from "#app/utils/headers";
+import { readForm } from "#app/utils/http.server";
 
 export const meta = () =>
   pageMeta("Reset your password", "Choose a new password for your account.");
+
+/** The token is in the address: never cached, and never sent on to another site as a referrer. */
+const TOKEN_PAGE_HEADERS = { "Cache-Control": "no-store", "Referrer-Policy": "no-referrer" };
+export const headers = pipeHeaders;
 
 const EXPIRED =
   "This link has expired or has already been used. Ask for a new one from the sign-in page.";
@@ -17,36 +23,43 @@ const EXPIRED =
 const resetSchema = z.preprocess(
   (input) => {
     const values = input as Record<string, unknown>;
-    return {
-      ...values,
-      confirmPassword: values.newPassword === values.confirmPassword ? "matches" : "differs",
-    };
+    const prepared = prepareNewPassword(values, [], {
+      password: "newPassword",
+      confirm: "confirmPassword",
+    });
+    return { ...values, newPassword: prepared.password, confirmPassword: prepared.confirmPassword };
   },
   z.object({
-    newPassword: passwordField,
-    confirmPassword: z.literal("matches", { error: PASSWORDS_DO_NOT_MATCH }),
-    token: z.string().min(1, { error: EXPIRED }),
+    newPassword: newPasswordFields.password,
+    confirmPassword: newPasswordFields.confirmPassword,
+    token: z.string().min(1, { error: EXPIRED }).max(200, { error: EXPIRED }),
   }),
 );
 
 export function loader({ request }: Route.LoaderArgs) {
   const url = new URL(request.url);
   // better-auth sends people here with ?token=… from the e-mail link, or ?error=INVALID_TOKEN.
-  return {
-    token: url.searchParams.get("token") ?? "",
-    expired: url.searchParams.has("error") || !url.searchParams.get("token"),
-  };
+  return data(
+    {
+      token: url.searchParams.get("token") ?? "",
+      expired: url.searchParams.has("error") || !url.searchParams.get("token"),
+    },
+    { headers: TOKEN_PAGE_HEADERS },
+  );
 }
 
 export async function action({ request }: Route.ActionArgs) {
-  const form = await request.formData();
+  const form = await readForm(request);
   const parsed = parseForm(resetSchema, {
     newPassword: String(form.get("newPassword") ?? ""),
     confirmPassword: String(form.get("confirmPassword") ?? ""),
     token: String(form.get("token") ?? ""),
   });
   if (!parsed.ok)
-    return data<{ fieldErrors: FieldErrors }>({ fieldErrors: parsed.fieldErrors }, { status: 400 });
+    return data<{ fieldErrors: FieldErrors }>(
+      { fieldErrors: parsed.fieldErrors },
+      { status: 400, headers: TOKEN_PAGE_HEADERS },
+    );
   try {
     await auth().api.resetPassword({
       body: { newPassword: parsed.data.newPassword, token: parsed.data.token },
@@ -56,7 +69,7 @@ export async function action({ request }: Route.ActionArgs) {
     if (error instanceof APIError)
       return data<{ fieldErrors: FieldErrors }>(
         { fieldErrors: { newPassword: EXPIRED } },
-        { status: 400 },
+        { status: 400, headers: TOKEN_PAGE_HEADERS },
       );
     throw error;
   }
@@ -91,7 +104,7 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
             name="newPassword"
             type="password"
             label="New password"
-            hint="At least 8 characters"
+            hint="At least 8 characters. Three or four unrelated words you can remember work well."
             autoComplete="new-password"
             error={errors.newPassword}
           />

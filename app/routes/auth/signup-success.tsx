@@ -3,12 +3,14 @@ import { Link, useNavigate } from "react-router";
 import type { Route } from "./+types/signup-success";
 import { pageMeta } from "#app/components/meta";
 import { safeRedirect } from "#app/domain/redirect";
+import { pipeHeaders } from "#app/utils/headers";
 
 export const meta = () => pageMeta("Signup Successful", "Your account has been created.");
 
 /** The spec's pause before returning people to where they came from. */
 const REDIRECT_SECONDS = 3;
 
+export const headers = pipeHeaders;
 export function loader({ request }: Route.LoaderArgs) {
   return { redirectTo: safeRedirect(new URL(request.url).searchParams.get("redirectTo"), "/") };
 }

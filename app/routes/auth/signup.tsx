@@ -2,13 +2,11 @@ import { useState } from "react";
 import { Form, Link, data, redirect, useNavigation } from "react-router";
 import { APIError } from "better-auth";
 import type { Route } from "./+types/signup";
-import { AddressFields } from "#app/components/address-fields";
 import { AlertDialog } from "#app/components/alert-dialog";
-import { DateInput } from "#app/components/date-input";
 import { ErrorSummary, Honeypot, SubmitButton, TextField } from "#app/components/form";
 import { WarningIcon } from "#app/components/icons";
 import { pageMeta } from "#app/components/meta";
-import { SelectField } from "#app/components/select-field";
+import { PersonalDetailsFields } from "#app/components/personal-details-fields";
 import { config } from "#app/config.server";
 import { organisation } from "#app/content/organisation";
 import { db } from "#app/db/client.server";
@@ -16,12 +14,15 @@ import { AGE_MESSAGES } from "#app/domain/age";
 import { formValues, isHoneypotFilled, parseForm, type FieldErrors } from "#app/domain/forms";
 import { londonDate } from "#app/domain/london-time";
 import { NHS_MESSAGES, cleanNhsNumber } from "#app/domain/nhs-number";
+import { SIGNUP_FIELDS, signupSchema } from "#app/domain/personal-details";
 import { safeRedirect } from "#app/domain/redirect";
-import { signupSchema } from "#app/domain/signup";
-import { ETHNICITIES, GENDERS } from "#app/domain/signup-options";
-import { auth, withPendingProfile } from "#app/services/auth.server";
+import { auth, hashPassword, withPendingProfile } from "#app/services/auth.server";
 import { enqueueEmail } from "#app/services/email.server";
-import { cookieHeaders, requireAnonymous } from "#app/services/session.server";
+import { requireAnonymous } from "#app/services/guards.server";
+import { logError, routeOf } from "#app/services/log.server";
+import { cookieHeaders } from "#app/services/session.server";
+import { readForm } from "#app/utils/http.server";
+import { pipeHeaders } from "#app/utils/headers";
 
 export const meta = () =>
   pageMeta("Create your account", "Register to book a PSA screening event for men aged 40 to 80.");
@@ -37,13 +38,14 @@ type ActionData = {
   ageError?: boolean;
 };
 
+export const headers = pipeHeaders;
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAnonymous(request);
   return { redirectTo: safeRedirect(new URL(request.url).searchParams.get("redirectTo"), "/") };
 }
 
 export async function action({ request }: Route.ActionArgs) {
-  const form = await request.formData();
+  const form = await readForm(request);
   const values = formValues(form, ["password", "confirmPassword", "intent"]);
   const redirectTo = safeRedirect(form.get("redirectTo"), "/");
   const successPath = `/signup-success?redirectTo=${encodeURIComponent(redirectTo)}`;
@@ -64,36 +66,19 @@ export async function action({ request }: Route.ActionArgs) {
       { status: 400 },
     );
   }
-  const input = parsed.data;
+  const { email, password, ...profile } = parsed.data;
   try {
-    const { headers } = await withPendingProfile(
-      {
-        firstName: input.firstName,
-        lastName: input.lastName,
-        gender: input.gender,
-        dateOfBirth: input.dateOfBirth,
-        ethnicity: input.ethnicity,
-        occupation: input.occupation,
-        phone: input.phone,
-        email: input.email,
-        homeAddressLine1: input.address1,
-        homeAddressLine2: input.address2,
-        homePostcode: input.postCode,
-        homeCountry: input.country,
-        billingAddress: null,
-        nhsNumber: input.nhsNumber,
-      },
-      () =>
-        auth().api.signUpEmail({
-          body: {
-            name: `${input.firstName} ${input.lastName}`,
-            email: input.email,
-            password: input.password,
-            callbackURL: "/portal",
-          },
-          headers: request.headers,
-          returnHeaders: true,
-        }),
+    const { headers } = await withPendingProfile({ ...profile, email, billingAddress: null }, () =>
+      auth().api.signUpEmail({
+        body: {
+          name: `${profile.firstName} ${profile.lastName}`,
+          email,
+          password,
+          callbackURL: "/portal",
+        },
+        headers: request.headers,
+        returnHeaders: true,
+      }),
     );
     return redirect(successPath, { headers: cookieHeaders(headers) });
   } catch (error) {
@@ -101,9 +86,11 @@ export async function action({ request }: Route.ActionArgs) {
       error instanceof APIError &&
       String(error.body?.code ?? "").startsWith("USER_ALREADY_EXISTS")
     ) {
-      // Same page as a new sign-up, so nobody learns which addresses are registered; the owner is told by e-mail.
+      // Same page as a new sign-up, so nobody learns which addresses are registered; the owner is
+      // told by e-mail. The password is hashed anyway, so the answer takes as long as a new sign-up.
+      await hashPassword(password);
       await enqueueEmail(db(), {
-        to: input.email,
+        to: email,
         subject: `Someone tried to register with your e-mail address`,
         text: [
           "Hello,",
@@ -117,8 +104,11 @@ export async function action({ request }: Route.ActionArgs) {
       });
       return redirect(successPath);
     }
-    console.error("sign-up failed", error instanceof Error ? error.message : error);
-    return data<ActionData>({ formError: SIGNUP_ERRORS.unexpected, values }, { status: 500 });
+    const errorId = logError(error, { route: routeOf(request), code: "sign_up_failed" });
+    return data<ActionData>(
+      { formError: `${SIGNUP_ERRORS.unexpected} (Reference ${errorId})`, values },
+      { status: 500 },
+    );
   }
 }
 
@@ -149,7 +139,7 @@ export default function Signup({ loaderData, actionData }: Route.ComponentProps)
           Already a member?{" "}
           <Link to={`/login?redirectTo=${encodeURIComponent(loaderData.redirectTo)}`}>Sign in</Link>
         </p>
-        <ErrorSummary errors={errors} />
+        <ErrorSummary errors={errors} fieldOrder={SIGNUP_FIELDS} />
         {actionData?.ageError && (
           <div className="warning no-js-only" role="alert">
             <h2 className="status">
@@ -169,95 +159,30 @@ export default function Signup({ loaderData, actionData }: Route.ComponentProps)
         <Form method="post" noValidate className="form">
           <input type="hidden" name="redirectTo" value={loaderData.redirectTo} />
           <Honeypot />
-          <TextField
-            name="firstName"
-            label="First name"
-            hint="Include any middle names, exactly as on your birth certificate or passport"
-            autoComplete="given-name"
-            defaultValue={values.firstName}
-            error={errors.firstName}
-          />
-          <TextField
-            name="lastName"
-            label="Last name"
-            autoComplete="family-name"
-            defaultValue={values.lastName}
-            error={errors.lastName}
-          />
-
-          <div className={ageNoticeShown ? "" : "no-js-only"} role="status">
-            <div className="inset">
-              <h2 className="status">{AGE_MESSAGES.noticeTitle}</h2>
-              {ageText}
-            </div>
-          </div>
-          <DateInput
-            name="dateOfBirth"
-            legend="Date of birth"
-            values={{
-              day: values["dateOfBirth-day"],
-              month: values["dateOfBirth-month"],
-              year: values["dateOfBirth-year"],
-            }}
-            error={errors.dateOfBirth}
-            onFocus={() => setAgeNoticeShown(true)}
-          />
-          <SelectField
-            name="gender"
-            label="Gender"
-            options={GENDERS}
-            placeholder="Select"
-            defaultValue={values.gender ?? ""}
-            error={errors.gender}
-          />
-          <SelectField
-            name="ethnicity"
-            label="Ethnic group"
-            options={ETHNICITIES}
-            placeholder="Select"
-            defaultValue={values.ethnicity ?? ""}
-            error={errors.ethnicity}
-          />
-          <TextField
-            name="occupation"
-            label="Occupation (optional)"
-            autoComplete="organization-title"
-            defaultValue={values.occupation}
-            error={errors.occupation}
-          />
-          <TextField
-            name="phoneNumber"
-            type="tel"
-            label="Phone number"
-            hint="Include your country code, for example 447700900123"
-            placeholder="447700900123"
-            autoComplete="tel"
-            className="input--width-20"
-            defaultValue={values.phoneNumber}
-            error={errors.phoneNumber}
-          />
-
-          <h2 className="form-section">Home address</h2>
-          <AddressFields
-            names={{
-              line1: "address1",
-              line2: "address2",
-              postcode: "postCode",
-              country: "country",
-            }}
+          <PersonalDetailsFields
+            purpose="signup"
             values={values}
             errors={errors}
+            onDateOfBirthFocus={() => setAgeNoticeShown(true)}
+            beforeDateOfBirth={
+              <div className={ageNoticeShown ? "" : "no-js-only"} role="status">
+                <div className="inset">
+                  <h2 className="status">{AGE_MESSAGES.noticeTitle}</h2>
+                  {ageText}
+                </div>
+              </div>
+            }
           />
 
           <h2 className="form-section">NHS number</h2>
           <TextField
-            name="nhs"
+            name="nhsNumber"
             label="NHS number (optional)"
             hint="10 digits, on any letter from the NHS, a prescription or the NHS App. Some laboratories reject samples without a correct NHS number."
             inputMode="numeric"
             className="input--width-20"
-            defaultValue={values.nhs}
-            error={errors.nhs ?? nhsMessage}
+            defaultValue={values.nhsNumber}
+            error={errors.nhsNumber ?? nhsMessage}
             onChange={(event) => {
               const { digits, stripped } = cleanNhsNumber(event.currentTarget.value);
               if (stripped) event.currentTarget.value = digits;
@@ -279,7 +204,7 @@ export default function Signup({ loaderData, actionData }: Route.ComponentProps)
             name="password"
             type="password"
             label="Password"
-            hint="At least 8 characters. A few words you can remember work well."
+            hint="At least 8 characters. Three or four unrelated words you can remember work well."
             autoComplete="new-password"
             error={errors.password}
           />

@@ -8,9 +8,12 @@ import { formatPounds } from "#app/domain/events";
 import { formatLongDate } from "#app/domain/date-labels";
 import { readUnlockedEvents } from "#app/services/access-codes.server";
 import { eventSlots, findEvent } from "#app/services/events.server";
-import { requireUser } from "#app/services/session.server";
+import { requireUser } from "#app/services/guards.server";
+import { pipeHeaders } from "#app/utils/headers";
 
 export const meta = () => pageMeta("Book this event", "Choose a time at a screening event.");
+
+export const headers = pipeHeaders;
 
 /**
  * The booking page for one event (`/book-event?event={id}`), reached from BOOK EVENT. It needs a

@@ -1,14 +1,15 @@
-import { Outlet } from "react-router";
+import { Outlet, data } from "react-router";
 import type { Route } from "./+types/layout";
-import { requireUser } from "#app/services/session.server";
+import { requireUser } from "#app/services/guards.server";
+import { pipeHeaders } from "#app/utils/headers";
+
+export const headers = pipeHeaders;
 
 /** Booking needs someone signed in; each page's own loader checks again, since loaders run in parallel. */
 export async function loader({ request }: Route.LoaderArgs) {
   await requireUser(request);
-  return null;
+  return data(null, { headers: { "Cache-Control": "no-store" } });
 }
-
-export const headers = () => ({ "Cache-Control": "no-store" });
 
 export default function BookingLayout() {
   return <Outlet />;

@@ -4,9 +4,13 @@ import { pageMeta } from "#app/components/meta";
 import { config } from "#app/config.server";
 import { db } from "#app/db/client.server";
 import { listOutbox } from "#app/services/email.server";
+import { pipeHeaders } from "#app/utils/headers";
 
 export const meta = () =>
   pageMeta("Development mailbox", "Messages the site has queued, for development only.");
+
+
+export const headers = pipeHeaders;
 
 /** Lists the outbox, so that mail can be read in development without an SMTP server. Absent in production. */
 export async function loader() {

@@ -11,14 +11,11 @@ import { config } from "#app/config.server";
 import { db } from "#app/db/client.server";
 import { formatPounds } from "#app/domain/events";
 import { formatLongDate } from "#app/domain/date-labels";
-import {
-  ACCESS_CODE_MESSAGES,
-  checkAccessCode,
-  readUnlockedEvents,
-  unlockEventCookieHeader,
-} from "#app/services/access-codes.server";
+import { readUnlockedEvents, unlockPrivateEvent } from "#app/services/access-codes.server";
 import { findEvent } from "#app/services/events.server";
 import { getSessionUser } from "#app/services/session.server";
+import { pipeHeaders } from "#app/utils/headers";
+import { readForm } from "#app/utils/http.server";
 
 /** Where BOOK EVENT leads: the booking page for this event, which asks a signed-out visitor to sign in first. */
 export function bookingPath(eventId: string) {
@@ -37,6 +34,8 @@ export async function loader({ params, request }: Route.LoaderArgs) {
   return { event: view, unlocked, tileUrl: config().MAP_TILE_URL };
 }
 
+export const headers = pipeHeaders;
+
 export const meta = ({ loaderData }: Route.MetaArgs) =>
   loaderData
     ? pageMeta(
@@ -48,34 +47,28 @@ export const meta = ({ loaderData }: Route.MetaArgs) =>
 export type AccessCodeActionData = { accessError?: string };
 
 export async function action({ params, request, context }: Route.ActionArgs) {
-  const view = await findEvent(db(), params.eventId);
-  if (!view) throw data(null, { status: 404 });
-  const form = await request.formData();
-  if (form.get("intent") !== "access-code" || !view.is_private) throw data(null, { status: 400 });
-
-  const code = String(form.get("access_code") ?? "").slice(0, 100);
-  const result = await checkAccessCode(db(), {
-    eventId: view.id,
-    code,
+  const form = await readForm(request);
+  if (form.get("intent") !== "access-code") throw data(null, { status: 400 });
+  const result = await unlockPrivateEvent(db(), request, {
+    eventId: params.eventId,
+    code: String(form.get("access_code") ?? ""),
     clientAddress: context.clientAddress,
-    alreadyUnlocked: (await readUnlockedEvents(request)).includes(view.id),
   });
-  if (result.status === "rate-limited") {
+  if (result.status === 404) throw data(null, { status: 404 });
+  if (result.status !== 200) {
     return data<AccessCodeActionData>(
-      { accessError: ACCESS_CODE_MESSAGES.tooMany },
-      { status: 429, headers: { "Retry-After": String(result.retryAfterSeconds) } },
+      { accessError: result.error },
+      {
+        status: result.status,
+        headers:
+          result.status === 429 ? { "Retry-After": String(result.retryAfterSeconds) } : undefined,
+      },
     );
   }
-  if (result.status === "invalid")
-    return data<AccessCodeActionData>(
-      { accessError: ACCESS_CODE_MESSAGES.invalid },
-      { status: 400 },
-    );
   // Signed in: straight to booking. Signed out: sign in first, then back to booking.
-  const next = (await getSessionUser(request)) ? bookingPath(view.id) : signInThenBook(view.id);
-  return redirect(next, {
-    headers: { "Set-Cookie": await unlockEventCookieHeader(request, view.id) },
-  });
+  const eventId = params.eventId!;
+  const next = (await getSessionUser(request)) ? bookingPath(eventId) : signInThenBook(eventId);
+  return redirect(next, { headers: { "Set-Cookie": result.setCookie } });
 }
 
 export default function EventPage({ loaderData, actionData }: Route.ComponentProps) {

@@ -10,12 +10,16 @@ import { db } from "#app/db/client.server";
 import { eventStart } from "#app/domain/events";
 import { readEventQueryLeniently } from "#app/domain/event-query";
 import { listUpcomingEvents } from "#app/services/events.server";
+import { pipeHeaders } from "#app/utils/headers";
 
 export const meta = () =>
   pageMeta(
     "Book a screening event",
     "Find a PSA screening event near you by date, place or type, and book a time.",
   );
+
+
+export const headers = pipeHeaders;
 
 export async function loader({ request }: Route.LoaderArgs) {
   const query = readEventQueryLeniently(new URL(request.url).searchParams);

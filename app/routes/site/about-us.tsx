@@ -18,7 +18,7 @@ export const meta = () =>
   );
 
 export async function action({ request }: Route.ActionArgs) {
-  return handleContactSubmission(await request.formData());
+  return handleContactSubmission(request);
 }
 
 export default function AboutUs({ actionData }: Route.ComponentProps) {

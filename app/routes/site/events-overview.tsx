@@ -8,6 +8,7 @@ import { LogoTile, PlaceholderImage } from "#app/components/pictures";
 import { organisation } from "#app/content/organisation";
 import { patientJourneys } from "#app/content/patient-journeys";
 import { grandLodges } from "#app/content/supporters";
+import { pipeHeaders } from "#app/utils/headers";
 
 export const meta = () =>
   pageMeta(
@@ -17,6 +18,8 @@ export const meta = () =>
 
 /** How many upcoming events the overview lists before pointing to the full search. */
 const LISTED_EVENTS = 8;
+
+export const headers = pipeHeaders;
 
 export async function loader() {
   const events = await listUpcomingEvents(db(), {});

@@ -9,6 +9,7 @@ import { TestimonialCard } from "#app/components/testimonial-card";
 import { organisation } from "#app/content/organisation";
 import { testimonials } from "#app/content/testimonials";
 import { HeroIllustration } from "#app/components/illustrations";
+import { pipeHeaders } from "#app/utils/headers";
 
 export const meta = () =>
   pageMeta(
@@ -19,6 +20,8 @@ export const meta = () =>
 /** The home page shows the first three testimonials and the next six events. */
 const HOME_TESTIMONIALS = 3;
 const HOME_EVENTS = 6;
+
+export const headers = pipeHeaders;
 
 export async function loader() {
   return { events: await listEventsStartingFromNow(db(), HOME_EVENTS) };

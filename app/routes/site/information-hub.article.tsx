@@ -4,6 +4,9 @@ import { BackLink } from "#app/components/back-link";
 import { pageMeta } from "#app/components/meta";
 import { PlaceholderImage } from "#app/components/pictures";
 import { findHubArticle } from "#app/content/hub";
+import { pipeHeaders } from "#app/utils/headers";
+
+export const headers = pipeHeaders;
 
 export function loader({ params }: Route.LoaderArgs) {
   const article = findHubArticle(params.articleId);

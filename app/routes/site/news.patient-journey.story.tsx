@@ -4,6 +4,9 @@ import { BackLink } from "#app/components/back-link";
 import { pageMeta } from "#app/components/meta";
 import { InitialsAvatar } from "#app/components/pictures";
 import { findPatientJourney } from "#app/content/patient-journeys";
+import { pipeHeaders } from "#app/utils/headers";
+
+export const headers = pipeHeaders;
 
 export function loader({ params }: Route.LoaderArgs) {
   const story = findPatientJourney(params.storyId);

@@ -9,12 +9,15 @@ import { news } from "#app/content/news";
 import { patientJourneys } from "#app/content/patient-journeys";
 import { ARCHIVE_MONTHS, archiveMonthLabel, pageOfNews } from "#app/domain/news";
 import { handleNewsletterSubmission } from "#app/services/newsletter-action.server";
+import { pipeHeaders } from "#app/utils/headers";
 
 export const meta = () =>
   pageMeta(
     "News",
     "Patient stories, the latest news from our screening events, and our newsletter.",
   );
+
+export const headers = pipeHeaders;
 
 export function loader({ request }: Route.LoaderArgs) {
   const url = new URL(request.url);
@@ -31,7 +34,7 @@ export function loader({ request }: Route.LoaderArgs) {
 }
 
 export async function action({ request }: Route.ActionArgs) {
-  return handleNewsletterSubmission(await request.formData());
+  return handleNewsletterSubmission(request);
 }
 
 function pageHref(month: string | null, page: number) {

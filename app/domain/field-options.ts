@@ -1,4 +1,4 @@
-/** The sign-up form's option lists (the spec's 2 countries, 4 genders, 17 ethnic groups), kept apart from the Zod schema so pages can show them without shipping Zod. */
+/** Option lists for the personal-details forms (the spec's 2 countries, 4 genders, 17 ethnic groups), kept apart from the Zod schemas so pages can show them without shipping Zod. */
 export const COUNTRIES = ["United Kingdom", "Ireland"] as const;
 export const GENDERS = ["Male", "Female", "Non-binary", "Other"] as const;
 export const ETHNICITIES = [

@@ -1,8 +1,8 @@
 import { TZDate } from "@date-fns/tz";
 import { addLondonDays, formatTimeOfDay, LONDON, londonDate } from "#app/domain/london-time";
 import { createAccessCode } from "#app/services/access-codes.server";
-import type { Db } from "./client.server";
-import { event, screeningProduct } from "./schema";
+import type { Db } from "#app/db/client.server";
+import { event, screeningProduct } from "#app/db/schema";
 
 /** The demo access codes, printed in the README. */
 export const DEMO_ACCESS_CODES = {

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
-import type { Db } from "./client.server";
-import { appMeta, enquiry, newsletterSubscription } from "./schema";
-import { seedDemoEvents } from "./seed-events.server";
+import type { Db } from "#app/db/client.server";
+import { appMeta, enquiry, newsletterSubscription } from "#app/db/schema";
+import { seedDemoEvents } from "./events.server";
 
 /**
  * Demo data for an empty database. Each feature adds a seeder to this list; they run once, in
@@ -38,7 +38,7 @@ export async function seedDemoData(db: Db, now = new Date()): Promise<boolean> {
   return db.transaction(async (tx) => {
     const [seeded] = await tx.select().from(appMeta).where(eq(appMeta.key, SEEDED_KEY));
     if (seeded) return false;
-    for (const seeder of seeders) await seeder.run(tx as unknown as Db, now);
+    for (const seeder of seeders) await seeder.run(tx, now);
     await tx.insert(appMeta).values({ key: SEEDED_KEY, value: now.toISOString() });
     return true;
   });

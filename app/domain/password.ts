@@ -1,0 +1,52 @@
+import { ZxcvbnFactory } from "@zxcvbn-ts/core";
+import * as common from "@zxcvbn-ts/language-common";
+import * as english from "@zxcvbn-ts/language-en";
+import { organisation } from "#app/content/organisation";
+
+/** OWASP ASVS 6.2: at least 8 characters, at least 64 allowed, no composition rules. */
+export const PASSWORD_MIN = 8;
+export const PASSWORD_MAX = 128;
+
+export const PASSWORD_MESSAGES = {
+  missing: "Enter a password",
+  tooShort: `Password must be at least ${PASSWORD_MIN} characters`,
+  tooLong: `Password must be ${PASSWORD_MAX} characters or fewer`,
+  tooCommon:
+    "This password is too easy to guess. Avoid common passwords, names and patterns like 12345678. Three or four unrelated words work well.",
+  doNotMatch: "Passwords do not match",
+} as const;
+
+/**
+ * zxcvbn's estimate of how many guesses a password would take, against a kept dictionary of
+ * common passwords, names and English words, plus words a guesser would try first for us.
+ */
+const estimator = new ZxcvbnFactory({
+  dictionary: { ...common.dictionary, ...english.dictionary },
+  graphs: common.adjacencyGraphs,
+  translations: english.translations,
+});
+
+/** Words an attacker would add for this site: the charity's names and what it does. */
+const SITE_WORDS = [
+  organisation.name,
+  organisation.shortName,
+  "men's health",
+  "prostate",
+  "screening",
+  "psa",
+];
+
+/** Below this zxcvbn score (0–4) a password falls to an online guessing attack or a quick offline one. */
+const MIN_SCORE = 2;
+
+/**
+ * Why a password is refused, or null when it is acceptable. `personalWords` are the person's own
+ * name and e-mail address, which a guesser would try first.
+ */
+export function passwordProblem(password: string, personalWords: string[] = []): string | null {
+  if (password.length === 0) return PASSWORD_MESSAGES.missing;
+  if ([...password].length < PASSWORD_MIN) return PASSWORD_MESSAGES.tooShort;
+  if (password.length > PASSWORD_MAX) return PASSWORD_MESSAGES.tooLong;
+  const words = [...SITE_WORDS, ...personalWords.filter((word) => word.trim().length >= 3)];
+  return estimator.check(password, words).score < MIN_SCORE ? PASSWORD_MESSAGES.tooCommon : null;
+}

@@ -1,0 +1,12 @@
+/**
+ * Staff roles. Everyone with an account is a patient; staff hold one or more of these as well.
+ * - admin: invites staff, changes roles, reads the audit log.
+ * - coordinator: runs events, attendees and check-in.
+ * - clinician: imports, flags and releases results.
+ */
+export const STAFF_ROLES = ["admin", "coordinator", "clinician"] as const;
+export type StaffRole = (typeof STAFF_ROLES)[number];
+
+export function isStaffRole(value: unknown): value is StaffRole {
+  return typeof value === "string" && (STAFF_ROLES as readonly string[]).includes(value);
+}

@@ -1,0 +1,75 @@
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { pipeHeaders } from "./headers";
+
+const call = (parts: {
+  parent?: HeadersInit;
+  loader?: HeadersInit;
+  action?: HeadersInit;
+  error?: HeadersInit;
+}) =>
+  new Headers(
+    pipeHeaders({
+      parentHeaders: new Headers(parts.parent),
+      loaderHeaders: new Headers(parts.loader),
+      actionHeaders: new Headers(parts.action),
+      errorHeaders: parts.error ? new Headers(parts.error) : undefined,
+    }),
+  );
+
+describe("pipeHeaders", () => {
+  it("passes a loader's Cache-Control and Referrer-Policy to the document", () => {
+    const headers = call({
+      loader: { "Cache-Control": "no-store", "Referrer-Policy": "no-referrer" },
+    });
+    expect(headers.get("Cache-Control")).toBe("private, no-store");
+    expect(headers.get("Referrer-Policy")).toBe("no-referrer");
+  });
+
+  it("keeps a parent's no-store even when the page asks for caching", () => {
+    const headers = call({
+      parent: { "Cache-Control": "private, no-store" },
+      loader: { "Cache-Control": "public, max-age=300" },
+    });
+    expect(headers.get("Cache-Control")).toBe("private, no-store");
+  });
+
+  it("lets the deepest route decide otherwise", () => {
+    const headers = call({
+      parent: { "Cache-Control": "public, max-age=60" },
+      loader: { "Cache-Control": "public, max-age=300" },
+    });
+    expect(headers.get("Cache-Control")).toBe("public, max-age=300");
+  });
+
+  it("uses an error's headers, such as Retry-After", () => {
+    expect(call({ error: { "Retry-After": "120" } }).get("Retry-After")).toBe("120");
+  });
+
+  it("forwards nothing else", () => {
+    expect([...call({ loader: { "X-Other": "1" } }).keys()]).toEqual([]);
+  });
+});
+
+/** Every route module with a loader exports `headers`, or its loader's headers never reach the page. */
+describe("route modules", () => {
+  const routesFolder = path.resolve(__dirname, "../routes");
+  const files = (folder: string): string[] =>
+    readdirSync(folder).flatMap((name) => {
+      const full = path.join(folder, name);
+      return statSync(full).isDirectory() ? files(full) : [full];
+    });
+  const pages = files(routesFolder).filter(
+    (file) => file.endsWith(".tsx") && !file.includes(`${path.sep}api${path.sep}`),
+  );
+
+  it.each(pages.map((file) => [path.relative(routesFolder, file), file]))(
+    "%s exports headers if it has a loader",
+    (_name, file) => {
+      const source = readFileSync(file, "utf8");
+      if (/export (async )?function loader\b/.test(source))
+        expect(source).toMatch(/export const headers = pipeHeaders;/);
+    },
+  );
+});

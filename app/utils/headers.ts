@@ -1,0 +1,31 @@
+import type { HeadersFunction } from "react-router";
+
+/** Headers a loader or action may set that must reach the page's own response. */
+const FORWARDED = ["Cache-Control", "Referrer-Policy", "Vary", "Retry-After"] as const;
+
+/**
+ * React Router uses a route's loader headers only if the route exports `headers`. Every route
+ * with a loader exports this one (as the Epic Stack's pipeHeaders does): the deepest route's
+ * value wins, except that `no-store` anywhere (a page showing personal data, or anyone signed
+ * in) is never relaxed by a parent or a child.
+ */
+export const pipeHeaders: HeadersFunction = ({
+  parentHeaders,
+  loaderHeaders,
+  actionHeaders,
+  errorHeaders,
+}) => {
+  const sources = [parentHeaders, loaderHeaders, actionHeaders, errorHeaders].filter(
+    (source): source is Headers => source instanceof Headers,
+  );
+  const headers = new Headers();
+  for (const name of FORWARDED) {
+    for (const source of sources) {
+      const value = source.get(name);
+      if (value) headers.set(name, value);
+    }
+  }
+  if (sources.some((source) => /\bno-store\b/.test(source.get("Cache-Control") ?? "")))
+    headers.set("Cache-Control", "private, no-store");
+  return headers;
+};
