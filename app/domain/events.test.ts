@@ -7,6 +7,7 @@ import {
   eventStart,
   formatPounds,
   generateSlots,
+  isCorporateOnly,
   isInDateWindow,
   isUpcoming,
   joinAddress,
@@ -57,11 +58,21 @@ describe("card state", () => {
     expect(cardState({ ...base, bookedSpaces: 40 }, new Date("2026-06-01T12:00:00Z"))).toBe("full");
     expect(cardState({ ...base, bookedSpaces: 45 }, new Date("2026-06-01T12:00:00Z"))).toBe("full");
   });
-  it("closes a public event 24 hours before its end", () => {
+  it("closes a public event 24 hours before its end (Booking closed, not Fully Booked)", () => {
     // End: 14:00 BST on 10 June = 13:00 UTC. Closing point: 13:00 UTC on 9 June.
     expect(cardState(base, new Date("2026-06-09T12:59:00Z"))).toBe("bookable");
-    expect(cardState(base, new Date("2026-06-09T13:00:00Z"))).toBe("full");
-    expect(cardState(base, new Date("2026-06-10T10:00:00Z"))).toBe("full");
+    expect(cardState(base, new Date("2026-06-09T13:00:00Z"))).toBe("closed");
+    expect(cardState(base, new Date("2026-06-10T10:00:00Z"))).toBe("closed");
+  });
+  it("says Fully Booked rather than closed when an event within 24 hours has no spaces", () => {
+    expect(cardState({ ...base, bookedSpaces: 40 }, new Date("2026-06-10T10:00:00Z"))).toBe("full");
+  });
+  it("recognises corporate-only events in any case", () => {
+    expect(isCorporateOnly("CORPORATE")).toBe(true);
+    expect(isCorporateOnly("corporate")).toBe(true);
+    expect(isCorporateOnly(null)).toBe(false);
+    expect(isCorporateOnly("")).toBe(false);
+    expect(isCorporateOnly("FREEMASONS")).toBe(false);
   });
   it("keeps a corporate-only event bookable until it ends", () => {
     const corporate = { ...base, exclusiveFor: "CORPORATE" };
@@ -84,13 +95,13 @@ describe("card state", () => {
     // Reading local times as UTC would close it an hour late.
     const sunday = { ...base, eventDate: "2026-03-29", startTime: "08:00", endTime: "10:00" };
     expect(cardState(sunday, new Date("2026-03-28T08:59:00Z"))).toBe("bookable");
-    expect(cardState(sunday, new Date("2026-03-28T09:30:00Z"))).toBe("full");
+    expect(cardState(sunday, new Date("2026-03-28T09:30:00Z"))).toBe("closed");
   });
   it("applies the 24-hour rule across the autumn clock change", () => {
     // Ends 10:00 GMT on 25 October 2026 = 10:00 UTC; closes at 10:00 UTC (11:00 BST) on 24 October.
     const sunday = { ...base, eventDate: "2026-10-25", startTime: "08:00", endTime: "10:00" };
     expect(cardState(sunday, new Date("2026-10-24T09:30:00Z"))).toBe("bookable");
-    expect(cardState(sunday, new Date("2026-10-24T10:00:00Z"))).toBe("full");
+    expect(cardState(sunday, new Date("2026-10-24T10:00:00Z"))).toBe("closed");
   });
 });
 

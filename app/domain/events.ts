@@ -44,12 +44,18 @@ export function spacesLeft(event: EventCapacity): number {
   return Math.max(0, event.totalSpaces - event.bookedSpaces);
 }
 
-export type CardState = "passed" | "full" | "bookable";
+export type CardState = "passed" | "full" | "closed" | "bookable";
+
+/** An event reserved for the staff of the employer that hosts it (`exclusive_for` CORPORATE). */
+export function isCorporateOnly(exclusiveFor: string | null | undefined): boolean {
+  return exclusiveFor?.trim().toUpperCase() === CORPORATE_ONLY;
+}
 
 /**
- * Event Passed when its end is before now. Fully Booked when no spaces remain, or when it is not
- * corporate-only and its end is within 24 hours. Otherwise bookable. Corporate-only events stay
- * bookable to the end, because staff often book late.
+ * Event Passed when its end is before now. Fully Booked ("full") when no spaces remain. Booking
+ * closed ("closed") when it is not corporate-only and its end is within 24 hours, even with
+ * spaces left. Otherwise bookable. Corporate-only events stay bookable to the end, because staff
+ * often book late.
  */
 export function cardState(
   event: EventTiming & EventCapacity & { exclusiveFor: string | null },
@@ -58,8 +64,8 @@ export function cardState(
   const end = eventEnd(event).getTime();
   if (end < now.getTime()) return "passed";
   if (spacesLeft(event) <= 0) return "full";
-  const corporateOnly = event.exclusiveFor?.toUpperCase() === CORPORATE_ONLY;
-  if (!corporateOnly && end - now.getTime() <= CLOSING_WINDOW_MS) return "full";
+  if (!isCorporateOnly(event.exclusiveFor) && end - now.getTime() <= CLOSING_WINDOW_MS)
+    return "closed";
   return "bookable";
 }
 
@@ -136,10 +142,8 @@ export function availableSlots(
   );
 }
 
-/** Money is held in pence and shown as pounds with two decimals. */
-export function formatPounds(pence: number): string {
-  return `£${(pence / 100).toFixed(2)}`;
-}
+/** Money is held in pence and shown as pounds with two decimals (kept in ./pricing, which has no imports). */
+export { formatPounds } from "./pricing";
 
 export function joinAddress(parts: (string | null | undefined)[]): string {
   return parts.filter((part): part is string => Boolean(part && part.trim())).join(", ");
