@@ -1,10 +1,32 @@
 import { Link } from "react-router";
 import { formatCardDate } from "#app/domain/date-labels";
+import { isCorporateOnly, type CardState } from "#app/domain/events";
+import { isPaidEvent, priceLabel } from "#app/domain/pricing";
 import type { EventView } from "#app/services/events.server";
-import { CalendarIcon, ClockIcon, FullIcon, LockIcon, PassedIcon, PinIcon } from "./icons";
+import {
+  BuildingIcon,
+  CalendarIcon,
+  ClockIcon,
+  ClosedIcon,
+  FullIcon,
+  LockIcon,
+  PassedIcon,
+  PinIcon,
+  PriceIcon,
+} from "./icons";
+
+/** How an event reserved for one employer's staff (`exclusive_for` CORPORATE) is labelled. */
+export const CORPORATE_ONLY_LABEL = "Corporate event: for the host employer's staff only";
+
+/** The words on an event that cannot be booked, always shown with an icon. */
+export const UNAVAILABLE_LABELS: Record<Exclude<CardState, "bookable">, string> = {
+  passed: "Event Passed",
+  full: "Fully Booked",
+  closed: "Booking closed",
+};
 
 /**
- * An event card: name, product, date, times and place, with one of three states. Only a
+ * An event card: name, product, date, times, place and price, with one of four states. Only a
  * bookable card links to its event page; the others say why not, in words and with an icon.
  */
 export function EventCard({ event, headingLevel = 3 }: { event: EventView; headingLevel?: 2 | 3 }) {
@@ -26,11 +48,10 @@ export function EventCard({ event, headingLevel = 3 }: { event: EventView; headi
         <li>
           <PinIcon /> {event.city}, {event.postcode}
         </li>
-        {event.is_private && (
-          <li>
-            <LockIcon /> Private event: access code needed
-          </li>
-        )}
+        <li>
+          <PriceIcon /> <EventPrice event={event} />
+        </li>
+        <EventAudience event={event} as="li" />
       </ul>
       <div className="card__actions">
         <EventStatusButton event={event} bookLabel="BOOK" />
@@ -39,9 +60,48 @@ export function EventCard({ event, headingLevel = 3 }: { event: EventView; headi
   );
 }
 
-/** BOOK (a link to the event), or a disabled button saying Fully Booked or Event Passed. */
+/** "Price: £25.00", or "Free" when the visitor will not pay. */
+export function EventPrice({ event }: { event: Pick<EventView, "price" | "payment_required"> }) {
+  return isPaidEvent(event) ? <>Price: {priceLabel(event)}</> : <>{priceLabel(event)}</>;
+}
+
+/**
+ * Who may book, when it is not everyone: a private event (access code) and an event reserved for
+ * the host employer's staff. Each is a word and an icon.
+ */
+export function EventAudience({
+  event,
+  as: Item,
+}: {
+  event: Pick<EventView, "is_private" | "exclusive_for">;
+  as: "li" | "p";
+}) {
+  return (
+    <>
+      {event.is_private && (
+        <Item className="event-card__audience">
+          <LockIcon /> Private event: access code needed
+        </Item>
+      )}
+      {isCorporateOnly(event.exclusive_for) && (
+        <Item className="event-card__audience">
+          <BuildingIcon /> {CORPORATE_ONLY_LABEL}
+        </Item>
+      )}
+    </>
+  );
+}
+
+function UnavailableIcon({ state }: { state: Exclude<CardState, "bookable"> }) {
+  if (state === "passed") return <PassedIcon />;
+  if (state === "closed") return <ClosedIcon />;
+  return <FullIcon />;
+}
+
+/** BOOK (a link to the event), or a disabled button saying Fully Booked, Booking closed or Event Passed. */
 export function EventStatusButton({ event, bookLabel }: { event: EventView; bookLabel: string }) {
-  if (event.booking_status === "bookable") {
+  const state = event.booking_status;
+  if (state === "bookable") {
     return (
       <Link className="button" to={`/event/${event.id}`}>
         {bookLabel}
@@ -49,11 +109,10 @@ export function EventStatusButton({ event, bookLabel }: { event: EventView; book
       </Link>
     );
   }
-  const passed = event.booking_status === "passed";
   return (
     <button type="button" className="button button--unavailable" disabled>
-      {passed ? <PassedIcon /> : <FullIcon />}
-      {passed ? "Event Passed" : "Fully Booked"}
+      <UnavailableIcon state={state} />
+      {UNAVAILABLE_LABELS[state]}
       <span className="visually-hidden">: {event.event_name}</span>
     </button>
   );

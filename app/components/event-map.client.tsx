@@ -27,7 +27,15 @@ export default function LeafletMap({
   zoom: number;
 }) {
   return (
-    <MapContainer center={center} zoom={zoom} scrollWheelZoom={false} className="leaflet-map">
+    // Markers are not tab stops: every event on a map is also listed, with its own link, on the
+    // page. The map itself stays one tab stop (arrow keys pan it, + and - zoom).
+    <MapContainer
+      center={center}
+      zoom={zoom}
+      scrollWheelZoom={false}
+      keyboard
+      className="leaflet-map"
+    >
       <TileLayer
         url={tileUrl}
         attribution='&copy; <a href="https://www.openstreetmap.org/copyright">OpenStreetMap</a> contributors'
@@ -39,7 +47,7 @@ export default function LeafletMap({
           icon={markerIcon}
           title={marker.name}
           alt={marker.name}
-          keyboard
+          keyboard={false}
         >
           <Popup>{marker.name}</Popup>
         </Marker>

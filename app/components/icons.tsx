@@ -175,3 +175,42 @@ export function WarningIcon() {
     </svg>
   );
 }
+
+/** A circle with a cross: shown with the words "Booking closed". */
+export function ClosedIcon() {
+  return (
+    <svg aria-hidden focusable={false} className="icon" viewBox="0 0 24 24" width="20" height="20">
+      <path
+        fill="currentColor"
+        fillRule="evenodd"
+        d="M12 2a10 10 0 1 0 0 20 10 10 0 0 0 0-20zm3.5 5.1 1.4 1.4-3.5 3.5 3.5 3.5-1.4 1.4-3.5-3.5-3.5 3.5-1.4-1.4 3.5-3.5-3.5-3.5 1.4-1.4 3.5 3.5z"
+      />
+    </svg>
+  );
+}
+
+/** An office building: shown with the words "Corporate event". */
+export function BuildingIcon() {
+  return (
+    <svg aria-hidden focusable={false} className="icon" viewBox="0 0 24 24" width="20" height="20">
+      <path
+        fill="currentColor"
+        fillRule="evenodd"
+        d="M3 21V3h11v5h7v13h-8v-4h-3v4zM6 6v2h2V6zm4 0v2h2V6zm-4 4v2h2v-2zm4 0v2h2v-2zm6 0v2h2v-2zM6 14v2h2v-2zm4 0v2h2v-2zm6 0v2h2v-2z"
+      />
+    </svg>
+  );
+}
+
+/** A price tag: shown beside the price or the word "Free". */
+export function PriceIcon() {
+  return (
+    <svg aria-hidden focusable={false} className="icon" viewBox="0 0 24 24" width="20" height="20">
+      <path
+        fill="currentColor"
+        fillRule="evenodd"
+        d="M2 3a1 1 0 0 1 1-1h9.6a1 1 0 0 1 .7.3l8.4 8.4a1 1 0 0 1 0 1.4l-9.6 9.6a1 1 0 0 1-1.4 0L2.3 13.3a1 1 0 0 1-.3-.7zm5 2.5a1.5 1.5 0 1 0 0 3 1.5 1.5 0 0 0 0-3z"
+      />
+    </svg>
+  );
+}
