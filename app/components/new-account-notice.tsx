@@ -1,14 +1,20 @@
+import { Link } from "react-router";
 import { InfoIcon } from "./icons";
 
-export function NewAccountNotice() {
+/**
+ * The new-booking-system notice, placed beside the sign-in form. (Other pages show it as a
+ * banner under the header; /login shows only this copy.)
+ */
+export function NewAccountNotice({ signupHref = "/signup" }: { signupHref?: string }) {
   return (
     <div className="inset" role="note">
       <p className="status">
         <InfoIcon /> New booking system
       </p>
       <p>
-        If you have not registered with us since 1 January 2025, you need to create a new account
-        and password, even if you have booked with us before.
+        If you have not registered with us since 1 January 2025, you need to{" "}
+        <Link to={signupHref}>create a new account and password</Link>, even if you have booked with
+        us before.
       </p>
     </div>
   );

@@ -4,8 +4,12 @@ import { mainNavigation, type NavItem } from "#app/content/navigation";
 import { organisation } from "#app/content/organisation";
 import { ChevronIcon, MailIcon, MenuIcon, PhoneIcon } from "./icons";
 
+/** Pages that carry their own copy of the new-account notice, placed for the task at hand. */
+const PATHS_WITH_OWN_ACCOUNT_NOTICE = new Set(["/login"]);
+
 export function SiteHeader() {
   const menuOpen = useOpenUntilNavigation();
+  const { pathname } = useLocation();
   // The root loader says who is signed in; on an error page it may be missing.
   const signedIn = useRouteLoaderData<{ signedIn: boolean }>("root")?.signedIn ?? false;
   const { booking, general } = organisation.phones;
@@ -14,15 +18,25 @@ export function SiteHeader() {
     <header className="site-header">
       <div className="contact-bar">
         <div className="page-width contact-bar__inner">
+          {/* On small screens only the booking helpline stays in the bar (its label hidden, not
+              removed); general enquiries and e-mail move into the menu and are in the footer. */}
           <ul className="contact-bar__list">
             <li>
-              <PhoneIcon /> {booking.label}: <a href={`tel:${booking.tel}`}>{booking.display}</a>
+              <a className="contact-bar__link" href={`tel:${booking.tel}`}>
+                <PhoneIcon /> <span className="contact-bar__label">{booking.label}: </span>
+                {booking.display}
+              </a>
             </li>
-            <li>
-              <PhoneIcon /> {general.label}: <a href={`tel:${general.tel}`}>{general.display}</a>
+            <li className="contact-bar__wide-only">
+              <a className="contact-bar__link" href={`tel:${general.tel}`}>
+                <PhoneIcon /> <span className="contact-bar__label">{general.label}: </span>
+                {general.display}
+              </a>
             </li>
-            <li>
-              <MailIcon /> <a href={`mailto:${organisation.emails.info}`}>CONTACT US</a>
+            <li className="contact-bar__wide-only">
+              <a className="contact-bar__link" href={`mailto:${organisation.emails.info}`}>
+                <MailIcon /> CONTACT US
+              </a>
             </li>
           </ul>
           <div className="contact-bar__actions">
@@ -64,10 +78,22 @@ export function SiteHeader() {
           {mainNavigation.map((item) => (
             <NavEntry key={item.to} item={item} />
           ))}
+          {/* Small screens: the contact details the contact bar has no room for. */}
+          <li className="site-nav__item site-nav__contact">
+            <a className="site-nav__link" href={`tel:${general.tel}`}>
+              <PhoneIcon /> {general.label}: {general.display}
+            </a>
+          </li>
+          <li className="site-nav__item site-nav__contact">
+            <a className="site-nav__link" href={`mailto:${organisation.emails.info}`}>
+              <MailIcon /> Contact us: {organisation.emails.info}
+            </a>
+          </li>
         </ul>
       </nav>
-      {/* People who are signed in have already registered on the new system. */}
-      {!signedIn && <NewSystemBanner />}
+      {/* People who are signed in have already registered on the new system; /login says it
+          beside the form instead. */}
+      {!signedIn && !PATHS_WITH_OWN_ACCOUNT_NOTICE.has(pathname) && <NewSystemBanner />}
     </header>
   );
 }
@@ -144,9 +170,8 @@ function NewSystemBanner() {
   return (
     <div className="notice-banner" role="region" aria-label="New booking system">
       <p className="page-width">
-        <strong>We have a new booking system.</strong> If you have not registered with us since 1
-        January 2025, please <Link to="/signup">create a new account and password</Link> before you
-        book.
+        <strong>New booking system:</strong> not registered with us since 1 January 2025?{" "}
+        <Link to="/signup">Create a new account</Link> before you book.
       </p>
     </div>
   );
