@@ -3,13 +3,19 @@ import { Form, Link, data, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/event-details";
 import { AccessCodeDialog, AccessCodeField } from "#app/components/access-code-dialog";
 import { BackLink } from "#app/components/back-link";
-import { EventStatusButton } from "#app/components/event-card";
+import {
+  CORPORATE_ONLY_LABEL,
+  EventStatusButton,
+  UNAVAILABLE_LABELS,
+} from "#app/components/event-card";
 import { EventMap } from "#app/components/event-map";
-import { LockIcon, WarningIcon } from "#app/components/icons";
+import { BuildingIcon, LockIcon, WarningIcon } from "#app/components/icons";
 import { pageMeta } from "#app/components/meta";
 import { config } from "#app/config.server";
+import { organisation } from "#app/content/organisation";
 import { db } from "#app/db/client.server";
-import { formatPounds } from "#app/domain/events";
+import { isCorporateOnly } from "#app/domain/events";
+import { priceLabel } from "#app/domain/pricing";
 import { formatLongDate } from "#app/domain/date-labels";
 import { readUnlockedEvents, unlockPrivateEvent } from "#app/services/access-codes.server";
 import { findEvent } from "#app/services/events.server";
@@ -83,6 +89,7 @@ export default function EventPage({ loaderData, actionData }: Route.ComponentPro
   ].filter(Boolean);
   const bookable = event.booking_status === "bookable";
   const needsCode = event.is_private && !unlocked;
+  const corporateOnly = isCorporateOnly(event.exclusive_for);
   const hasMap = event.latitude !== null && event.longitude !== null;
 
   return (
@@ -95,12 +102,8 @@ export default function EventPage({ loaderData, actionData }: Route.ComponentPro
             <h1>{event.event_name}</h1>
             {event.event_description && <p className="lede">{event.event_description}</p>}
             <dl className="event-details">
-              {event.price > 0 && (
-                <>
-                  <dt>Price</dt>
-                  <dd>{formatPounds(event.price)}</dd>
-                </>
-              )}
+              <dt>Price</dt>
+              <dd>{priceLabel(event)}</dd>
               <dt>Date</dt>
               <dd>{formatLongDate(event.event_date)}</dd>
               <dt>Time</dt>
@@ -108,18 +111,24 @@ export default function EventPage({ loaderData, actionData }: Route.ComponentPro
                 {event.start_time} to {event.end_time}
               </dd>
               <dt>Event</dt>
-              <dd>
-                {event.is_private ? (
+              <dd className="event-details__labels">
+                {event.is_private && (
                   <span className="status">
                     <LockIcon /> Private Event
                   </span>
-                ) : (
-                  "Public Event"
                 )}
+                {corporateOnly && (
+                  <span className="status">
+                    <BuildingIcon /> {CORPORATE_ONLY_LABEL}
+                  </span>
+                )}
+                {!event.is_private && !corporateOnly && "Public Event"}
               </dd>
               <dt>Spaces</dt>
               <dd>
-                {event.spaces_left > 0 ? `${event.spaces_left} spaces available` : "Fully Booked"}
+                {event.spaces_left > 0
+                  ? `${event.spaces_left} spaces available`
+                  : UNAVAILABLE_LABELS.full}
               </dd>
               {event.contact_email && (
                 <>
@@ -176,6 +185,16 @@ export default function EventPage({ loaderData, actionData }: Route.ComponentPro
                 </Link>
               )}
             </div>
+            {event.booking_status === "closed" && (
+              <p>
+                Booking for a public event closes 24 hours before it ends. Please choose another
+                event. Questions? Call our {organisation.phones.booking.label.toLowerCase()} on{" "}
+                <a href={`tel:${organisation.phones.booking.tel}`}>
+                  {organisation.phones.booking.display}
+                </a>
+                .
+              </p>
+            )}
             {bookable && needsCode && (
               <>
                 <AccessCodeDialog

@@ -18,7 +18,6 @@ export const meta = () =>
     "Find a PSA screening event near you by date, place or type, and book a time.",
   );
 
-
 export const headers = pipeHeaders;
 
 export async function loader({ request }: Route.LoaderArgs) {
@@ -64,6 +63,10 @@ export default function BookEventMain({ loaderData }: Route.ComponentProps) {
           <ImportantNotice />
         </div>
 
+        {/* Keyboard and screen-reader users can pass the map: every event on it is in the list. */}
+        <a className="skip-map-link" href="#results-title">
+          Skip the map
+        </a>
         <EventMap markers={markers} tileUrl={tileUrl} label="Map of upcoming events" />
         <h2 id="results-title">Upcoming events</h2>
         <div aria-live="polite">
@@ -82,11 +85,11 @@ export default function BookEventMain({ loaderData }: Route.ComponentProps) {
         {events.length === 0 ? (
           <p className="inset">No upcoming events found</p>
         ) : (
-          <div className="card-grid card-grid--two" aria-labelledby="results-title">
+          <section className="card-grid card-grid--two" aria-labelledby="results-title">
             {events.map((event) => (
               <EventCard key={event.id} event={event} />
             ))}
-          </div>
+          </section>
         )}
       </div>
     </section>
