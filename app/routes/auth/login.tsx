@@ -99,7 +99,7 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
     <section className="section">
       <div className="page-width narrow">
         <h1>Sign in</h1>
-        <NewAccountNotice />
+        <NewAccountNotice signupHref={signupHref} />
         {loaderData.reset && (
           <div className="success-panel" role="status">
             <p>Your password has been changed. Sign in with your new password.</p>
