@@ -1,3 +1,4 @@
+import { useSyncExternalStore, type ReactNode } from "react";
 import { data } from "react-router";
 import type { Route } from "./+types/mailbox";
 import { pageMeta } from "#app/components/meta";
@@ -8,7 +9,6 @@ import { pipeHeaders } from "#app/utils/headers";
 
 export const meta = () =>
   pageMeta("Development mailbox", "Messages the site has queued, for development only.");
-
 
 export const headers = pipeHeaders;
 
@@ -52,10 +52,72 @@ export default function DevMailbox({ loaderData }: Route.ComponentProps) {
               {new Date(message.createdAt).toLocaleString("en-GB", { timeZone: "Europe/London" })} ·{" "}
               {message.status}
             </p>
-            <pre>{message.text}</pre>
+            <pre>
+              <LinkedText text={message.text} />
+            </pre>
           </article>
         ))}
       </div>
     </section>
   );
+}
+
+/** http(s) addresses in plain text. Trailing punctuation that ends a sentence is not part of them. */
+const URL_IN_TEXT = /\bhttps?:\/\/[^\s<>"']+/g;
+const TRAILING_PUNCTUATION = /[.,;:!?)\]]+$/;
+
+/**
+ * The same address on the host this page was opened on. The site writes its links with APP_URL
+ * (or localhost:PORT), which is not always the address the developer reached it by (a forwarded
+ * port, a container, another machine). A root-relative href always points at this page's own
+ * origin, on the server render as in the browser. A `callbackURL` on the same host is made
+ * relative too, so the round trip stays on this host.
+ */
+function sameHostHref(address: string): string {
+  const url = new URL(address);
+  for (const key of ["callbackURL", "redirectTo"]) {
+    const value = url.searchParams.get(key);
+    if (!value || !/^https?:\/\//i.test(value)) continue;
+    const inner = new URL(value);
+    if (inner.origin === url.origin)
+      url.searchParams.set(key, `${inner.pathname}${inner.search}${inner.hash}`);
+  }
+  return `${url.pathname}${url.search}${url.hash}`;
+}
+
+const noSubscription = () => () => {};
+
+/** The origin this page was opened on, once in the browser (null while rendering on the server). */
+function usePageOrigin(): string | null {
+  return useSyncExternalStore(
+    noSubscription,
+    () => window.location.origin,
+    () => null,
+  );
+}
+
+/** Plain text with its web addresses as links (React elements: the text is never parsed as HTML). */
+function LinkedText({ text }: { text: string }) {
+  const origin = usePageOrigin();
+  const parts: ReactNode[] = [];
+  let last = 0;
+  for (const match of text.matchAll(URL_IN_TEXT)) {
+    const address = match[0].replace(TRAILING_PUNCTUATION, "");
+    const start = match.index;
+    let href: string;
+    try {
+      href = sameHostHref(address);
+    } catch {
+      continue; // not a well-formed address: leave it as text
+    }
+    parts.push(text.slice(last, start));
+    parts.push(
+      <a key={start} href={href}>
+        {origin ? `${origin}${href}` : address}
+      </a>,
+    );
+    last = start + address.length;
+  }
+  parts.push(text.slice(last));
+  return <>{parts}</>;
 }
