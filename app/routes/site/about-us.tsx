@@ -72,9 +72,7 @@ export default function AboutUs({ actionData }: Route.ComponentProps) {
               </li>
             ))}
           </ul>
-          <p className="figure-note">
-            Photographs of the team will replace the initials shown here.
-          </p>
+          {/* Initials stand in for photographs of the team until the charity supplies them. */}
         </div>
       </section>
 

@@ -32,21 +32,17 @@ export default function SeminarTalks() {
           limit={TRUNCATE.aboutCard}
           subject="our seminar talks"
         />
-        <figure>
-          <PlaceholderImage
-            seed="seminar-video"
-            alt="Still from a recorded talk: a speaker in front of an audience"
-          />
-          <figcaption className="figure-note">
-            A recording of one of our talks will appear here. Until then, ask us for a copy of the
-            slides.
-          </figcaption>
-        </figure>
+        {/* A recording of a talk goes here once the charity has one we can host ourselves. */}
+        <PlaceholderImage
+          seed="seminar-video"
+          alt="Illustration: a speaker in front of an audience"
+        />
         <h2>Book a speaker</h2>
         <p>
           E-mail{" "}
           <a href={`mailto:${organisation.emails.speakers}`}>{organisation.emails.speakers}</a> with
-          your organisation's name, a few possible dates and roughly how many people will attend.
+          your organisation's name, a few possible dates and roughly how many people will attend. If
+          you would like to see what a talk covers first, ask us for a copy of the slides.
         </p>
       </div>
     </article>

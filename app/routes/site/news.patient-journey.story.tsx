@@ -46,10 +46,8 @@ export default function PatientJourneyStory({ loaderData: { story } }: Route.Com
             {story.article.map((paragraph) => (
               <p key={paragraph}>{paragraph}</p>
             ))}
-            <p className="figure-note">
-              Names and details are invented placeholders until real stories are published with
-              permission.
-            </p>
+            {/* The demo stories are invented (app/content/patient-journeys.ts); real ones replace
+                them, told with permission. */}
           </div>
         </div>
       </div>
