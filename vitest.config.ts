@@ -1,8 +1,10 @@
 import { defineConfig } from "vitest/config";
+import { LastFilesLastSequencer } from "./tests/e2e/sequencer";
 
 export default defineConfig({
   resolve: { tsconfigPaths: true },
   test: {
+    sequence: { sequencer: LastFilesLastSequencer },
     projects: [
       {
         extends: true,

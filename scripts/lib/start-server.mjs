@@ -1,5 +1,6 @@
 // Starts the built server on a free port and waits for /healthz. Shared by tests and benchmarks.
 import { spawn } from "node:child_process";
+import { appendFileSync } from "node:fs";
 import net from "node:net";
 
 /** @returns {Promise<number>} */
@@ -18,9 +19,10 @@ export async function freePort() {
 /**
  * @param {Record<string, string>} env extra environment for the server
  * @param {number} [timeoutMs]
- * @returns {Promise<{ url: string, output: () => string, stop: () => Promise<void> }>}
+ * @param {{ logFile?: string }} [options] also append everything the server prints to this file
+ * @returns {Promise<{ url: string, pid: number | undefined, output: () => string, stop: () => Promise<void> }>}
  */
-export async function startBuiltServer(env, timeoutMs = 60_000) {
+export async function startBuiltServer(env, timeoutMs = 60_000, options = {}) {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const child = spawn(process.execPath, ["server/index.js"], {
@@ -28,8 +30,12 @@ export async function startBuiltServer(env, timeoutMs = 60_000) {
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";
-  child.stdout.on("data", (chunk) => (output += chunk));
-  child.stderr.on("data", (chunk) => (output += chunk));
+  const record = (chunk) => {
+    output += chunk;
+    if (options.logFile) appendFileSync(options.logFile, chunk);
+  };
+  child.stdout.on("data", record);
+  child.stderr.on("data", record);
 
   const deadline = Date.now() + timeoutMs;
   for (;;) {
@@ -49,6 +55,7 @@ export async function startBuiltServer(env, timeoutMs = 60_000) {
 
   return {
     url,
+    pid: child.pid,
     output: () => output,
     async stop() {
       if (child.exitCode !== null) return;

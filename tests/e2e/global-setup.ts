@@ -11,6 +11,7 @@ declare module "vitest" {
     baseURL: string;
     mailFolder: string;
     databaseUrl: string;
+    serverLogFile: string;
   }
 }
 
@@ -24,28 +25,35 @@ export default async function setup(project: TestProject) {
   const scratch = await createScratchDatabase("mhat_e2e");
   const mailFolder = mkdtempSync(path.join(os.tmpdir(), "mhat-mail-"));
   const sink = await startSmtpSink({ folder: mailFolder });
-  const server = await startBuiltServer({
-    DATABASE_URL: scratch.url,
-    SMTP_URL: sink.url,
-    STAFF_NOTIFY_EMAIL: "staff-inbox@example.org",
-    OUTBOX_POLL_MS: "200",
-    DEMO_DATA: "1",
-    // No network here: every map tile is one transparent pixel.
-    MAP_TILE_URL:
-      "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=",
-    // The suite submits forms many times from one address; the limiter itself has its own tests.
-    RATE_LIMIT_FORMS_PER_WINDOW: "1000",
-    RATE_LIMIT_POSTS_PER_WINDOW: "1000",
-  });
+  const serverLogFile = path.join(mailFolder, "..", `${path.basename(mailFolder)}-server.log`);
+  const server = await startBuiltServer(
+    {
+      DATABASE_URL: scratch.url,
+      SMTP_URL: sink.url,
+      STAFF_NOTIFY_EMAIL: "staff-inbox@example.org",
+      OUTBOX_POLL_MS: "200",
+      DEMO_DATA: "1",
+      // No network here: every map tile is one transparent pixel.
+      MAP_TILE_URL:
+        "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=",
+      // The suite submits forms many times from one address; the limiter itself has its own tests.
+      RATE_LIMIT_FORMS_PER_WINDOW: "1000",
+      RATE_LIMIT_POSTS_PER_WINDOW: "1000",
+    },
+    60_000,
+    { logFile: serverLogFile },
+  );
 
   project.provide("baseURL", server.url);
   project.provide("mailFolder", mailFolder);
   project.provide("databaseUrl", scratch.url);
+  project.provide("serverLogFile", serverLogFile);
 
   return async () => {
     await server.stop();
     await sink.close();
     await scratch.drop();
     rmSync(mailFolder, { recursive: true, force: true });
+    rmSync(serverLogFile, { force: true });
   };
 }

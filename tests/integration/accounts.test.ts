@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { account, outboxEmail, profile, user } from "#app/db/schema";
+import { config } from "#app/config.server";
 import { authFor, withPendingProfile, type ProfileDraft } from "#app/services/auth.server";
 import { openTestDatabase } from "#tests/support/database";
 
@@ -81,5 +82,43 @@ describe("sign-up", () => {
     expect(await database.db.select().from(outboxEmail).where(eq(outboxEmail.to, email))).toEqual(
       [],
     );
+  });
+});
+
+describe("session cookies", () => {
+  it("are __Host- cookies in production: Secure, the whole site, this host only", async () => {
+    const production = authFor(database.db, { ...config(), isProduction: true });
+    const email = "host-cookie@example.com";
+    const { headers } = await withPendingProfile(draft(email), () =>
+      production.api.signUpEmail({
+        body: { name: "Arthur Pembridge", email, password: "correct horse battery" },
+        headers: new Headers({ origin: "http://localhost:3000" }),
+        returnHeaders: true,
+      }),
+    );
+    const session = headers.getSetCookie().find((cookie) => cookie.includes("session_token="));
+    expect(session).toMatch(/^__Host-mhat\.session_token=/);
+    expect(session).toMatch(/; Secure/i);
+    expect(session).toMatch(/; Path=\//i);
+    expect(session).toMatch(/; HttpOnly/i);
+    expect(session).not.toMatch(/; Domain=/i);
+    // And the session is found again from that cookie.
+    const cookie = session!.split(";")[0]!;
+    const found = await production.api.getSession({ headers: new Headers({ cookie }) });
+    expect(found?.user.email).toBe(email);
+  });
+
+  it("have plain names outside production, where the site may run over http", async () => {
+    const email = "plain-cookie@example.com";
+    const { headers } = await withPendingProfile(draft(email), () =>
+      auth.api.signUpEmail({
+        body: { name: "Arthur Pembridge", email, password: "correct horse battery" },
+        headers: new Headers({ origin: "http://localhost:3000" }),
+        returnHeaders: true,
+      }),
+    );
+    const session = headers.getSetCookie().find((cookie) => cookie.includes("session_token="));
+    expect(session).toMatch(/^mhat\.session_token=/);
+    expect(session).not.toMatch(/; Secure/i);
   });
 });

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { event, eventAccessCode, rateLimitHit, screeningProduct } from "#app/db/schema";
 import {
   ACCESS_CODE_LIMITS,
+  ACCESS_CODE_MESSAGES,
   checkAccessCode,
   createAccessCode,
 } from "#app/services/access-codes.server";
@@ -253,6 +254,59 @@ describe("access codes", () => {
     expect((await check(row.id, "guess-again")).status).toBe("rate-limited");
     expect((await check(other.id, "guess")).status).toBe("invalid");
     expect((await check(row.id, "guess", { clientAddress: "192.0.2.9" })).status).toBe("invalid");
+  });
+});
+
+describe("access-code limits", () => {
+  async function privateEventWithCode(code: string) {
+    const { db } = database;
+    const product = await insertProduct(db);
+    const row = await insertEvent(db, product.id, { isPublic: false, category: "freemasons" });
+    await createAccessCode(db, { eventId: row.id, code });
+    return row;
+  }
+  const attempt = (eventId: string, code: string, clientAddress: string, at = now) =>
+    checkAccessCode(database.db, { eventId, code, clientAddress, alreadyUnlocked: false }, at);
+
+  it("lets the right code in from another address after one address made 200 guesses", async () => {
+    const row = await privateEventWithCode("LODGE-2026");
+    const statuses = new Set<string>();
+    for (let guess = 0; guess < 200; guess++)
+      statuses.add((await attempt(row.id, `guess-${guess}`, "203.0.113.66")).status);
+    expect([...statuses].sort()).toEqual(["invalid", "rate-limited"]);
+    expect(await attempt(row.id, "lodge-2026", "198.51.100.7")).toEqual({ status: "success" });
+  });
+
+  it("does not count a correct code as a failure", async () => {
+    const row = await privateEventWithCode("LODGE-2026");
+    for (let use = 0; use < 15; use++)
+      expect((await attempt(row.id, "LODGE-2026", "203.0.113.8")).status).toBe("success");
+    expect((await attempt(row.id, "wrong", "203.0.113.8")).status).toBe("invalid");
+  });
+
+  it("says how long to wait, and the wait shrinks as the window ends", async () => {
+    const row = await privateEventWithCode("LODGE-2026");
+    const windowStart = new Date(
+      Math.floor(now.getTime() / ACCESS_CODE_LIMITS.windowMs) * ACCESS_CODE_LIMITS.windowMs,
+    );
+    for (let guess = 0; guess < 10; guess++) await attempt(row.id, `g${guess}`, "203.0.113.9");
+    const fourMinutesLeft = new Date(windowStart.getTime() + 11 * 60_000);
+    expect(await attempt(row.id, "g", "203.0.113.9", fourMinutesLeft)).toEqual({
+      status: "rate-limited",
+      retryAfterSeconds: 240,
+    });
+    expect(ACCESS_CODE_MESSAGES.tooMany(240)).toBe(
+      "Too many attempts. Please wait 4 minutes and try again, or e-mail us for help.",
+    );
+    expect(ACCESS_CODE_MESSAGES.tooMany(30)).toMatch(/wait 1 minute and/);
+  });
+
+  it("locks an event for everyone only after many addresses guessed", async () => {
+    const row = await privateEventWithCode("LODGE-2026");
+    for (let address = 0; address < 20; address++)
+      for (let guess = 0; guess < 10; guess++)
+        await attempt(row.id, `g${guess}`, `192.0.2.${address}`);
+    expect((await attempt(row.id, "LODGE-2026", "198.51.100.200")).status).toBe("rate-limited");
   });
 });
 
