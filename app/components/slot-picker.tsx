@@ -1,0 +1,65 @@
+import { SLOT_STATE_LABELS, type SlotChoice } from "#app/domain/slot-choices";
+
+/**
+ * "Available times": one radio button per time, in a fieldset with a legend, so it works by
+ * keyboard (arrow keys move between times) and without JavaScript. A time that cannot be taken
+ * is disabled and says why, in words.
+ */
+export function SlotPicker({
+  name = "slotTime",
+  choices,
+  selected,
+  error,
+}: {
+  name?: string;
+  choices: readonly SlotChoice[];
+  selected?: string;
+  error?: string;
+}) {
+  const id = `field-${name}`;
+  const available = choices.filter((choice) => choice.state === "available").length;
+  // The error summary links to the first time that can be chosen.
+  const firstAvailable = choices.findIndex((choice) => choice.state === "available");
+  return (
+    <div className={`form-group${error ? " form-group--error" : ""}`}>
+      <fieldset className="fieldset" aria-describedby={`${id}-hint${error ? ` ${id}-error` : ""}`}>
+        <legend className="label label--large">Available times</legend>
+        <span className="field-hint" id={`${id}-hint`}>
+          Choose the time you would like. Each appointment takes a few minutes.{" "}
+          {available === 1 ? "1 time is free." : `${available} times are free.`}
+        </span>
+        {error && (
+          <span className="field-error" id={`${id}-error`}>
+            <span className="visually-hidden">Error:</span> {error}
+          </span>
+        )}
+        <div className="radios radios--times">
+          {choices.map((choice, index) => {
+            const unavailable = choice.state !== "available";
+            const optionId =
+              index === firstAvailable ? id : `${id}-${choice.time.replace(":", "")}`;
+            return (
+              <div className={`radio${unavailable ? " radio--unavailable" : ""}`} key={choice.time}>
+                <input
+                  className="radio__input"
+                  id={optionId}
+                  type="radio"
+                  name={name}
+                  value={choice.time}
+                  disabled={unavailable}
+                  defaultChecked={selected === choice.time}
+                />
+                <label className="radio__label" htmlFor={optionId}>
+                  {choice.time}
+                  {choice.state !== "available" && (
+                    <span className="radio__note"> ({SLOT_STATE_LABELS[choice.state]})</span>
+                  )}
+                </label>
+              </div>
+            );
+          })}
+        </div>
+      </fieldset>
+    </div>
+  );
+}
