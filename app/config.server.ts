@@ -26,12 +26,22 @@ const envSchema = z
     RATE_LIMIT_FORMS_PER_WINDOW: z.coerce.number().int().min(1).default(10),
     RATE_LIMIT_POSTS_PER_WINDOW: z.coerce.number().int().min(1).default(60),
     OUTBOX_POLL_MS: z.coerce.number().int().min(50).default(5000),
+    HOLD_MINUTES: z.coerce.number().int().min(1).max(120).default(15),
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV !== "production") return;
     for (const key of ["APP_URL", "AUTH_SECRET", "SMTP_URL"] as const) {
       if (!env[key])
         ctx.addIssue({ code: "custom", path: [key], message: "is required in production" });
+    }
+    // Without PayPal credentials the site would use its simulated provider, which takes no money.
+    for (const key of ["PAYPAL_CLIENT_ID", "PAYPAL_CLIENT_SECRET"] as const) {
+      if (!env[key])
+        ctx.addIssue({
+          code: "custom",
+          path: [key],
+          message: "is required in production (the simulated payment provider is refused there)",
+        });
     }
   });
 

@@ -59,6 +59,9 @@ export const outboxEmail = pgTable(
     subject: text("subject").notNull(),
     text: text("text").notNull(),
     html: text("html"),
+    /** Files sent with the message: [{ filename, contentType, content }] (text content, UTF-8). */
+    attachments:
+      jsonb("attachments").$type<{ filename: string; contentType: string; content: string }[]>(),
     /** pending → sent, or failed after the last attempt. */
     status: text("status", { enum: ["pending", "sent", "failed"] })
       .notNull()
@@ -301,3 +304,181 @@ export const profile = pgTable("profile", {
   nhsNumber: text("nhs_number"),
   ...authTimestamps,
 });
+
+/* ---------- Bookings, consent, payments and results ---------- */
+
+/**
+ * held → awaiting_payment → confirmed; or expired (the hold ran out, or the worker cleared it)
+ * and cancelled (a refused payment, or later the person or staff). Only `confirmed` counts in
+ * `event.booked_spaces`; `held` and `awaiting_payment` take a place while `hold_expires_at` is ahead.
+ */
+export const bookingStatus = pgEnum("booking_status", [
+  "held",
+  "awaiting_payment",
+  "confirmed",
+  "expired",
+  "cancelled",
+]);
+
+/**
+ * not_required: a free event (the spec's "paid" for free bookings); unpaid: nothing taken yet;
+ * pending: PayPal holds the capture for review; paid: captured (the spec's "paid by card");
+ * refunded: money given back.
+ */
+export const paymentStatus = pgEnum("payment_status", [
+  "not_required",
+  "unpaid",
+  "pending",
+  "paid",
+  "refunded",
+]);
+
+/** The statuses that take a place (the first two only until their hold expires). */
+export const ACTIVE_BOOKING_STATUSES = ["held", "awaiting_payment", "confirmed"] as const;
+
+/** One person's place at one time slot of one event. */
+export const booking = pgTable(
+  "booking",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    /** "MHAT-7KQ3-9XZ2": short, unguessable, easy to read out on the phone. */
+    reference: text("reference").notNull().unique(),
+    eventId: uuid("event_id")
+      .notNull()
+      .references(() => event.id),
+    userId: text("user_id")
+      .notNull()
+      .references(() => user.id),
+    /** The appointment's start, "HH:mm" London wall-clock time. */
+    slotTime: text("slot_time").notNull(),
+    status: bookingStatus("status").notNull().default("held"),
+    /** While held or awaiting payment, the place is kept until this instant. */
+    holdExpiresAt: timestamp("hold_expires_at", { withTimezone: true }),
+    /** Priced from the event when the place was held; 0 when the visitor does not pay. */
+    pricePence: integer("price_pence").notNull(),
+    paymentRequired: boolean("payment_required").notNull(),
+    paymentStatus: paymentStatus("payment_status").notNull(),
+    /** "paypal" or "simulated": who the current order is with. */
+    paymentProvider: text("payment_provider"),
+    /** The current PayPal order; earlier ones stay in payment_transaction. */
+    paymentOrderId: text("payment_order_id"),
+    /** The PayPal-Request-Id of the capture of the current order, reused only after no response. */
+    captureRequestId: text("capture_request_id"),
+    confirmedAt: timestamp("confirmed_at", { withTimezone: true }),
+    cancelledAt: timestamp("cancelled_at", { withTimezone: true }),
+    /** Check-in on the day (back office). */
+    arrivedAt: timestamp("arrived_at", { withTimezone: true }),
+    noShowAt: timestamp("no_show_at", { withTimezone: true }),
+    sampleId: text("sample_id"),
+    sampleTakenAt: timestamp("sample_taken_at", { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    // One person, one active booking per event; an expired or cancelled one does not count.
+    uniqueIndex("booking_one_active_per_person")
+      .on(table.eventId, table.userId)
+      .where(sql`${table.status} in ('held', 'awaiting_payment', 'confirmed')`),
+    index("booking_active_slot_idx")
+      .on(table.eventId, table.slotTime)
+      .where(sql`${table.status} in ('held', 'awaiting_payment', 'confirmed')`),
+    index("booking_user_idx").on(table.userId),
+    uniqueIndex("booking_payment_order_key").on(table.paymentOrderId),
+    check("booking_slot_time_check", sql`${table.slotTime} ~ '^([01][0-9]|2[0-3]):[0-5][0-9]$'`),
+    check("booking_price_check", sql`${table.pricePence} >= 0`),
+  ],
+);
+
+/**
+ * Explicit consent (UK GDPR Art. 9) to the screening and the handling of health data, with the
+ * version of the wording agreed to. A booking's consent, or (from /test-consent) one for a test date.
+ */
+export const consent = pgTable(
+  "consent",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    bookingId: uuid("booking_id").references(() => booking.id),
+    userId: text("user_id")
+      .notNull()
+      .references(() => user.id),
+    testDate: date("test_date", { mode: "string" }).notNull(),
+    /** The consent form's answers in the spec's field names (health data: never logged or mailed). */
+    answers: jsonb("answers").notNull(),
+    gpConsent: boolean("gp_consent").notNull().default(false),
+    wordingVersion: text("wording_version").notNull(),
+    agreedAt: timestamp("agreed_at", { withTimezone: true }).notNull(),
+  },
+  (table) => [
+    index("consent_booking_idx").on(table.bookingId),
+    index("consent_user_idx").on(table.userId),
+  ],
+);
+
+export const paymentTransactionKind = pgEnum("payment_transaction_kind", [
+  "create",
+  "capture",
+  "refund",
+  "reconcile",
+]);
+
+/** Every payment-provider answer the site acted on, as received (no health data in them). */
+export const paymentTransaction = pgTable(
+  "payment_transaction",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    bookingId: uuid("booking_id")
+      .notNull()
+      .references(() => booking.id),
+    kind: paymentTransactionKind("kind").notNull(),
+    provider: text("provider").notNull(),
+    orderId: text("order_id"),
+    captureId: text("capture_id"),
+    /** The order's or capture's status, or the error's name. */
+    status: text("status").notNull(),
+    requestId: text("request_id"),
+    debugId: text("debug_id"),
+    issue: text("issue"),
+    amountPence: integer("amount_pence"),
+    raw: jsonb("raw"),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    index("payment_transaction_booking_idx").on(table.bookingId),
+    index("payment_transaction_order_idx").on(table.orderId),
+    // A capture replayed any number of times is recorded once.
+    uniqueIndex("payment_transaction_capture_key")
+      .on(table.captureId)
+      .where(sql`${table.kind} = 'capture'`),
+  ],
+);
+
+export const resultFlag = pgEnum("result_flag", ["green", "amber", "red"]);
+
+/** A laboratory result for one booking. Patients see it only once staff have released it. */
+export const testResult = pgTable(
+  "test_result",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    bookingId: uuid("booking_id")
+      .notNull()
+      .unique()
+      .references(() => booking.id),
+    /** PSA as the laboratory reports it, e.g. "1.23" (kept as text: no rounding on the way). */
+    psaValue: text("psa_value"),
+    unit: text("unit").notNull().default("ng/ml"),
+    /** Set by a clinician: green (retest in 1–3 years), amber (repeat in 3 months), red (see GP). */
+    flag: resultFlag("flag"),
+    retestYears: integer("retest_years"),
+    comments: text("comments"),
+    sampleDate: date("sample_date", { mode: "string" }),
+    releasedAt: timestamp("released_at", { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    check(
+      "test_result_retest_check",
+      sql`${table.retestYears} is null or ${table.retestYears} in (1, 2, 3)`,
+    ),
+  ],
+);

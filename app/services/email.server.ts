@@ -6,12 +6,20 @@ import { outboxEmail } from "#app/db/schema";
 import { noteDatabaseError } from "#app/db/health.server";
 import { log } from "./log.server";
 
+/** A file sent with a message, such as a booking's calendar entry; text content, sent as UTF-8. */
+export interface EmailAttachment {
+  filename: string;
+  contentType: string;
+  content: string;
+}
+
 export interface OutgoingEmail {
   to: string;
   subject: string;
   text: string;
   html?: string;
   replyTo?: string;
+  attachments?: EmailAttachment[];
 }
 
 type Listener = () => void;
@@ -30,6 +38,7 @@ export async function enqueueEmail(db: Db, message: OutgoingEmail) {
       text: message.text,
       html: message.html,
       replyTo: message.replyTo,
+      attachments: message.attachments?.length ? message.attachments : null,
     })
     .returning({ id: outboxEmail.id });
   // Wake the worker soon after commit instead of waiting for its next poll.
@@ -87,6 +96,15 @@ export async function deliverDueEmails(
         subject: message.subject,
         text: message.text,
         html: message.html ?? undefined,
+        ...(message.attachments?.length
+          ? {
+              attachments: message.attachments.map((file) => ({
+                filename: file.filename,
+                contentType: file.contentType,
+                content: file.content,
+              })),
+            }
+          : {}),
       });
       await db
         .update(outboxEmail)

@@ -1,0 +1,73 @@
+// No Zod here: the consent form shows these in the browser without shipping it.
+import { consentWording } from "#app/content/consent";
+
+export { CONSENT_WORDING_VERSION } from "#app/content/consent";
+
+/** The consent form's questions, in the spec's field names, and the order of the error summary. */
+export const CONSENT_FIELDS = [
+  "numberOfPsaTest",
+  "familyHistoryProstateCancer",
+  "familyMemberWithProstateCancer",
+  "familyHistoryBreastOvarianCancer",
+  "familyMemberWithOvarianCancer",
+  "motherSideDetails",
+  "medicationHistory",
+  "terms",
+  "sampleConsent",
+  "gpConsent",
+] as const;
+
+export type ConsentField = (typeof CONSENT_FIELDS)[number];
+
+/** "Which PSA test will this be?": 1 to 4, and 5 meaning the 5th or more. */
+export const PSA_TEST_NUMBERS = ["1", "2", "3", "4", "5"] as const;
+export const PSA_TEST_NUMBER_LABELS: Record<(typeof PSA_TEST_NUMBERS)[number], string> = {
+  "1": "1st (my first PSA test)",
+  "2": "2nd",
+  "3": "3rd",
+  "4": "4th",
+  "5": "5th or more",
+};
+
+export const YES_NO_DONT_KNOW = ["Yes", "No", "Don't know"] as const;
+export type YesNoDontKnow = (typeof YES_NO_DONT_KNOW)[number];
+
+/** Relatives on the father's side question (prostate cancer); several may be ticked. */
+export const PROSTATE_CANCER_RELATIVES = ["Father", "Brother", "Grandfather", "Uncle"] as const;
+/** Relatives on the mother's side question (breast or ovarian cancer); several may be ticked. */
+export const OVARIAN_CANCER_RELATIVES = ["Mother", "Sister", "Grandmother", "Aunt"] as const;
+
+/** Medicines that lower PSA. One answer (the spec lists them as options, not as a list). */
+export const MEDICATIONS = [
+  "Proscar/Propecia(Finasteride)",
+  "Avodart",
+  "Combodart",
+  "None",
+] as const;
+
+export const MOTHER_SIDE_DETAILS_MAX = 1000;
+
+export const CONSENT_LABELS: Record<ConsentField, string> = {
+  numberOfPsaTest: "Which PSA test will this be?",
+  familyHistoryProstateCancer: "Has a relative had prostate cancer?",
+  familyMemberWithProstateCancer: "Which relative(s)?",
+  familyHistoryBreastOvarianCancer: "Has a relative had breast or ovarian cancer?",
+  familyMemberWithOvarianCancer: "Which relative(s)?",
+  motherSideDetails: "Additional details (optional)",
+  medicationHistory: "Do you take any of these medicines?",
+  terms: consentWording.terms.label,
+  sampleConsent: consentWording.sampleConsent.label,
+  gpConsent: consentWording.gpConsent.label,
+};
+
+/** The spec's messages, word for word. */
+export const CONSENT_MESSAGES = {
+  required: "This field is required.",
+  specifyRelatives: "Please specify which relative(s) or provide additional details.",
+  terms: "You must agree to the terms and conditions.",
+  sampleConsent: "You must consent that your samples will be taken and tested.",
+  /** The notification that also shows the first error. */
+  notificationTitle: "Consent Required",
+  failedTitle: "Consent Creation Failed",
+  failed: "Failed to create consent. Please try again.",
+} as const;
