@@ -48,7 +48,7 @@ export function EventCard({ event, headingLevel = 3 }: { event: EventView; headi
         <li>
           <PinIcon /> {event.city}, {event.postcode}
         </li>
-        <li>
+        <li className="event-card__price">
           <PriceIcon /> <EventPrice event={event} />
         </li>
         <EventAudience event={event} as="li" />

@@ -149,7 +149,7 @@ describe("event pages and cards", () => {
       .getByRole("heading", { level: 1, name: "Colchester Hospital Partnership Clinic" })
       .waitFor();
     const details = await page.locator(".event-details").textContent();
-    expect(details).toContain("£40.00");
+    expect(details).toContain("Price£40.00");
     expect(details).toMatch(
       /(Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday), \d{2} \w+ \d{4}/,
     );
@@ -170,10 +170,19 @@ describe("event pages and cards", () => {
     await page.context().close();
   });
 
-  it("shows no price for a free event, and 404 for an unknown id", async () => {
+  it("says Free wherever the visitor will not pay, and 404 for an unknown id", async () => {
     const page = await newPage(browser());
-    await page.goto(`/event/${await eventIdByName("Stratford Community PSA Morning")}`);
-    expect(await page.locator(".event-details").textContent()).not.toContain("Price");
+    // Price 0; payment not required although the product costs £40.00; payment unknown.
+    for (const name of [
+      "Stratford Community PSA Morning",
+      "Orwell Logistics Staff Screening",
+      "Witham Public Hall Screening",
+    ]) {
+      await page.goto(`/event/${await eventIdByName(name)}`);
+      const details = await page.locator(".event-details").textContent();
+      expect(details, name).toContain("PriceFree");
+      expect(details, name).not.toContain("£");
+    }
     expect((await page.goto("/event/00000000-0000-4000-8000-000000000000"))?.status()).toBe(404);
     expect((await page.goto("/event/not-an-id"))?.status()).toBe(404);
     await page.context().close();
@@ -192,7 +201,7 @@ describe("event pages and cards", () => {
     await page.context().close();
   });
 
-  it("closes a public event within 24 hours but keeps a corporate-only one open", async () => {
+  it("closes a public event within 24 hours (Booking closed) but keeps a corporate-only one open", async () => {
     const events = await apiEvents();
     const publicToday = events.find(
       (view) => view.event_name === "Chelmsford Civic Centre Drop-in",
@@ -201,8 +210,76 @@ describe("event pages and cards", () => {
       (view) => view.event_name === "Orwell Logistics Staff Screening",
     )!;
     expect(publicToday.spaces_left).toBeGreaterThan(0);
-    expect(publicToday.booking_status).toBe("full");
+    expect(publicToday.booking_status).toBe("closed");
     expect(corporateToday.booking_status).toBe("bookable");
+
+    const page = await newPage(browser());
+    await page.goto("/book-event-main?date=today");
+    const card = page.locator(".event-card", { hasText: "Chelmsford Civic Centre Drop-in" });
+    const button = card.getByRole("button", { name: /Booking closed/ });
+    expect(await button.isDisabled()).toBe(true);
+    expect(await button.locator("svg").count()).toBe(1);
+    expect(await card.getByRole("button", { name: /Fully Booked/ }).count()).toBe(0);
+    expect(await card.getByRole("link").count()).toBe(0);
+    await page.goto(`/event/${publicToday.id}`);
+    expect(await page.getByRole("button", { name: /Booking closed/ }).isDisabled()).toBe(true);
+    expect(await page.getByRole("link", { name: "BOOK EVENT" }).count()).toBe(0);
+    expect(await page.locator(".event-details").textContent()).toContain("spaces available");
+    expect(await page.locator("main").textContent()).toContain(
+      "Booking for a public event closes 24 hours before it ends.",
+    );
+    await page.context().close();
+  });
+
+  it("labels corporate-only events for the host employer's staff, in words and with an icon", async () => {
+    const label = "Corporate event: for the host employer's staff only";
+    const page = await newPage(browser());
+    await page.goto(`/event/${await eventIdByName("Orwell Logistics Staff Screening")}`);
+    const details = page.locator(".event-details");
+    expect(await details.textContent()).toContain(label);
+    expect(await details.textContent()).not.toContain("Public Event");
+    expect(await details.locator(".status", { hasText: label }).locator("svg").count()).toBe(1);
+    // Private and corporate-only: both labels.
+    await page.goto(`/event/${await eventIdByName("Orwell Logistics Head Office Screening")}`);
+    expect(await page.locator(".event-details").textContent()).toContain("Private Event");
+    expect(await page.locator(".event-details").textContent()).toContain(label);
+    // A public event says so.
+    await page.goto(`/event/${await eventIdByName("Westminster Central Hall Screening")}`);
+    expect(await page.locator(".event-details").textContent()).toContain("Public Event");
+    expect(await page.locator(".event-details").textContent()).not.toContain(label);
+
+    await page.goto("/book-event-main?for=corporate");
+    const corporate = (await apiEvents("?for=corporate")).filter(
+      (view) => view.exclusive_for === "CORPORATE",
+    );
+    expect(corporate.length).toBeGreaterThan(1);
+    for (const view of corporate) {
+      const card = page.locator(".event-card", { hasText: view.event_name });
+      expect(await card.getByText(label).count(), view.event_name).toBe(1);
+    }
+    await page.context().close();
+  });
+
+  it("shows the price, or Free, on every card", async () => {
+    const page = await newPage(browser());
+    await page.goto("/book-event-main");
+    const card = (name: string) => page.locator(".event-card", { hasText: name });
+    expect(await card("Westminster Central Hall Screening").textContent()).toContain(
+      "Price: £25.00",
+    );
+    for (const name of [
+      "Stratford Community PSA Morning",
+      "Orwell Logistics Staff Screening",
+      "Witham Public Hall Screening",
+    ]) {
+      expect(await card(name).getByText("Free", { exact: true }).count(), name).toBe(1);
+      expect(await card(name).textContent(), name).not.toContain("£");
+    }
+    const cards = await page.locator(".event-card").count();
+    const prices = await page.locator(".event-card .event-card__price").allTextContents();
+    expect(prices).toHaveLength(cards);
+    for (const price of prices) expect(price.trim()).toMatch(/^(Price: £\d+\.\d{2}|Free)$/);
+    await page.context().close();
   });
 
   it("puts one marker on the map for each upcoming event that has not started and has a place", async () => {
@@ -220,14 +297,48 @@ describe("event pages and cards", () => {
     );
     expect(expected.length).toBeGreaterThan(10);
     await expect.poll(() => page.locator(".leaflet-marker-icon").count()).toBe(expected.length);
-    // Markers work from the keyboard: focus one and press Enter to open its popup.
+    // Markers are not tab stops (every one's event is listed with its own link); a click opens the popup.
+    const tabbable = await page
+      .locator(".leaflet-marker-icon")
+      .evaluateAll((markers) => markers.filter((marker) => marker.tabIndex >= 0).length);
+    expect(tabbable).toBe(0);
     const firstMarker = page.locator(".leaflet-marker-icon").first();
     const name = await firstMarker.getAttribute("title");
-    await firstMarker.focus();
-    await page.keyboard.press("Enter");
+    // Nearby markers overlap at this zoom, so the click is sent to the marker itself.
+    await firstMarker.dispatchEvent("click");
     await expect.poll(() => page.locator(".leaflet-popup-content").textContent()).toBe(name);
+    // The map itself is one tab stop.
+    expect(await page.locator(".event-map [tabindex='0']").count()).toBe(1);
     await expectNoAxeViolations(page);
     expect(pageProblems(page)).toEqual([]);
+    await page.context().close();
+  });
+
+  it("reaches the first event from the keyboard without passing the map pins, or by skipping the map", async () => {
+    const page = await newPage(browser(), { viewport: { width: 1280, height: 800 } });
+    await page.goto("/book-event-main");
+    await expect.poll(() => page.locator(".leaflet-marker-icon").count()).toBeGreaterThan(10);
+    const firstEventLink = () =>
+      page.evaluate(() => {
+        const active = document.activeElement;
+        return active?.tagName === "A" && Boolean(active.closest(".event-card"));
+      });
+    let tabs = 0;
+    while (!(await firstEventLink()) && tabs < 100) {
+      await page.keyboard.press("Tab");
+      tabs++;
+    }
+    // 71 with the 27 pins in the tab order; 45 without them (the header and the filters come first).
+    expect(tabs).toBeLessThanOrEqual(50);
+
+    await page.goto("/book-event-main");
+    await expect.poll(() => page.locator(".leaflet-marker-icon").count()).toBeGreaterThan(10);
+    const skip = page.getByRole("link", { name: "Skip the map" });
+    await skip.focus();
+    expect(await skip.isVisible()).toBe(true);
+    await page.keyboard.press("Enter");
+    await page.keyboard.press("Tab");
+    expect(await firstEventLink()).toBe(true);
     await page.context().close();
   });
 

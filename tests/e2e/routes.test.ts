@@ -1,6 +1,7 @@
+import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { SCROLL_TARGETS, mainNavigation } from "#app/content/navigation";
-import { expectNoAxeViolations, newPage, pageProblems, browserForThisFile } from "./support";
+import { expectNoAxeViolations, newPage, pageProblems, browserForThisFile, query } from "./support";
 
 /** Every content route of the public site, with a heading each must show. */
 const CONTENT_ROUTES: [path: string, heading: RegExp][] = [
@@ -22,6 +23,7 @@ const CONTENT_ROUTES: [path: string, heading: RegExp][] = [
   ["/login", /Sign in/],
   ["/signup", /Create your account/],
   ["/reset-password", /Reset your password/],
+  ["/signup-success", /Check your e-mail/],
   ["/events/corporate-screening", /Corporate screening/],
   ["/events/community-screening", /Community screening/],
   ["/events/seminar-talks", /Seminar talks/],
@@ -34,6 +36,18 @@ const CONTENT_ROUTES: [path: string, heading: RegExp][] = [
   ["/world-cancer-day-poster", /World Cancer Day poster/],
 ];
 
+/** Demo events (app/db/seed-events.server.ts) whose pages are checked like the content routes. */
+const EVENT_PAGES: [kind: string, name: string][] = [
+  ["public, paid and bookable", "Westminster Central Hall Screening"],
+  ["public, closed by the 24-hour rule", "Chelmsford Civic Centre Drop-in"],
+  ["public, fully booked", "Maldon Lodge Screening Evening"],
+  ["public, passed", "Colchester Rugby Club Screening"],
+  ["private", "Lowestoft Masonic Hall Screening"],
+  ["corporate-only", "Orwell Logistics Staff Screening"],
+  ["private and corporate-only", "Orwell Logistics Head Office Screening"],
+  ["ESNEFT laboratory", "Colchester Hospital Partnership Clinic"],
+];
+
 const NOT_FOUND_PATHS = [
   "/no-such-page",
   "/information-hub/no-such-article",
@@ -43,29 +57,73 @@ const NOT_FOUND_PATHS = [
 
 const browser = browserForThisFile();
 
+/**
+ * What every page must do: answer with its status, show its heading, have a title (and, unless it
+ * is an error page, a description), hydrate without errors, pass axe, and reflow at 320 CSS pixels
+ * (1280 px at 400% zoom, WCAG 1.4.10) with nothing scrolling sideways, and pass axe there too.
+ */
+async function expectGoodPage(
+  page: Page,
+  path: string,
+  { heading, status = 200 }: { heading: RegExp; status?: number },
+) {
+  const response = await page.goto(path);
+  expect(response?.status()).toBe(status);
+  await expect.poll(() => page.locator("h1").first().textContent()).toMatch(heading);
+  expect(await page.title()).toMatch(/\| Men's Health Advocacy Trust$/);
+  if (status === 200)
+    expect(await page.locator('meta[name="description"]').getAttribute("content")).toBeTruthy();
+  await expect
+    .poll(() => page.evaluate(() => document.documentElement.classList.contains("js")))
+    .toBe(true);
+  // The sign-up success page moves on after 3 seconds unless asked to stay.
+  const stay = page.getByRole("button", { name: "Stay on this page" });
+  if (await stay.count()) await stay.click();
+  await expectNoAxeViolations(page);
+  await page.setViewportSize({ width: 320, height: 640 });
+  await expect
+    .poll(() => page.evaluate(() => document.documentElement.scrollWidth))
+    .toBeLessThanOrEqual(320);
+  await expectNoAxeViolations(page);
+  // The browser reports the page's own error status as a failed load; nothing else may fail.
+  const ownStatus = `the server responded with a status of ${status}`;
+  expect(
+    pageProblems(page).filter((problem) => status === 200 || !problem.includes(ownStatus)),
+  ).toEqual([]);
+}
+
 describe("content routes", () => {
   for (const [path, heading] of CONTENT_ROUTES) {
-    it(`${path} answers 200 with its content, a title, a description and no axe violations`, async () => {
+    it(`${path} answers 200 with its content, a title, a description, no axe violations, and reflows at 320px`, async () => {
       const page = await newPage(browser());
-      const response = await page.goto(path);
-      expect(response?.status()).toBe(200);
-      await expect.poll(() => page.locator("h1").first().textContent()).toMatch(heading);
-      expect(await page.title()).toMatch(/\| Men's Health Advocacy Trust$/);
-      expect(await page.locator('meta[name="description"]').getAttribute("content")).toBeTruthy();
-      await expect
-        .poll(() => page.evaluate(() => document.documentElement.classList.contains("js")))
-        .toBe(true);
-      await expectNoAxeViolations(page);
-      expect(pageProblems(page)).toEqual([]);
-      // WCAG 1.4.10 reflow: at 320 CSS pixels (1280 px at 400% zoom) nothing scrolls sideways.
-      await page.setViewportSize({ width: 320, height: 640 });
-      await expect
-        .poll(() => page.evaluate(() => document.documentElement.scrollWidth))
-        .toBeLessThanOrEqual(320);
+      await expectGoodPage(page, path, { heading });
       await page.context().close();
     });
   }
 });
+
+describe("event pages", () => {
+  for (const [kind, name] of EVENT_PAGES) {
+    it(`/event/{id} of a ${kind} event (${name}) passes axe and reflows at 320px`, async () => {
+      const [row] = await query<{ id: string }>("select id from event where name = $1", [name]);
+      const page = await newPage(browser());
+      await expectGoodPage(page, `/event/${row!.id}`, { heading: new RegExp(escape(name)) });
+      await page.context().close();
+    });
+  }
+});
+
+describe("the 404 page", () => {
+  it("passes axe and reflows at 320px", async () => {
+    const page = await newPage(browser());
+    await expectGoodPage(page, "/no-such-page", { heading: /Page not found/, status: 404 });
+    await page.context().close();
+  });
+});
+
+function escape(text: string) {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
 
 describe("unknown paths", () => {
   for (const path of NOT_FOUND_PATHS) {
@@ -105,6 +163,90 @@ describe("layout", () => {
     expect(await page.locator("footer").textContent()).toContain("Registered charity no. 0000000");
     await page.goto("/news");
     expect(await page.locator("footer").count()).toBe(0);
+    await page.context().close();
+  });
+
+  it("keeps the main action on the first screen of a 375x667 phone, with the helpline, Login and Donate in reach", async () => {
+    const page = await newPage(browser(), { viewport: { width: 375, height: 667 } });
+    await page.goto("/");
+    await expect
+      .poll(() => page.evaluate(() => document.documentElement.classList.contains("js")))
+      .toBe(true);
+    const book = page.locator(".hero").getByRole("link", { name: "BOOK AN EVENT" });
+    const box = (await book.boundingBox())!;
+    expect(box.y).toBeGreaterThanOrEqual(0);
+    expect(box.y + box.height).toBeLessThanOrEqual(667);
+
+    const header = page.locator("header.site-header");
+    const helpline = header.getByRole("link", { name: "Booking helpline: 01632 960 001" });
+    expect(await helpline.isVisible()).toBe(true);
+    expect(await helpline.getAttribute("href")).toBe("tel:+441632960001");
+    expect(await header.getByRole("link", { name: "Login" }).isVisible()).toBe(true);
+    expect(await header.getByRole("link", { name: "Donate" }).isVisible()).toBe(true);
+    // Every control in the bar and the masthead is at least 44 by 44 CSS pixels.
+    const controls = header.locator(".contact-bar, .masthead").locator("a:visible, button:visible");
+    expect(await controls.count()).toBeGreaterThanOrEqual(5);
+    for (const control of await controls.all()) {
+      const { width, height } = (await control.boundingBox())!;
+      const name = (await control.textContent()) ?? "";
+      expect(Math.round(width), name).toBeGreaterThanOrEqual(44);
+      expect(Math.round(height), name).toBeGreaterThanOrEqual(44);
+    }
+    // No text in the header is smaller than 16px.
+    const smallest = await header.evaluate((element) =>
+      Math.min(
+        ...[...element.querySelectorAll("*")]
+          .filter((node) => node.checkVisibility() && node.textContent?.trim())
+          .map((node) => parseFloat(getComputedStyle(node).fontSize)),
+      ),
+    );
+    expect(smallest).toBeGreaterThanOrEqual(16);
+    // The other numbers and the e-mail address are in the menu (and in the footer).
+    await page.getByRole("button", { name: "Menu" }).click();
+    const nav = page.getByRole("navigation", { name: "Main" });
+    expect(
+      await nav
+        .getByRole("link", { name: "General enquiries: 01632 960 002" })
+        .getAttribute("href"),
+    ).toBe("tel:+441632960002");
+    expect(
+      await nav.getByRole("link", { name: "Contact us: info@example.org" }).getAttribute("href"),
+    ).toBe("mailto:info@example.org");
+    await page.context().close();
+  });
+
+  it("keeps the hero's BOOK AN EVENT on the first screen on a desktop too", async () => {
+    const page = await newPage(browser(), { viewport: { width: 1280, height: 800 } });
+    await page.goto("/");
+    const box = (await page
+      .locator(".hero")
+      .getByRole("link", { name: "BOOK AN EVENT" })
+      .boundingBox())!;
+    expect(box.y + box.height).toBeLessThanOrEqual(800);
+    // The contact bar keeps its labels on wide screens, and the menu has no copy of them.
+    const general = page
+      .locator("header.site-header")
+      .getByRole("link", { name: "General enquiries: 01632 960 002" });
+    expect(await general.count()).toBe(1);
+    expect(await general.locator(".contact-bar__label").isVisible()).toBe(true);
+    await page.context().close();
+  });
+
+  it("says once on /login that the booking system is new, beside the form", async () => {
+    const page = await newPage(browser());
+    await page.goto("/login?redirectTo=%2Fportal");
+    expect(await page.getByRole("region", { name: "New booking system" }).count()).toBe(0);
+    expect(await page.getByText("1 January 2025").count()).toBe(1);
+    const note = page.getByRole("note");
+    expect(await note.textContent()).toContain("1 January 2025");
+    expect(
+      await note
+        .getByRole("link", { name: "create a new account and password" })
+        .getAttribute("href"),
+    ).toBe("/signup?redirectTo=%2Fportal");
+    // Other pages still carry the banner.
+    await page.goto("/signup");
+    expect(await page.getByRole("region", { name: "New booking system" }).count()).toBe(1);
     await page.context().close();
   });
 
