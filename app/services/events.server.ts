@@ -1,6 +1,6 @@
-import { and, asc, eq, gte, ilike, inArray, lte, or, type SQL } from "drizzle-orm";
+import { and, asc, eq, gt, gte, ilike, inArray, lte, ne, or, sql, type SQL } from "drizzle-orm";
 import type { Db } from "#app/db/client.server";
-import { event, screeningProduct } from "#app/db/schema";
+import { booking, event, screeningProduct } from "#app/db/schema";
 import {
   availableSlots,
   cardState,
@@ -17,7 +17,9 @@ import { createTtlCache } from "#app/domain/ttl-cache";
 
 /**
  * An event as the API and the pages show it, in the spec's field names. Prices are pence.
- * `booking_status` is the card state at the moment the view was made.
+ * `booking_status` is the card state at the moment the view was made. `booked_spaces` is every
+ * place taken at that moment: confirmed bookings (the stored count) plus holds that have not
+ * expired, so that `total_spaces - booked_spaces` is what is still free, as the spec reads it.
  */
 export interface EventView {
   event_id: string;
@@ -54,25 +56,51 @@ export interface EventView {
   booking_status: CardState;
 }
 
-const columns = {
-  event,
-  productName: screeningProduct.name,
-  productPrice: screeningProduct.pricePence,
-  productTemplate: screeningProduct.emailTemplate,
-};
+/**
+ * Places held while people consent and pay, per event: holds count only until they expire, so an
+ * expired hold frees its place at that instant, with no job needed.
+ */
+function unexpiredHolds(db: Db, now: Date) {
+  return db
+    .select({ eventId: booking.eventId, held: sql<number>`count(*)::int`.as("held") })
+    .from(booking)
+    .where(
+      and(inArray(booking.status, ["held", "awaiting_payment"]), gt(booking.holdExpiresAt, now)),
+    )
+    .groupBy(booking.eventId)
+    .as("holds");
+}
+
+/** The event, its product, and its unexpired holds, as one query. */
+function selectEvents(db: Db, now: Date) {
+  const holds = unexpiredHolds(db, now);
+  return db
+    .select({
+      event,
+      productName: screeningProduct.name,
+      productPrice: screeningProduct.pricePence,
+      productTemplate: screeningProduct.emailTemplate,
+      held: sql<number>`coalesce(${holds.held}, 0)`.mapWith(Number),
+    })
+    .from(event)
+    .innerJoin(screeningProduct, eq(event.productId, screeningProduct.id))
+    .leftJoin(holds, eq(holds.eventId, event.id));
+}
 
 type Row = {
   event: typeof event.$inferSelect;
   productName: string;
   productPrice: number;
   productTemplate: string | null;
+  /** unexpired holds */
+  held: number;
 };
 
 /** Postgres returns times as "HH:mm:ss"; the site speaks "HH:mm". */
 const hhmm = (time: string) => time.slice(0, 5);
 
 function toView(
-  { event: row, productName, productPrice, productTemplate }: Row,
+  { event: row, productName, productPrice, productTemplate, held }: Row,
   now: Date,
 ): EventView {
   const timing = {
@@ -80,7 +108,8 @@ function toView(
     startTime: hhmm(row.startTime),
     endTime: hhmm(row.endTime),
   };
-  const capacity = { totalSpaces: row.totalSpaces, bookedSpaces: row.bookedSpaces };
+  // Confirmed bookings (kept in the row by the booking transaction) and unexpired holds.
+  const capacity = { totalSpaces: row.totalSpaces, bookedSpaces: row.bookedSpaces + held };
   return {
     event_id: row.id,
     id: row.id,
@@ -96,7 +125,7 @@ function toView(
     end_time: timing.endTime,
     session_duration: row.sessionDuration,
     total_spaces: row.totalSpaces,
-    booked_spaces: row.bookedSpaces,
+    booked_spaces: capacity.bookedSpaces,
     spaces_left: spacesLeft(capacity),
     places_per_slot: row.placesPerSlot,
     category: row.category,
@@ -157,10 +186,7 @@ export async function listUpcomingEvents(
       )!,
     );
   }
-  const rows = await db
-    .select(columns)
-    .from(event)
-    .innerJoin(screeningProduct, eq(event.productId, screeningProduct.id))
+  const rows = await selectEvents(db, now)
     .where(and(...conditions))
     .orderBy(asc(event.eventDate), asc(event.startTime));
   return rows
@@ -209,20 +235,57 @@ export async function findEvent(
   now = new Date(),
 ): Promise<EventView | null> {
   if (!isEventId(id)) return null;
-  const [row] = await db
-    .select(columns)
-    .from(event)
-    .innerJoin(screeningProduct, eq(event.productId, screeningProduct.id))
-    .where(eq(event.id, id));
+  const [row] = await selectEvents(db, now).where(eq(event.id, id));
   return row ? toView(row, now) : null;
 }
 
 /**
- * How many places each slot of an event has taken. Bookings arrive with the booking feature;
- * until then no slot has any.
+ * The places an event's bookings take at `now`: per slot ("HH:mm"), confirmed bookings and
+ * unexpired holds; and `held`, the unexpired holds alone (confirmed ones are already counted in
+ * the event's `booked_spaces`). The booking transaction calls this while it holds the event's row
+ * lock, leaving out the booking it is moving or renewing.
  */
-async function bookedPerSlot(_db: Db, _eventId: string): Promise<Map<string, number>> {
-  return new Map();
+export async function placesTaken(
+  db: Db,
+  eventId: string,
+  now: Date,
+  exceptBookingId?: string,
+): Promise<{ perSlot: Map<string, number>; held: number }> {
+  const rows = await db
+    .select({
+      slotTime: booking.slotTime,
+      confirmed: sql<number>`count(*) filter (where ${booking.status} = 'confirmed')`.mapWith(
+        Number,
+      ),
+      held: sql<number>`count(*) filter (where ${booking.status} <> 'confirmed')`.mapWith(Number),
+    })
+    .from(booking)
+    .where(
+      and(
+        eq(booking.eventId, eventId),
+        or(
+          eq(booking.status, "confirmed"),
+          and(
+            inArray(booking.status, ["held", "awaiting_payment"]),
+            gt(booking.holdExpiresAt, now),
+          ),
+        ),
+        exceptBookingId ? ne(booking.id, exceptBookingId) : undefined,
+      ),
+    )
+    .groupBy(booking.slotTime);
+  const perSlot = new Map<string, number>();
+  let held = 0;
+  for (const row of rows) {
+    perSlot.set(row.slotTime, row.confirmed + row.held);
+    held += row.held;
+  }
+  return { perSlot, held };
+}
+
+/** How many places each slot of an event has taken: confirmed bookings and unexpired holds. */
+async function bookedPerSlot(db: Db, eventId: string, now: Date): Promise<Map<string, number>> {
+  return (await placesTaken(db, eventId, now)).perSlot;
 }
 
 /** The spec's slots response: keyed by date, each with the times still offered. */
@@ -237,7 +300,7 @@ export async function eventSlots(db: Db, view: EventView, now = new Date()) {
             sessionDuration: view.session_duration,
             placesPerSlot: view.places_per_slot,
           },
-          await bookedPerSlot(db, view.id),
+          await bookedPerSlot(db, view.id, now),
           now,
         )
       : [];

@@ -1,0 +1,299 @@
+import crypto from "node:crypto";
+import { config } from "#app/config.server";
+import {
+  createPayPalClient,
+  paypalSettingsFromConfig,
+  PayPalError,
+  type PayPalCapture,
+  type PayPalClient,
+  type PayPalOrder,
+  type PayPalOrderStatus,
+  type PayPalRefund,
+  type PayPalSettings,
+} from "./paypal.server";
+
+/**
+ * Who takes the money. The booking service speaks PayPal's Orders v2 language (create, approve,
+ * capture, look up) to either provider:
+ * - PayPal itself, when PAYPAL_CLIENT_ID and PAYPAL_CLIENT_SECRET are set;
+ * - a simulated provider for demo and development, which takes no money. Its approval page is our
+ *   own `/checkout/simulated?order=…`, clearly labelled "Test payment — no money is taken". It is
+ *   refused in production (the configuration requires PayPal credentials there, and this module
+ *   refuses to make one).
+ */
+
+export type PaymentProviderName = "paypal" | "simulated";
+
+export interface PaymentProvider extends PayPalClient {
+  readonly name: PaymentProviderName;
+}
+
+export function createPayPalProvider(settings: PayPalSettings): PaymentProvider {
+  return { name: "paypal", ...createPayPalClient(settings) };
+}
+
+/** The page that stands in for PayPal's approval page when payments are simulated. */
+export const SIMULATED_CHECKOUT_PATH = "/checkout/simulated";
+
+/** What the test payer does on the simulated approval page (the same choices as the tests' fake PayPal). */
+export type SimulatedDecision =
+  /** approve; the capture completes */
+  | "approve"
+  /** approve; the capture is declined with INSTRUMENT_DECLINED (recoverable: try again) */
+  | "decline"
+  /** approve; the capture is refused with TRANSACTION_REFUSED (non-recoverable) */
+  | "refuse"
+  /** approve; the capture is held for review (PENDING) */
+  | "pending"
+  /** cancel: back to the shop's cancel address, nothing approved */
+  | "cancel";
+
+interface SimulatedOrder {
+  id: string;
+  status: PayPalOrderStatus;
+  referenceId: string;
+  description: string;
+  amountPence: number;
+  returnUrl: string;
+  cancelUrl: string;
+  decision?: SimulatedDecision;
+  capture?: PayPalCapture;
+}
+
+export interface SimulatedProvider extends PaymentProvider {
+  readonly name: "simulated";
+  /**
+   * The test payer's choice on the simulated page. Returns where the browser goes next, as PayPal
+   * would send it: the order's return address (`?token={order}&PayerID=…`) or, for "cancel", its
+   * cancel address (`?token={order}`). Null when there is no such order (or it is already paid).
+   */
+  decide(orderId: string, decision: SimulatedDecision): string | null;
+  /** What the simulated page shows: amount, description, status. Null for an unknown order. */
+  describe(
+    orderId: string,
+  ): { id: string; amountPence: number; description: string; status: PayPalOrderStatus } | null;
+}
+
+const ID_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
+function simulatedId(prefix: string): string {
+  return `${prefix}${[...crypto.randomBytes(14)].map((byte) => ID_ALPHABET[byte % 32]).join("")}`;
+}
+
+function simulatedError(status: number, name: string, issue: string, description: string) {
+  return new PayPalError({
+    status,
+    name,
+    issue,
+    description,
+    debugId: simulatedId("SIMDEBUG"),
+  });
+}
+
+/**
+ * A payment provider that behaves like PayPal's Orders v2 (approval, idempotent create and
+ * capture by request id, declines, pending captures, ORDER_ALREADY_CAPTURED) and takes no money.
+ * Orders live in this process's memory: after a restart an unpaid simulated order is unknown, and
+ * its hold simply runs out.
+ */
+export function createSimulatedProvider(
+  options: { isProduction?: boolean } = {},
+): SimulatedProvider {
+  if (options.isProduction ?? config().isProduction) {
+    throw new Error(
+      "The simulated payment provider is refused in production: set PAYPAL_CLIENT_ID and PAYPAL_CLIENT_SECRET.",
+    );
+  }
+  const orders = new Map<string, SimulatedOrder>();
+  const createdByRequest = new Map<string, string>();
+  const capturedByRequest = new Map<string, string>();
+
+  const toOrder = (order: SimulatedOrder): PayPalOrder => ({
+    id: order.id,
+    status: order.status,
+    links:
+      order.status === "PAYER_ACTION_REQUIRED"
+        ? [
+            {
+              href: `${SIMULATED_CHECKOUT_PATH}?order=${encodeURIComponent(order.id)}`,
+              rel: "payer-action",
+              method: "GET",
+            },
+          ]
+        : [],
+    referenceId: order.referenceId,
+    amountPence: order.amountPence,
+    ...(order.capture ? { capture: { ...order.capture } } : {}),
+  });
+
+  function find(orderId: string): SimulatedOrder {
+    const order = orders.get(orderId);
+    if (!order) {
+      throw simulatedError(
+        404,
+        "RESOURCE_NOT_FOUND",
+        "INVALID_RESOURCE_ID",
+        "Specified resource ID does not exist. Please check the resource ID and try again.",
+      );
+    }
+    return order;
+  }
+
+  function withQuery(address: string, query: Record<string, string>): string {
+    const base = new URL(address, "http://simulated.invalid");
+    for (const [key, value] of Object.entries(query)) base.searchParams.set(key, value);
+    return base.origin === "http://simulated.invalid"
+      ? `${base.pathname}${base.search}`
+      : base.toString();
+  }
+
+  return {
+    name: "simulated",
+
+    async createOrder(input) {
+      if (!Number.isSafeInteger(input.amountPence) || input.amountPence <= 0) {
+        throw new RangeError("An order needs a positive amount in pence");
+      }
+      const earlier = createdByRequest.get(input.requestId);
+      if (earlier) return toOrder(find(earlier));
+      const order: SimulatedOrder = {
+        id: simulatedId("SIM"),
+        status: "PAYER_ACTION_REQUIRED",
+        referenceId: input.referenceId,
+        description: [...input.description].slice(0, 127).join(""),
+        amountPence: input.amountPence,
+        returnUrl: input.returnUrl,
+        cancelUrl: input.cancelUrl,
+      };
+      orders.set(order.id, order);
+      createdByRequest.set(input.requestId, order.id);
+      return toOrder(order);
+    },
+
+    async captureOrder(orderId, { requestId }) {
+      const replay = capturedByRequest.get(requestId);
+      if (replay === orderId) return toOrder(find(orderId));
+      const order = find(orderId);
+      if (order.status === "COMPLETED") {
+        throw simulatedError(
+          422,
+          "UNPROCESSABLE_ENTITY",
+          "ORDER_ALREADY_CAPTURED",
+          "Order already captured.If 'intent=CAPTURE' only one capture per order is allowed.",
+        );
+      }
+      if (order.status !== "APPROVED") {
+        throw simulatedError(
+          422,
+          "UNPROCESSABLE_ENTITY",
+          "ORDER_NOT_APPROVED",
+          "Payer has not yet approved the Order for payment.",
+        );
+      }
+      if (order.decision === "decline") {
+        order.status = "PAYER_ACTION_REQUIRED";
+        order.decision = undefined;
+        throw simulatedError(
+          422,
+          "UNPROCESSABLE_ENTITY",
+          "INSTRUMENT_DECLINED",
+          "The instrument presented  was either declined by the processor or bank, or it can't be used for this payment.",
+        );
+      }
+      if (order.decision === "refuse") {
+        throw simulatedError(
+          422,
+          "UNPROCESSABLE_ENTITY",
+          "TRANSACTION_REFUSED",
+          "The request was refused.",
+        );
+      }
+      const pending = order.decision === "pending";
+      order.capture = {
+        id: simulatedId("SIMCAP"),
+        status: pending ? "PENDING" : "COMPLETED",
+        ...(pending ? { statusReason: "PENDING_REVIEW" } : {}),
+        amountPence: order.amountPence,
+        currency: "GBP",
+      };
+      order.status = "COMPLETED";
+      capturedByRequest.set(requestId, orderId);
+      return toOrder(order);
+    },
+
+    async getOrder(orderId) {
+      return toOrder(find(orderId));
+    },
+
+    async refundCapture(captureId, { amountPence }): Promise<PayPalRefund> {
+      const order = [...orders.values()].find((candidate) => candidate.capture?.id === captureId);
+      if (!order?.capture) {
+        throw simulatedError(
+          404,
+          "RESOURCE_NOT_FOUND",
+          "INVALID_RESOURCE_ID",
+          "Specified resource ID does not exist.",
+        );
+      }
+      const amount = amountPence ?? order.capture.amountPence;
+      order.capture.status =
+        amount >= order.capture.amountPence ? "REFUNDED" : "PARTIALLY_REFUNDED";
+      return {
+        id: simulatedId("SIMREF"),
+        status: "COMPLETED",
+        amountPence: amount,
+        currency: "GBP",
+      };
+    },
+
+    decide(orderId, decision) {
+      const order = orders.get(orderId);
+      if (!order || order.status === "COMPLETED") return null;
+      if (decision === "cancel") return withQuery(order.cancelUrl, { token: order.id });
+      order.status = "APPROVED";
+      order.decision = decision;
+      return withQuery(order.returnUrl, { token: order.id, PayerID: "SIMULATEDPAYER" });
+    },
+
+    describe(orderId) {
+      const order = orders.get(orderId);
+      return order
+        ? {
+            id: order.id,
+            amountPence: order.amountPence,
+            description: order.description,
+            status: order.status,
+          }
+        : null;
+    },
+  };
+}
+
+let current: PaymentProvider | undefined;
+
+/**
+ * The provider the site uses: PayPal with credentials, otherwise the simulated one (which the
+ * configuration and `createSimulatedProvider` both refuse in production).
+ */
+export function paymentProvider(): PaymentProvider {
+  if (!current) {
+    const settings = paypalSettingsFromConfig(config());
+    current = settings ? createPayPalProvider(settings) : createSimulatedProvider();
+  }
+  return current;
+}
+
+/** Replaces the provider (tests point it at the fake PayPal); undefined goes back to the configured one. */
+export function usePaymentProvider(provider: PaymentProvider | undefined) {
+  current = provider;
+}
+
+/** "paypal", or "simulated": pages then say "Test payment — no money is taken". */
+export function paymentProviderName(): PaymentProviderName {
+  return paymentProvider().name;
+}
+
+/** The simulated provider in use, or null when payments go to PayPal (the simulated page then answers 404). */
+export function simulatedProvider(): SimulatedProvider | null {
+  const provider = paymentProvider();
+  return provider.name === "simulated" ? (provider as SimulatedProvider) : null;
+}

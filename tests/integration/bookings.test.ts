@@ -1,0 +1,871 @@
+import crypto from "node:crypto";
+import { and, eq, inArray } from "drizzle-orm";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import type { Db } from "#app/db/client.server";
+import {
+  booking,
+  consent,
+  event,
+  outboxEmail,
+  paymentTransaction,
+  profile,
+  testResult,
+  user,
+} from "#app/db/schema";
+import type { ConsentForm } from "#app/domain/consent";
+import {
+  capturePayment,
+  findBookingByOrderForUser,
+  findBookingForUser,
+  holdPlace,
+  listAppointmentsAndResults,
+  reconcilePayments,
+  startPayment,
+  submitConsent,
+  type HeldBooking,
+} from "#app/services/bookings.server";
+import { deliverDueEmails } from "#app/services/email.server";
+import { eventSlots, findEvent } from "#app/services/events.server";
+import {
+  createPayPalProvider,
+  createSimulatedProvider,
+  paymentProviderName,
+  usePaymentProvider,
+} from "#app/services/payments.server";
+import { createPayPalClient } from "#app/services/paypal.server";
+import { openTestDatabase } from "#tests/support/database";
+import { startFakePayPal, type FakePayPal } from "#tests/support/fake-paypal";
+import { insertEvent, insertProduct } from "#tests/support/factories";
+
+let database: Awaited<ReturnType<typeof openTestDatabase>>;
+let db: Db;
+let fake: FakePayPal;
+
+beforeAll(async () => {
+  database = await openTestDatabase();
+  db = database.db;
+  fake = await startFakePayPal();
+  usePaymentProvider(createPayPalProvider(fake.settings));
+});
+afterAll(async () => {
+  usePaymentProvider(undefined);
+  await fake?.close();
+  await database?.close();
+});
+beforeEach(async () => {
+  fake.reset();
+  // Each test starts with no bookings in flight, so the worker's counts are this test's alone.
+  await db
+    .update(booking)
+    .set({ status: "expired" })
+    .where(inArray(booking.status, ["held", "awaiting_payment"]));
+});
+
+/** Nine days before the factory's event (10 June 2026, 10:00 to 12:00, 30-minute slots). */
+const NOW = new Date("2026-06-01T09:00:00Z");
+const minutes = (n: number) => new Date(NOW.getTime() + n * 60_000);
+const RETURN_URL = "http://localhost:3000/checkout/return";
+const CANCEL_URL = "http://localhost:3000/checkout/cancel";
+
+let people = 0;
+/** A signed-up person: a user and a profile (aged 60 on the event's day unless told otherwise). */
+async function person(overrides: Partial<typeof profile.$inferInsert> = {}) {
+  people++;
+  const id = `user-${people}-${crypto.randomUUID()}`;
+  const email = `person${people}@example.com`;
+  await db.insert(user).values({ id, name: `Person ${people}`, email, emailVerified: true });
+  await db.insert(profile).values({
+    id: `profile-${id}`,
+    userId: id,
+    reference: `MHATTEST${String(people).padStart(4, "0")}`,
+    firstName: "Arthur",
+    lastName: `Tester${people}`,
+    phone: "01632 960 100",
+    email,
+    homeAddressLine1: "1 Mill Lane",
+    homePostcode: "CM1 2AB",
+    homeCountry: "United Kingdom",
+    dateOfBirth: "1966-03-01",
+    nhsNumber: null,
+    ...overrides,
+  });
+  return { id, email };
+}
+
+const form: ConsentForm = {
+  answers: {
+    numberOfPsaTest: 1,
+    familyHistoryProstateCancer: "Yes",
+    familyMemberWithProstateCancer: ["Father"],
+    familyHistoryBreastOvarianCancer: "Yes",
+    familyMemberWithOvarianCancer: [],
+    motherSideDetails: "SECRET-FAMILY-DETAIL maternal cousin",
+    medicationHistory: "Avodart",
+  },
+  gpConsent: true,
+};
+
+async function freeEvent(overrides: Partial<typeof event.$inferInsert> = {}) {
+  const product = await insertProduct(db, 0);
+  return insertEvent(db, product.id, { paymentRequired: false, ...overrides });
+}
+
+async function paidEvent(overrides: Partial<typeof event.$inferInsert> = {}) {
+  const product = await insertProduct(db, 2500);
+  return insertEvent(db, product.id, { paymentRequired: true, ...overrides });
+}
+
+async function hold(eventId: string, userId: string, slotTime = "10:00", now = NOW) {
+  const result = await holdPlace(db, { eventId, userId, slotTime }, now);
+  if (!result.ok) throw new Error(`hold refused: ${result.reason}`);
+  return result.booking;
+}
+
+async function eventRow(id: string) {
+  const [row] = await db.select().from(event).where(eq(event.id, id));
+  return row!;
+}
+
+async function bookingRow(reference: string) {
+  const [row] = await db.select().from(booking).where(eq(booking.reference, reference));
+  return row!;
+}
+
+async function mailTo(email: string) {
+  return db.select().from(outboxEmail).where(eq(outboxEmail.to, email));
+}
+
+/** A paid booking awaiting payment, with an order created at the fake PayPal. */
+async function bookingAtCheckout(overrides: Partial<typeof event.$inferInsert> = {}) {
+  const ev = await paidEvent(overrides);
+  const who = await person();
+  const held = await hold(ev.id, who.id);
+  expect(
+    await submitConsent(db, { userId: who.id, reference: held.reference, form }, minutes(1)),
+  ).toEqual({ next: "checkout", reference: held.reference });
+  const started = await startPayment(
+    db,
+    { userId: who.id, reference: held.reference, returnUrl: RETURN_URL, cancelUrl: CANCEL_URL },
+    minutes(2),
+  );
+  if (started.outcome !== "redirect") throw new Error(`no order: ${started.outcome}`);
+  return { ev, who, held, orderId: started.orderId, approvalUrl: started.approvalUrl };
+}
+
+describe("a free event", () => {
+  it("holds a place, takes consent, and confirms the booking at once", async () => {
+    const ev = await freeEvent();
+    const who = await person();
+    const result = await holdPlace(db, { eventId: ev.id, userId: who.id, slotTime: "10:30" }, NOW);
+    expect(result.ok).toBe(true);
+    const held = (result as { booking: HeldBooking }).booking;
+    expect(held).toMatchObject({
+      slotTime: "10:30",
+      status: "held",
+      pricePence: 0,
+      paymentRequired: false,
+      holdExpiresAt: new Date("2026-06-01T09:15:00Z"),
+    });
+    expect(held.reference).toMatch(/^MHAT-[2-9A-HJ-NP-Z]{4}-[2-9A-HJ-NP-Z]{4}$/);
+    // The hold takes a place at once.
+    expect((await findEvent(db, ev.id, NOW))!.booked_spaces).toBe(1);
+
+    const next = await submitConsent(
+      db,
+      { userId: who.id, reference: held.reference.toLowerCase(), form },
+      minutes(5),
+    );
+    expect(next).toEqual({ next: "confirmed", reference: held.reference });
+    expect(await bookingRow(held.reference)).toMatchObject({
+      status: "confirmed",
+      paymentStatus: "not_required",
+      confirmedAt: minutes(5),
+    });
+    expect((await eventRow(ev.id)).bookedSpaces).toBe(1);
+    expect((await findEvent(db, ev.id, minutes(60)))!.booked_spaces).toBe(1);
+
+    const [stored] = await db.select().from(consent).where(eq(consent.userId, who.id));
+    expect(stored).toMatchObject({
+      testDate: "2026-06-10",
+      gpConsent: true,
+      wordingVersion: "2026-11",
+      agreedAt: minutes(5),
+      answers: form.answers,
+    });
+    expect(await mailTo(who.email)).toHaveLength(1);
+
+    // Submitting again changes nothing.
+    expect(
+      await submitConsent(db, { userId: who.id, reference: held.reference, form }, minutes(6)),
+    ).toEqual({ next: "confirmed", reference: held.reference });
+    expect((await eventRow(ev.id)).bookedSpaces).toBe(1);
+    expect(await mailTo(who.email)).toHaveLength(1);
+  });
+
+  it("treats an event whose payment is unknown (null) as free", async () => {
+    const product = await insertProduct(db, 2500);
+    const ev = await insertEvent(db, product.id, { paymentRequired: null });
+    const who = await person();
+    const held = await hold(ev.id, who.id);
+    expect(held).toMatchObject({ pricePence: 0, paymentRequired: false });
+    expect(
+      await submitConsent(db, { userId: who.id, reference: held.reference, form }, NOW),
+    ).toMatchObject({ next: "confirmed" });
+  });
+
+  it("refuses people outside 40 to 80 on the day, and an ESNEFT event without an NHS number", async () => {
+    const ev = await freeEvent();
+    const young = await person({ dateOfBirth: "1986-06-11" }); // 39 on 10 June 2026
+    expect(
+      await holdPlace(db, { eventId: ev.id, userId: young.id, slotTime: "10:00" }, NOW),
+    ).toEqual({
+      ok: false,
+      reason: "not-eligible",
+      problems: ["too-young"],
+    });
+    const esneft = await freeEvent({ labName: "ESNEFT" });
+    const without = await person();
+    expect(
+      await holdPlace(db, { eventId: esneft.id, userId: without.id, slotTime: "10:00" }, NOW),
+    ).toEqual({ ok: false, reason: "not-eligible", problems: ["nhs-number-needed"] });
+    const withNumber = await person({ nhsNumber: "9434765919" });
+    expect(
+      (await holdPlace(db, { eventId: esneft.id, userId: withNumber.id, slotTime: "10:00" }, NOW))
+        .ok,
+    ).toBe(true);
+  });
+});
+
+describe("one booking per person per event", () => {
+  it("moves a live hold to the newly chosen time instead of holding twice", async () => {
+    const ev = await freeEvent();
+    const who = await person();
+    const first = await hold(ev.id, who.id, "10:00");
+    const second = await hold(ev.id, who.id, "11:00", minutes(3));
+    expect(second.reference).toBe(first.reference);
+    expect(second).toMatchObject({ slotTime: "11:00", holdExpiresAt: minutes(18) });
+    const rows = await db.select().from(booking).where(eq(booking.eventId, ev.id));
+    expect(rows).toHaveLength(1);
+    expect((await findEvent(db, ev.id, minutes(3)))!.booked_spaces).toBe(1);
+  });
+
+  it("refuses a second booking once the first is confirmed, or awaiting payment", async () => {
+    const ev = await freeEvent();
+    const who = await person();
+    const held = await hold(ev.id, who.id);
+    await submitConsent(db, { userId: who.id, reference: held.reference, form }, NOW);
+    expect(await holdPlace(db, { eventId: ev.id, userId: who.id, slotTime: "11:00" }, NOW)).toEqual(
+      {
+        ok: false,
+        reason: "already-booked",
+      },
+    );
+
+    const paid = await paidEvent();
+    const payer = await person();
+    const paying = await hold(paid.id, payer.id);
+    await submitConsent(db, { userId: payer.id, reference: paying.reference, form }, NOW);
+    expect(
+      await holdPlace(db, { eventId: paid.id, userId: payer.id, slotTime: "11:00" }, minutes(1)),
+    ).toEqual({ ok: false, reason: "already-booked" });
+  });
+
+  it("is enforced by the database too", async () => {
+    const ev = await freeEvent();
+    const who = await person();
+    await hold(ev.id, who.id);
+    await expect(
+      db.insert(booking).values({
+        reference: "MHAT-TEST-DUP2",
+        eventId: ev.id,
+        userId: who.id,
+        slotTime: "11:00",
+        status: "held",
+        holdExpiresAt: minutes(15),
+        pricePence: 0,
+        paymentRequired: false,
+        paymentStatus: "not_required",
+      }),
+    ).rejects.toThrow();
+  });
+});
+
+describe("holds and capacity", () => {
+  it("frees an expired hold's place at once, and lets the same person hold again", async () => {
+    const ev = await freeEvent({ totalSpaces: 1 });
+    const first = await person();
+    const second = await person();
+    const held = await hold(ev.id, first.id);
+    expect((await findEvent(db, ev.id, minutes(1)))!.booking_status).toBe("full");
+    expect(
+      await holdPlace(db, { eventId: ev.id, userId: second.id, slotTime: "11:00" }, minutes(14)),
+    ).toEqual({ ok: false, reason: "event-unavailable" });
+
+    // Fifteen minutes on, the hold has run out: the place is free without any job running.
+    expect((await findEvent(db, ev.id, minutes(15)))!).toMatchObject({
+      booking_status: "bookable",
+      booked_spaces: 0,
+      spaces_left: 1,
+    });
+    const again = await hold(ev.id, first.id, "10:30", minutes(16));
+    expect(again.reference).not.toBe(held.reference);
+    expect((await bookingRow(held.reference)).status).toBe("expired");
+    expect(
+      await holdPlace(db, { eventId: ev.id, userId: second.id, slotTime: "11:00" }, minutes(17)),
+    ).toEqual({ ok: false, reason: "event-unavailable" });
+  });
+
+  it("counts places per slot and for the event, and the slots and cards show it", async () => {
+    const ev = await freeEvent({ totalSpaces: 3, placesPerSlot: 2 });
+    const [a, b, c, d] = [await person(), await person(), await person(), await person()];
+    await hold(ev.id, a.id, "10:00");
+    const second = await hold(ev.id, b.id, "10:00");
+    await submitConsent(db, { userId: b.id, reference: second.reference, form }, NOW);
+    expect(await holdPlace(db, { eventId: ev.id, userId: c.id, slotTime: "10:00" }, NOW)).toEqual({
+      ok: false,
+      reason: "slot-unavailable",
+    });
+    const view = (await findEvent(db, ev.id, NOW))!;
+    expect(view).toMatchObject({ booked_spaces: 2, spaces_left: 1, booking_status: "bookable" });
+    expect(await eventSlots(db, view, NOW)).toEqual({
+      "2026-06-10": { availableTimeSlots: ["10:30", "11:00", "11:30"] },
+    });
+
+    await hold(ev.id, c.id, "11:30");
+    expect(await holdPlace(db, { eventId: ev.id, userId: d.id, slotTime: "11:00" }, NOW)).toEqual({
+      ok: false,
+      reason: "event-unavailable",
+    });
+    const full = (await findEvent(db, ev.id, NOW))!;
+    expect(full).toMatchObject({ booked_spaces: 3, spaces_left: 0, booking_status: "full" });
+    expect(await eventSlots(db, full, NOW)).toEqual({ "2026-06-10": { availableTimeSlots: [] } });
+  });
+
+  it("refuses times that are not the event's, have started, or an event that has closed", async () => {
+    const ev = await freeEvent();
+    const who = await person();
+    for (const slotTime of ["10:15", "12:00", "9:00", "nonsense"]) {
+      expect(await holdPlace(db, { eventId: ev.id, userId: who.id, slotTime }, NOW)).toEqual({
+        ok: false,
+        reason: "slot-unavailable",
+      });
+    }
+    // On the day (within 24 hours of the end) a public event is closed.
+    expect(
+      await holdPlace(
+        db,
+        { eventId: ev.id, userId: who.id, slotTime: "11:30" },
+        new Date("2026-06-10T09:45:00Z"),
+      ),
+    ).toEqual({ ok: false, reason: "event-unavailable" });
+    expect(
+      await holdPlace(db, { eventId: crypto.randomUUID(), userId: who.id, slotTime: "10:00" }, NOW),
+    ).toEqual({ ok: false, reason: "event-not-found" });
+    expect(
+      await holdPlace(db, { eventId: "not-a-uuid", userId: who.id, slotTime: "10:00" }, NOW),
+    ).toEqual({ ok: false, reason: "event-not-found" });
+  });
+
+  it("renews an expired hold at consent while its place is still free, and not once it is taken", async () => {
+    const ev = await freeEvent({ totalSpaces: 1 });
+    const late = await person();
+    const held = await hold(ev.id, late.id);
+    expect(
+      await submitConsent(db, { userId: late.id, reference: held.reference, form }, minutes(30)),
+    ).toEqual({ next: "confirmed", reference: held.reference });
+
+    const other = await freeEvent({ totalSpaces: 1 });
+    const slow = await person();
+    const quick = await person();
+    const slowHold = await hold(other.id, slow.id);
+    await hold(other.id, quick.id, "11:00", minutes(20));
+    expect(
+      await submitConsent(
+        db,
+        { userId: slow.id, reference: slowHold.reference, form },
+        minutes(21),
+      ),
+    ).toEqual({ next: "expired", reference: slowHold.reference });
+    expect((await bookingRow(slowHold.reference)).status).toBe("expired");
+  });
+});
+
+describe("only the owner", () => {
+  it("sees, consents to and pays for a booking; anyone else gets nothing", async () => {
+    const ev = await paidEvent();
+    const owner = await person();
+    const stranger = await person();
+    const held = await hold(ev.id, owner.id);
+    expect(
+      await findBookingForUser(db, { userId: stranger.id, reference: held.reference }, NOW),
+    ).toBeNull();
+    expect(
+      await submitConsent(db, { userId: stranger.id, reference: held.reference, form }, NOW),
+    ).toEqual({ next: "not-found" });
+    expect(
+      await startPayment(
+        db,
+        {
+          userId: stranger.id,
+          reference: held.reference,
+          returnUrl: RETURN_URL,
+          cancelUrl: CANCEL_URL,
+        },
+        NOW,
+      ),
+    ).toEqual({ outcome: "not-found" });
+    expect(
+      await findBookingForUser(db, { userId: owner.id, reference: "MHAT-NOPE" }, NOW),
+    ).toBeNull();
+
+    const view = await findBookingForUser(
+      db,
+      { userId: owner.id, reference: held.reference.replaceAll("-", " ").toLowerCase() },
+      NOW,
+    );
+    expect(view).toMatchObject({
+      reference: held.reference,
+      status: "held",
+      paymentStatus: "unpaid",
+      eventId: ev.id,
+      eventName: "Test Screening",
+      eventDate: "2026-06-10",
+      productName: "PSA Blood Test",
+      slotStart: "10:00",
+      slotEnd: "10:30",
+      addressLines: ["1 Test Street", "Chelmsford", "CM1 1AA", "United Kingdom"],
+      address: "1 Test Street, Chelmsford, CM1 1AA, United Kingdom",
+      lab: null,
+      needsNhsNumber: false,
+      pricePence: 2500,
+      paymentRequired: true,
+      holdExpiresAt: minutes(15),
+      holdActive: true,
+    });
+    expect(view!.whatToBring.length).toBeGreaterThan(0);
+  });
+});
+
+describe("payment", () => {
+  it("creates the order from the booking's price, with the spec's description", async () => {
+    const { ev, who, held, orderId, approvalUrl } = await bookingAtCheckout({ pricePence: 3150 });
+    expect(approvalUrl).toBe(`${fake.url}/checkoutnow?token=${orderId}`);
+    const [sent] = fake.requestsTo("POST", "/v2/checkout/orders");
+    expect(sent!.body).toMatchObject({
+      purchase_units: [
+        {
+          reference_id: held.reference,
+          description: `PSA Blood Test, 10/06/2026, event ${ev.id}`,
+          amount: { currency_code: "GBP", value: "31.50" },
+        },
+      ],
+    });
+    expect(await bookingRow(held.reference)).toMatchObject({
+      status: "awaiting_payment",
+      paymentStatus: "unpaid",
+      paymentOrderId: orderId,
+      pricePence: 3150,
+    });
+    const rows = await db
+      .select()
+      .from(paymentTransaction)
+      .where(eq(paymentTransaction.orderId, orderId));
+    expect(rows).toMatchObject([
+      { kind: "create", status: "PAYER_ACTION_REQUIRED", amountPence: 3150 },
+    ]);
+    expect((await findBookingByOrderForUser(db, { userId: who.id, orderId }, NOW))?.reference).toBe(
+      held.reference,
+    );
+  });
+
+  it("confirms once when the capture is replayed three times, together", async () => {
+    const { ev, who, held, orderId } = await bookingAtCheckout();
+    fake.approve(orderId);
+    const results = await Promise.all(
+      [1, 2, 3].map(() => capturePayment(db, { userId: who.id, orderId }, minutes(3))),
+    );
+    expect(results).toEqual(
+      [1, 2, 3].map(() => ({ outcome: "confirmed", reference: held.reference })),
+    );
+    // and once more afterwards
+    expect(await capturePayment(db, { userId: who.id, orderId }, minutes(4))).toEqual({
+      outcome: "confirmed",
+      reference: held.reference,
+    });
+
+    expect(fake.captures.size).toBe(1);
+    const captures = await db
+      .select()
+      .from(paymentTransaction)
+      .where(and(eq(paymentTransaction.orderId, orderId), eq(paymentTransaction.kind, "capture")));
+    expect(captures).toHaveLength(1);
+    expect(captures[0]).toMatchObject({ status: "COMPLETED", amountPence: 2500 });
+    expect(await bookingRow(held.reference)).toMatchObject({
+      status: "confirmed",
+      paymentStatus: "paid",
+    });
+    expect((await eventRow(ev.id)).bookedSpaces).toBe(1);
+    expect(await mailTo(who.email)).toHaveLength(1);
+  });
+
+  it("resolves ORDER_ALREADY_CAPTURED by reading the order's capture", async () => {
+    const { ev, who, held, orderId } = await bookingAtCheckout();
+    fake.approve(orderId);
+    // Captured elsewhere (another instance, or an attempt whose record was lost).
+    await createPayPalClient(fake.settings).captureOrder(orderId, { requestId: "elsewhere-1" });
+
+    expect(await capturePayment(db, { userId: who.id, orderId }, minutes(3))).toEqual({
+      outcome: "confirmed",
+      reference: held.reference,
+    });
+    expect(fake.requestsTo("GET", `/v2/checkout/orders/${orderId}`)).toHaveLength(1);
+    const rows = await db
+      .select()
+      .from(paymentTransaction)
+      .where(and(eq(paymentTransaction.orderId, orderId), eq(paymentTransaction.kind, "capture")));
+    expect(rows.map((row) => [row.status, row.issue])).toEqual(
+      expect.arrayContaining([
+        ["UNPROCESSABLE_ENTITY", "ORDER_ALREADY_CAPTURED"],
+        ["COMPLETED", null],
+      ]),
+    );
+    expect((await eventRow(ev.id)).bookedSpaces).toBe(1);
+  });
+
+  it("reuses the PayPal-Request-Id when retrying after no response", async () => {
+    const { who, held, orderId } = await bookingAtCheckout();
+    fake.approve(orderId);
+    fake.dropNextResponse(`/v2/checkout/orders/${orderId}/capture`);
+    expect(await capturePayment(db, { userId: who.id, orderId }, minutes(3))).toEqual({
+      outcome: "no-response",
+      reference: held.reference,
+      message: "No response from PayPal",
+    });
+    expect((await bookingRow(held.reference)).status).toBe("awaiting_payment");
+    expect(await capturePayment(db, { userId: who.id, orderId }, minutes(4))).toMatchObject({
+      outcome: "confirmed",
+    });
+    const attempts = fake.requestsTo("POST", `/v2/checkout/orders/${orderId}/capture`);
+    expect(attempts).toHaveLength(2);
+    expect(attempts[0]!.requestId).toBe(attempts[1]!.requestId);
+    expect(fake.captures.size).toBe(1);
+  });
+
+  it("keeps the hold after a declined card, then confirms the next attempt with a new request id", async () => {
+    const { ev, who, held, orderId } = await bookingAtCheckout();
+    fake.setOutcome(orderId, "decline");
+    fake.approve(orderId);
+    expect(await capturePayment(db, { userId: who.id, orderId }, minutes(3))).toEqual({
+      outcome: "recoverable",
+      reference: held.reference,
+      message:
+        "Your payment was not completed. Please try again, or choose another card or payment method.",
+    });
+    expect(await bookingRow(held.reference)).toMatchObject({
+      status: "awaiting_payment",
+      paymentStatus: "unpaid",
+      captureRequestId: null,
+    });
+    expect((await findEvent(db, ev.id, minutes(3)))!.booked_spaces).toBe(1);
+
+    fake.approve(orderId); // the payer goes back to PayPal and chooses another card
+    expect(await capturePayment(db, { userId: who.id, orderId }, minutes(5))).toMatchObject({
+      outcome: "confirmed",
+    });
+    const attempts = fake.requestsTo("POST", `/v2/checkout/orders/${orderId}/capture`);
+    expect(attempts.map((attempt) => attempt.status)).toEqual([422, 201]);
+    expect(attempts[0]!.requestId).not.toBe(attempts[1]!.requestId);
+    expect(await bookingRow(held.reference)).toMatchObject({
+      status: "confirmed",
+      paymentStatus: "paid",
+    });
+  });
+
+  it("after a non-recoverable refusal makes no booking and releases the place", async () => {
+    const { ev, who, held, orderId } = await bookingAtCheckout({ totalSpaces: 1 });
+    fake.setOutcome(orderId, "refuse");
+    fake.approve(orderId);
+    const result = await capturePayment(db, { userId: who.id, orderId }, minutes(3));
+    expect(result).toMatchObject({ outcome: "failed", reference: held.reference });
+    if (result.outcome !== "failed") return;
+    expect(result.message).toBe(
+      `Non-recoverable error: The request was refused. (${result.debugId})`,
+    );
+    expect(result.debugId).toMatch(/^[0-9a-f]{13}$/);
+    expect(await bookingRow(held.reference)).toMatchObject({
+      status: "cancelled",
+      paymentStatus: "unpaid",
+    });
+    expect((await eventRow(ev.id)).bookedSpaces).toBe(0);
+    expect((await findEvent(db, ev.id, minutes(3)))!).toMatchObject({
+      spaces_left: 1,
+      booking_status: "bookable",
+    });
+    expect(await mailTo(who.email)).toHaveLength(0);
+    const [row] = await db
+      .select()
+      .from(paymentTransaction)
+      .where(and(eq(paymentTransaction.orderId, orderId), eq(paymentTransaction.kind, "capture")));
+    expect(row).toMatchObject({ issue: "TRANSACTION_REFUSED", debugId: result.debugId });
+  });
+
+  it("keeps the place while a capture is PENDING, and confirms when PayPal completes it", async () => {
+    const { ev, who, held, orderId } = await bookingAtCheckout({ totalSpaces: 1 });
+    fake.setOutcome(orderId, "pending");
+    fake.approve(orderId);
+    const result = await capturePayment(db, { userId: who.id, orderId }, minutes(3));
+    const [captureId] = fake.captures.keys();
+    expect(result).toEqual({
+      outcome: "pending",
+      reference: held.reference,
+      message: `Transaction PENDING: ${captureId}. Please wait while we process your payment.`,
+    });
+    expect(await bookingRow(held.reference)).toMatchObject({
+      status: "awaiting_payment",
+      paymentStatus: "pending",
+    });
+    // Long after an ordinary hold would have run out, the place is still kept.
+    expect((await findEvent(db, ev.id, minutes(600)))!.booking_status).toBe("full");
+    expect(await reconcilePayments(db, minutes(600))).toMatchObject({ checked: 1, pending: 1 });
+
+    fake.captures.get(captureId!)!.status = "COMPLETED";
+    expect(await reconcilePayments(db, minutes(700))).toMatchObject({ confirmed: 1 });
+    expect(await bookingRow(held.reference)).toMatchObject({
+      status: "confirmed",
+      paymentStatus: "paid",
+    });
+    expect((await eventRow(ev.id)).bookedSpaces).toBe(1);
+    expect(await mailTo(who.email)).toHaveLength(1);
+  });
+});
+
+describe("the payment worker", () => {
+  it("confirms a paid order whose browser never came back", async () => {
+    const { ev, who, held, orderId } = await bookingAtCheckout();
+    fake.approve(orderId);
+    // Within the grace period the browser is still expected back.
+    expect(await reconcilePayments(db, minutes(2))).toMatchObject({ checked: 0 });
+    const summary = await reconcilePayments(db, minutes(4));
+    expect(summary).toMatchObject({ checked: 1, confirmed: 1 });
+    expect(fake.captures.size).toBe(1);
+    expect(await bookingRow(held.reference)).toMatchObject({
+      status: "confirmed",
+      paymentStatus: "paid",
+    });
+    expect((await eventRow(ev.id)).bookedSpaces).toBe(1);
+    expect(await mailTo(who.email)).toHaveLength(1);
+    // The browser returns late: nothing more happens.
+    expect(await capturePayment(db, { userId: who.id, orderId }, minutes(5))).toMatchObject({
+      outcome: "confirmed",
+    });
+    expect(fake.captures.size).toBe(1);
+  });
+
+  it("confirms an order PayPal completed even if our record of the capture was lost", async () => {
+    const { held, orderId } = await bookingAtCheckout();
+    fake.approve(orderId);
+    await createPayPalClient(fake.settings).captureOrder(orderId, { requestId: "lost-1" });
+    expect(await reconcilePayments(db, minutes(30))).toMatchObject({ confirmed: 1 });
+    expect((await bookingRow(held.reference)).status).toBe("confirmed");
+  });
+
+  it("releases an unapproved order once its hold has run out, and tidies expired holds", async () => {
+    const { ev, held } = await bookingAtCheckout({ totalSpaces: 2 });
+    const idle = await person();
+    const idleHold = await hold(ev.id, idle.id, "11:00");
+    expect(await reconcilePayments(db, minutes(10))).toMatchObject({ expired: 0, expiredHolds: 0 });
+    const summary = await reconcilePayments(db, minutes(20));
+    expect(summary).toMatchObject({ expiredHolds: 1, expired: 1 });
+    expect((await bookingRow(held.reference)).status).toBe("expired");
+    expect((await bookingRow(idleHold.reference)).status).toBe("expired");
+    expect((await findEvent(db, ev.id, minutes(20)))!.spaces_left).toBe(2);
+  });
+
+  it("does not take money when the hold ran out and the place has gone", async () => {
+    const { ev, who, held, orderId } = await bookingAtCheckout({ totalSpaces: 1 });
+    const rival = await person();
+    await hold(ev.id, rival.id, "11:00", minutes(30)); // after the payer's hold ran out
+    fake.approve(orderId);
+    expect(await capturePayment(db, { userId: who.id, orderId }, minutes(31))).toEqual({
+      outcome: "expired",
+      reference: held.reference,
+    });
+    expect(fake.captures.size).toBe(0);
+    expect((await bookingRow(held.reference)).status).toBe("expired");
+  });
+});
+
+describe("the confirmation e-mail", () => {
+  it("has the reference, date, time, place and an .ics, and no consent answers", async () => {
+    const ev = await freeEvent({ labName: "ESNEFT" });
+    const who = await person({ nhsNumber: "9434765919" });
+    const held = await hold(ev.id, who.id, "11:30");
+    await submitConsent(db, { userId: who.id, reference: held.reference, form }, NOW);
+    const [mail] = await mailTo(who.email);
+    expect(mail!.subject).toBe(`Your MHAT screening booking ${held.reference}`);
+    expect(mail!.text).toContain(`Booking reference: ${held.reference}`);
+    expect(mail!.text).toContain("Date: Wednesday, 10 June 2026");
+    expect(mail!.text).toContain("Time: 11:30 to 12:00 (UK time)");
+    expect(mail!.text).toContain("Address: 1 Test Street, Chelmsford, CM1 1AA, United Kingdom");
+    expect(mail!.text).toContain("Wear a shirt with sleeves that roll up easily");
+    expect(mail!.text).toContain("(ESNEFT)");
+    expect(mail!.text).toContain("more than 48 hours before your appointment");
+    expect(mail!.text).toContain("01632 960 001");
+    expect(mail!.text).toContain("bookings@example.org");
+    expect(mail!.attachments).toHaveLength(1);
+    const [ics] = mail!.attachments!;
+    expect(ics!.filename).toBe(`mhat-booking-${held.reference}.ics`);
+    expect(ics!.contentType).toMatch(/^text\/calendar/);
+    expect(ics!.content).toContain(`UID:${held.reference}@localhost`);
+    expect(ics!.content).toContain("DTSTART:20260610T103000Z");
+
+    const everything = `${mail!.subject}\n${mail!.text}\n${ics!.content}`;
+    for (const secret of [
+      "SECRET-FAMILY-DETAIL",
+      "Avodart",
+      "Father",
+      "9434765919",
+      "943 476 5919",
+    ])
+      expect(everything).not.toContain(secret);
+
+    // The worker hands the attachment to nodemailer.
+    const sent: Record<string, unknown>[] = [];
+    await deliverDueEmails(
+      db,
+      { sendMail: async (message: Record<string, unknown>) => void sent.push(message) } as never,
+      "bookings@example.org",
+    );
+    const delivered = sent.find((message) => message.to === who.email)!;
+    expect(delivered.attachments).toEqual([
+      { filename: ics!.filename, contentType: ics!.contentType, content: ics!.content },
+    ]);
+  });
+});
+
+describe("appointments and results", () => {
+  it("lists the person's confirmed bookings with released results only", async () => {
+    const who = await person();
+    const other = await person();
+    const past = await freeEvent({ eventDate: "2026-05-01", name: "Past Screening" });
+    const later = await freeEvent({ eventDate: "2026-07-01", name: "Later Screening" });
+    const before = new Date("2026-04-01T09:00:00Z");
+    const pastHold = await hold(past.id, who.id, "10:00", before);
+    await submitConsent(db, { userId: who.id, reference: pastHold.reference, form }, before);
+    const laterHold = await hold(later.id, who.id, "11:00");
+    await submitConsent(db, { userId: who.id, reference: laterHold.reference, form }, NOW);
+    const othersHold = await hold(later.id, other.id, "11:00");
+    await submitConsent(db, { userId: other.id, reference: othersHold.reference, form }, NOW);
+
+    const pastBooking = await bookingRow(pastHold.reference);
+    await db.insert(testResult).values({
+      bookingId: pastBooking.id,
+      psaValue: "1.42",
+      unit: "ng/ml",
+      flag: "green",
+      retestYears: 2,
+      comments: "Next appointment in years: 2",
+      sampleDate: "2026-05-01",
+      releasedAt: new Date("2026-05-10T12:00:00Z"),
+    });
+    const laterBooking = await bookingRow(laterHold.reference);
+    await db
+      .insert(testResult)
+      .values({ bookingId: laterBooking.id, psaValue: "9.9", flag: "red" });
+
+    const list = await listAppointmentsAndResults(db, who.id, NOW);
+    expect(list).toEqual([
+      {
+        reference: laterHold.reference,
+        eventId: later.id,
+        eventName: "Later Screening",
+        productName: "PSA Blood Test",
+        eventDate: "2026-07-01",
+        slotStart: "11:00",
+        slotEnd: "11:30",
+        address: "1 Test Street, Chelmsford, CM1 1AA, United Kingdom",
+        upcoming: true,
+        result: null,
+        labResultReady: false,
+      },
+      {
+        reference: pastHold.reference,
+        eventId: past.id,
+        eventName: "Past Screening",
+        productName: "PSA Blood Test",
+        eventDate: "2026-05-01",
+        slotStart: "10:00",
+        slotEnd: "10:30",
+        address: "1 Test Street, Chelmsford, CM1 1AA, United Kingdom",
+        upcoming: false,
+        result: {
+          value: "1.42",
+          unit: "ng/ml",
+          flag: "green",
+          retestYears: 2,
+          comments: "Next appointment in years: 2",
+          sampleDate: "2026-05-01",
+          releasedAt: new Date("2026-05-10T12:00:00Z"),
+        },
+        labResultReady: true,
+      },
+    ]);
+    expect(
+      (await listAppointmentsAndResults(db, other.id, NOW)).map((row) => row.reference),
+    ).toEqual([othersHold.reference]);
+  });
+});
+
+describe("the simulated payment provider", () => {
+  it("takes a test payment through its own approval page", async () => {
+    const simulated = createSimulatedProvider({ isProduction: false });
+    usePaymentProvider(simulated);
+    try {
+      expect(paymentProviderName()).toBe("simulated");
+      const ev = await paidEvent();
+      const who = await person();
+      const held = await hold(ev.id, who.id);
+      await submitConsent(db, { userId: who.id, reference: held.reference, form }, NOW);
+      const started = await startPayment(
+        db,
+        { userId: who.id, reference: held.reference, returnUrl: RETURN_URL, cancelUrl: CANCEL_URL },
+        NOW,
+      );
+      if (started.outcome !== "redirect") throw new Error(started.outcome);
+      expect(started.provider).toBe("simulated");
+      expect(started.approvalUrl).toBe(`/checkout/simulated?order=${started.orderId}`);
+      expect(simulated.describe(started.orderId)).toEqual({
+        id: started.orderId,
+        amountPence: 2500,
+        description: `PSA Blood Test, 10/06/2026, event ${ev.id}`,
+        status: "PAYER_ACTION_REQUIRED",
+      });
+
+      // "Decline" first: recoverable, then "Pay".
+      simulated.decide(started.orderId, "decline");
+      expect(
+        await capturePayment(db, { userId: who.id, orderId: started.orderId }, minutes(1)),
+      ).toMatchObject({ outcome: "recoverable" });
+      expect(simulated.decide(started.orderId, "approve")).toBe(
+        `${RETURN_URL}?token=${started.orderId}&PayerID=SIMULATEDPAYER`,
+      );
+      expect(
+        await capturePayment(db, { userId: who.id, orderId: started.orderId }, minutes(2)),
+      ).toEqual({ outcome: "confirmed", reference: held.reference });
+      expect(await bookingRow(held.reference)).toMatchObject({
+        status: "confirmed",
+        paymentStatus: "paid",
+        paymentProvider: "simulated",
+      });
+      expect(simulated.decide(started.orderId, "approve")).toBeNull();
+      expect(simulated.describe("SIMNOSUCHORDER")).toBeNull();
+      expect(fake.requests).toHaveLength(0);
+    } finally {
+      usePaymentProvider(createPayPalProvider(fake.settings));
+    }
+  });
+
+  it("is refused in production", () => {
+    expect(() => createSimulatedProvider({ isProduction: true })).toThrow(/refused in production/);
+  });
+});
