@@ -1,0 +1,156 @@
+import { and, eq, inArray } from "drizzle-orm";
+import { drizzle } from "drizzle-orm/node-postgres";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openDatabase, type Database, type Db } from "#app/db/client.server";
+import * as schema from "#app/db/schema";
+import { booking, profile, user } from "#app/db/schema";
+import { holdPlace, type HoldResult } from "#app/services/bookings.server";
+import { eventSlots, findEvent } from "#app/services/events.server";
+import { insertEvent, insertProduct } from "#tests/support/factories";
+import { createScratchDatabase } from "#tests/support/postgres";
+
+/**
+ * The last place goes to exactly one person: many people race for few places through the booking
+ * service, each on their own connection, on a real PostgreSQL server (PGlite has one connection,
+ * so it cannot race). Run with TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test.
+ */
+const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
+const NOW = new Date("2026-06-01T09:00:00Z");
+
+describe.skipIf(!onPostgres)(
+  onPostgres
+    ? "booking under contention (PostgreSQL)"
+    : "booking under contention: SKIPPED, it needs PostgreSQL (set TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test)",
+  () => {
+    let scratch: Awaited<ReturnType<typeof createScratchDatabase>>;
+    let migrated: Database;
+    let pool: pg.Pool;
+    let db: Db;
+
+    beforeAll(async () => {
+      scratch = await createScratchDatabase();
+      migrated = openDatabase({ url: scratch.url });
+      await migrated.migrate();
+      // A pool as large as the crowd, so that the transactions really run side by side.
+      pool = new pg.Pool({ connectionString: scratch.url, max: 60 });
+      db = drizzle(pool, { schema }) as unknown as Db;
+    });
+    afterAll(async () => {
+      await pool?.end();
+      await migrated?.close();
+      await scratch?.drop();
+    });
+
+    async function crowd(size: number, prefix: string): Promise<string[]> {
+      const ids = Array.from({ length: size }, (_, index) => `${prefix}-${index}`);
+      await db
+        .insert(user)
+        .values(
+          ids.map((id) => ({ id, name: id, email: `${id}@example.com`, emailVerified: true })),
+        );
+      await db.insert(profile).values(
+        ids.map((id, index) => ({
+          id: `profile-${id}`,
+          userId: id,
+          reference: `MHAT${prefix.toUpperCase()}${String(index).padStart(4, "0")}`,
+          firstName: "Racer",
+          lastName: id,
+          phone: "01632 960 100",
+          email: `${id}@example.com`,
+          homeAddressLine1: "1 Mill Lane",
+          homePostcode: "CM1 2AB",
+          homeCountry: "United Kingdom",
+          dateOfBirth: "1965-01-01",
+        })),
+      );
+      return ids;
+    }
+
+    function tally(results: PromiseSettledResult<HoldResult>[]) {
+      const counts: Record<string, number> = {};
+      for (const result of results) {
+        const key =
+          result.status === "rejected"
+            ? `error: ${String(result.reason)}`
+            : result.value.ok
+              ? "held"
+              : result.value.reason;
+        counts[key] = (counts[key] ?? 0) + 1;
+      }
+      return counts;
+    }
+
+    it("gives 20 places to exactly 20 of 200 people holding at once, and refuses the rest cleanly", async () => {
+      const product = await insertProduct(db, 2500);
+      // 8 slots of 5 places: the event's 20 places run out first.
+      const ev = await insertEvent(db, product.id, {
+        paymentRequired: true,
+        totalSpaces: 20,
+        placesPerSlot: 5,
+        startTime: "10:00",
+        endTime: "14:00",
+      });
+      const people = await crowd(200, "crowd");
+      const slots = ["10:00", "10:30", "11:00", "11:30", "12:00", "12:30", "13:00", "13:30"];
+
+      const results = await Promise.allSettled(
+        people.map((userId, index) =>
+          holdPlace(db, { eventId: ev.id, userId, slotTime: slots[index % slots.length]! }, NOW),
+        ),
+      );
+
+      const counts = tally(results);
+      expect(counts.held).toBe(20);
+      expect(Object.keys(counts).filter((key) => key.startsWith("error"))).toEqual([]);
+      expect((counts["event-unavailable"] ?? 0) + (counts["slot-unavailable"] ?? 0)).toBe(180);
+
+      const active = await db
+        .select({ slotTime: booking.slotTime })
+        .from(booking)
+        .where(and(eq(booking.eventId, ev.id), inArray(booking.status, ["held"])));
+      expect(active).toHaveLength(20);
+      for (const slot of slots)
+        expect(active.filter((row) => row.slotTime === slot).length).toBeLessThanOrEqual(5);
+
+      const view = (await findEvent(db, ev.id, NOW))!;
+      expect(view).toMatchObject({ booked_spaces: 20, spaces_left: 0, booking_status: "full" });
+      expect(await eventSlots(db, view, NOW)).toEqual({
+        "2026-06-10": { availableTimeSlots: [] },
+      });
+    });
+
+    it("gives the last place of a slot to exactly one of 50 people", async () => {
+      const product = await insertProduct(db, 0);
+      const ev = await insertEvent(db, product.id, {
+        paymentRequired: false,
+        totalSpaces: 100,
+        placesPerSlot: 1,
+      });
+      const people = await crowd(50, "slot");
+      const results = await Promise.allSettled(
+        people.map((userId) => holdPlace(db, { eventId: ev.id, userId, slotTime: "11:00" }, NOW)),
+      );
+      expect(tally(results)).toEqual({ held: 1, "slot-unavailable": 49 });
+    });
+
+    it("lets one person hold only once, however many times they click at once", async () => {
+      const product = await insertProduct(db, 0);
+      const ev = await insertEvent(db, product.id, { paymentRequired: false, totalSpaces: 40 });
+      const [only] = await crowd(1, "clicker");
+      const results = await Promise.allSettled(
+        ["10:00", "10:30", "11:00", "11:30", "10:00", "10:30", "11:00", "11:30"].map((slotTime) =>
+          holdPlace(db, { eventId: ev.id, userId: only!, slotTime }, NOW),
+        ),
+      );
+      expect(tally(results)).toEqual({ held: 8 });
+      const rows = await db.select().from(booking).where(eq(booking.eventId, ev.id));
+      expect(rows).toHaveLength(1);
+      expect(
+        new Set(
+          results.map((r) => r.status === "fulfilled" && r.value.ok && r.value.booking.reference),
+        ).size,
+      ).toBe(1);
+    });
+  },
+);
