@@ -2,6 +2,7 @@ import { eq } from "drizzle-orm";
 import type { Db } from "#app/db/client.server";
 import { appMeta, enquiry, newsletterSubscription } from "#app/db/schema";
 import { seedDemoEvents } from "./events.server";
+import { seedDemoPatient } from "./patient.server";
 
 /**
  * Demo data for an empty database. Each feature adds a seeder to this list; they run once, in
@@ -11,6 +12,7 @@ export type Seeder = { name: string; run: (tx: Db, now: Date) => Promise<void> }
 
 const seeders: Seeder[] = [
   { name: "screening events", run: seedDemoEvents },
+  { name: "demo patient with bookings and results", run: seedDemoPatient },
   {
     name: "enquiries and newsletter",
     async run(tx) {

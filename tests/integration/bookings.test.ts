@@ -24,6 +24,9 @@ import {
   submitConsent,
   type HeldBooking,
 } from "#app/services/bookings.server";
+import { DEMO_PATIENT_EMAIL, DEMO_PATIENT_PASSWORD } from "#app/demo/patient.server";
+import { seedDemoData } from "#app/demo/seed.server";
+import { authFor } from "#app/services/auth.server";
 import { deliverDueEmails } from "#app/services/email.server";
 import { eventSlots, findEvent } from "#app/services/events.server";
 import {
@@ -867,5 +870,39 @@ describe("the simulated payment provider", () => {
 
   it("is refused in production", () => {
     expect(() => createSimulatedProvider({ isProduction: true })).toThrow(/refused in production/);
+  });
+});
+
+describe("the demo patient", () => {
+  it("signs in and sees a Green and an Amber result, one still at the lab, and an upcoming booking", async () => {
+    // Seeded into this file's database: a second in-memory PGlite would take seconds to start.
+    const seededAt = new Date();
+    expect(await seedDemoData(db, seededAt)).toBe(true);
+    const signedIn = await authFor(db).api.signInEmail({
+      body: { email: DEMO_PATIENT_EMAIL, password: DEMO_PATIENT_PASSWORD },
+      headers: new Headers({ origin: "http://localhost:3000" }),
+    });
+    const [account] = await db.select().from(user).where(eq(user.id, signedIn.user.id));
+    expect(account!.emailVerified).toBe(true);
+
+    const list = await listAppointmentsAndResults(db, signedIn.user.id, seededAt);
+    expect(
+      list.map((row) => [
+        row.eventName,
+        row.upcoming,
+        row.labResultReady,
+        row.result?.flag ?? null,
+        row.result?.retestYears ?? null,
+      ]),
+    ).toEqual([
+      ["Stratford Community PSA Morning", true, false, null, null],
+      ["Romford Masonic Centre Screening", false, false, null, null],
+      ["Ipswich Corn Exchange Health Morning", false, true, "amber", null],
+      ["Colchester Rugby Club Screening", false, true, "green", 2],
+    ]);
+    const mail = await db.select().from(outboxEmail).where(eq(outboxEmail.to, DEMO_PATIENT_EMAIL));
+    expect(mail.map((message) => message.subject)).toEqual([
+      `Your MHAT screening booking ${list[0]!.reference}`,
+    ]);
   });
 });
