@@ -41,7 +41,15 @@ export default [
   route("event/:eventId", "routes/events/event-details.tsx"),
 
   // booking: signed-in patients only
-  layout("routes/booking/layout.tsx", [route("book-event", "routes/booking/book-event.tsx")]),
+  layout("routes/booking/layout.tsx", [
+    route("book-event", "routes/booking/book-event.tsx"),
+    route("book-event/consent", "routes/booking/consent.tsx"),
+    route("checkout", "routes/booking/checkout.tsx"),
+    route("checkout/return", "routes/booking/checkout-return.tsx"),
+    route("checkout/cancel", "routes/booking/checkout-cancel.ts"),
+    route("checkout/simulated", "routes/booking/checkout-simulated.tsx"),
+    route("booking-success", "routes/booking/booking-success.tsx"),
+  ]),
 
   // account: signed-in patients only, inside the portal's frame
   layout("routes/account/layout.tsx", [
@@ -57,6 +65,10 @@ export default [
     route("events/:eventId/check-access-code", "routes/api/events.check-access-code.ts"),
     route("subscriptions", "routes/api/subscriptions.ts"),
     route("logs/error", "routes/api/logs.error.ts"),
+    route("appointments", "routes/api/appointments.ts"),
+    route("payments/orders", "routes/api/payments.orders.ts"),
+    route("payments/orders/:orderId/capture", "routes/api/payments.capture.ts"),
+    route("medical/results/:profileId", "routes/api/medical.results.ts"),
   ]),
 
   // dev: tools that exist only outside production

@@ -5,6 +5,7 @@ import { config } from "#app/config.server";
 import { openDatabase, setDatabase, database } from "#app/db/client.server";
 import { watchDatabase } from "#app/db/health.server";
 import { seedDemoData } from "#app/demo/seed.server";
+import { startBookingWorker } from "#app/services/bookings.server";
 import { startOutboxWorker, type OutboxWorker } from "#app/services/email.server";
 import { log } from "#app/services/log.server";
 import { loadServerSecret } from "#app/services/secrets.server";
@@ -53,9 +54,13 @@ export async function startup() {
     log.info("SMTP_URL is not set: mail stays in the outbox; read it at /dev/mailbox.");
   }
 
+  // Settles payments whose browser never came back, and tidies expired holds.
+  const bookingWorker = startBookingWorker({ db: opened.db, intervalMs: 60_000 });
+
   return {
     driver: opened.driver,
     async shutdown() {
+      await bookingWorker.stop();
       await worker?.stop();
       await opened.close();
       setDatabase(undefined);
@@ -73,6 +78,18 @@ function tileOrigin(template: string): string[] {
   }
 }
 
+/**
+ * Where the checkout page may send people and load PayPal from: PayPal's sites for the
+ * environment, or the override (the tests' fake). None with the simulated provider.
+ */
+function paymentOrigins(settings: ReturnType<typeof config>): string[] {
+  if (!settings.PAYPAL_CLIENT_ID || !settings.PAYPAL_CLIENT_SECRET) return [];
+  if (settings.PAYPAL_API_BASE) return [new URL(settings.PAYPAL_API_BASE).origin];
+  return settings.PAYPAL_ENV === "production"
+    ? ["https://www.paypal.com"]
+    : ["https://www.sandbox.paypal.com", "https://www.paypal.com"];
+}
+
 /** Headers, CSRF guard, rate limits and the health check: everything that runs before a page or a file. */
 export function security({ viteDevServer }: { viteDevServer: boolean }) {
   const settings = config();
@@ -85,6 +102,7 @@ export function security({ viteDevServer }: { viteDevServer: boolean }) {
       viteDevServer,
       servedOverHttps: settings.APP_URL?.startsWith("https:") ?? false,
       imageSources: tileOrigin(settings.MAP_TILE_URL),
+      paymentOrigins: paymentOrigins(settings),
       formsPerWindow: settings.RATE_LIMIT_FORMS_PER_WINDOW,
       postsPerWindow: settings.RATE_LIMIT_POSTS_PER_WINDOW,
     }),

@@ -22,6 +22,11 @@ export interface SecurityOptions {
   appOrigin?: string;
   /** Extra image sources, such as the map tile server. */
   imageSources?: string[];
+  /**
+   * PayPal's origins, allowed on the checkout page only: its script, frames, calls and images, and
+   * the redirect to its approval page after the no-JavaScript "Pay with PayPal or card" form.
+   */
+  paymentOrigins?: string[];
   formsPerWindow: number;
   postsPerWindow: number;
 }
@@ -157,22 +162,46 @@ export const cspNonce: RequestHandler = (_req, res, next) => {
   next();
 };
 
+/** The pages where PayPal's code runs or where a form leads to PayPal. */
+const CHECKOUT_PATHS = new Set(["/checkout", "/checkout.data"]);
+
 export function securityHeaders(options: SecurityOptions): RequestHandler {
   const nonce = (_req: unknown, res: unknown) => `'nonce-${(res as Response).locals.cspNonce}'`;
+  // A directive value per request: PayPal's origins on the checkout page, nothing extra elsewhere.
+  const onCheckout =
+    (sources: string[]) =>
+    (req: unknown): string =>
+      CHECKOUT_PATHS.has((req as Request).path) && sources.length ? sources.join(" ") : "'self'";
+  const payment = options.paymentOrigins ?? [];
+  const paymentWildcards = payment.length ? ["https://*.paypal.com"] : [];
   return helmet({
     contentSecurityPolicy: {
       useDefaults: false,
       directives: {
         defaultSrc: ["'self'"],
         // Vite's dev server injects an inline preamble and opens an HMR socket; otherwise only nonced scripts run.
-        scriptSrc: options.viteDevServer ? ["'self'", "'unsafe-inline'"] : ["'self'", nonce],
-        styleSrc: ["'self'"],
-        imgSrc: ["'self'", "data:", ...(options.imageSources ?? [])],
+        scriptSrc: options.viteDevServer
+          ? ["'self'", "'unsafe-inline'"]
+          : ["'self'", nonce, onCheckout([...payment, ...paymentWildcards])],
+        // PayPal's script adds <style> elements carrying our nonce (data-csp-nonce).
+        styleSrc: [
+          "'self'",
+          (req, res) => (CHECKOUT_PATHS.has((req as Request).path) ? nonce(req, res) : "'self'"),
+        ],
+        imgSrc: [
+          "'self'",
+          "data:",
+          ...(options.imageSources ?? []),
+          onCheckout(payment.length ? ["https://*.paypalobjects.com", ...paymentWildcards] : []),
+        ],
         fontSrc: ["'self'"],
-        connectSrc: options.viteDevServer ? ["'self'", "ws:"] : ["'self'"],
+        connectSrc: options.viteDevServer
+          ? ["'self'", "ws:"]
+          : ["'self'", onCheckout([...payment, ...paymentWildcards])],
+        frameSrc: ["'self'", onCheckout([...payment, ...paymentWildcards])],
         objectSrc: ["'none'"],
         baseUri: ["'self'"],
-        formAction: ["'self'"],
+        formAction: ["'self'", onCheckout(payment)],
         frameAncestors: ["'none'"],
         ...(options.servedOverHttps ? { upgradeInsecureRequests: [] } : {}),
       },

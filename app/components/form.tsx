@@ -155,15 +155,22 @@ export function SubmitButton({
   busy,
   busyLabel = "Sending...",
   className,
+  name,
+  value,
 }: {
   children: ReactNode;
   busy: boolean;
   busyLabel?: string;
   className?: string;
+  /** For a form with several buttons: which one was pressed. */
+  name?: string;
+  value?: string;
 }) {
   return (
     <button
       type="submit"
+      name={name}
+      value={value}
       className={`button${className ? ` ${className}` : ""}`}
       disabled={busy}
       aria-disabled={busy || undefined}

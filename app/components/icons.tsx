@@ -214,3 +214,44 @@ export function PriceIcon() {
     </svg>
   );
 }
+
+export function CheckIcon() {
+  return (
+    <svg {...svgProps()} className="icon" viewBox="0 0 24 24" width="20" height="20">
+      <path fill="currentColor" d="M9.5 16.6 4.9 12l-1.4 1.4 6 6 11-11-1.4-1.4z" />
+    </svg>
+  );
+}
+
+/** A circle with a tick: a Green result (retest in 1, 2 or 3 years). */
+export function ResultGreenIcon() {
+  return (
+    <svg {...svgProps()} className="icon" viewBox="0 0 24 24" width="20" height="20">
+      <circle cx="12" cy="12" r="10" fill="currentColor" />
+      <path fill="#fff" d="M10.4 15.6 7 12.2l1.3-1.3 2.1 2.1 5.3-5.3L17 9z" />
+    </svg>
+  );
+}
+
+/** A triangle with an exclamation mark: an Amber result (repeat the test in 3 months). */
+export function ResultAmberIcon() {
+  return (
+    <svg {...svgProps()} className="icon" viewBox="0 0 24 24" width="20" height="20">
+      <path fill="currentColor" d="M12 2 1 21h22z" />
+      <path fill="#000" d="M11 9h2v6h-2zm0 8h2v2h-2z" />
+    </svg>
+  );
+}
+
+/** A square with a cross: a Red result (see your GP). */
+export function ResultRedIcon() {
+  return (
+    <svg {...svgProps()} className="icon" viewBox="0 0 24 24" width="20" height="20">
+      <rect x="2" y="2" width="20" height="20" rx="3" fill="currentColor" />
+      <path
+        fill="#fff"
+        d="m8.5 7 3.5 3.5L15.5 7 17 8.5 13.5 12l3.5 3.5-1.5 1.5-3.5-3.5L8.5 17 7 15.5l3.5-3.5L7 8.5z"
+      />
+    </svg>
+  );
+}

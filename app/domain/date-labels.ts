@@ -22,3 +22,15 @@ export function formatCardDate(date: string): string {
   const p = parts(date);
   return `${p.weekday} ${p.day} ${p.month} ${p.year}`;
 }
+
+const londonClock = new Intl.DateTimeFormat("en-GB", {
+  hour: "2-digit",
+  minute: "2-digit",
+  hour12: false,
+  timeZone: "Europe/London",
+});
+
+/** "14:32": the London wall-clock time of an instant, as holds and receipts show it. */
+export function formatLondonTime(instant: Date | string): string {
+  return londonClock.format(new Date(instant));
+}

@@ -40,3 +40,14 @@ export async function requireRole(request: Request, role: StaffRole): Promise<Se
   if (!held) throw data({ error: "You do not have permission to see this page." }, { status: 403 });
   return user;
 }
+
+/** For JSON endpoints: someone signed in, or a 401 answer in JSON (no redirect to a page). */
+export async function requireApiUser(request: Request): Promise<SessionUser> {
+  const user = await getSessionUser(request);
+  if (!user)
+    throw Response.json(
+      { error: "Unauthorized" },
+      { status: 401, headers: { "Cache-Control": "no-store" } },
+    );
+  return user;
+}

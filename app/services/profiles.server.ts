@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { and, eq, isNull, or } from "drizzle-orm";
 import type { Db } from "#app/db/client.server";
 import { profile, user } from "#app/db/schema";
 
@@ -30,4 +30,17 @@ export async function updateOwnProfile(db: Db, userId: string, update: ProfileUp
       .set({ name: `${update.firstName} ${update.lastName}`, updatedAt: new Date() })
       .where(eq(user.id, userId));
   });
+}
+
+/**
+ * Saves an NHS number the person typed while booking (an event whose laboratory needs one). The
+ * number has passed the check digit; a number already on the profile is never overwritten here.
+ */
+export async function addMissingNhsNumber(db: Db, userId: string, nhsNumber: string) {
+  await db
+    .update(profile)
+    .set({ nhsNumber, updatedAt: new Date() })
+    .where(
+      and(eq(profile.userId, userId), or(isNull(profile.nhsNumber), eq(profile.nhsNumber, ""))),
+    );
 }

@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
 import { createScratchDatabase } from "#tests/support/postgres";
+import { startFakePayPal } from "#tests/support/fake-paypal";
 import { startBuiltServer } from "#tests/support/server";
 import { startSmtpSink } from "#tests/support/smtp-sink";
 
@@ -12,6 +13,7 @@ declare module "vitest" {
     mailFolder: string;
     databaseUrl: string;
     serverLogFile: string;
+    fakePayPalUrl: string;
   }
 }
 
@@ -25,6 +27,8 @@ export default async function setup(project: TestProject) {
   const scratch = await createScratchDatabase("mhat_e2e");
   const mailFolder = mkdtempSync(path.join(os.tmpdir(), "mhat-mail-"));
   const sink = await startSmtpSink({ folder: mailFolder });
+  // Payments go to a local fake of PayPal's Orders and Payments APIs.
+  const paypal = await startFakePayPal();
   const serverLogFile = path.join(mailFolder, "..", `${path.basename(mailFolder)}-server.log`);
   const server = await startBuiltServer(
     {
@@ -32,6 +36,9 @@ export default async function setup(project: TestProject) {
       SMTP_URL: sink.url,
       STAFF_NOTIFY_EMAIL: "staff-inbox@example.org",
       OUTBOX_POLL_MS: "200",
+    PAYPAL_CLIENT_ID: paypal.clientId,
+    PAYPAL_CLIENT_SECRET: paypal.clientSecret,
+    PAYPAL_API_BASE: paypal.url,
       DEMO_DATA: "1",
       // No network here: every map tile is one transparent pixel.
       MAP_TILE_URL:
@@ -48,10 +55,12 @@ export default async function setup(project: TestProject) {
   project.provide("mailFolder", mailFolder);
   project.provide("databaseUrl", scratch.url);
   project.provide("serverLogFile", serverLogFile);
+  project.provide("fakePayPalUrl", paypal.url);
 
   return async () => {
     await server.stop();
     await sink.close();
+    await paypal.close();
     await scratch.drop();
     rmSync(mailFolder, { recursive: true, force: true });
     rmSync(serverLogFile, { force: true });

@@ -716,6 +716,27 @@ export async function startFakePayPal(options: FakePayPalOptions = {}) {
   function route(request: RecordedRequest): Reply {
     const { method, path } = request;
     if (path === "/v1/oauth2/token" && method === "POST") return issueToken(request);
+    // Test control, for tests in another process than the fake (the e2e suite's browser tests).
+    if (path === "/__fake/outcome" && method === "POST") {
+      const query = new URLSearchParams(request.query);
+      const outcome = query.get("outcome") as FakeOutcome | null;
+      const target = query.get("order") ?? "next";
+      if (!outcome) return { status: 400, body: { error: "outcome is required" } };
+      if (target === "next") nextOutcome = outcome;
+      else if (orders.has(target)) orders.get(target)!.outcome = outcome;
+      else return { status: 404, body: { error: "no such order" } };
+      return { status: 200, body: { ok: true } };
+    }
+    if (path === "/__fake/state" && method === "GET") {
+      return {
+        status: 200,
+        body: {
+          orders: orders.size,
+          captures: [...captures.values()].map((capture) => ({ id: capture.id, status: capture.status })),
+          refunds: [...refunds.values()].map((refund) => ({ id: refund.id, captureId: refund.captureId })),
+        },
+      };
+    }
     if (path === "/checkoutnow" && method === "GET") {
       const order = orders.get(new URLSearchParams(request.query).get("token") ?? "");
       return order

@@ -1,25 +1,161 @@
 import { data } from "react-router";
 import type { Route } from "./+types/medical-results";
+import {
+  CalendarIcon,
+  ResultAmberIcon,
+  ResultGreenIcon,
+  ResultRedIcon,
+  WarningIcon,
+} from "#app/components/icons";
 import { pageMeta } from "#app/components/meta";
+import { db } from "#app/db/client.server";
+import { formatLongDate } from "#app/domain/date-labels";
+import {
+  listAppointmentsAndResults,
+  type AppointmentWithResult,
+} from "#app/services/bookings.server";
 import { requireUser } from "#app/services/guards.server";
+import { logError, routeOf } from "#app/services/log.server";
 import { pipeHeaders } from "#app/utils/headers";
 
 export const meta = () => pageMeta("Medical results", "Your medical results and appointments.");
 
 export const headers = pipeHeaders;
 
-/** Results and appointments arrive with the booking and results work; the page and its guard exist now. */
+export const RESULTS_MESSAGES = {
+  none: "No medical results or any appointment found",
+  failed:
+    "We could not load your results just now. Please try again in a few minutes, or call our medical enquiries line.",
+  notFound: "Not Found",
+  notAvailable: "N/A",
+  ready: "Lab result ready",
+  notReady: "No lab result",
+} as const;
+
+/** What each traffic light means, in words, always with its icon. */
+export const FLAG_MEANINGS = {
+  green: (years: number | null) =>
+    `Green: your PSA level is in the normal range for your age. Have another test in ${years ?? "1, 2 or 3"} year${years === 1 ? "" : "s"}.`,
+  amber: () => "Amber: your PSA level is a little raised. Please repeat the test in 3 months.",
+  red: () =>
+    "Red: your PSA level is raised. Please make an appointment to see your GP and show them this result.",
+} as const;
+
+/** Only the signed-in person's own appointments and released results; never cached. */
 export async function loader({ request }: Route.LoaderArgs) {
-  await requireUser(request);
-  return data(null, { headers: { "Cache-Control": "no-store" } });
+  const user = await requireUser(request);
+  try {
+    const appointments = await listAppointmentsAndResults(db(), user.id);
+    return data({ appointments, failed: false }, { headers: { "Cache-Control": "no-store" } });
+  } catch (error) {
+    logError(error, { route: routeOf(request), code: "results_load_failed" });
+    return data(
+      { appointments: [] as AppointmentWithResult[], failed: true },
+      { status: 500, headers: { "Cache-Control": "no-store" } },
+    );
+  }
 }
 
-export default function MedicalResults() {
+export default function MedicalResults({ loaderData }: Route.ComponentProps) {
+  const { appointments, failed } = loaderData;
+  const upcoming = appointments.filter((item) => item.upcoming);
+  const past = appointments.filter((item) => !item.upcoming);
   return (
     <>
       <h1>All Results</h1>
       <p className="lede">Your medical results and appointments</p>
-      <p className="inset">No medical results or any appointment found</p>
+      {failed ? (
+        <p className="warning" role="alert">
+          {RESULTS_MESSAGES.failed}
+        </p>
+      ) : appointments.length === 0 ? (
+        <p className="inset">{RESULTS_MESSAGES.none}</p>
+      ) : (
+        <>
+          {upcoming.length > 0 && (
+            <section aria-labelledby="upcoming-title">
+              <h2 id="upcoming-title">Upcoming appointments</h2>
+              <ul className="result-list">
+                {upcoming.map((item) => (
+                  <ResultItem key={item.reference} item={item} />
+                ))}
+              </ul>
+            </section>
+          )}
+          {past.length > 0 && (
+            <section aria-labelledby="past-title">
+              <h2 id="past-title">Past appointments and results</h2>
+              <ul className="result-list">
+                {past.map((item) => (
+                  <ResultItem key={item.reference} item={item} />
+                ))}
+              </ul>
+            </section>
+          )}
+        </>
+      )}
     </>
+  );
+}
+
+function ResultItem({ item }: { item: AppointmentWithResult }) {
+  const { notAvailable, notFound } = RESULTS_MESSAGES;
+  const result = item.result;
+  // The spec's fallbacks: the event's date, else the sample's, else N/A.
+  const date = item.eventDate || result?.sampleDate || null;
+  const comments =
+    result?.comments ?? `Next appointment in years: ${result?.retestYears ?? notAvailable}`;
+  return (
+    <li className="card result-item">
+      <h3 className="card__title">{item.eventName || notFound}</h3>
+      <p className="event-card__product">{item.productName || notFound}</p>
+      <dl className="event-details">
+        <dt>Date</dt>
+        <dd>
+          {date ? formatLongDate(date) : notAvailable}
+          {item.slotStart && ` at ${item.slotStart}`}
+        </dd>
+        {item.upcoming ? (
+          <>
+            <dt>Place</dt>
+            <dd>{item.address}</dd>
+          </>
+        ) : (
+          <>
+            <dt>Test result</dt>
+            <dd>{result?.value ? `${result.value} ${result.unit}` : notAvailable}</dd>
+            <dt>Comments</dt>
+            <dd>{comments}</dd>
+          </>
+        )}
+      </dl>
+      {result?.flag && (
+        <p className={`result-flag result-flag--${result.flag}`}>
+          {result.flag === "green" ? (
+            <ResultGreenIcon />
+          ) : result.flag === "amber" ? (
+            <ResultAmberIcon />
+          ) : (
+            <ResultRedIcon />
+          )}{" "}
+          {FLAG_MEANINGS[result.flag](result.retestYears)}
+        </p>
+      )}
+      <p className="result-indicators">
+        {item.upcoming ? (
+          <span className="status">
+            <CalendarIcon /> Upcoming appointment (reference {item.reference})
+          </span>
+        ) : item.labResultReady ? (
+          <span className="status status--ready">
+            <ResultGreenIcon /> {RESULTS_MESSAGES.ready}
+          </span>
+        ) : (
+          <span className="status status--missing">
+            <WarningIcon /> {RESULTS_MESSAGES.notReady}
+          </span>
+        )}
+      </p>
+    </li>
   );
 }

@@ -2,6 +2,7 @@ import { useState } from "react";
 import { Form, Link, data, redirect, useNavigation } from "react-router";
 import { APIError } from "better-auth";
 import type { Route } from "./+types/signup";
+import { AgeRestrictionText } from "#app/components/age-restriction";
 import { AlertDialog } from "#app/components/alert-dialog";
 import { ErrorSummary, Honeypot, SubmitButton, TextField } from "#app/components/form";
 import { WarningIcon } from "#app/components/icons";
@@ -123,13 +124,7 @@ export default function Signup({ loaderData, actionData }: Route.ComponentProps)
   const [dismissedAnswer, setDismissedAnswer] = useState<ActionData | undefined>();
   const [nhsMessage, setNhsMessage] = useState<string | undefined>();
 
-  const ageText = (
-    <p>
-      {organisation.shortName} events are for people aged between 40 and 80 only. Please do not
-      register or book if you are outside this age group. If you have any questions, e-mail{" "}
-      <a href={`mailto:${organisation.emails.bookings}`}>{organisation.emails.bookings}</a>.
-    </p>
-  );
+  const ageText = <AgeRestrictionText />;
 
   return (
     <section className="section">

@@ -1,85 +1,253 @@
-import { Link, data, redirect } from "react-router";
+import { Form, Link, data, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/book-event";
+import { AgeRestrictionText } from "#app/components/age-restriction";
 import { BackLink } from "#app/components/back-link";
+import { ErrorSummary, SubmitButton, TextField } from "#app/components/form";
+import { WarningIcon } from "#app/components/icons";
 import { pageMeta } from "#app/components/meta";
-import { organisation } from "#app/content/organisation";
+import { OrderSummary } from "#app/components/order-summary";
+import { SlotPicker } from "#app/components/slot-picker";
+import { CANCELLATION_POLICY } from "#app/content/booking";
 import { db } from "#app/db/client.server";
-import { formatPounds } from "#app/domain/events";
+import { AGE_MESSAGES } from "#app/domain/age";
 import { formatLongDate } from "#app/domain/date-labels";
+import { ELIGIBILITY_MESSAGES } from "#app/domain/eligibility";
+import { nhsNumberField } from "#app/domain/fields";
+import { formValues, parseForm, type FieldErrors } from "#app/domain/forms";
 import { readUnlockedEvents } from "#app/services/access-codes.server";
-import { eventSlots, findEvent } from "#app/services/events.server";
+import { bookingPage } from "#app/services/booking-page.server";
+import { HOLD_REFUSAL_MESSAGES, holdPlace } from "#app/services/bookings.server";
 import { requireUser } from "#app/services/guards.server";
+import { addMissingNhsNumber } from "#app/services/profiles.server";
 import { pipeHeaders } from "#app/utils/headers";
+import { readForm } from "#app/utils/http.server";
+import { z } from "zod";
 
 export const meta = () => pageMeta("Book this event", "Choose a time at a screening event.");
 
 export const headers = pipeHeaders;
 
+export const BOOK_EVENT_MESSAGES = {
+  invalidEvent: "Invalid event.",
+  noSlots: "No time slots found for this event.",
+  chooseTime: "Choose a time for your appointment",
+  timeGone: "That time is no longer available. Please choose another time.",
+  nhsMissing: "Enter your NHS number",
+} as const;
+
+const NO_STORE = { "Cache-Control": "no-store" };
+
+/** The consent step for a held booking. */
+export const consentPath = (reference: string) => `/book-event/consent?booking=${reference}`;
+
 /**
- * The booking page for one event (`/book-event?event={id}`), reached from BOOK EVENT. It needs a
- * signed-in patient, and for a private event a code entered on the event page. Choosing a time
- * online comes with the booking work; until then the page shows the times and how to book them.
+ * The booking page for one event (`/book-event?event={id}`): it needs someone signed in (the
+ * layout sends anyone else to sign in and back) and, for a private event, the code from the
+ * event page. It checks that the person may book this event, then offers its times.
  */
 export async function loader({ request }: Route.LoaderArgs) {
-  await requireUser(request);
-  const eventId = new URL(request.url).searchParams.get("event") ?? undefined;
-  const view = await findEvent(db(), eventId);
-  if (!view) throw redirect("/events");
-  if (view.is_private && !(await readUnlockedEvents(request)).includes(view.id)) {
-    throw redirect(`/event/${view.id}?access-code#access-code`);
+  const user = await requireUser(request);
+  const eventId = new URL(request.url).searchParams.get("event");
+  if (!eventId) return data({ invalid: true as const }, { status: 400, headers: NO_STORE });
+  const page = await bookingPage(db(), { userId: user.id, eventId });
+  if (!page) throw data(null, { status: 404 });
+  if (page.event.is_private && !(await readUnlockedEvents(request)).includes(page.event.id)) {
+    throw redirect(`/event/${page.event.id}?access-code#access-code`);
   }
-  const slots = await eventSlots(db(), view);
-  return data(
-    { event: view, times: slots[view.event_date]?.availableTimeSlots ?? [] },
-    { headers: { "Cache-Control": "no-store" } },
+  return data({ invalid: false as const, ...page }, { headers: NO_STORE });
+}
+
+type ActionData = { fieldErrors?: FieldErrors; values?: Record<string, string> };
+
+const nhsSchema = z.object({ nhsNumber: nhsNumberField });
+
+export async function action({ request }: Route.ActionArgs) {
+  const user = await requireUser(request);
+  const eventId = new URL(request.url).searchParams.get("event") ?? "";
+  const form = await readForm(request);
+  const values = formValues(form);
+
+  if (form.get("intent") === "nhs-number") {
+    const parsed = parseForm(nhsSchema, values);
+    const nhsNumber = parsed.ok ? parsed.data.nhsNumber : null;
+    if (!parsed.ok || !nhsNumber) {
+      const fieldErrors = parsed.ok
+        ? { nhsNumber: BOOK_EVENT_MESSAGES.nhsMissing }
+        : parsed.fieldErrors;
+      return data<ActionData>({ fieldErrors, values }, { status: 400, headers: NO_STORE });
+    }
+    await addMissingNhsNumber(db(), user.id, nhsNumber);
+    return redirect(`/book-event?event=${encodeURIComponent(eventId)}`);
+  }
+
+  const slotTime = values.slotTime ?? "";
+  if (!slotTime)
+    return data<ActionData>(
+      { fieldErrors: { slotTime: BOOK_EVENT_MESSAGES.chooseTime } },
+      { status: 400, headers: NO_STORE },
+    );
+  const result = await holdPlace(db(), { eventId, userId: user.id, slotTime });
+  if (result.ok) return redirect(consentPath(result.booking.reference));
+  if (result.reason === "event-not-found") throw data(null, { status: 404 });
+  const message =
+    result.reason === "slot-unavailable"
+      ? BOOK_EVENT_MESSAGES.timeGone
+      : HOLD_REFUSAL_MESSAGES[result.reason];
+  return data<ActionData>(
+    { fieldErrors: { slotTime: message }, values },
+    { status: 409, headers: NO_STORE },
   );
 }
 
-export default function BookEvent({ loaderData }: Route.ComponentProps) {
-  const { event, times } = loaderData;
-  const { booking } = organisation.phones;
+export default function BookEvent({ loaderData, actionData }: Route.ComponentProps) {
+  if (loaderData.invalid) {
+    return (
+      <section className="section">
+        <div className="page-width narrow">
+          <h1>Book an event</h1>
+          <p className="warning">{BOOK_EVENT_MESSAGES.invalidEvent}</p>
+          <Link className="button" to="/book-event-main">
+            Find an event
+          </Link>
+        </div>
+      </section>
+    );
+  }
+  const { event, eligibility, choices, current } = loaderData;
+  const errors = actionData?.fieldErrors ?? {};
+  const tooYoungOrOld =
+    eligibility.problems.includes("too-young") || eligibility.problems.includes("too-old");
+
   return (
     <section className="section">
-      <div className="page-width narrow">
+      <div className="page-width">
         <BackLink to={`/event/${event.id}`}>Back to the event</BackLink>
-        <p className="eyebrow">Booking Information</p>
-        <h1>{event.event_name}</h1>
-        <dl className="event-details">
-          <dt>Date</dt>
-          <dd>{formatLongDate(event.event_date)}</dd>
-          <dt>Place</dt>
-          <dd>
-            {event.address_line_1}, {event.city}, {event.postcode}
-          </dd>
-          <dt>Test</dt>
-          <dd>
-            {event.product_name}
-            {event.price > 0 ? `, ${formatPounds(event.price)}` : ""}
-          </dd>
-        </dl>
-        <h2>Available times</h2>
-        {times.length === 0 ? (
-          <p className="inset">No time slots found for this event.</p>
-        ) : (
-          <ul className="time-list" aria-label="Available times">
-            {times.map((time) => (
-              <li key={time}>{time}</li>
-            ))}
-          </ul>
-        )}
-        <div className="inset">
-          <h2 className="card__title">How to book a time</h2>
-          <p>
-            Choosing your time online is coming soon. To book one of these times now, call our
-            booking helpline on <a href={`tel:${booking.tel}`}>{booking.display}</a> or e-mail{" "}
-            <a href={`mailto:${organisation.emails.bookings}`}>{organisation.emails.bookings}</a>{" "}
-            with the event name and the time you would like.
-          </p>
+        <div className="booking-layout">
+          <div>
+            <p className="eyebrow">Booking Information</p>
+            <h1>{event.event_name}</h1>
+            <dl className="event-details">
+              <dt>Date</dt>
+              <dd>{formatLongDate(event.event_date)}</dd>
+              <dt>Place</dt>
+              <dd>{[event.address_line_1, event.city, event.postcode].join(", ")}</dd>
+            </dl>
+            <ErrorSummary errors={errors} fieldOrder={["nhsNumber", "slotTime"]} />
+
+            {current?.status === "confirmed" ? (
+              <div className="success-panel" role="status">
+                <p>
+                  You are booked for {current.slotTime} at this event (booking reference{" "}
+                  {current.reference}).
+                </p>
+                <Link to={`/booking-success?booking=${current.reference}`}>See your booking</Link>
+              </div>
+            ) : tooYoungOrOld ? (
+              <div className="warning" role="alert">
+                <h2 className="status">
+                  <WarningIcon /> {AGE_MESSAGES.errorTitle}
+                </h2>
+                <p>You will be outside the age range on the day of this event.</p>
+                <AgeRestrictionText />
+              </div>
+            ) : eligibility.problems.includes("no-date-of-birth") ? (
+              <div className="warning" role="alert">
+                <p>{ELIGIBILITY_MESSAGES["no-date-of-birth"]}</p>
+                <Link className="button" to="/portal?edit">
+                  Add your date of birth
+                </Link>
+              </div>
+            ) : eligibility.problems.includes("nhs-number-needed") ? (
+              <NhsNumberForm error={errors.nhsNumber} value={actionData?.values?.nhsNumber} />
+            ) : (
+              <ChooseTime
+                choices={choices}
+                error={errors.slotTime}
+                selected={actionData?.values?.slotTime ?? current?.slotTime}
+                holding={current}
+              />
+            )}
+          </div>
+          <aside>
+            <OrderSummary
+              eventName={event.event_name}
+              productName={event.product_name}
+              description={event.event_description}
+              price={event.price}
+              paymentRequired={event.payment_required}
+            />
+          </aside>
         </div>
-        <p>
-          <Link to="/book-event-main">See other events</Link>
-        </p>
       </div>
     </section>
+  );
+}
+
+function ChooseTime({
+  choices,
+  error,
+  selected,
+  holding,
+}: {
+  choices: { time: string; state: "available" | "full" | "passed" }[];
+  error?: string;
+  selected?: string;
+  holding: { reference: string; status: string; slotTime: string } | null;
+}) {
+  const navigation = useNavigation();
+  if (choices.length === 0) return <p className="inset">{BOOK_EVENT_MESSAGES.noSlots}</p>;
+  return (
+    <>
+      {holding && (
+        <div className="inset" role="status">
+          <p>
+            We are already holding {holding.slotTime} for you.{" "}
+            <Link to={consentPath(holding.reference)}>Carry on with this time</Link>, or choose
+            another below.
+          </p>
+        </div>
+      )}
+      <Form method="post" noValidate className="form">
+        <input type="hidden" name="intent" value="hold" />
+        <SlotPicker choices={choices} selected={selected} error={error} />
+        <h2 className="form-section">Cancellation Policy</h2>
+        <p>{CANCELLATION_POLICY}</p>
+        <SubmitButton busy={navigation.state !== "idle"} busyLabel="Processing...">
+          Proceed to Consent Form
+        </SubmitButton>
+      </Form>
+    </>
+  );
+}
+
+/** The laboratory needs an NHS number: asked for here, checked, and saved to the profile. */
+function NhsNumberForm({ error, value }: { error?: string; value?: string }) {
+  const navigation = useNavigation();
+  return (
+    <div className="warning">
+      <h2 className="status">
+        <WarningIcon /> NHS number needed
+      </h2>
+      <p>
+        Samples from this event are tested by the ESNEFT hospital laboratory, which rejects a sample
+        without a correct NHS number. Please add yours to go on.
+      </p>
+      <Form method="post" noValidate className="form">
+        <input type="hidden" name="intent" value="nhs-number" />
+        <TextField
+          name="nhsNumber"
+          label="NHS number"
+          hint="10 digits, on any letter from the NHS, a prescription or the NHS App."
+          inputMode="numeric"
+          autoComplete="off"
+          className="input--width-20"
+          defaultValue={value}
+          error={error}
+        />
+        <SubmitButton busy={navigation.state !== "idle"} busyLabel="Saving...">
+          Save and continue
+        </SubmitButton>
+      </Form>
+    </div>
   );
 }

@@ -1,0 +1,45 @@
+import { z } from "zod";
+import type { Route } from "./+types/appointments";
+import { db } from "#app/db/client.server";
+import { HOLD_REFUSAL_MESSAGES, holdPlace } from "#app/services/bookings.server";
+import { requireApiUser } from "#app/services/guards.server";
+import { jsonEndpoint, jsonError, methodNotAllowed, parseJsonBody } from "#app/utils/http.server";
+
+const bodySchema = z.object({
+  eventId: z.string({ error: "eventId is required" }).max(64),
+  slotTime: z.string({ error: "slotTime is required" }).regex(/^\d{2}:\d{2}$/, {
+    error: "slotTime must be HH:mm",
+  }),
+});
+
+/**
+ * POST /api/appointments {eventId, slotTime}: holds that time for the signed-in person while they
+ * consent and pay. 201 with the booking reference and when the hold ends; 409 when the time (or
+ * the event) is no longer available.
+ */
+export const action = jsonEndpoint(async ({ request }: Route.ActionArgs) => {
+  if (request.method !== "POST") return methodNotAllowed("POST");
+  const user = await requireApiUser(request);
+  const body = await parseJsonBody(request, bodySchema, 1024);
+  if (!body.ok) return body.response;
+  const result = await holdPlace(db(), { userId: user.id, ...body.data });
+  if (result.ok) {
+    return Response.json(
+      {
+        reference: result.booking.reference,
+        slotTime: result.booking.slotTime,
+        holdExpiresAt: result.booking.holdExpiresAt.toISOString(),
+      },
+      { status: 201, headers: { "Cache-Control": "no-store" } },
+    );
+  }
+  if (result.reason === "event-not-found")
+    return jsonError(404, HOLD_REFUSAL_MESSAGES[result.reason]);
+  if (result.reason === "not-eligible")
+    return jsonError(403, HOLD_REFUSAL_MESSAGES[result.reason], { problems: result.problems });
+  return jsonError(409, HOLD_REFUSAL_MESSAGES[result.reason]);
+});
+
+export function loader() {
+  return methodNotAllowed("POST");
+}

@@ -1,0 +1,40 @@
+import type { Route } from "./+types/medical.results";
+import { db } from "#app/db/client.server";
+import { listAppointmentsAndResults } from "#app/services/bookings.server";
+import { requireApiUser } from "#app/services/guards.server";
+import { findProfileForUser } from "#app/services/profiles.server";
+import { jsonEndpoint, jsonError } from "#app/utils/http.server";
+
+/**
+ * GET /api/medical/results/{profileId}: the signed-in person's own appointments and released
+ * results. Any other profile id, existing or not, is 404: nobody learns whose ids are real.
+ */
+export const loader = jsonEndpoint(async ({ request, params }: Route.LoaderArgs) => {
+  const user = await requireApiUser(request);
+  const own = await findProfileForUser(db(), user.id);
+  if (!own || own.id !== params.profileId) return jsonError(404, "Not found");
+  const appointments = await listAppointmentsAndResults(db(), user.id);
+  return Response.json(
+    {
+      data: appointments.map((item) => ({
+        appointment: {
+          reference: item.reference,
+          event_name: item.eventName,
+          product_name: item.productName,
+          event_date: item.eventDate,
+          start_time: item.slotStart,
+          upcoming: item.upcoming,
+        },
+        result: item.result && {
+          test_result: item.result.value,
+          test_unit: item.result.unit,
+          comments: item.result.comments,
+          sample_date: item.result.sampleDate,
+          flag: item.result.flag,
+          retest_years: item.result.retestYears,
+        },
+      })),
+    },
+    { headers: { "Cache-Control": "no-store" } },
+  );
+});

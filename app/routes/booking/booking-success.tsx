@@ -1,0 +1,107 @@
+import { Link, data, redirect } from "react-router";
+import type { Route } from "./+types/booking-success";
+import { CheckIcon } from "#app/components/icons";
+import { pageMeta } from "#app/components/meta";
+import { HOW_TO_CHANGE } from "#app/content/booking";
+import { organisation } from "#app/content/organisation";
+import { db } from "#app/db/client.server";
+import { formatLongDate } from "#app/domain/date-labels";
+import { findBookingForUser } from "#app/services/bookings.server";
+import { requireUser } from "#app/services/guards.server";
+import { pipeHeaders } from "#app/utils/headers";
+
+export const meta = () => pageMeta("Booking confirmed", "Your screening appointment is booked.");
+
+export const headers = pipeHeaders;
+
+export const SUCCESS_MESSAGE = "Successfully confirmed your booking!";
+
+/** The confirmation: reference, date, time, place and what to bring. It prints on one page. */
+export async function loader({ request }: Route.LoaderArgs) {
+  const user = await requireUser(request);
+  const reference = new URL(request.url).searchParams.get("booking");
+  if (!reference) throw redirect("/events");
+  const booking = await findBookingForUser(db(), { userId: user.id, reference });
+  if (!booking) throw data(null, { status: 404 });
+  if (booking.status !== "confirmed" && booking.paymentStatus !== "pending")
+    throw redirect(`/book-event/consent?booking=${booking.reference}`);
+  return data({ booking }, { headers: { "Cache-Control": "no-store" } });
+}
+
+export default function BookingSuccess({ loaderData }: Route.ComponentProps) {
+  const { booking } = loaderData;
+  const pending = booking.status !== "confirmed";
+  return (
+    <section className="section">
+      <div className="page-width narrow booking-success">
+        <div className="success-panel" role="status">
+          <p className="status">
+            <CheckIcon />{" "}
+            {pending
+              ? `Transaction PENDING: ${booking.reference}. Please wait while we process your payment.`
+              : SUCCESS_MESSAGE}
+          </p>
+        </div>
+        <h1>{pending ? "Your place is kept while your payment is checked" : "You are booked"}</h1>
+        <dl className="event-details booking-details">
+          <dt>Booking reference</dt>
+          <dd className="reference">{booking.reference}</dd>
+          <dt>Event</dt>
+          <dd>{booking.eventName}</dd>
+          <dt>Date</dt>
+          <dd>{formatLongDate(booking.eventDate)}</dd>
+          <dt>Time</dt>
+          <dd>
+            {booking.slotStart} to {booking.slotEnd}
+          </dd>
+          <dt>Place</dt>
+          <dd>
+            <address>
+              {booking.addressLines.map((line) => (
+                <span key={line}>
+                  {line}
+                  <br />
+                </span>
+              ))}
+            </address>
+          </dd>
+        </dl>
+        <h2>What to bring</h2>
+        <ul>
+          {booking.whatToBring.map((item) => (
+            <li key={item}>{item}</li>
+          ))}
+        </ul>
+        {booking.needsNhsNumber && (
+          <p className="inset">
+            The laboratory for this event needs your NHS number. We have it on your profile; please
+            check it is right on your <Link to="/portal">profile page</Link>.
+          </p>
+        )}
+        <p>
+          We have sent a confirmation e-mail with a calendar entry. If it has not arrived, check
+          your inbox and your spam folder. {HOW_TO_CHANGE}
+        </p>
+        <p>
+          Questions? E-mail{" "}
+          <a href={`mailto:${organisation.emails.bookings}`}>{organisation.emails.bookings}</a>.
+        </p>
+        <div className="inset no-print">
+          <h2 className="card__title">Help more men get tested</h2>
+          <p>Screening events run on donations. If you can, please help us reach more men.</p>
+          <Link className="button button--donate" to={organisation.donatePath}>
+            Donate
+          </Link>
+        </div>
+        <div className="button-group no-print">
+          <Link className="button button--secondary" to="/">
+            Go to Home
+          </Link>
+          <Link className="button button--secondary" to="/medical-results">
+            Your appointments
+          </Link>
+        </div>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,65 @@
+import { Link, data, redirect } from "react-router";
+import type { Route } from "./+types/checkout-return";
+import { pageMeta } from "#app/components/meta";
+import { WarningIcon } from "#app/components/icons";
+import { db } from "#app/db/client.server";
+import { capturePayment } from "#app/services/bookings.server";
+import { requireUser } from "#app/services/guards.server";
+import { pipeHeaders } from "#app/utils/headers";
+import { bookingSuccessPath, checkoutPath } from "./consent";
+
+export const meta = () => pageMeta("Your payment", "The result of your payment.");
+
+export const headers = pipeHeaders;
+
+/**
+ * Where PayPal (or the simulated page) sends the payer back: `?token={order}&PayerID=…`. The
+ * server captures here, so a browser without JavaScript pays too. Capturing twice is harmless.
+ */
+export async function loader({ request }: Route.LoaderArgs) {
+  const user = await requireUser(request);
+  const orderId = new URL(request.url).searchParams.get("token") ?? "";
+  const result = await capturePayment(db(), { userId: user.id, orderId });
+  switch (result.outcome) {
+    case "confirmed":
+    case "pending":
+      throw redirect(bookingSuccessPath(result.reference));
+    case "recoverable":
+      throw redirect(`${checkoutPath(result.reference)}&payment=declined`);
+    case "no-response":
+      throw redirect(`${checkoutPath(result.reference)}&payment=no-response`);
+    case "expired":
+      throw redirect(checkoutPath(result.reference));
+    case "not-found":
+      throw data(null, { status: 404 });
+    case "failed":
+      return data(
+        { reference: result.reference, message: result.message },
+        { status: 402, headers: { "Cache-Control": "no-store" } },
+      );
+  }
+}
+
+/** A payment PayPal refused for good: the spec's message with PayPal's reference, and no booking. */
+export default function CheckoutReturn({ loaderData }: Route.ComponentProps) {
+  return (
+    <section className="section">
+      <div className="page-width narrow">
+        <h1>Your payment did not go through</h1>
+        <div className="warning" role="alert">
+          <p className="status">
+            <WarningIcon /> {loaderData.message}
+          </p>
+          <p>
+            Sorry, your transaction could not be processed. Please try again later or with a
+            different payment card.
+          </p>
+        </div>
+        <p>No money has been taken, and your booking has not been made.</p>
+        <Link className="button" to="/book-event-main">
+          Find an event
+        </Link>
+      </div>
+    </section>
+  );
+}

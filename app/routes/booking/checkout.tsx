@@ -1,0 +1,176 @@
+import { lazy, Suspense, useState } from "react";
+import { Form, Link, data, redirect, useNavigation } from "react-router";
+import type { Route } from "./+types/checkout";
+import { pageMeta } from "#app/components/meta";
+import { OrderSummary } from "#app/components/order-summary";
+import { SubmitButton } from "#app/components/form";
+import { WarningIcon } from "#app/components/icons";
+import { config } from "#app/config.server";
+import { db } from "#app/db/client.server";
+import { formatLondonTime, formatLongDate } from "#app/domain/date-labels";
+import { PAYMENT_MESSAGES, findBookingForUser, startPayment } from "#app/services/bookings.server";
+import { requireUser } from "#app/services/guards.server";
+import { paymentProviderName } from "#app/services/payments.server";
+import { pipeHeaders } from "#app/utils/headers";
+import { readForm } from "#app/utils/http.server";
+import { bookingSuccessPath } from "./consent";
+
+/** PayPal's buttons (and their SDK) load only on this page, and only in the browser. */
+const PayPalButtons = lazy(() => import("#app/components/paypal-buttons.client"));
+
+export const meta = () => pageMeta("Checkout", "Pay for your screening appointment.");
+
+export const headers = pipeHeaders;
+
+const NO_STORE = { "Cache-Control": "no-store" };
+
+/** What a return from the payment page says, by the `payment` query value. */
+export const CHECKOUT_NOTICES = {
+  declined: PAYMENT_MESSAGES.declined,
+  cancelled: "You cancelled the payment. Your time is still held: you can pay below.",
+  failed: PAYMENT_MESSAGES.failed,
+  "no-response": PAYMENT_MESSAGES.noResponse,
+} as const;
+
+/** The last step of a paid booking: the order, and two ways to pay. */
+export async function loader({ request }: Route.LoaderArgs) {
+  const user = await requireUser(request);
+  const url = new URL(request.url);
+  const reference = url.searchParams.get("booking");
+  if (!reference) throw redirect("/events");
+  const booking = await findBookingForUser(db(), { userId: user.id, reference });
+  if (!booking) throw data(null, { status: 404 });
+  if (booking.status === "confirmed") throw redirect(bookingSuccessPath(booking.reference));
+  if (booking.status === "held") throw redirect(`/book-event/consent?booking=${booking.reference}`);
+  const notice = url.searchParams.get("payment");
+  return data(
+    {
+      booking,
+      provider: paymentProviderName(),
+      paypalClientId: config().PAYPAL_CLIENT_ID ?? null,
+      notice:
+        notice && notice in CHECKOUT_NOTICES ? (notice as keyof typeof CHECKOUT_NOTICES) : null,
+    },
+    { headers: NO_STORE },
+  );
+}
+
+/** "Pay with PayPal or card" without JavaScript: create the order, then go to its approval page. */
+export async function action({ request }: Route.ActionArgs) {
+  const user = await requireUser(request);
+  const reference = new URL(request.url).searchParams.get("booking") ?? "";
+  await readForm(request);
+  const origin = config().publicBaseUrl;
+  const result = await startPayment(db(), {
+    userId: user.id,
+    reference,
+    returnUrl: `${origin}/checkout/return`,
+    cancelUrl: `${origin}/checkout/cancel?booking=${encodeURIComponent(reference)}`,
+  });
+  switch (result.outcome) {
+    case "redirect":
+      return redirect(result.approvalUrl);
+    case "confirmed":
+    case "pending":
+      return redirect(bookingSuccessPath(result.reference));
+    case "consent-required":
+      return redirect(`/book-event/consent?booking=${result.reference}`);
+    case "expired":
+      return data({ error: "expired" as const }, { status: 409, headers: NO_STORE });
+    case "error":
+      return data({ error: result.message }, { status: 502, headers: NO_STORE });
+    case "not-found":
+      throw data(null, { status: 404 });
+  }
+}
+
+export default function Checkout({ loaderData, actionData }: Route.ComponentProps) {
+  const { booking, provider, paypalClientId, notice } = loaderData;
+  const navigation = useNavigation();
+  const [buttonsFailed, setButtonsFailed] = useState(false);
+  const expired = actionData?.error === "expired" || !booking.holdActive;
+  const error = actionData?.error && actionData.error !== "expired" ? actionData.error : null;
+  const useButtons = provider === "paypal" && paypalClientId && !buttonsFailed;
+
+  return (
+    <section className="section">
+      <div className="page-width">
+        <div className="booking-layout booking-layout--checkout">
+          <aside>
+            <OrderSummary
+              eventName={booking.eventName}
+              productName={booking.productName}
+              price={booking.pricePence}
+              paymentRequired={booking.paymentRequired}
+            />
+          </aside>
+          <div>
+            <p className="eyebrow">Step 3 of 3</p>
+            <h1>Checkout</h1>
+            <p className="lede">
+              {booking.eventName}, {formatLongDate(booking.eventDate)}, at {booking.slotStart}.
+            </p>
+            {notice && (
+              <div className={notice === "cancelled" ? "inset" : "warning"} role="alert">
+                <p>{CHECKOUT_NOTICES[notice]}</p>
+              </div>
+            )}
+            {error && (
+              <div className="warning" role="alert">
+                <p>{error}</p>
+              </div>
+            )}
+            {expired ? (
+              <div className="warning" role="alert">
+                <p>
+                  We could not keep {booking.slotStart} for you any longer. No money has been taken.
+                  Please choose a time again.
+                </p>
+                <Link className="button" to={`/book-event?event=${booking.eventId}`}>
+                  Choose another time
+                </Link>
+              </div>
+            ) : (
+              <>
+                {booking.holdExpiresAt && (
+                  <p className="inset" role="status">
+                    We are holding {booking.slotStart} for you until{" "}
+                    {formatLondonTime(booking.holdExpiresAt)}.
+                  </p>
+                )}
+                {provider === "simulated" && (
+                  <p className="warning simulated-notice" role="note">
+                    <WarningIcon /> <strong>Test payment — no money is taken.</strong> This site is
+                    running without PayPal, for demonstration.
+                  </p>
+                )}
+                {useButtons && (
+                  <Suspense fallback={<p className="loading">Loading PayPal…</p>}>
+                    <PayPalButtons
+                      clientId={paypalClientId}
+                      reference={booking.reference}
+                      onUnavailable={() => setButtonsFailed(true)}
+                    />
+                  </Suspense>
+                )}
+                <Form method="post" className={useButtons ? "no-js-only" : undefined}>
+                  <input type="hidden" name="intent" value="pay" />
+                  <SubmitButton
+                    busy={navigation.state !== "idle"}
+                    busyLabel="Please wait while we process your payment"
+                  >
+                    Pay with PayPal or card
+                  </SubmitButton>
+                </Form>
+                <p className="hint">
+                  You can pay with a PayPal account or with a debit or credit card; you do not need
+                  a PayPal account.
+                </p>
+              </>
+            )}
+          </div>
+        </div>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,114 @@
+import { Link, data, redirect } from "react-router";
+import type { Route } from "./+types/consent";
+import { ConsentForm } from "#app/components/consent-form";
+import { pageMeta } from "#app/components/meta";
+import { OrderSummary } from "#app/components/order-summary";
+import { db } from "#app/db/client.server";
+import { parseConsentForm } from "#app/domain/consent";
+import { formatLondonTime, formatLongDate } from "#app/domain/date-labels";
+import { findBookingForUser, submitConsent } from "#app/services/bookings.server";
+import { requireUser } from "#app/services/guards.server";
+import { pipeHeaders } from "#app/utils/headers";
+import { readForm } from "#app/utils/http.server";
+
+export const meta = () =>
+  pageMeta("Consent form", "Answer a few questions and give your consent for the PSA test.");
+
+export const headers = pipeHeaders;
+
+const NO_STORE = { "Cache-Control": "no-store" };
+
+export const bookingSuccessPath = (reference: string) => `/booking-success?booking=${reference}`;
+export const checkoutPath = (reference: string) => `/checkout?booking=${reference}`;
+
+/** Step two of booking: the consent form, while the chosen time is held. */
+export async function loader({ request }: Route.LoaderArgs) {
+  const user = await requireUser(request);
+  const reference = new URL(request.url).searchParams.get("booking") ?? "";
+  const booking = await findBookingForUser(db(), { userId: user.id, reference });
+  if (!booking) throw data(null, { status: 404 });
+  if (booking.status === "confirmed") throw redirect(bookingSuccessPath(booking.reference));
+  if (booking.status === "awaiting_payment" && booking.holdActive)
+    throw redirect(checkoutPath(booking.reference));
+  return data({ booking }, { headers: NO_STORE });
+}
+
+export async function action({ request }: Route.ActionArgs) {
+  const user = await requireUser(request);
+  const reference = new URL(request.url).searchParams.get("booking") ?? "";
+  const parsed = parseConsentForm(await readForm(request));
+  if (!parsed.ok)
+    return data(
+      { fieldErrors: parsed.fieldErrors, values: parsed.values },
+      { status: 400, headers: NO_STORE },
+    );
+  const result = await submitConsent(db(), { userId: user.id, reference, form: parsed.data });
+  switch (result.next) {
+    case "confirmed":
+      return redirect(bookingSuccessPath(result.reference));
+    case "checkout":
+      return redirect(checkoutPath(result.reference));
+    case "expired":
+      return data({ expired: true as const }, { status: 409, headers: NO_STORE });
+    case "not-found":
+      throw data(null, { status: 404 });
+  }
+}
+
+export default function Consent({ loaderData, actionData }: Route.ComponentProps) {
+  const { booking } = loaderData;
+  const expired = (actionData && "expired" in actionData) || !booking.holdActive;
+  const errors = actionData && "fieldErrors" in actionData ? actionData.fieldErrors : undefined;
+  const values = actionData && "values" in actionData ? actionData.values : undefined;
+  return (
+    <section className="section">
+      <div className="page-width">
+        <div className="booking-layout">
+          <div>
+            <p className="eyebrow">Step 2 of {booking.paymentRequired ? 3 : 2}</p>
+            <h1>Consent form</h1>
+            <p className="lede">
+              {booking.eventName}, {formatLongDate(booking.eventDate)}, at {booking.slotStart}.
+            </p>
+            {expired ? (
+              <div className="warning" role="alert">
+                <p>
+                  We could not keep {booking.slotStart} for you any longer, and someone else has
+                  taken it. Please choose another time.
+                </p>
+                <Link className="button" to={`/book-event?event=${booking.eventId}`}>
+                  Choose another time
+                </Link>
+              </div>
+            ) : (
+              <>
+                {booking.holdExpiresAt && (
+                  <div className="inset" role="status">
+                    <p>
+                      We are holding {booking.slotStart} for you until{" "}
+                      {formatLondonTime(booking.holdExpiresAt)}.
+                    </p>
+                  </div>
+                )}
+                <ConsentForm
+                  values={values}
+                  errors={errors}
+                  submitLabel={booking.paymentRequired ? "Continue to payment" : "Confirm booking"}
+                />
+              </>
+            )}
+          </div>
+          <aside>
+            <OrderSummary
+              eventName={booking.eventName}
+              productName={booking.productName}
+              description={booking.eventDescription}
+              price={booking.pricePence}
+              paymentRequired={booking.paymentRequired}
+            />
+          </aside>
+        </div>
+      </div>
+    </section>
+  );
+}
