@@ -86,19 +86,19 @@ async function lockBooking(tx: Db, bookingId: string): Promise<Booking> {
   return row;
 }
 
+type Taken = Awaited<ReturnType<typeof placesTaken>>;
+
 /**
- * Whether a place at this slot can be taken now: the event must be bookable (not passed, not
- * closed by the 24-hour rule, places left once holds are counted) and the slot one of the event's,
- * still ahead, with a place left. Call it with the event's row locked.
+ * Whether a place at this slot can be taken, given the places taken: the event must be bookable
+ * (not passed, not closed by the 24-hour rule, places left once holds are counted) and the slot
+ * one of the event's, still ahead, with a place left.
  */
-async function placeProblem(
-  tx: Db,
+function problemWith(
   row: EventRow,
+  taken: Taken,
   slotTime: string,
   now: Date,
-  exceptBookingId?: string,
-): Promise<"event-unavailable" | "slot-unavailable" | null> {
-  const taken = await placesTaken(tx, row.id, now, exceptBookingId);
+): "event-unavailable" | "slot-unavailable" | null {
   const timing = {
     eventDate: row.eventDate,
     startTime: hhmm(row.startTime),
@@ -122,8 +122,36 @@ async function placeProblem(
   return open.includes(slotTime) ? null : "slot-unavailable";
 }
 
+/** `problemWith` on a fresh count. Call it with the event's row locked. */
+async function placeProblem(
+  tx: Db,
+  row: EventRow,
+  slotTime: string,
+  now: Date,
+  exceptBookingId?: string,
+) {
+  return problemWith(row, await placesTaken(tx, row.id, now, { exceptBookingId }), slotTime, now);
+}
+
 /* ---------------------------------------------------------------------------------------------- */
 /* Holding a place                                                                                */
+
+/** The last task queued for each event in this process; tasks for one event run one at a time. */
+const turns = new Map<string, Promise<unknown>>();
+
+function takeTurn<T>(eventId: string, task: () => Promise<T>): Promise<T> {
+  const previous = turns.get(eventId) ?? Promise.resolve();
+  const run = previous.then(task);
+  const settled = run.then(
+    () => undefined,
+    () => undefined,
+  );
+  turns.set(eventId, settled);
+  void settled.then(() => {
+    if (turns.get(eventId) === settled) turns.delete(eventId);
+  });
+  return run;
+}
 
 export type HoldRefusal =
   /** no such event */
@@ -186,84 +214,110 @@ export async function holdPlace(
 ): Promise<HoldResult> {
   if (!isEventId(input.eventId)) return { ok: false, reason: "event-not-found" };
   if (!/^\d{2}:\d{2}$/.test(input.slotTime)) return { ok: false, reason: "slot-unavailable" };
-  const [person] = await db
-    .select({ dateOfBirth: profile.dateOfBirth, nhsNumber: profile.nhsNumber })
-    .from(profile)
-    .where(eq(profile.userId, input.userId));
+  // The event, its price and the person's age and NHS number, in one query.
+  const [found] = await db
+    .select({
+      event,
+      productPrice: screeningProduct.pricePence,
+      dateOfBirth: sql<
+        string | null
+      >`(select ${profile.dateOfBirth}::text from ${profile} where ${profile.userId} = ${input.userId})`,
+      nhsNumber: sql<
+        string | null
+      >`(select ${profile.nhsNumber} from ${profile} where ${profile.userId} = ${input.userId})`,
+    })
+    .from(event)
+    .innerJoin(screeningProduct, eq(event.productId, screeningProduct.id))
+    .where(eq(event.id, input.eventId));
+  if (!found) return { ok: false, reason: "event-not-found" };
+  const eligibility = bookingEligibility(found, found.event);
+  if (!eligibility.eligible)
+    return { ok: false, reason: "not-eligible", problems: eligibility.problems };
 
-  const result = await db.transaction(async (tx): Promise<HoldResult> => {
-    const row = await lockEvent(tx, input.eventId);
-    if (!row) return { ok: false, reason: "event-not-found" };
-    const eligibility = bookingEligibility(person ?? { dateOfBirth: null, nhsNumber: null }, row);
-    if (!eligibility.eligible)
-      return { ok: false, reason: "not-eligible", problems: eligibility.problems };
+  // A quick refusal without the lock: once the event or the slot is full, everyone else is
+  // answered with one read. (A refusal read at an instant is true at that instant; every place
+  // given still goes through the locked count.)
+  const quickRefusal = async () => {
+    const seen = await placesTaken(db, found.event.id, now, { userId: input.userId });
+    return seen.mine ? null : problemWith(found.event, seen, input.slotTime, now);
+  };
+  const early = await quickRefusal();
+  if (early) return { ok: false, reason: early };
 
-    const [mine] = await tx
-      .select()
-      .from(booking)
-      .where(
-        and(
-          eq(booking.eventId, row.id),
-          eq(booking.userId, input.userId),
-          inArray(booking.status, ["held", "awaiting_payment", "confirmed"]),
-        ),
-      )
-      .for("update");
-    let moving: Booking | undefined;
-    if (mine) {
-      const live = isHoldLive(mine, now);
-      if (mine.status === "confirmed") return { ok: false, reason: "already-booked" };
-      // An order may be on its way through PayPal: only the reconciler may let that one go.
-      if (mine.status === "awaiting_payment" && (live || mine.paymentOrderId))
-        return { ok: false, reason: "already-booked" };
-      if (mine.status === "held" && live) moving = mine;
-      else
-        await tx
+  // Holds for one event take turns within this process, so a crowd waits here rather than on
+  // the database's row lock, where each waiter would keep a pooled connection from every other
+  // request. Between processes the row lock still decides.
+  const result = await takeTurn(found.event.id, async (): Promise<HoldResult> => {
+    // Places may have gone while this request waited its turn.
+    const late = await quickRefusal();
+    if (late) return { ok: false, reason: late };
+    return db.transaction(async (tx): Promise<HoldResult> => {
+      const row = await lockEvent(tx, input.eventId);
+      if (!row) return { ok: false, reason: "event-not-found" };
+
+      const [mine] = await tx
+        .select()
+        .from(booking)
+        .where(
+          and(
+            eq(booking.eventId, row.id),
+            eq(booking.userId, input.userId),
+            inArray(booking.status, ["held", "awaiting_payment", "confirmed"]),
+          ),
+        )
+        .for("update");
+      let moving: Booking | undefined;
+      if (mine) {
+        const live = isHoldLive(mine, now);
+        if (mine.status === "confirmed") return { ok: false, reason: "already-booked" };
+        // An order may be on its way through PayPal: only the reconciler may let that one go.
+        if (mine.status === "awaiting_payment" && (live || mine.paymentOrderId))
+          return { ok: false, reason: "already-booked" };
+        if (mine.status === "held" && live) moving = mine;
+        else
+          await tx
+            .update(booking)
+            .set({ status: "expired", updatedAt: now })
+            .where(eq(booking.id, mine.id));
+      }
+
+      const problem = await placeProblem(tx, row, input.slotTime, now, moving?.id);
+      if (problem) return { ok: false, reason: problem };
+      const holdExpiresAt = new Date(now.getTime() + holdMs());
+
+      if (moving) {
+        const [moved] = await tx
           .update(booking)
-          .set({ status: "expired", updatedAt: now })
-          .where(eq(booking.id, mine.id));
-    }
+          .set({ slotTime: input.slotTime, holdExpiresAt, updatedAt: now })
+          .where(eq(booking.id, moving.id))
+          .returning();
+        return { ok: true, booking: heldBooking(moved!) };
+      }
 
-    const problem = await placeProblem(tx, row, input.slotTime, now, moving?.id);
-    if (problem) return { ok: false, reason: problem };
-    const holdExpiresAt = new Date(now.getTime() + holdMs());
-
-    if (moving) {
-      const [moved] = await tx
-        .update(booking)
-        .set({ slotTime: input.slotTime, holdExpiresAt, updatedAt: now })
-        .where(eq(booking.id, moving.id))
-        .returning();
-      return { ok: true, booking: heldBooking(moved!) };
-    }
-
-    const [product] = await tx
-      .select({ pricePence: screeningProduct.pricePence })
-      .from(screeningProduct)
-      .where(eq(screeningProduct.id, row.productId));
-    const price = row.pricePence ?? product?.pricePence ?? 0;
-    const paid = isPaidEvent({ price, payment_required: row.paymentRequired });
-    for (let attempt = 0; attempt < 5; attempt++) {
-      const [created] = await tx
-        .insert(booking)
-        .values({
-          reference: generateBookingReference(),
-          eventId: row.id,
-          userId: input.userId,
-          slotTime: input.slotTime,
-          status: "held",
-          holdExpiresAt,
-          pricePence: paid ? price : 0,
-          paymentRequired: paid,
-          paymentStatus: paid ? "unpaid" : "not_required",
-          createdAt: now,
-          updatedAt: now,
-        })
-        .onConflictDoNothing({ target: booking.reference })
-        .returning();
-      if (created) return { ok: true, booking: heldBooking(created) };
-    }
-    throw new Error("Could not find an unused booking reference");
+      const price = row.pricePence ?? found.productPrice;
+      const paid = isPaidEvent({ price, payment_required: row.paymentRequired });
+      for (let attempt = 0; attempt < 5; attempt++) {
+        const [created] = await tx
+          .insert(booking)
+          .values({
+            reference: generateBookingReference(),
+            eventId: row.id,
+            userId: input.userId,
+            slotTime: input.slotTime,
+            status: "held",
+            holdExpiresAt,
+            pricePence: paid ? price : 0,
+            paymentRequired: paid,
+            paymentStatus: paid ? "unpaid" : "not_required",
+            createdAt: now,
+            updatedAt: now,
+          })
+          .onConflictDoNothing({ target: booking.reference })
+          .returning();
+        if (created) return { ok: true, booking: heldBooking(created) };
+      }
+      throw new Error("Could not find an unused booking reference");
+    });
   });
   if (result.ok) eventsChanged();
   return result;

@@ -243,14 +243,15 @@ export async function findEvent(
  * The places an event's bookings take at `now`: per slot ("HH:mm"), confirmed bookings and
  * unexpired holds; and `held`, the unexpired holds alone (confirmed ones are already counted in
  * the event's `booked_spaces`). The booking transaction calls this while it holds the event's row
- * lock, leaving out the booking it is moving or renewing.
+ * lock, leaving out the booking it is moving or renewing. With `userId`, `mine` says whether that
+ * person has one of the counted bookings.
  */
 export async function placesTaken(
   db: Db,
   eventId: string,
   now: Date,
-  exceptBookingId?: string,
-): Promise<{ perSlot: Map<string, number>; held: number }> {
+  options: { exceptBookingId?: string; userId?: string } = {},
+): Promise<{ perSlot: Map<string, number>; held: number; mine: boolean }> {
   const rows = await db
     .select({
       slotTime: booking.slotTime,
@@ -258,6 +259,9 @@ export async function placesTaken(
         Number,
       ),
       held: sql<number>`count(*) filter (where ${booking.status} <> 'confirmed')`.mapWith(Number),
+      mine: options.userId
+        ? sql<boolean>`bool_or(${booking.userId} = ${options.userId})`
+        : sql<boolean>`false`,
     })
     .from(booking)
     .where(
@@ -270,17 +274,19 @@ export async function placesTaken(
             gt(booking.holdExpiresAt, now),
           ),
         ),
-        exceptBookingId ? ne(booking.id, exceptBookingId) : undefined,
+        options.exceptBookingId ? ne(booking.id, options.exceptBookingId) : undefined,
       ),
     )
     .groupBy(booking.slotTime);
   const perSlot = new Map<string, number>();
   let held = 0;
+  let mine = false;
   for (const row of rows) {
     perSlot.set(row.slotTime, row.confirmed + row.held);
     held += row.held;
+    mine ||= row.mine === true;
   }
-  return { perSlot, held };
+  return { perSlot, held, mine };
 }
 
 /** How many places each slot of an event has taken: confirmed bookings and unexpired holds. */

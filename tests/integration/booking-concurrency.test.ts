@@ -1,20 +1,37 @@
 import { and, eq, inArray } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/node-postgres";
 import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { openDatabase, type Database, type Db } from "#app/db/client.server";
 import * as schema from "#app/db/schema";
 import { booking, profile, user } from "#app/db/schema";
 import { holdPlace, type HoldResult } from "#app/services/bookings.server";
+
+type BookingService = typeof import("#app/services/bookings.server");
 import { eventSlots, findEvent } from "#app/services/events.server";
 import { insertEvent, insertProduct } from "#tests/support/factories";
 import { createScratchDatabase } from "#tests/support/postgres";
 
 /**
  * The last place goes to exactly one person: many people race for few places through the booking
- * service, each on their own connection, on a real PostgreSQL server (PGlite has one connection,
- * so it cannot race). Run with TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test.
+ * service, on their own connections, on a real PostgreSQL server (PGlite has one connection, so it
+ * cannot race). Run with TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test.
+ *
+ * Within one process the service lets holds for an event take turns before they reach the
+ * database, so the races below also spread the crowd over many separately loaded copies of the
+ * service, as many server instances would be: there only the database's row lock stands between
+ * them and over-booking.
  */
+
+/** Fresh copies of the booking service, each with its own in-process state, like separate servers. */
+async function serverInstances(count: number): Promise<BookingService[]> {
+  const instances: BookingService[] = [];
+  for (let index = 0; index < count; index++) {
+    vi.resetModules();
+    instances.push(await import("#app/services/bookings.server"));
+  }
+  return instances;
+}
 const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
 const NOW = new Date("2026-06-01T09:00:00Z");
 
@@ -81,7 +98,7 @@ describe.skipIf(!onPostgres)(
       return counts;
     }
 
-    it("gives 20 places to exactly 20 of 200 people holding at once, and refuses the rest cleanly", async () => {
+    it("gives 20 places to exactly 20 of 200 people holding at once on 20 servers, and refuses the rest cleanly", async () => {
       const product = await insertProduct(db, 2500);
       // 8 slots of 5 places: the event's 20 places run out first.
       const ev = await insertEvent(db, product.id, {
@@ -93,10 +110,15 @@ describe.skipIf(!onPostgres)(
       });
       const people = await crowd(200, "crowd");
       const slots = ["10:00", "10:30", "11:00", "11:30", "12:00", "12:30", "13:00", "13:30"];
+      const servers = await serverInstances(20);
 
       const results = await Promise.allSettled(
         people.map((userId, index) =>
-          holdPlace(db, { eventId: ev.id, userId, slotTime: slots[index % slots.length]! }, NOW),
+          servers[index % servers.length]!.holdPlace(
+            db,
+            { eventId: ev.id, userId, slotTime: slots[index % slots.length]! },
+            NOW,
+          ),
         ),
       );
 
@@ -120,7 +142,7 @@ describe.skipIf(!onPostgres)(
       });
     });
 
-    it("gives the last place of a slot to exactly one of 50 people", async () => {
+    it("gives the last place of a slot to exactly one of 50 people on 10 servers", async () => {
       const product = await insertProduct(db, 0);
       const ev = await insertEvent(db, product.id, {
         paymentRequired: false,
@@ -128,19 +150,47 @@ describe.skipIf(!onPostgres)(
         placesPerSlot: 1,
       });
       const people = await crowd(50, "slot");
+      const servers = await serverInstances(10);
       const results = await Promise.allSettled(
-        people.map((userId) => holdPlace(db, { eventId: ev.id, userId, slotTime: "11:00" }, NOW)),
+        people.map((userId, index) =>
+          servers[index % servers.length]!.holdPlace(
+            db,
+            { eventId: ev.id, userId, slotTime: "11:00" },
+            NOW,
+          ),
+        ),
       );
       expect(tally(results)).toEqual({ held: 1, "slot-unavailable": 49 });
     });
 
-    it("lets one person hold only once, however many times they click at once", async () => {
+    it("gives 30 places to exactly 30 of 300 people on one server, where holds take turns", async () => {
+      const product = await insertProduct(db, 0);
+      const ev = await insertEvent(db, product.id, {
+        paymentRequired: false,
+        totalSpaces: 30,
+        placesPerSlot: 10,
+      });
+      const people = await crowd(300, "single");
+      const slots = ["10:00", "10:30", "11:00", "11:30"];
+      const results = await Promise.allSettled(
+        people.map((userId, index) =>
+          holdPlace(db, { eventId: ev.id, userId, slotTime: slots[index % slots.length]! }, NOW),
+        ),
+      );
+      const counts = tally(results);
+      expect(counts.held).toBe(30);
+      expect((counts["event-unavailable"] ?? 0) + (counts["slot-unavailable"] ?? 0)).toBe(270);
+    });
+
+    it("lets one person hold only once, however many times they click at once, on any server", async () => {
       const product = await insertProduct(db, 0);
       const ev = await insertEvent(db, product.id, { paymentRequired: false, totalSpaces: 40 });
       const [only] = await crowd(1, "clicker");
+      const servers = await serverInstances(8);
       const results = await Promise.allSettled(
-        ["10:00", "10:30", "11:00", "11:30", "10:00", "10:30", "11:00", "11:30"].map((slotTime) =>
-          holdPlace(db, { eventId: ev.id, userId: only!, slotTime }, NOW),
+        ["10:00", "10:30", "11:00", "11:30", "10:00", "10:30", "11:00", "11:30"].map(
+          (slotTime, index) =>
+            servers[index]!.holdPlace(db, { eventId: ev.id, userId: only!, slotTime }, NOW),
         ),
       );
       expect(tally(results)).toEqual({ held: 8 });

@@ -1,0 +1,217 @@
+// N signed-in people race for M places of one event through the real HTTP endpoint,
+// POST /api/appointments ({ eventId, slotTime } → 201 { reference, holdExpiresAt } or 409).
+// Usage: npm run build && node scripts/bench/booking-contention.mjs [--clients 1000] [--places 100]
+// Runs the built server in production mode on a scratch database on 127.0.0.1:5432 (dropped afterwards).
+//
+// The people are written straight into the database (user, profile and a better-auth session each)
+// and each request carries that session's signed cookie, made with the server's AUTH_SECRET exactly
+// as better-auth signs it. Signing up 1,000 people through /signup would spend minutes on argon2
+// (46 MiB per hash, by design) and measure sign-up, not booking. The cookie is checked on /portal
+// before the race, so a wrong cookie stops the script instead of producing 1,000 refusals.
+import crypto from "node:crypto";
+import { existsSync } from "node:fs";
+import { performance } from "node:perf_hooks";
+import pg from "pg";
+import { startBuiltServer } from "../lib/start-server.mjs";
+
+const args = process.argv.slice(2);
+const option = (name, fallback) => {
+  const index = args.indexOf(`--${name}`);
+  return index >= 0 ? Number(args[index + 1]) : fallback;
+};
+const CLIENTS = option("clients", 1000);
+const PLACES = option("places", 100);
+const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
+const AUTH_SECRET = "bench-only-secret-bench-only-secret-0000";
+const SLOTS = ["10:00", "10:15", "10:30", "10:45", "11:00", "11:15", "11:30", "11:45"];
+
+if (!existsSync("build/server/index.js")) {
+  console.error("No build found: run `npm run build` first.");
+  process.exit(1);
+}
+
+async function admin(sql) {
+  const client = new pg.Client({ connectionString: ADMIN_URL });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+const name = `mhat_bench_${crypto.randomBytes(4).toString("hex")}`;
+await admin(`create database ${name}`);
+const databaseUrl = new URL(ADMIN_URL);
+databaseUrl.pathname = `/${name}`;
+
+/** better-auth's signed cookie value: token "." base64(HMAC-SHA-256(secret, token)), URI-encoded. */
+const signed = (token) =>
+  encodeURIComponent(
+    `${token}.${crypto.createHmac("sha256", AUTH_SECRET).update(token).digest("base64")}`,
+  );
+
+const percentile = (sorted, p) =>
+  sorted.length === 0
+    ? 0
+    : sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+
+let server;
+const db = new pg.Client({ connectionString: databaseUrl.toString() });
+try {
+  server = await startBuiltServer({
+    NODE_ENV: "production",
+    DATABASE_URL: databaseUrl.toString(),
+    DEMO_DATA: "0",
+    AUTH_SECRET,
+    SMTP_URL: "smtp://127.0.0.1:9",
+    // Production refuses the simulated provider; holding a place never calls PayPal.
+    PAYPAL_CLIENT_ID: "bench-client-id",
+    PAYPAL_CLIENT_SECRET: "bench-client-secret",
+    PAYPAL_API_BASE: "http://127.0.0.1:9",
+    // Every client comes from one address here; the per-address limits would refuse most of them.
+    RATE_LIMIT_POSTS_PER_WINDOW: "1000000",
+    RATE_LIMIT_FORMS_PER_WINDOW: "1000000",
+  });
+  await db.connect();
+
+  // One event with M places, ten days ahead (bookable), and enough room in every slot that the
+  // event's own limit is the one the crowd runs into.
+  const {
+    rows: [event],
+  } = await db.query(
+    `with product as (insert into screening_product (name, price_pence) values ('PSA Blood Test', 2500) returning id)
+     insert into event (name, product_id, payment_required, event_date, start_time, end_time, session_duration,
+       total_spaces, places_per_slot, booked_spaces, category, address_line_1, city, postcode)
+     select 'Contention Benchmark', product.id, true, current_date + 10, '10:00', '12:00', 15,
+       $1, $1, 0, 'community', '1 Bench Street', 'Chelmsford', 'CM1 1AA'
+     from product returning id`,
+    [PLACES],
+  );
+
+  const people = Array.from({ length: CLIENTS }, (_, index) => ({
+    id: `bench-${index}`,
+    token: crypto.randomBytes(24).toString("base64url"),
+  }));
+  const ids = people.map((person) => person.id);
+  await db.query(
+    `insert into "user" (id, name, email, email_verified)
+     select id, 'Bench ' || id, id || '@example.com', true from unnest($1::text[]) as id`,
+    [ids],
+  );
+  await db.query(
+    `insert into profile (id, user_id, reference, first_name, last_name, phone, email, home_address_line_1,
+       home_postcode, home_country, date_of_birth)
+     select 'profile-' || id, id, 'MHATBENCH' || n, 'Bench', id, '01632 960 100', id || '@example.com',
+       '1 Bench Street', 'CM1 1AA', 'United Kingdom', '1965-01-01'
+     from unnest($1::text[]) with ordinality as t(id, n)`,
+    [ids],
+  );
+  await db.query(
+    `insert into session (id, expires_at, token, user_id)
+     select 'session-' || id, now() + interval '1 day', token, id
+     from unnest($1::text[], $2::text[]) as t(id, token)`,
+    [ids, people.map((person) => person.token)],
+  );
+
+  const cookieName = "__Host-mhat.session_token"; // production cookie name (server/auth settings)
+  const headersFor = (person) => ({
+    cookie: `${cookieName}=${signed(person.token)}`,
+    origin: server.url,
+    "content-type": "application/json",
+    accept: "application/json",
+  });
+
+  // The cookie must open a signed-in page before the race means anything.
+  const portal = await fetch(`${server.url}/portal`, {
+    headers: headersFor(people[0]),
+    redirect: "manual",
+  });
+  if (portal.status !== 200) {
+    throw new Error(`The session cookie was not accepted: GET /portal answered ${portal.status}.`);
+  }
+  const probe = await fetch(`${server.url}/api/appointments`, {
+    method: "POST",
+    headers: { origin: server.url, "content-type": "application/json" },
+    body: JSON.stringify({ eventId: event.id, slotTime: SLOTS[0] }),
+    redirect: "manual",
+  });
+  if (probe.status === 404 || probe.status === 405) {
+    throw new Error("POST /api/appointments does not exist in this build yet.");
+  }
+
+  /** Fires every request at once; returns the outcome counts, statuses and latencies. */
+  async function race(requestFor) {
+    const outcomes = { booked: 0, refused: 0, errors: 0 };
+    const statuses = new Map();
+    const latencies = [];
+    const started = performance.now();
+    await Promise.all(
+      people.map(async (person, index) => {
+        const begin = performance.now();
+        try {
+          const response = await fetch(`${server.url}/api/appointments`, {
+            method: "POST",
+            redirect: "manual",
+            ...requestFor(person, index),
+          });
+          const body = await response.text();
+          statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
+          if (response.status === 201 && JSON.parse(body).reference) outcomes.booked++;
+          else if (response.status === 409) outcomes.refused++;
+          else outcomes.errors++;
+        } catch {
+          statuses.set("network", (statuses.get("network") ?? 0) + 1);
+          outcomes.errors++;
+        } finally {
+          latencies.push(performance.now() - begin);
+        }
+      }),
+    );
+    const wall = performance.now() - started;
+    latencies.sort((a, b) => a - b);
+    return { outcomes, statuses, latencies, wall };
+  }
+  const describe = ({ statuses, latencies, wall }) =>
+    `p50 ${percentile(latencies, 50).toFixed(0)} ms, p99 ${percentile(latencies, 99).toFixed(0)} ms, ` +
+    `all ${latencies.length} answered in ${wall.toFixed(0)} ms ` +
+    `(${((latencies.length / wall) * 1000).toFixed(0)} req/s); ` +
+    `statuses ${[...statuses].map(([status, count]) => `${status}×${count}`).join(", ")}`;
+
+  console.log(
+    `POST /api/appointments: ${CLIENTS} clients at once for ${PLACES} places (postgres, production build)`,
+  );
+  // What the stack costs without booking: the same requests without a session, refused (401)
+  // before any booking code runs. Also warms the server up.
+  const baseline = await race(() => ({
+    headers: { origin: server.url, "content-type": "application/json" },
+    body: JSON.stringify({ eventId: event.id, slotTime: SLOTS[0] }),
+  }));
+  console.log(`baseline, no session (401): ${describe(baseline)}`);
+
+  const result = await race((person, index) => ({
+    headers: headersFor(person),
+    body: JSON.stringify({ eventId: event.id, slotTime: SLOTS[index % SLOTS.length] }),
+  }));
+  const { outcomes } = result;
+  console.log(`booking race: ${describe(result)}`);
+  const {
+    rows: [held],
+  } = await db.query(
+    `select count(*)::int as count from booking where event_id = $1 and status in ('held', 'awaiting_payment', 'confirmed')`,
+    [event.id],
+  );
+  console.log(
+    `booked ${outcomes.booked}, refused (409) ${outcomes.refused}, errors ${outcomes.errors}; ` +
+      `places held in the database: ${held.count} of ${PLACES}`,
+  );
+  const expected = Math.min(CLIENTS, PLACES);
+  if (held.count !== outcomes.booked || held.count > PLACES || outcomes.booked !== expected) {
+    console.error(`UNEXPECTED: expected exactly ${expected} places taken`);
+    process.exitCode = 1;
+  }
+} finally {
+  await db.end().catch(() => {});
+  await server?.stop();
+  await admin(`drop database if exists ${name} with (force)`);
+}
