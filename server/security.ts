@@ -33,6 +33,9 @@ export interface SecurityOptions {
 
 const UNSAFE_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
+/** No page or endpoint needs a longer address; longer ones would only grow the sign-in redirect. */
+const MAX_URL_LENGTH = 4096;
+
 /** Public forms and their single-fetch twins ("/news.data"), which get a tighter limit. */
 export const PUBLIC_FORM_PATHS = [
   /^\/about-us(\.data)?$/,
@@ -89,6 +92,8 @@ export function requestShape(options: { formBodyLimitBytes?: number } = {}): Req
   const limit = options.formBodyLimitBytes ?? FORM_BODY_LIMIT_BYTES;
   return (req, res, next) => {
     // eslint-disable-next-line no-control-regex -- finding control characters is the point
+    if (req.originalUrl.length > MAX_URL_LENGTH)
+      return refuse(req, res, 414, "This address is too long");
     if (/%00|[\u0000-\u001f\u007f]/i.test(req.originalUrl))
       return refuse(req, res, 400, "This address contains characters we cannot accept");
     if (!UNSAFE_METHODS.has(req.method)) return next();

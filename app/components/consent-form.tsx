@@ -268,7 +268,6 @@ function Radios({
                     value={value}
                     defaultChecked={checked === value}
                     aria-controls={reveals ? revealId : undefined}
-                    aria-expanded={reveals ? conditional.open : undefined}
                   />
                   <label className="radio__label" htmlFor={optionId}>
                     {label}

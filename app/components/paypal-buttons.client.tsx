@@ -7,9 +7,6 @@ import {
 } from "@paypal/react-paypal-js";
 import { useNonce } from "./nonce";
 
-/** The spec's message when PayPal's script cannot be loaded (the page then offers the redirect button). */
-export const SDK_LOAD_FAILED = "Failed to load the PayPal JS SDK script.";
-
 /**
  * PayPal's own buttons (GBP, capture, en_GB), in the browser only. The order is created and
  * captured by our server, priced from the booking; the browser sends only the booking reference.
@@ -46,7 +43,7 @@ function Buttons({ reference, onUnavailable }: { reference: string; onUnavailabl
   useEffect(() => {
     if (isRejected) onUnavailable();
   }, [isRejected, onUnavailable]);
-  if (isRejected) return <p className="warning">{SDK_LOAD_FAILED}</p>;
+  if (isRejected) return null;
 
   return (
     <div className="paypal-buttons">

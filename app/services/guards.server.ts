@@ -11,9 +11,12 @@ import { getSessionUser, type SessionUser } from "./session.server";
  * or throws: a redirect to sign in, or a 403.
  */
 
+/** Where to come back to after signing in; a very long address comes back to its path alone. */
 function currentPath(request: Request) {
   const url = new URL(request.url);
-  return `${url.pathname}${url.search}`;
+  const path = `${url.pathname}${url.search}`;
+  if (path.length <= 1024) return path;
+  return url.pathname.length <= 1024 ? url.pathname : "/";
 }
 
 /** Someone signed in; anyone else goes to /login and comes back afterwards. */

@@ -24,6 +24,9 @@ export const BODY_MESSAGES = {
   controlCharacters: "The body contains control characters",
 } as const;
 
+/** After refusing a body part-way, the rest of it is not read: the connection closes. */
+const CLOSE_CONNECTION = { Connection: "close" };
+
 /** A JSON error answer, the same shape from every API endpoint. */
 export function jsonError(status: number, error: string, details?: unknown) {
   return Response.json(details === undefined ? { error } : { error, details }, { status });
@@ -58,7 +61,9 @@ async function readLimited(
     if (done) break;
     size += value.byteLength;
     if (size > maxBytes) {
-      await reader.cancel().catch(() => undefined);
+      // Stop reading, but leave the connection open long enough for the 413 to be sent; the
+      // answer carries "Connection: close", so the rest of the body is never read.
+      reader.releaseLock();
       return "too-large";
     }
     chunks.push(value);
@@ -74,7 +79,8 @@ export async function readForm(request: Request): Promise<FormData> {
   const type = request.headers.get("content-type");
   if (!isFormContentType(type)) throw data({ error: BODY_MESSAGES.formType }, { status: 415 });
   const body = await readLimited(request, FORM_BODY_LIMIT_BYTES);
-  if (body === "too-large") throw data({ error: BODY_MESSAGES.tooLarge }, { status: 413 });
+  if (body === "too-large")
+    throw data({ error: BODY_MESSAGES.tooLarge }, { status: 413, headers: CLOSE_CONNECTION });
   try {
     return await new Response(body, { headers: { "content-type": type! } }).formData();
   } catch {
@@ -102,7 +108,14 @@ export async function readJsonBody(
     return { ok: false, response: jsonError(415, BODY_MESSAGES.jsonType) };
   if (!request.body) return { ok: false, response: jsonError(400, BODY_MESSAGES.noBody) };
   const body = await readLimited(request, maxBytes);
-  if (body === "too-large") return { ok: false, response: jsonError(413, BODY_MESSAGES.tooLarge) };
+  if (body === "too-large")
+    return {
+      ok: false,
+      response: Response.json(
+        { error: BODY_MESSAGES.tooLarge },
+        { status: 413, headers: CLOSE_CONNECTION },
+      ),
+    };
   let value: unknown;
   try {
     value = JSON.parse(Buffer.from(body).toString("utf8"));

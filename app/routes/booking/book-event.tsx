@@ -10,6 +10,7 @@ import { SlotPicker } from "#app/components/slot-picker";
 import { CANCELLATION_POLICY } from "#app/content/booking";
 import { db } from "#app/db/client.server";
 import { AGE_MESSAGES } from "#app/domain/age";
+import { bookingPaths } from "#app/domain/booking-paths";
 import { formatLongDate } from "#app/domain/date-labels";
 import { ELIGIBILITY_MESSAGES } from "#app/domain/eligibility";
 import { nhsNumberField } from "#app/domain/fields";
@@ -36,9 +37,6 @@ export const BOOK_EVENT_MESSAGES = {
 } as const;
 
 const NO_STORE = { "Cache-Control": "no-store" };
-
-/** The consent step for a held booking. */
-export const consentPath = (reference: string) => `/book-event/consent?booking=${reference}`;
 
 /**
  * The booking page for one event (`/book-event?event={id}`): it needs someone signed in (the
@@ -87,7 +85,7 @@ export async function action({ request }: Route.ActionArgs) {
       { status: 400, headers: NO_STORE },
     );
   const result = await holdPlace(db(), { eventId, userId: user.id, slotTime });
-  if (result.ok) return redirect(consentPath(result.booking.reference));
+  if (result.ok) return redirect(bookingPaths.consent(result.booking.reference));
   if (result.reason === "event-not-found") throw data(null, { status: 404 });
   const message =
     result.reason === "slot-unavailable"
@@ -202,8 +200,8 @@ function ChooseTime({
         <div className="inset" role="status">
           <p>
             We are already holding {holding.slotTime} for you.{" "}
-            <Link to={consentPath(holding.reference)}>Carry on with this time</Link>, or choose
-            another below.
+            <Link to={bookingPaths.consent(holding.reference)}>Carry on with this time</Link>, or
+            choose another below.
           </p>
         </div>
       )}

@@ -6,7 +6,7 @@ import { db } from "#app/db/client.server";
 import { capturePayment } from "#app/services/bookings.server";
 import { requireUser } from "#app/services/guards.server";
 import { pipeHeaders } from "#app/utils/headers";
-import { bookingSuccessPath, checkoutPath } from "./consent";
+import { bookingPaths } from "#app/domain/booking-paths";
 
 export const meta = () => pageMeta("Your payment", "The result of your payment.");
 
@@ -23,13 +23,13 @@ export async function loader({ request }: Route.LoaderArgs) {
   switch (result.outcome) {
     case "confirmed":
     case "pending":
-      throw redirect(bookingSuccessPath(result.reference));
+      throw redirect(bookingPaths.success(result.reference));
     case "recoverable":
-      throw redirect(`${checkoutPath(result.reference)}&payment=declined`);
+      throw redirect(`${bookingPaths.checkout(result.reference)}&payment=declined`);
     case "no-response":
-      throw redirect(`${checkoutPath(result.reference)}&payment=no-response`);
+      throw redirect(`${bookingPaths.checkout(result.reference)}&payment=no-response`);
     case "expired":
-      throw redirect(checkoutPath(result.reference));
+      throw redirect(bookingPaths.checkout(result.reference));
     case "not-found":
       throw data(null, { status: 404 });
     case "failed":

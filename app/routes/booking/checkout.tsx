@@ -13,10 +13,13 @@ import { requireUser } from "#app/services/guards.server";
 import { paymentProviderName } from "#app/services/payments.server";
 import { pipeHeaders } from "#app/utils/headers";
 import { readForm } from "#app/utils/http.server";
-import { bookingSuccessPath } from "./consent";
+import { bookingPaths } from "#app/domain/booking-paths";
 
 /** PayPal's buttons (and their SDK) load only on this page, and only in the browser. */
 const PayPalButtons = lazy(() => import("#app/components/paypal-buttons.client"));
+
+/** The spec's message when PayPal's script cannot be loaded; the redirect button then shows. */
+const SDK_LOAD_FAILED = "Failed to load the PayPal JS SDK script.";
 
 export const meta = () => pageMeta("Checkout", "Pay for your screening appointment.");
 
@@ -25,7 +28,7 @@ export const headers = pipeHeaders;
 const NO_STORE = { "Cache-Control": "no-store" };
 
 /** What a return from the payment page says, by the `payment` query value. */
-export const CHECKOUT_NOTICES = {
+const CHECKOUT_NOTICES = {
   declined: PAYMENT_MESSAGES.declined,
   cancelled: "You cancelled the payment. Your time is still held: you can pay below.",
   failed: PAYMENT_MESSAGES.failed,
@@ -40,7 +43,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   if (!reference) throw redirect("/events");
   const booking = await findBookingForUser(db(), { userId: user.id, reference });
   if (!booking) throw data(null, { status: 404 });
-  if (booking.status === "confirmed") throw redirect(bookingSuccessPath(booking.reference));
+  if (booking.status === "confirmed") throw redirect(bookingPaths.success(booking.reference));
   if (booking.status === "held") throw redirect(`/book-event/consent?booking=${booking.reference}`);
   const notice = url.searchParams.get("payment");
   return data(
@@ -49,7 +52,9 @@ export async function loader({ request }: Route.LoaderArgs) {
       provider: paymentProviderName(),
       paypalClientId: config().PAYPAL_CLIENT_ID ?? null,
       notice:
-        notice && notice in CHECKOUT_NOTICES ? (notice as keyof typeof CHECKOUT_NOTICES) : null,
+        notice && notice in CHECKOUT_NOTICES
+          ? { kind: notice, message: CHECKOUT_NOTICES[notice as keyof typeof CHECKOUT_NOTICES] }
+          : null,
     },
     { headers: NO_STORE },
   );
@@ -72,7 +77,7 @@ export async function action({ request }: Route.ActionArgs) {
       return redirect(result.approvalUrl);
     case "confirmed":
     case "pending":
-      return redirect(bookingSuccessPath(result.reference));
+      return redirect(bookingPaths.success(result.reference));
     case "consent-required":
       return redirect(`/book-event/consent?booking=${result.reference}`);
     case "expired":
@@ -111,8 +116,8 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
               {booking.eventName}, {formatLongDate(booking.eventDate)}, at {booking.slotStart}.
             </p>
             {notice && (
-              <div className={notice === "cancelled" ? "inset" : "warning"} role="alert">
-                <p>{CHECKOUT_NOTICES[notice]}</p>
+              <div className={notice.kind === "cancelled" ? "inset" : "warning"} role="alert">
+                <p>{notice.message}</p>
               </div>
             )}
             {error && (
@@ -144,6 +149,7 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
                     running without PayPal, for demonstration.
                   </p>
                 )}
+                {buttonsFailed && <p className="warning">{SDK_LOAD_FAILED}</p>}
                 {useButtons && (
                   <Suspense fallback={<p className="loading">Loading PayPal…</p>}>
                     <PayPalButtons

@@ -4,6 +4,7 @@ import { ConsentForm } from "#app/components/consent-form";
 import { pageMeta } from "#app/components/meta";
 import { OrderSummary } from "#app/components/order-summary";
 import { db } from "#app/db/client.server";
+import { bookingPaths } from "#app/domain/booking-paths";
 import { parseConsentForm } from "#app/domain/consent";
 import { formatLondonTime, formatLongDate } from "#app/domain/date-labels";
 import { findBookingForUser, submitConsent } from "#app/services/bookings.server";
@@ -18,18 +19,15 @@ export const headers = pipeHeaders;
 
 const NO_STORE = { "Cache-Control": "no-store" };
 
-export const bookingSuccessPath = (reference: string) => `/booking-success?booking=${reference}`;
-export const checkoutPath = (reference: string) => `/checkout?booking=${reference}`;
-
 /** Step two of booking: the consent form, while the chosen time is held. */
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request);
   const reference = new URL(request.url).searchParams.get("booking") ?? "";
   const booking = await findBookingForUser(db(), { userId: user.id, reference });
   if (!booking) throw data(null, { status: 404 });
-  if (booking.status === "confirmed") throw redirect(bookingSuccessPath(booking.reference));
+  if (booking.status === "confirmed") throw redirect(bookingPaths.success(booking.reference));
   if (booking.status === "awaiting_payment" && booking.holdActive)
-    throw redirect(checkoutPath(booking.reference));
+    throw redirect(bookingPaths.checkout(booking.reference));
   return data({ booking }, { headers: NO_STORE });
 }
 
@@ -45,9 +43,9 @@ export async function action({ request }: Route.ActionArgs) {
   const result = await submitConsent(db(), { userId: user.id, reference, form: parsed.data });
   switch (result.next) {
     case "confirmed":
-      return redirect(bookingSuccessPath(result.reference));
+      return redirect(bookingPaths.success(result.reference));
     case "checkout":
-      return redirect(checkoutPath(result.reference));
+      return redirect(bookingPaths.checkout(result.reference));
     case "expired":
       return data({ expired: true as const }, { status: 409, headers: NO_STORE });
     case "not-found":

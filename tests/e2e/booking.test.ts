@@ -1,0 +1,381 @@
+import crypto from "node:crypto";
+import type { BrowserContext, Page } from "playwright-core";
+import { describe, expect, inject, it } from "vitest";
+import { DEMO_PATIENT_EMAIL, DEMO_PATIENT_PASSWORD } from "#app/demo/patient.server";
+import {
+  baseURL,
+  browserForThisFile,
+  expectNoAxeViolations,
+  newPage,
+  pageProblems,
+  query,
+  waitForMail,
+} from "./support";
+
+/**
+ * Booking, end to end: a free event with JavaScript and by keyboard alone, a paid event without
+ * JavaScript through PayPal's redirect (against the fake PayPal: approved, declined then approved,
+ * refused for good), medical results, and another account's booking and results answering 404.
+ */
+
+const browser = browserForThisFile();
+const PASSWORD = "correct horse battery";
+
+const uniqueEmail = (label: string) =>
+  `${label}-${crypto.randomBytes(4).toString("hex")}@example.com`;
+
+/** Signs a new patient up through the site's own form and gives the browser their cookie. */
+async function signedInPage(options: { javaScriptEnabled?: boolean } = {}) {
+  const email = uniqueEmail("booker");
+  const response = await fetch(`${baseURL()}/signup`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { "content-type": "application/x-www-form-urlencoded", origin: baseURL() },
+    body: new URLSearchParams({
+      firstName: "Alfred",
+      lastName: "Ketteridge",
+      "dateOfBirth-day": "12",
+      "dateOfBirth-month": "4",
+      "dateOfBirth-year": "1959",
+      gender: "Male",
+      ethnicity: "White - British",
+      phone: "447700900789",
+      homeAddressLine1: "8 Mill Road",
+      homePostcode: "CM2 9AA",
+      homeCountry: "United Kingdom",
+      nhsNumber: "9434765919",
+      email,
+      password: PASSWORD,
+      confirmPassword: PASSWORD,
+    }).toString(),
+  });
+  expect(response.status).toBe(302);
+  const page = await newPage(browser(), options);
+  await addCookies(page.context(), response);
+  return { page, email };
+}
+
+async function addCookies(context: BrowserContext, response: Response) {
+  const url = new URL(baseURL());
+  await context.addCookies(
+    response.headers.getSetCookie().map((cookie) => {
+      const [pair] = cookie.split(";");
+      const [name, ...value] = pair!.split("=");
+      return { name: name!, value: value.join("="), domain: url.hostname, path: "/" };
+    }),
+  );
+}
+
+async function eventId(name: string) {
+  const [row] = await query<{ id: string }>("select id from event where name = $1", [name]);
+  return row!.id;
+}
+
+async function expectNoSidewaysScroll(page: Page) {
+  const width = page.viewportSize()?.width ?? 1280;
+  await page.setViewportSize({ width: 320, height: 640 });
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(320);
+  await page.setViewportSize({ width, height: 800 });
+}
+
+async function checkPage(page: Page) {
+  await expectNoAxeViolations(page);
+  await expectNoSidewaysScroll(page);
+}
+
+/**
+ * axe and the reflow check run scripts in the page, which a page without JavaScript cannot, so
+ * the same address is checked in a page with JavaScript and the same cookies.
+ */
+async function checkPageWithScripts(noScript: Page) {
+  const page = await newPage(browser());
+  await page.context().addCookies(await noScript.context().cookies());
+  await page.goto(noScript.url());
+  await checkPage(page);
+  await page.context().close();
+}
+
+/** Answers the consent questions: a first test, a father with prostate cancer, no medicines. */
+async function fillConsent(page: Page) {
+  await page.getByRole("group", { name: "Which PSA test will this be?" }).getByLabel("1st").check();
+  const prostate = page.getByRole("group", { name: "Has a relative had prostate cancer?" });
+  await prostate.getByLabel("Yes", { exact: true }).check();
+  await page
+    .getByRole("group", { name: "Which relative(s)?" })
+    .first()
+    .getByLabel("Father", { exact: true })
+    .check();
+  await page
+    .getByRole("group", { name: "Has a relative had breast or ovarian cancer?" })
+    .getByLabel("No", { exact: true })
+    .check();
+  await page
+    .getByRole("group", { name: "Do you take any of these medicines?" })
+    .getByLabel("None")
+    .check();
+  await page.getByLabel("I agree to the terms and conditions.").check();
+  await page.getByLabel("I consent to a blood sample being taken and tested for PSA.").check();
+}
+
+async function bookingOf(email: string) {
+  return query<{ reference: string; status: string; payment_status: string }>(
+    `select b.reference, b.status, b.payment_status from booking b join public.user u on u.id = b.user_id
+     where u.email = $1 order by b.created_at`,
+    [email],
+  );
+}
+
+describe("a free event", () => {
+  it("chooses a time, consents (empty first: every message), and is confirmed with a calendar e-mail", async () => {
+    const { page, email } = await signedInPage();
+    const id = await eventId("Stratford Community PSA Morning");
+    await page.goto(`/book-event?event=${id}`);
+    await expect.poll(() => page.locator("h1").textContent()).toContain("Stratford");
+    expect(await page.getByRole("group", { name: "Available times" }).isVisible()).toBe(true);
+    expect(
+      await page.locator(".order-summary__total").getByText("Free", { exact: true }).isVisible(),
+    ).toBe(true);
+    await checkPage(page);
+
+    // Proceeding without a time says so.
+    await page.getByRole("button", { name: "Proceed to Consent Form" }).click();
+    await expect
+      .poll(() => page.locator(".error-summary").textContent())
+      .toContain("Choose a time");
+    await page.locator(".radio__input:not([disabled])").first().check();
+    await page.getByRole("button", { name: "Proceed to Consent Form" }).click();
+    await page.waitForURL(/\/book-event\/consent\?booking=MHAT-/);
+    // Client-side navigation changes the address before the page renders: wait for the text.
+    await page.getByText(/We are holding \d\d:\d\d for you until \d\d:\d\d/).waitFor();
+    await checkPage(page);
+
+    await page.getByRole("button", { name: "Confirm booking" }).click();
+    const summary = page.locator(".error-summary");
+    await summary.waitFor();
+    const text = await summary.textContent();
+    expect(text).toContain("This field is required.");
+    expect(text).toContain("You must agree to the terms and conditions.");
+    expect(await page.getByRole("heading", { name: "Consent Required" }).isVisible()).toBe(true);
+    await checkPage(page);
+
+    // Yes without a relative asks which; the error clears once one is ticked.
+    await page
+      .getByRole("group", { name: "Has a relative had prostate cancer?" })
+      .getByLabel("Yes", { exact: true })
+      .check();
+    await page.getByRole("button", { name: "Confirm booking" }).click();
+    await expect
+      .poll(() => summary.textContent())
+      .toContain("Please specify which relative(s) or provide additional details.");
+    await page.getByLabel("I agree to the terms and conditions.").check();
+    await page.getByRole("button", { name: "Confirm booking" }).click();
+    await expect
+      .poll(() => summary.textContent())
+      .toContain("You must consent that your samples will be taken and tested.");
+
+    await fillConsent(page);
+    await page.getByRole("button", { name: "Confirm booking" }).click();
+    await page.waitForURL(/\/booking-success\?booking=MHAT-/);
+    await page.getByText("Successfully confirmed your booking!").waitFor();
+    const reference = new URL(page.url()).searchParams.get("booking")!;
+    expect(reference).toMatch(/^MHAT-[2-9A-HJ-NP-Z]{4}-[2-9A-HJ-NP-Z]{4}$/);
+    expect(await page.locator(".reference").textContent()).toBe(reference);
+    await checkPage(page);
+    // The deliberate mistakes above were answered 400; anything else would be a real problem.
+    expect(pageProblems(page).filter((problem) => !/status of 40[09]/.test(problem))).toEqual([]);
+
+    const [stored] = await bookingOf(email);
+    expect(stored).toMatchObject({ reference, status: "confirmed" });
+    const [consent] = await query<{ wording_version: string; gp_consent: boolean }>(
+      "select c.wording_version, c.gp_consent from consent c join booking b on b.id = c.booking_id where b.reference = $1",
+      [reference],
+    );
+    expect(consent!.wording_version).toBeTruthy();
+
+    const mail = await waitForMail(
+      (message) =>
+        message.to?.[0]?.address === email && (message.subject ?? "").includes(reference),
+    );
+    const calendar = mail.attachments.find((file) => /\.ics$/.test(file.filename ?? ""));
+    expect(calendar, "an .ics attachment").toBeTruthy();
+    const ics =
+      typeof calendar!.content === "string"
+        ? calendar!.content
+        : new TextDecoder().decode(calendar!.content as ArrayBuffer);
+    expect(ics).toContain("BEGIN:VEVENT");
+    expect(ics).toContain(reference);
+    // No consent answers or health data in the e-mail.
+    for (const answer of ["Father", "Proscar", "prostate cancer"])
+      expect(mail.text ?? "").not.toContain(answer);
+    await page.context().close();
+  });
+
+  it("can be booked with the keyboard alone", async () => {
+    const { page } = await signedInPage();
+    const id = await eventId("Stratford Community PSA Morning");
+    await page.goto(`/event/${id}`);
+    const tabTo = async (matches: () => Promise<boolean>, limit = 80) => {
+      for (let presses = 0; presses < limit; presses++) {
+        await page.keyboard.press("Tab");
+        if (await matches()) return;
+      }
+      throw new Error("never reached by Tab");
+    };
+    // What has focus now (nothing, just after a page loads).
+    const focusedText = () => page.evaluate(() => document.activeElement?.textContent ?? "");
+    const focusedAttribute = (name: string) =>
+      page.evaluate((attribute) => document.activeElement?.getAttribute(attribute) ?? null, name);
+    await tabTo(async () => (await focusedText()) === "BOOK EVENT");
+    await page.keyboard.press("Enter");
+    await page.waitForURL(/\/book-event\?event=/);
+    await tabTo(async () => (await focusedAttribute("type")) === "radio");
+    await page.keyboard.press("Space");
+    await tabTo(async () => (await focusedText()) === "Proceed to Consent Form");
+    await page.keyboard.press("Enter");
+    await page.waitForURL(/\/book-event\/consent/);
+
+    // Radios: Tab into each group, arrows choose; checkboxes: Space.
+    const answerGroup = async (name: string) => {
+      await tabTo(async () => (await focusedAttribute("name")) === name);
+      await page.keyboard.press("Space");
+    };
+    await answerGroup("numberOfPsaTest");
+    await tabTo(async () => (await focusedAttribute("name")) === "familyHistoryProstateCancer");
+    await page.keyboard.press("ArrowDown"); // Yes → No
+    await answerGroup("familyHistoryBreastOvarianCancer");
+    await page.keyboard.press("ArrowDown");
+    await answerGroup("medicationHistory");
+    await answerGroup("terms");
+    await answerGroup("sampleConsent");
+    await tabTo(async () => (await focusedText()) === "Confirm booking");
+    await page.keyboard.press("Enter");
+    await page.waitForURL(/\/booking-success/);
+    await page.getByText("Successfully confirmed your booking!").waitFor();
+    await page.context().close();
+  });
+});
+
+describe("a paid event without JavaScript, through PayPal's approval page", () => {
+  const setNextOutcome = (outcome: string) =>
+    fetch(`${inject("fakePayPalUrl")}/__fake/outcome?order=next&outcome=${outcome}`, {
+      method: "POST",
+    });
+
+  async function reachCheckout() {
+    const { page, email } = await signedInPage({ javaScriptEnabled: false });
+    const id = await eventId("Westminster Central Hall Screening");
+    await page.goto(`/book-event?event=${id}`);
+    await page.locator(".radio__input:not([disabled])").first().check();
+    await page.getByRole("button", { name: "Proceed to Consent Form" }).click();
+    await page.waitForURL(/\/book-event\/consent/);
+    await fillConsent(page);
+    await page.getByRole("button", { name: "Continue to payment" }).click();
+    await page.waitForURL(/\/checkout\?booking=/);
+    expect(
+      await page.getByText("Order Total").or(page.getByText("Total")).first().isVisible(),
+    ).toBe(true);
+    await checkPageWithScripts(page);
+    return { page, email };
+  }
+
+  it("pays when PayPal approves, and is confirmed", async () => {
+    const { page, email } = await reachCheckout();
+    await setNextOutcome("approve");
+    await page.getByRole("button", { name: "Pay with PayPal or card" }).click();
+    await page.waitForURL(/\/booking-success/);
+    await page.getByText("Successfully confirmed your booking!").waitFor();
+    expect((await bookingOf(email))[0]).toMatchObject({
+      status: "confirmed",
+      payment_status: "paid",
+    });
+    await checkPageWithScripts(page);
+    await page.context().close();
+  });
+
+  it("says so when the card is declined, and pays on the second try", async () => {
+    const { page, email } = await reachCheckout();
+    await setNextOutcome("decline");
+    await page.getByRole("button", { name: "Pay with PayPal or card" }).click();
+    await page.waitForURL(/\/checkout\?booking=.*payment=declined/);
+    expect(await page.getByRole("alert").first().textContent()).toMatch(/not completed/);
+    await checkPageWithScripts(page);
+    expect((await bookingOf(email))[0]?.status).toBe("awaiting_payment");
+
+    await setNextOutcome("approve");
+    await page.getByRole("button", { name: "Pay with PayPal or card" }).click();
+    await page.waitForURL(/\/booking-success/);
+    expect((await bookingOf(email))[0]).toMatchObject({
+      status: "confirmed",
+      payment_status: "paid",
+    });
+    await page.context().close();
+  });
+
+  it("shows the non-recoverable message with PayPal's reference, and makes no booking", async () => {
+    const { page, email } = await reachCheckout();
+    await setNextOutcome("refuse");
+    await page.getByRole("button", { name: "Pay with PayPal or card" }).click();
+    await page.waitForURL(/\/checkout\/return/);
+    const alert = await page.getByRole("alert").textContent();
+    expect(alert).toMatch(/Non-recoverable error: .+ \(.+\)/);
+    expect(alert).toContain(
+      "Sorry, your transaction could not be processed. Please try again later or with a different payment card.",
+    );
+    await checkPageWithScripts(page);
+    expect((await bookingOf(email)).some((row) => row.status === "confirmed")).toBe(false);
+    await page.context().close();
+  });
+});
+
+describe("medical results", () => {
+  it("shows the demo patient's results and appointments, with the traffic lights in words", async () => {
+    const page = await newPage(browser());
+    await page.goto("/login?redirectTo=%2Fmedical-results");
+    await page.getByLabel("Email address").fill(DEMO_PATIENT_EMAIL);
+    await page.getByLabel("Password", { exact: true }).fill(DEMO_PATIENT_PASSWORD);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.waitForURL(/\/medical-results$/);
+    const main = page.locator("main");
+    await expect.poll(() => main.textContent()).toContain("All Results");
+    const text = (await main.textContent()) ?? "";
+    expect(text).toContain("Upcoming appointments");
+    expect(text).toMatch(/Green: .*Have another test in 2 years/);
+    expect(text).toMatch(/Amber: .*repeat the test in 3 months/);
+    expect(text).toContain("Lab result ready");
+    expect(text).toContain("No lab result");
+    const response = await page.request.get("/medical-results");
+    expect(response.headers()["cache-control"]).toContain("no-store");
+    await checkPage(page);
+    await page.context().close();
+  });
+
+  it("are nobody else's: another account's booking and results answer 404", async () => {
+    const owner = await signedInPage();
+    const id = await eventId("Stratford Community PSA Morning");
+    await owner.page.goto(`/book-event?event=${id}`);
+    await owner.page.locator(".radio__input:not([disabled])").first().check();
+    await owner.page.getByRole("button", { name: "Proceed to Consent Form" }).click();
+    await owner.page.waitForURL(/booking=/);
+    const reference = new URL(owner.page.url()).searchParams.get("booking")!;
+    const [ownerProfile] = await query<{ id: string }>(
+      "select p.id from profile p join public.user u on u.id = p.user_id where u.email = $1",
+      [owner.email],
+    );
+
+    const other = await signedInPage();
+    for (const path of [
+      `/book-event/consent?booking=${reference}`,
+      `/checkout?booking=${reference}`,
+      `/booking-success?booking=${reference}`,
+    ]) {
+      const response = await other.page.goto(path);
+      expect(response?.status(), path).toBe(404);
+    }
+    const api = await other.page.request.get(`/api/medical/results/${ownerProfile!.id}`);
+    expect(api.status()).toBe(404);
+    const own = await owner.page.request.get(`/api/medical/results/${ownerProfile!.id}`);
+    expect(own.status()).toBe(200);
+    await owner.page.context().close();
+    await other.page.context().close();
+  });
+});
