@@ -36,9 +36,9 @@ export default async function setup(project: TestProject) {
       SMTP_URL: sink.url,
       STAFF_NOTIFY_EMAIL: "staff-inbox@example.org",
       OUTBOX_POLL_MS: "200",
-    PAYPAL_CLIENT_ID: paypal.clientId,
-    PAYPAL_CLIENT_SECRET: paypal.clientSecret,
-    PAYPAL_API_BASE: paypal.url,
+      PAYPAL_CLIENT_ID: paypal.clientId,
+      PAYPAL_CLIENT_SECRET: paypal.clientSecret,
+      PAYPAL_API_BASE: paypal.url,
       DEMO_DATA: "1",
       // No network here: every map tile is one transparent pixel.
       MAP_TILE_URL:

@@ -732,8 +732,14 @@ export async function startFakePayPal(options: FakePayPalOptions = {}) {
         status: 200,
         body: {
           orders: orders.size,
-          captures: [...captures.values()].map((capture) => ({ id: capture.id, status: capture.status })),
-          refunds: [...refunds.values()].map((refund) => ({ id: refund.id, captureId: refund.captureId })),
+          captures: [...captures.values()].map((capture) => ({
+            id: capture.id,
+            status: capture.status,
+          })),
+          refunds: [...refunds.values()].map((refund) => ({
+            id: refund.id,
+            captureId: refund.captureId,
+          })),
         },
       };
     }
