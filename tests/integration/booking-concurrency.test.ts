@@ -5,9 +5,10 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { openDatabase, type Database, type Db } from "#app/db/client.server";
 import * as schema from "#app/db/schema";
 import { booking, profile, user } from "#app/db/schema";
+import * as bookingService from "#app/services/bookings.server";
 import { holdPlace, type HoldResult } from "#app/services/bookings.server";
 
-type BookingService = typeof import("#app/services/bookings.server");
+type BookingService = typeof bookingService;
 import { eventSlots, findEvent } from "#app/services/events.server";
 import { insertEvent, insertProduct } from "#tests/support/factories";
 import { createScratchDatabase } from "#tests/support/postgres";
