@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { openDatabase, type Database, type Db } from "#app/db/client.server";
 import * as schema from "#app/db/schema";
 import { booking, profile, user } from "#app/db/schema";
-import * as bookingService from "#app/services/bookings.server";
+import type * as bookingService from "#app/services/bookings.server";
 import { holdPlace, type HoldResult } from "#app/services/bookings.server";
 
 type BookingService = typeof bookingService;
