@@ -56,7 +56,6 @@ export function BarChart({
           );
         })}
       </svg>
-      <figcaption>{title}</figcaption>
       {/* Tables ignore the 1px width of .visually-hidden, so the wrapper carries it. */}
       <div className="visually-hidden">
         <table className="definition-table">
@@ -74,6 +73,8 @@ export function BarChart({
           </tbody>
         </table>
       </div>
+      {/* The caption comes last in the figure, as HTML requires (first or last). */}
+      <figcaption>{title}</figcaption>
     </figure>
   );
 }
