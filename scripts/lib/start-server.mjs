@@ -77,5 +77,9 @@ export function productionBenchEnv(pgliteDir) {
     APP_URL: "http://127.0.0.1",
     AUTH_SECRET: "bench-only-secret-bench-only-secret-0000",
     SMTP_URL: "smtp://127.0.0.1:9",
+    // Production refuses the simulated payment provider; the benchmarks never pay.
+    PAYPAL_CLIENT_ID: "bench-client-id",
+    PAYPAL_CLIENT_SECRET: "bench-client-secret",
+    PAYPAL_API_BASE: "http://127.0.0.1:9",
   };
 }
