@@ -4,6 +4,92 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { startBuiltServer } from "#tests/support/server";
 
+/**
+ * Without PayPal credentials (as `npm start` runs), a paid booking goes through the simulated
+ * provider, whose pages say plainly that no money is taken.
+ */
+async function payWithTheSimulatedProvider(base: string) {
+  const post = (path: string, body: Record<string, string>, cookie = "") =>
+    fetch(base + path, {
+      method: "POST",
+      redirect: "manual",
+      headers: { origin: base, "content-type": "application/x-www-form-urlencoded", cookie },
+      body: new URLSearchParams(body).toString(),
+    });
+  const get = (path: string, cookie: string) =>
+    fetch(new URL(path, base), { redirect: "manual", headers: { cookie } });
+  const password = "ferry lantern orchard";
+  const signup = await post("/signup", {
+    firstName: "Sim",
+    lastName: "Payer",
+    "dateOfBirth-day": "1",
+    "dateOfBirth-month": "6",
+    "dateOfBirth-year": "1960",
+    gender: "Male",
+    ethnicity: "Not stated",
+    phone: "447700900321",
+    homeAddressLine1: "1 Test Row",
+    homePostcode: "CM1 1AA",
+    homeCountry: "United Kingdom",
+    email: "sim.payer@example.com",
+    password,
+    confirmPassword: password,
+  });
+  const cookie = signup.headers
+    .getSetCookie()
+    .map((value) => value.split(";")[0])
+    .join("; ");
+  const { events } = (await (await fetch(`${base}/api/events`)).json()) as {
+    events: { id: string; event_name: string }[];
+  };
+  const paid = events.find((event) => event.event_name === "Westminster Central Hall Screening")!;
+  const slots = (await (await fetch(`${base}/api/events/${paid.id}/slots`)).json()) as Record<
+    string,
+    { availableTimeSlots: string[] }
+  >;
+  const slotTime = Object.values(slots)[0]!.availableTimeSlots[0]!;
+  const hold = await fetch(`${base}/api/appointments`, {
+    method: "POST",
+    headers: { origin: base, "content-type": "application/json", cookie },
+    body: JSON.stringify({ eventId: paid.id, slotTime }),
+  });
+  expect(hold.status).toBe(201);
+  const { reference } = (await hold.json()) as { reference: string };
+
+  const consent = await post(
+    `/book-event/consent?booking=${reference}`,
+    {
+      numberOfPsaTest: "1",
+      familyHistoryProstateCancer: "No",
+      familyHistoryBreastOvarianCancer: "No",
+      medicationHistory: "None",
+      terms: "on",
+      sampleConsent: "on",
+    },
+    cookie,
+  );
+  expect(consent.headers.get("location")).toBe(`/checkout?booking=${reference}`);
+  expect(await (await get(`/checkout?booking=${reference}`, cookie)).text()).toContain(
+    "Test payment — no money is taken",
+  );
+  const pay = await post(`/checkout?booking=${reference}`, { intent: "pay" }, cookie);
+  const simulated = pay.headers.get("location")!;
+  expect(simulated).toMatch(/\/checkout\/simulated\?order=/);
+  expect(await (await get(simulated, cookie)).text()).toContain("Test payment — no money is taken");
+  const approved = await post(
+    new URL(simulated, base).pathname + new URL(simulated, base).search,
+    { decision: "approve" },
+    cookie,
+  );
+  const back = approved.headers.get("location")!;
+  expect(back).toMatch(/\/checkout\/return\?token=/);
+  const captured = await get(back, cookie);
+  expect(captured.headers.get("location")).toBe(`/booking-success?booking=${reference}`);
+  expect(await (await get(`/booking-success?booking=${reference}`, cookie)).text()).toContain(
+    "Successfully confirmed your booking!",
+  );
+}
+
 /** The README's path: no DATABASE_URL, so the embedded PGlite is migrated and seeded at start-up. */
 describe("start-up on the embedded database", () => {
   it("migrates, seeds, serves pages and keeps mail for the dev mailbox", async () => {
@@ -31,6 +117,7 @@ describe("start-up on the embedded database", () => {
       expect(posted.status).toBe(200);
       const mailbox = await (await fetch(`${server.url}/dev/mailbox`)).text();
       expect(mailbox).toContain("Website enquiry from Embedded Tester");
+      await payWithTheSimulatedProvider(server.url);
     } finally {
       await server.stop();
     }
@@ -56,6 +143,8 @@ describe("start-up on the embedded database", () => {
       APP_URL: "https://mhat.example.org",
       AUTH_SECRET: "a".repeat(40),
       SMTP_URL: "smtp://127.0.0.1:9",
+      PAYPAL_CLIENT_ID: "production-test-client",
+      PAYPAL_CLIENT_SECRET: "production-test-secret",
     });
     try {
       expect(server.output()).not.toContain("Demo data seeded.");
@@ -65,6 +154,26 @@ describe("start-up on the embedded database", () => {
       );
     } finally {
       await server.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("refuses to start in production without PayPal credentials (no simulated payments there)", async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), "mhat-pglite-"));
+    try {
+      await expect(
+        startBuiltServer({
+          PGLITE_DIR: dir,
+          DATABASE_URL: "",
+          NODE_ENV: "production",
+          APP_URL: "https://mhat.example.org",
+          AUTH_SECRET: "a".repeat(40),
+          SMTP_URL: "smtp://127.0.0.1:9",
+          PAYPAL_CLIENT_ID: "",
+          PAYPAL_CLIENT_SECRET: "",
+        }),
+      ).rejects.toThrow(/PAYPAL_CLIENT_ID/);
+    } finally {
       rmSync(dir, { recursive: true, force: true });
     }
   });
