@@ -91,9 +91,9 @@ export const clientAddress: RequestHandler = (req, _res, next) => {
 export function requestShape(options: { formBodyLimitBytes?: number } = {}): RequestHandler {
   const limit = options.formBodyLimitBytes ?? FORM_BODY_LIMIT_BYTES;
   return (req, res, next) => {
-    // eslint-disable-next-line no-control-regex -- finding control characters is the point
     if (req.originalUrl.length > MAX_URL_LENGTH)
       return refuse(req, res, 414, "This address is too long");
+    // eslint-disable-next-line no-control-regex -- finding control characters is the point
     if (/%00|[\u0000-\u001f\u007f]/i.test(req.originalUrl))
       return refuse(req, res, 400, "This address contains characters we cannot accept");
     if (!UNSAFE_METHODS.has(req.method)) return next();

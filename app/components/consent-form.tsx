@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type ReactNode } from "react";
+import { useState, type ReactNode } from "react";
 import { Form, useNavigation } from "react-router";
 import { consentWording } from "#app/content/consent";
 import {
@@ -41,12 +41,16 @@ export function ConsentForm({
 }) {
   const navigation = useNavigation();
   const [shownErrors, setShownErrors] = useState(errors);
+  // A new answer from the server replaces what is shown (worked out while rendering, as React advises).
+  const [answered, setAnswered] = useState(errors);
+  if (answered !== errors) {
+    setAnswered(errors);
+    setShownErrors(errors);
+  }
   const [answers, setAnswers] = useState({
     prostate: text(values.familyHistoryProstateCancer),
     ovarian: text(values.familyHistoryBreastOvarianCancer),
   });
-  // A new answer from the server replaces what is shown.
-  useEffect(() => setShownErrors(errors), [errors]);
 
   const firstError = CONSENT_FIELDS.map((field) => shownErrors[field]).find(Boolean);
   const clear = (...fields: string[]) =>

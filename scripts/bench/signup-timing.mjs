@@ -12,7 +12,8 @@ const rounds = roundsIndex >= 0 ? Number(args[roundsIndex + 1]) : 20;
 
 const dir = mkdtempSync(path.join(os.tmpdir(), "mhat-bench-"));
 // The server's own address is its APP_URL here, so that form posts pass the same-origin checks.
-const { APP_URL: _unused, ...env } = productionBenchEnv(dir);
+const env = productionBenchEnv(dir);
+delete env.APP_URL;
 const server = await startBuiltServer({ ...env, DEMO_DATA: "0" });
 const appOrigin = server.url;
 

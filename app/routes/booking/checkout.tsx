@@ -1,13 +1,14 @@
 import { lazy, Suspense, useState } from "react";
-import { Form, Link, data, redirect, useNavigation } from "react-router";
+import { Form, data, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/checkout";
 import { pageMeta } from "#app/components/meta";
+import { HoldEnded, HoldNotice } from "#app/components/hold-notice";
 import { OrderSummary } from "#app/components/order-summary";
 import { SubmitButton } from "#app/components/form";
 import { WarningIcon } from "#app/components/icons";
 import { config } from "#app/config.server";
 import { db } from "#app/db/client.server";
-import { formatLondonTime, formatLongDate } from "#app/domain/date-labels";
+import { formatLongDate } from "#app/domain/date-labels";
 import { PAYMENT_MESSAGES, findBookingForUser, startPayment } from "#app/services/bookings.server";
 import { requireUser } from "#app/services/guards.server";
 import { paymentProviderName } from "#app/services/payments.server";
@@ -126,23 +127,10 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
               </div>
             )}
             {expired ? (
-              <div className="warning" role="alert">
-                <p>
-                  We could not keep {booking.slotStart} for you any longer. No money has been taken.
-                  Please choose a time again.
-                </p>
-                <Link className="button" to={`/book-event?event=${booking.eventId}`}>
-                  Choose another time
-                </Link>
-              </div>
+              <HoldEnded slot={booking.slotStart} eventId={booking.eventId} />
             ) : (
               <>
-                {booking.holdExpiresAt && (
-                  <p className="inset" role="status">
-                    We are holding {booking.slotStart} for you until{" "}
-                    {formatLondonTime(booking.holdExpiresAt)}.
-                  </p>
-                )}
+                <HoldNotice slot={booking.slotStart} until={booking.holdExpiresAt} />
                 {provider === "simulated" && (
                   <p className="warning simulated-notice" role="note">
                     <WarningIcon /> <strong>Test payment — no money is taken.</strong> This site is

@@ -1,12 +1,13 @@
-import { Link, data, redirect } from "react-router";
+import { data, redirect } from "react-router";
 import type { Route } from "./+types/consent";
 import { ConsentForm } from "#app/components/consent-form";
 import { pageMeta } from "#app/components/meta";
+import { HoldEnded, HoldNotice } from "#app/components/hold-notice";
 import { OrderSummary } from "#app/components/order-summary";
 import { db } from "#app/db/client.server";
 import { bookingPaths } from "#app/domain/booking-paths";
 import { parseConsentForm } from "#app/domain/consent";
-import { formatLondonTime, formatLongDate } from "#app/domain/date-labels";
+import { formatLongDate } from "#app/domain/date-labels";
 import { findBookingForUser, submitConsent } from "#app/services/bookings.server";
 import { requireUser } from "#app/services/guards.server";
 import { pipeHeaders } from "#app/utils/headers";
@@ -69,25 +70,10 @@ export default function Consent({ loaderData, actionData }: Route.ComponentProps
               {booking.eventName}, {formatLongDate(booking.eventDate)}, at {booking.slotStart}.
             </p>
             {expired ? (
-              <div className="warning" role="alert">
-                <p>
-                  We could not keep {booking.slotStart} for you any longer, and someone else has
-                  taken it. Please choose another time.
-                </p>
-                <Link className="button" to={`/book-event?event=${booking.eventId}`}>
-                  Choose another time
-                </Link>
-              </div>
+              <HoldEnded slot={booking.slotStart} eventId={booking.eventId} />
             ) : (
               <>
-                {booking.holdExpiresAt && (
-                  <div className="inset" role="status">
-                    <p>
-                      We are holding {booking.slotStart} for you until{" "}
-                      {formatLondonTime(booking.holdExpiresAt)}.
-                    </p>
-                  </div>
-                )}
+                <HoldNotice slot={booking.slotStart} until={booking.holdExpiresAt} />
                 <ConsentForm
                   values={values}
                   errors={errors}
