@@ -50,6 +50,8 @@ export default [
     route("checkout/simulated", "routes/booking/checkout-simulated.tsx"),
     route("booking-success", "routes/booking/booking-success.tsx"),
   ]),
+  // Consent for a test arranged another way: a signed link, or the signed-in owner.
+  route("test-consent", "routes/booking/test-consent.tsx"),
 
   // account: signed-in patients only, inside the portal's frame
   layout("routes/account/layout.tsx", [

@@ -379,3 +379,75 @@ describe("medical results", () => {
     await other.page.context().close();
   });
 });
+
+describe("the stand-alone consent page (/test-consent)", () => {
+  /** The link staff would send, signed here from the server's own secret (read from its database). */
+  async function signedLink(profileId: string, testDate: string, expires: number) {
+    const [row] = await query<{ value: string }>(
+      "select value #>> '{}' as value from app_meta where key = 'generated_auth_secret'",
+    );
+    const signature = crypto
+      .createHmac("sha256", row!.value)
+      .update(`test-consent|${profileId}|${testDate}|${expires}`)
+      .digest("base64url");
+    return `/test-consent?${new URLSearchParams({
+      profile_id: profileId,
+      test_date: testDate,
+      expires: String(expires),
+      signature,
+    })}`;
+  }
+
+  it("refuses a link without its parameters, a forged one, and someone else's profile", async () => {
+    const owner = await signedInPage();
+    const [ownerProfile] = await query<{ id: string }>(
+      "select p.id from profile p join public.user u on u.id = p.user_id where u.email = $1",
+      [owner.email],
+    );
+    const invalid = "Invalid or missing parameters. Please check your link or contact support.";
+    const stranger = await signedInPage();
+    for (const path of [
+      "/test-consent",
+      `/test-consent?profile_id=${ownerProfile!.id}&test_date=2026-12-01`,
+      `/test-consent?profile_id=${ownerProfile!.id}&test_date=2026-12-01&expires=9999999999&signature=forged`,
+    ]) {
+      const response = await stranger.page.goto(path);
+      expect(response?.status(), path).toBe(400);
+      expect(await stranger.page.getByRole("alert").textContent()).toBe(invalid);
+    }
+    await checkPage(stranger.page);
+    // The owner, signed in, may use the plain address.
+    const own = await owner.page.goto(
+      `/test-consent?profile_id=${ownerProfile!.id}&test_date=2026-12-01`,
+    );
+    expect(own?.status()).toBe(200);
+    await owner.page.context().close();
+    await stranger.page.context().close();
+  });
+
+  it("takes consent from a signed link, signed in or not, and stores it with its wording version", async () => {
+    const { page: ownerPage, email } = await signedInPage();
+    await ownerPage.context().close();
+    const [profile] = await query<{ id: string }>(
+      "select p.id from profile p join public.user u on u.id = p.user_id where u.email = $1",
+      [email],
+    );
+    const link = await signedLink(profile!.id, "2026-12-03", Math.floor(Date.now() / 1000) + 3600);
+    const page = await newPage(browser());
+    await page.goto(link);
+    await page.getByRole("button", { name: "Submit" }).click();
+    await page.locator(".error-summary").waitFor();
+    expect(await page.locator(".error-summary").textContent()).toContain("This field is required.");
+    await checkPage(page);
+    await fillConsent(page);
+    await page.getByRole("button", { name: "Submit" }).click();
+    await page.getByText("Consent form submitted successfully!").waitFor();
+    const stored = await query<{ test_date: string; booking_id: string | null }>(
+      `select to_char(c.test_date, 'YYYY-MM-DD') as test_date, c.booking_id from consent c
+       join profile p on p.user_id = c.user_id where p.id = $1`,
+      [profile!.id],
+    );
+    expect(stored).toEqual([{ test_date: "2026-12-03", booking_id: null }]);
+    await page.context().close();
+  });
+});
