@@ -9,6 +9,7 @@ import { OrderSummary } from "#app/components/order-summary";
 import { SlotPicker } from "#app/components/slot-picker";
 import { CANCELLATION_POLICY } from "#app/content/booking";
 import { db } from "#app/db/client.server";
+import { noteDatabaseError } from "#app/db/health.server";
 import { AGE_MESSAGES } from "#app/domain/age";
 import { bookingPaths } from "#app/domain/booking-paths";
 import { formatLongDate } from "#app/domain/date-labels";
@@ -19,6 +20,7 @@ import { readUnlockedEvents } from "#app/services/access-codes.server";
 import { bookingPage } from "#app/services/booking-page.server";
 import { HOLD_REFUSAL_MESSAGES, holdPlace } from "#app/services/bookings.server";
 import { requireUser } from "#app/services/guards.server";
+import { logError, routeOf } from "#app/services/log.server";
 import { addMissingNhsNumber } from "#app/services/profiles.server";
 import { pipeHeaders } from "#app/utils/headers";
 import { readForm } from "#app/utils/http.server";
@@ -31,6 +33,7 @@ export const headers = pipeHeaders;
 export const BOOK_EVENT_MESSAGES = {
   invalidEvent: "Invalid event.",
   noSlots: "No time slots found for this event.",
+  slotsFailed: "Failed to load available time slots. Please try again later.",
   chooseTime: "Choose a time for your appointment",
   timeGone: "That time is no longer available. Please choose another time.",
   nhsMissing: "Enter your NHS number",
@@ -46,13 +49,21 @@ const NO_STORE = { "Cache-Control": "no-store" };
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request);
   const eventId = new URL(request.url).searchParams.get("event");
-  if (!eventId) return data({ invalid: true as const }, { status: 400, headers: NO_STORE });
-  const page = await bookingPage(db(), { userId: user.id, eventId });
+  if (!eventId) return data({ invalid: "no-event" as const }, { status: 400, headers: NO_STORE });
+  let page: Awaited<ReturnType<typeof bookingPage>>;
+  try {
+    page = await bookingPage(db(), { userId: user.id, eventId });
+  } catch (error) {
+    // An outage is answered 503 by the database gate; anything else gets the spec's message.
+    if (noteDatabaseError(error)) throw error;
+    logError(error, { route: routeOf(request), code: "slots_load_failed" });
+    return data({ invalid: "slots-failed" as const }, { status: 500, headers: NO_STORE });
+  }
   if (!page) throw data(null, { status: 404 });
   if (page.event.is_private && !(await readUnlockedEvents(request)).includes(page.event.id)) {
     throw redirect(`/event/${page.event.id}?access-code#access-code`);
   }
-  return data({ invalid: false as const, ...page }, { headers: NO_STORE });
+  return data({ invalid: null, ...page }, { headers: NO_STORE });
 }
 
 type ActionData = { fieldErrors?: FieldErrors; values?: Record<string, string> };
@@ -103,7 +114,11 @@ export default function BookEvent({ loaderData, actionData }: Route.ComponentPro
       <section className="section">
         <div className="page-width narrow">
           <h1>Book an event</h1>
-          <p className="warning">{BOOK_EVENT_MESSAGES.invalidEvent}</p>
+          <p className="warning" role="alert">
+            {loaderData.invalid === "no-event"
+              ? BOOK_EVENT_MESSAGES.invalidEvent
+              : BOOK_EVENT_MESSAGES.slotsFailed}
+          </p>
           <Link className="button" to="/book-event-main">
             Find an event
           </Link>
