@@ -1,5 +1,5 @@
 import { Form, useNavigation } from "react-router";
-import type { FieldErrors } from "#app/domain/forms";
+import type { FieldErrors } from "#app/domain/form-basics";
 import { ErrorSummary, Honeypot, SubmitButton, TextArea, TextField } from "./form";
 
 export type ContactActionData =

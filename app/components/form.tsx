@@ -5,7 +5,7 @@ import {
   type ReactNode,
   type TextareaHTMLAttributes,
 } from "react";
-import { HONEYPOT_FIELD, type FieldErrors } from "#app/domain/forms";
+import { HONEYPOT_FIELD, type FieldErrors } from "#app/domain/form-basics";
 
 /** The NHS.UK error summary: a list of links to each bad field. It takes focus when it appears. */
 export function ErrorSummary({

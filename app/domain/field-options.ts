@@ -20,3 +20,28 @@ export const ETHNICITIES = [
   "Other Ethnic Groups - Any other ethnic group",
   "Not stated",
 ] as const;
+
+/** The fields both forms show, in order. */
+export const PERSONAL_DETAILS_FIELDS = [
+  "firstName",
+  "lastName",
+  "dateOfBirth",
+  "gender",
+  "ethnicity",
+  "occupation",
+  "phone",
+  "homeAddressLine1",
+  "homeAddressLine2",
+  "homePostcode",
+  "homeCountry",
+] as const;
+
+export const SIGNUP_FIELDS = [
+  ...PERSONAL_DETAILS_FIELDS,
+  "nhsNumber",
+  "email",
+  "password",
+  "confirmPassword",
+] as const;
+
+export const PROFILE_EDIT_FIELDS = [...PERSONAL_DETAILS_FIELDS, "billingAddress"] as const;

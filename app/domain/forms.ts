@@ -1,14 +1,13 @@
 import type { z } from "zod";
 import { FIELD_MESSAGES, hasControlCharacters } from "./fields";
 
-/** Field name → first message, in the order the fields appear on the form. */
-export type FieldErrors = Record<string, string>;
+import type { FieldErrors } from "./form-basics";
+import { HONEYPOT_FIELD } from "./form-basics";
+
+export { HONEYPOT_FIELD, type FieldErrors } from "./form-basics";
 
 export type FormResult<T> =
   { ok: true; data: T } | { ok: false; fieldErrors: FieldErrors; values: Record<string, string> };
-
-/** Name of the hidden field that people never see and simple bots fill in. */
-export const HONEYPOT_FIELD = "company_website";
 
 /** Reads every text field of a form, so that a failed submission can show what was typed. */
 export function formValues(formData: FormData, omit: string[] = []): Record<string, string> {

@@ -1,5 +1,7 @@
 import { z } from "zod";
 import { ETHNICITIES, GENDERS } from "./field-options";
+
+export { PERSONAL_DETAILS_FIELDS, PROFILE_EDIT_FIELDS, SIGNUP_FIELDS } from "./field-options";
 import {
   choice,
   countryField,
@@ -20,31 +22,6 @@ import {
  * The personal-details forms: sign-up and the portal's "Edit Personal Information". Both use the
  * profile's own field names, so a field is called the same everywhere.
  */
-
-/** The fields both forms show, in order. */
-export const PERSONAL_DETAILS_FIELDS = [
-  "firstName",
-  "lastName",
-  "dateOfBirth",
-  "gender",
-  "ethnicity",
-  "occupation",
-  "phone",
-  "homeAddressLine1",
-  "homeAddressLine2",
-  "homePostcode",
-  "homeCountry",
-] as const;
-
-export const SIGNUP_FIELDS = [
-  ...PERSONAL_DETAILS_FIELDS,
-  "nhsNumber",
-  "email",
-  "password",
-  "confirmPassword",
-] as const;
-
-export const PROFILE_EDIT_FIELDS = [...PERSONAL_DETAILS_FIELDS, "billingAddress"] as const;
 
 const addressFields = {
   homeAddressLine1: requiredText("Enter the first line of your address", 200),
