@@ -1,6 +1,7 @@
 import { Link, data, redirect } from "react-router";
 import type { Route } from "./+types/booking-success";
 import { CheckIcon } from "#app/components/icons";
+import { AddressLines } from "#app/components/address-lines";
 import { pageMeta } from "#app/components/meta";
 import { HOW_TO_CHANGE } from "#app/content/booking";
 import { organisation } from "#app/content/organisation";
@@ -56,14 +57,7 @@ export default function BookingSuccess({ loaderData }: Route.ComponentProps) {
           </dd>
           <dt>Place</dt>
           <dd>
-            <address>
-              {booking.addressLines.map((line) => (
-                <span key={line}>
-                  {line}
-                  <br />
-                </span>
-              ))}
-            </address>
+            <AddressLines lines={booking.addressLines} />
           </dd>
         </dl>
         <h2>What to bring</h2>

@@ -18,7 +18,6 @@ export async function loader() {
   const messages = await listOutbox(db(), 50);
   return data(
     {
-      smtpConfigured: Boolean(config().SMTP_URL),
       messages: messages.map((message) => ({
         id: message.id,
         to: message.to,
@@ -38,10 +37,8 @@ export default function DevMailbox({ loaderData }: Route.ComponentProps) {
       <div className="page-width">
         <h1>Development mailbox</h1>
         <p className="inset">
-          For development only: this page does not exist in production.{" "}
-          {loaderData.smtpConfigured
-            ? "SMTP_URL is set, so these messages are also delivered."
-            : "SMTP_URL is not set, so nothing is delivered; the messages wait here."}
+          For development only: this page exists only while SMTP_URL is not set, and never in
+          production. Nothing is delivered; the messages wait here.
         </p>
         {loaderData.messages.length === 0 && <p>No messages yet.</p>}
         {loaderData.messages.map((message) => (

@@ -10,11 +10,13 @@ import {
 } from "#app/components/event-card";
 import { EventMap } from "#app/components/event-map";
 import { BuildingIcon, LockIcon, WarningIcon } from "#app/components/icons";
+import { AddressLines } from "#app/components/address-lines";
 import { pageMeta } from "#app/components/meta";
 import { config } from "#app/config.server";
 import { organisation } from "#app/content/organisation";
 import { db } from "#app/db/client.server";
 import { isCorporateOnly } from "#app/domain/events";
+import { needsNhsNumber } from "#app/domain/eligibility";
 import { priceLabel } from "#app/domain/pricing";
 import { formatLongDate } from "#app/domain/date-labels";
 import { readUnlockedEvents, unlockPrivateEvent } from "#app/services/access-codes.server";
@@ -86,7 +88,7 @@ export default function EventPage({ loaderData, actionData }: Route.ComponentPro
     event.city,
     event.postcode,
     event.country,
-  ].filter(Boolean);
+  ].filter((line): line is string => Boolean(line));
   const bookable = event.booking_status === "bookable";
   const needsCode = event.is_private && !unlocked;
   const corporateOnly = isCorporateOnly(event.exclusive_for);
@@ -140,18 +142,11 @@ export default function EventPage({ loaderData, actionData }: Route.ComponentPro
               )}
               <dt>Address</dt>
               <dd>
-                <address>
-                  {address.map((line) => (
-                    <span key={line}>
-                      {line}
-                      <br />
-                    </span>
-                  ))}
-                </address>
+                <AddressLines lines={address} />
               </dd>
             </dl>
 
-            {event.lab_name?.toUpperCase() === "ESNEFT" && (
+            {needsNhsNumber(event.lab_name) && (
               <div className="warning" role="note">
                 <p className="status">
                   <WarningIcon /> NHS number needed
