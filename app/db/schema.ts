@@ -30,6 +30,9 @@ export const enquiry = pgTable("enquiry", {
   phoneNumber: text("phone_number").notNull(),
   message: text("message").notNull(),
   createdAt: createdAt(),
+  /** Set by staff once the enquiry has been answered or needs nothing more. */
+  handledAt: timestamp("handled_at", { withTimezone: true }),
+  handledBy: text("handled_by"),
 });
 
 /** Newsletter sign-ups. One row per address: subscribing again updates the name. */
@@ -40,6 +43,8 @@ export const newsletterSubscription = pgTable(
     name: text("name").notNull(),
     email: text("email").notNull(),
     hearAboutEvents: boolean("hear_about_events").notNull().default(true),
+    /** Set by the signed link in newsletter mail; such addresses are left out of exports. */
+    unsubscribedAt: timestamp("unsubscribed_at", { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
@@ -108,6 +113,10 @@ export const screeningProduct = pgTable("screening_product", {
 
 export const eventCategory = pgEnum("event_category", ["community", "freemasons", "corporate"]);
 
+/** draft (staff only) → published (on the site) ⇄ draft; cancelled is final. */
+export const EVENT_STATUSES = ["draft", "published", "cancelled"] as const;
+export const eventStatus = pgEnum("event_status", EVENT_STATUSES);
+
 /**
  * A screening event. Dates and times are London wall-clock values; rules turn them into instants.
  * Capacity: `totalSpaces` for the event and `placesPerSlot` for each time slot; `bookedSpaces` is
@@ -148,7 +157,11 @@ export const event = pgTable(
     country: text("country").notNull().default("United Kingdom"),
     latitude: doublePrecision("latitude"),
     longitude: doublePrecision("longitude"),
+    /** Only published events are shown or booked; the back office creates them as drafts. */
+    status: eventStatus("status").notNull().default("published"),
+    cancelledAt: timestamp("cancelled_at", { withTimezone: true }),
     createdAt: createdAt(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [
     index("event_date_idx").on(table.eventDate),
@@ -175,6 +188,7 @@ export const eventAccessCode = pgTable(
     maxUses: integer("max_uses"),
     uses: integer("uses").notNull().default(0),
     expiresAt: timestamp("expires_at", { withTimezone: true }),
+    revokedAt: timestamp("revoked_at", { withTimezone: true }),
     createdAt: createdAt(),
   },
   (table) => [uniqueIndex("event_access_code_hash_key").on(table.eventId, table.codeHash)],
@@ -200,8 +214,30 @@ export const user = pgTable("user", {
   email: text("email").notNull().unique(),
   emailVerified: boolean("email_verified").notNull().default(false),
   image: text("image"),
+  /** Kept by better-auth's two-factor plugin; required of staff. */
+  twoFactorEnabled: boolean("two_factor_enabled").notNull().default(false),
+  /** A deactivated account cannot sign in; its sessions were deleted when this was set. */
+  deactivatedAt: timestamp("deactivated_at", { withTimezone: true }),
   ...authTimestamps,
 });
+
+/** better-auth's TOTP secrets and recovery codes, both encrypted with the server secret. */
+export const twoFactor = pgTable(
+  "two_factor",
+  {
+    id: text("id").primaryKey(),
+    secret: text("secret").notNull(),
+    backupCodes: text("backup_codes").notNull(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    /** false until the first code from the authenticator app has been accepted. */
+    verified: boolean("verified").notNull().default(true),
+    failedVerificationCount: integer("failed_verification_count").notNull().default(0),
+    lockedUntil: timestamp("locked_until", { withTimezone: true }),
+  },
+  (table) => [uniqueIndex("two_factor_user_key").on(table.userId)],
+);
 
 export const staffRole = pgEnum("staff_role", STAFF_ROLES);
 
@@ -218,6 +254,57 @@ export const userRole = pgTable(
   (table) => [primaryKey({ columns: [table.userId, table.role] })],
 );
 
+/**
+ * A one-time link to set up a staff account: from `npm run create-admin` or an admin's invitation.
+ * Only a hash of the token is kept; the link expires and works once.
+ */
+export const staffInvitation = pgTable(
+  "staff_invitation",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    email: text("email").notNull(),
+    roles: staffRole("roles").array().notNull(),
+    tokenHash: text("token_hash").notNull(),
+    /** null when made on the command line. */
+    invitedBy: text("invited_by").references(() => user.id, { onDelete: "set null" }),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    acceptedAt: timestamp("accepted_at", { withTimezone: true }),
+    revokedAt: timestamp("revoked_at", { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (table) => [uniqueIndex("staff_invitation_token_key").on(table.tokenHash)],
+);
+
+/**
+ * Append-only record of staff reading or changing people's data: who, when, what, whose, from
+ * where. A trigger (migration 0006) refuses UPDATE, DELETE and TRUNCATE, whatever the code does.
+ * `details` holds ids and counts only, never what a person typed or a health value.
+ */
+export const auditLog = pgTable(
+  "audit_log",
+  {
+    id: bigint("id", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
+    at: timestamp("at", { withTimezone: true }).notNull().defaultNow(),
+    /** The staff member; null for the command line. */
+    actorUserId: text("actor_user_id"),
+    actorEmail: text("actor_email"),
+    /** A dotted code such as "attendees.view" or "result.release". */
+    action: text("action").notNull(),
+    /** The person whose data it was, when it was one person's. */
+    subjectUserId: text("subject_user_id"),
+    entityType: text("entity_type"),
+    entityId: text("entity_id"),
+    ipAddress: text("ip_address"),
+    details: jsonb("details").$type<Record<string, string | number | boolean | null>>(),
+  },
+  (table) => [
+    index("audit_log_at_idx").on(table.at),
+    index("audit_log_actor_idx").on(table.actorUserId),
+    index("audit_log_subject_idx").on(table.subjectUserId),
+    index("audit_log_action_idx").on(table.action),
+  ],
+);
+
 export const session = pgTable(
   "session",
   {
@@ -229,6 +316,11 @@ export const session = pgTable(
     userId: text("user_id")
       .notNull()
       .references(() => user.id, { onDelete: "cascade" }),
+    /**
+     * Set when this session's owner typed a code from their authenticator app (sign-in or
+     * enrolment). Staff pages refuse a session without it, however it was made.
+     */
+    twoFactorVerified: boolean("two_factor_verified").notNull().default(false),
     ...authTimestamps,
   },
   (table) => [index("session_user_idx").on(table.userId)],
@@ -384,6 +476,10 @@ export const booking = pgTable(
       .where(sql`${table.status} in ('held', 'awaiting_payment', 'confirmed')`),
     index("booking_user_idx").on(table.userId),
     uniqueIndex("booking_payment_order_key").on(table.paymentOrderId),
+    // Results are matched by sample id, so one id names one booking, whatever its letters' case.
+    uniqueIndex("booking_sample_id_key")
+      .on(sql`upper(${table.sampleId})`)
+      .where(sql`${table.sampleId} is not null`),
     check("booking_slot_time_check", sql`${table.slotTime} ~ '^([01][0-9]|2[0-3]):[0-5][0-9]$'`),
     check("booking_price_check", sql`${table.pricePence} >= 0`),
   ],
@@ -449,6 +545,10 @@ export const paymentTransaction = pgTable(
     uniqueIndex("payment_transaction_capture_key")
       .on(table.captureId)
       .where(sql`${table.kind} = 'capture'`),
+    // A booking is refunded in full once, however often the refund is retried.
+    uniqueIndex("payment_transaction_refund_key")
+      .on(table.bookingId)
+      .where(sql`${table.kind} = 'refund' AND ${table.status} in ('COMPLETED', 'PENDING')`),
   ],
 );
 
@@ -472,6 +572,14 @@ export const testResult = pgTable(
     comments: text("comments"),
     sampleDate: date("sample_date", { mode: "string" }),
     releasedAt: timestamp("released_at", { withTimezone: true }),
+    /** The clinician who confirmed the flag and released it. */
+    releasedBy: text("released_by"),
+    /** The flag suggested from the age thresholds when the value came in (null: none applies). */
+    suggestedFlag: resultFlag("suggested_flag"),
+    importedAt: timestamp("imported_at", { withTimezone: true }),
+    importedBy: text("imported_by"),
+    /** Set when a released result is changed; the patient is told and the audit log keeps the change. */
+    correctedAt: timestamp("corrected_at", { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
@@ -481,4 +589,69 @@ export const testResult = pgTable(
       sql`${table.retestYears} is null or ${table.retestYears} in (1, 2, 3)`,
     ),
   ],
+);
+
+/**
+ * Age bands whose PSA at or above the threshold suggests a flag (amber) for the clinician.
+ * Bands without a threshold suggest nothing: the clinician sets the flag.
+ */
+export const psaThreshold = pgTable(
+  "psa_threshold",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    minAge: integer("min_age").notNull(),
+    maxAge: integer("max_age").notNull(),
+    /** ng/ml, as text with two decimals ("1.00"), compared as numbers. */
+    thresholdNgMl: text("threshold_ng_ml"),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedBy: text("updated_by"),
+  },
+  (table) => [
+    uniqueIndex("psa_threshold_band_key").on(table.minAge, table.maxAge),
+    check(
+      "psa_threshold_band_check",
+      sql`${table.minAge} >= 0 AND ${table.maxAge} >= ${table.minAge}`,
+    ),
+  ],
+);
+
+/**
+ * An uploaded laboratory results file between its preview and its commit: the parsed rows with
+ * each row's errors. Belongs to the clinician who uploaded it.
+ */
+export const resultImport = pgTable("result_import", {
+  id: uuid("id").primaryKey().defaultRandom(),
+  uploadedBy: text("uploaded_by")
+    .notNull()
+    .references(() => user.id),
+  filename: text("filename"),
+  rows: jsonb("rows").notNull(),
+  committedAt: timestamp("committed_at", { withTimezone: true }),
+  createdAt: createdAt(),
+});
+
+/**
+ * Every version of a released result that a correction replaced, as the patient saw it: the
+ * clinical record of what was shown and when. Append-only, like the audit log.
+ */
+export const testResultRevision = pgTable(
+  "test_result_revision",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    testResultId: uuid("test_result_id")
+      .notNull()
+      .references(() => testResult.id),
+    psaValue: text("psa_value"),
+    unit: text("unit").notNull(),
+    flag: resultFlag("flag"),
+    retestYears: integer("retest_years"),
+    comments: text("comments"),
+    releasedAt: timestamp("released_at", { withTimezone: true }),
+    releasedBy: text("released_by"),
+    /** When it was replaced, by whom, and why (a code from the correction form's list). */
+    replacedAt: timestamp("replaced_at", { withTimezone: true }).notNull().defaultNow(),
+    replacedBy: text("replaced_by").notNull(),
+    reason: text("reason").notNull(),
+  },
+  (table) => [index("test_result_revision_result_idx").on(table.testResultId)],
 );

@@ -1,0 +1,1 @@
+CREATE UNIQUE INDEX "booking_sample_id_key" ON "booking" USING btree (upper("sample_id")) WHERE "booking"."sample_id" is not null;
