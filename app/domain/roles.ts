@@ -10,3 +10,12 @@ export type StaffRole = (typeof STAFF_ROLES)[number];
 export function isStaffRole(value: unknown): value is StaffRole {
   return typeof value === "string" && (STAFF_ROLES as readonly string[]).includes(value);
 }
+
+/** Staff sign in again after this long, whatever they are doing; patients' sessions last a week. */
+export const STAFF_SESSION_HOURS = 8;
+
+export const ROLE_LABELS: Record<StaffRole, string> = {
+  admin: "Admin",
+  coordinator: "Coordinator",
+  clinician: "Clinician",
+};

@@ -1,0 +1,76 @@
+import { describe, expect, it } from "vitest";
+import {
+  cleanSearch,
+  compareAttendees,
+  formatDateOfBirth,
+  formatNhsNumber,
+  matchesAttendeeSearch,
+} from "./attendees";
+
+const arthur = { name: "Arthur Tester", reference: "MHAT-7KQ3-9XZ2" };
+const zoe = { name: "Zoë O'Brien", reference: "MHAT-ABCD-EFGH" };
+
+describe("matchesAttendeeSearch", () => {
+  it("matches everyone when nothing is typed", () => {
+    expect(matchesAttendeeSearch(arthur, "")).toBe(true);
+  });
+  it("matches part of a name in any case", () => {
+    expect(matchesAttendeeSearch(arthur, "test")).toBe(true);
+    expect(matchesAttendeeSearch(arthur, "ARTHUR")).toBe(true);
+    expect(matchesAttendeeSearch(zoe, "test")).toBe(false);
+  });
+  it("matches every word typed, in any order", () => {
+    expect(matchesAttendeeSearch(arthur, "tester arthur")).toBe(true);
+    expect(matchesAttendeeSearch(arthur, "arthur smith")).toBe(false);
+  });
+  it("ignores accents", () => {
+    expect(matchesAttendeeSearch(zoe, "zoe o'brien")).toBe(true);
+  });
+  it("matches a reference with or without dashes, in any case", () => {
+    expect(matchesAttendeeSearch(arthur, "MHAT-7KQ3-9XZ2")).toBe(true);
+    expect(matchesAttendeeSearch(arthur, "mhat7kq39xz2")).toBe(true);
+    expect(matchesAttendeeSearch(arthur, "7kq3")).toBe(true);
+    expect(matchesAttendeeSearch(zoe, "7KQ3")).toBe(false);
+  });
+  it("needs 4 characters of a reference", () => {
+    expect(matchesAttendeeSearch(arthur, "7K")).toBe(false);
+  });
+});
+
+describe("cleanSearch", () => {
+  it("tidies spaces and limits the length", () => {
+    expect(cleanSearch("  arthur   tester ")).toBe("arthur tester");
+    expect(cleanSearch("x".repeat(500))).toHaveLength(100);
+    expect(cleanSearch(null)).toBe("");
+  });
+});
+
+describe("compareAttendees", () => {
+  it("orders by time slot, then surname, first name and reference", () => {
+    const rows = [
+      { slotTime: "10:30", lastName: "Able", firstName: "A", reference: "R1" },
+      { slotTime: "10:00", lastName: "baker", firstName: "B", reference: "R2" },
+      { slotTime: "10:00", lastName: "Baker", firstName: "A", reference: "R3" },
+      { slotTime: "10:00", lastName: "Adams", firstName: "Z", reference: "R4" },
+      { slotTime: "09:30", lastName: "Zed", firstName: "Z", reference: "R5" },
+    ];
+    expect([...rows].sort(compareAttendees).map((row) => row.reference)).toEqual([
+      "R5",
+      "R4",
+      "R3",
+      "R2",
+      "R1",
+    ]);
+  });
+});
+
+describe("formats", () => {
+  it("prints NHS numbers in groups of 3, 3 and 4", () => {
+    expect(formatNhsNumber("9434765919")).toBe("943 476 5919");
+    expect(formatNhsNumber(null)).toBeNull();
+  });
+  it("prints dates of birth day first", () => {
+    expect(formatDateOfBirth("1968-04-12")).toBe("12/04/1968");
+    expect(formatDateOfBirth(null)).toBeNull();
+  });
+});

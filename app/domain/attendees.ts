@@ -1,0 +1,107 @@
+import type { CheckInState } from "./check-in";
+
+/**
+ * The attendee list of an event, as the back office shows it: who is booked at which time, how
+ * to find one person in it, and the words for each status.
+ */
+
+export const SEARCH_MAX_LENGTH = 100;
+
+/* Here rather than in check-in.ts, so that the page's browser code does not carry Zod. */
+export const CHECK_IN_LABELS: Record<CheckInState, string> = {
+  waiting: "Not checked in",
+  arrived: "Arrived",
+  no_show: "No-show",
+  sample_taken: "Sample taken",
+};
+
+/** What the confirmation after each action says. */
+export const CHECK_IN_DONE_MESSAGES = {
+  arrived: "Marked as arrived.",
+  "no-show": "Marked as a no-show.",
+  sample: "Sample recorded.",
+  undo: "Mark undone.",
+} as const;
+
+export const BOOKING_STATUS_LABELS = {
+  held: "Held (not yet consented)",
+  awaiting_payment: "Awaiting payment",
+  confirmed: "Confirmed",
+  expired: "Expired",
+  cancelled: "Cancelled",
+} as const;
+
+export const PAYMENT_STATUS_LABELS = {
+  not_required: "Free",
+  unpaid: "Not paid",
+  pending: "Payment under review",
+  paid: "Paid",
+  refunded: "Refunded",
+} as const;
+
+/** Letters without accents, lower case, single spaces: "Zoë  O'Brien" → "zoe o'brien". */
+function fold(text: string): string {
+  return text
+    .normalize("NFD")
+    .replace(/\p{Diacritic}/gu, "")
+    .toLowerCase()
+    .replace(/\s+/g, " ")
+    .trim();
+}
+
+function compactReference(text: string): string {
+  return text.toUpperCase().replace(/[^A-Z0-9]/g, "");
+}
+
+/** What was typed in the search box, tidied; empty when there is nothing to search for. */
+export function cleanSearch(typed: string | null | undefined): string {
+  if (typeof typed !== "string") return "";
+  return typed.replace(/\s+/g, " ").trim().slice(0, SEARCH_MAX_LENGTH);
+}
+
+/**
+ * Does this attendee match the search? By name (every word typed appears in "first last", in any
+ * case and without accents) or by booking reference (4 or more of its characters, with or without
+ * the dashes).
+ */
+export function matchesAttendeeSearch(
+  attendee: { name: string; reference: string },
+  search: string,
+): boolean {
+  const query = fold(search);
+  if (!query) return true;
+  const name = fold(attendee.name);
+  if (query.split(" ").every((word) => name.includes(word))) return true;
+  const typedReference = compactReference(search);
+  return (
+    typedReference.length >= 4 && compactReference(attendee.reference).includes(typedReference)
+  );
+}
+
+/** The time slot first, then surname, first name and reference, so the order never wobbles. */
+export function compareAttendees(
+  a: { slotTime: string; lastName: string; firstName: string; reference: string },
+  b: { slotTime: string; lastName: string; firstName: string; reference: string },
+): number {
+  return (
+    a.slotTime.localeCompare(b.slotTime) ||
+    a.lastName.localeCompare(b.lastName, "en-GB", { sensitivity: "base" }) ||
+    a.firstName.localeCompare(b.firstName, "en-GB", { sensitivity: "base" }) ||
+    a.reference.localeCompare(b.reference)
+  );
+}
+
+/** "943 476 5919", as NHS numbers are printed; anything else as it is. */
+export function formatNhsNumber(nhsNumber: string | null): string | null {
+  if (nhsNumber === null) return null;
+  return /^\d{10}$/.test(nhsNumber)
+    ? `${nhsNumber.slice(0, 3)} ${nhsNumber.slice(3, 6)} ${nhsNumber.slice(6)}`
+    : nhsNumber;
+}
+
+/** "12/04/1968" from "1968-04-12", as staff read dates of birth aloud to check them. */
+export function formatDateOfBirth(date: string | null): string | null {
+  if (date === null) return null;
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(date);
+  return match ? `${match[3]}/${match[2]}/${match[1]}` : date;
+}

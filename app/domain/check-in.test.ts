@@ -1,0 +1,164 @@
+import { describe, expect, it } from "vitest";
+import { parseForm } from "./forms";
+import {
+  applyCheckIn,
+  CHECK_IN_MESSAGES,
+  checkInSchema,
+  checkInState,
+  type CheckInCommand,
+  type CheckInFields,
+} from "./check-in";
+
+const BOOKING = "0b7c2a4e-1f0a-4c7e-9a55-3d2f8b6e1c11";
+const now = new Date("2026-06-10T09:05:00Z");
+const earlier = new Date("2026-06-10T08:50:00Z");
+const waiting: CheckInFields = {
+  arrivedAt: null,
+  noShowAt: null,
+  sampleId: null,
+  sampleTakenAt: null,
+};
+const arrived: CheckInFields = { ...waiting, arrivedAt: earlier };
+const noShow: CheckInFields = { ...waiting, noShowAt: earlier };
+const sampled: CheckInFields = { ...arrived, sampleId: "S-1", sampleTakenAt: earlier };
+
+const command = (value: Record<string, string>) => {
+  const parsed = parseForm(checkInSchema, value);
+  if (!parsed.ok) throw new Error(JSON.stringify(parsed.fieldErrors));
+  return parsed.data as CheckInCommand;
+};
+
+describe("checkInState", () => {
+  it("reads the state from the booking's columns", () => {
+    expect(checkInState(waiting)).toBe("waiting");
+    expect(checkInState(arrived)).toBe("arrived");
+    expect(checkInState(noShow)).toBe("no_show");
+    expect(checkInState(sampled)).toBe("sample_taken");
+  });
+});
+
+describe("checkInSchema", () => {
+  it("trims a scanned sample id", () => {
+    expect(command({ intent: "sample", bookingId: BOOKING, sampleId: "  AB-12 \n" })).toEqual({
+      intent: "sample",
+      bookingId: BOOKING,
+      sampleId: "AB-12",
+    });
+  });
+  it.each([
+    ["", CHECK_IN_MESSAGES.sampleIdMissing],
+    ["   ", CHECK_IN_MESSAGES.sampleIdMissing],
+    ["A".repeat(41), CHECK_IN_MESSAGES.sampleIdTooLong],
+    ["AB 12", CHECK_IN_MESSAGES.sampleIdCharacters],
+    ["=1+1", CHECK_IN_MESSAGES.sampleIdCharacters],
+    ["-123", CHECK_IN_MESSAGES.sampleIdCharacters],
+    ["AB_12", CHECK_IN_MESSAGES.sampleIdCharacters],
+  ])("refuses the sample id %j", (sampleId, message) => {
+    const parsed = parseForm(checkInSchema, { intent: "sample", bookingId: BOOKING, sampleId });
+    expect(parsed.ok).toBe(false);
+    if (!parsed.ok) expect(parsed.fieldErrors.sampleId).toBe(message);
+  });
+  it("accepts 40 characters", () => {
+    expect(
+      command({ intent: "sample", bookingId: BOOKING, sampleId: "A".repeat(40) }),
+    ).toMatchObject({
+      sampleId: "A".repeat(40),
+    });
+  });
+  it("refuses an unknown intent and a booking id that is not one", () => {
+    const bad = parseForm(checkInSchema, { intent: "delete", bookingId: BOOKING });
+    expect(bad.ok).toBe(false);
+    if (!bad.ok) expect(bad.fieldErrors.intent).toBe(CHECK_IN_MESSAGES.intent);
+    const badId = parseForm(checkInSchema, { intent: "arrived", bookingId: "1 or 1=1" });
+    expect(badId.ok).toBe(false);
+    if (!badId.ok) expect(badId.fieldErrors.bookingId).toBe(CHECK_IN_MESSAGES.booking);
+  });
+  it("needs the state an undo undoes", () => {
+    expect(parseForm(checkInSchema, { intent: "undo", bookingId: BOOKING }).ok).toBe(false);
+    expect(
+      parseForm(checkInSchema, { intent: "undo", bookingId: BOOKING, from: "waiting" }).ok,
+    ).toBe(false);
+  });
+});
+
+describe("applyCheckIn", () => {
+  const arrive = command({ intent: "arrived", bookingId: BOOKING });
+  const miss = command({ intent: "no-show", bookingId: BOOKING });
+  const sample = command({ intent: "sample", bookingId: BOOKING, sampleId: "S-2" });
+
+  it("marks someone waiting as arrived", () => {
+    expect(applyCheckIn(waiting, arrive, now)).toEqual({
+      ok: true,
+      from: "waiting",
+      to: "arrived",
+      changed: true,
+      changes: { arrivedAt: now, noShowAt: null },
+    });
+  });
+  it("turns a no-show into an arrival (he came late)", () => {
+    expect(applyCheckIn(noShow, arrive, now)).toMatchObject({
+      ok: true,
+      to: "arrived",
+      changes: { arrivedAt: now, noShowAt: null },
+    });
+  });
+  it("changes nothing on a second tap", () => {
+    expect(applyCheckIn(arrived, arrive, now)).toMatchObject({ ok: true, changed: false });
+    expect(applyCheckIn(noShow, miss, now)).toMatchObject({ ok: true, changed: false });
+    expect(applyCheckIn(sampled, arrive, now)).toMatchObject({ ok: true, changed: false });
+  });
+  it("marks a no-show, clearing an arrival", () => {
+    expect(applyCheckIn(arrived, miss, now)).toMatchObject({
+      ok: true,
+      to: "no_show",
+      changes: { noShowAt: now, arrivedAt: null },
+    });
+  });
+  it("refuses a no-show once a sample is taken", () => {
+    expect(applyCheckIn(sampled, miss, now)).toEqual({
+      ok: false,
+      error: CHECK_IN_MESSAGES.noShowAfterSample,
+      field: "checkIn",
+    });
+  });
+  it("records a sample, which means he arrived", () => {
+    expect(applyCheckIn(waiting, sample, now)).toMatchObject({
+      ok: true,
+      to: "sample_taken",
+      changes: { sampleId: "S-2", sampleTakenAt: now, arrivedAt: now, noShowAt: null },
+    });
+    expect(applyCheckIn(arrived, sample, now)).toMatchObject({
+      changes: { arrivedAt: earlier },
+    });
+  });
+  it("accepts the same sample id again, but not a different one", () => {
+    const same = command({ intent: "sample", bookingId: BOOKING, sampleId: "s-1" });
+    expect(applyCheckIn(sampled, same, now)).toMatchObject({ ok: true, changed: false });
+    expect(applyCheckIn(sampled, sample, now)).toEqual({
+      ok: false,
+      error: CHECK_IN_MESSAGES.sampleAlready("S-1"),
+      field: "sampleId",
+    });
+  });
+  it("undoes the state the page showed, and only that", () => {
+    const undo = (from: string) => command({ intent: "undo", bookingId: BOOKING, from });
+    expect(applyCheckIn(sampled, undo("sample_taken"), now)).toMatchObject({
+      ok: true,
+      to: "arrived",
+      changes: { sampleId: null, sampleTakenAt: null },
+    });
+    expect(applyCheckIn(arrived, undo("arrived"), now)).toMatchObject({
+      to: "waiting",
+      changes: { arrivedAt: null },
+    });
+    expect(applyCheckIn(noShow, undo("no_show"), now)).toMatchObject({
+      to: "waiting",
+      changes: { noShowAt: null },
+    });
+    expect(applyCheckIn(sampled, undo("arrived"), now)).toEqual({
+      ok: false,
+      error: CHECK_IN_MESSAGES.changedMeanwhile,
+      field: "checkIn",
+    });
+  });
+});

@@ -1,0 +1,147 @@
+import { z } from "zod";
+
+/**
+ * Check-in on the day of an event: a booked person arrives (or does not), and a blood sample is
+ * taken and labelled with the tube's sample id, typed or read by a barcode scanner. A sample
+ * implies that he arrived. Every mark can be undone, in case of a mistaken tap.
+ */
+
+export const CHECK_IN_STATES = ["waiting", "arrived", "no_show", "sample_taken"] as const;
+export type CheckInState = (typeof CHECK_IN_STATES)[number];
+
+export interface CheckInFields {
+  arrivedAt: Date | null;
+  noShowAt: Date | null;
+  sampleId: string | null;
+  sampleTakenAt: Date | null;
+}
+
+export function checkInState(fields: CheckInFields): CheckInState {
+  if (fields.sampleId !== null || fields.sampleTakenAt !== null) return "sample_taken";
+  if (fields.arrivedAt !== null) return "arrived";
+  if (fields.noShowAt !== null) return "no_show";
+  return "waiting";
+}
+
+export const SAMPLE_ID_MAX = 40;
+
+export const CHECK_IN_MESSAGES = {
+  sampleIdMissing: "Enter the sample id from the tube's label, or scan its barcode",
+  sampleIdTooLong: `The sample id must be ${SAMPLE_ID_MAX} characters or fewer`,
+  sampleIdCharacters:
+    "The sample id can only contain letters, numbers and hyphens, and must start with a letter or number",
+  sampleIdInUse: (reference: string) =>
+    `This sample id is already recorded for booking ${reference}. Check the tube's label and scan or type it again.`,
+  sampleIdInUseElsewhere:
+    "This sample id is already recorded for a booking at another event. Check the tube's label and scan or type it again.",
+  sampleAlready: (sampleId: string) =>
+    `A sample (${sampleId}) is already recorded for this person. Undo it first if it was a mistake.`,
+  noShowAfterSample:
+    "A sample is recorded for this person, so he cannot be a no-show. Undo the sample first if it was a mistake.",
+  changedMeanwhile:
+    "This person's check-in changed since the page was loaded. Check the row and try again.",
+  notConfirmed: "Only confirmed bookings can be checked in.",
+  resultImported:
+    "A result has already been imported for this sample, so it cannot be undone here. Ask a clinician.",
+  intent: "Choose what to record",
+  booking: "Choose a booking",
+} as const;
+
+/**
+ * A sample id as the scanner or the person typed it: trimmed, 1 to 40 letters, digits and
+ * hyphens, starting with a letter or digit (so a spreadsheet never reads it as a formula).
+ */
+export const sampleIdField = z
+  .string({ error: CHECK_IN_MESSAGES.sampleIdMissing })
+  .trim()
+  .min(1, { error: CHECK_IN_MESSAGES.sampleIdMissing })
+  .max(SAMPLE_ID_MAX, { error: CHECK_IN_MESSAGES.sampleIdTooLong })
+  .regex(/^[A-Za-z0-9][A-Za-z0-9-]*$/, { error: CHECK_IN_MESSAGES.sampleIdCharacters });
+
+const bookingId = z.guid({ error: CHECK_IN_MESSAGES.booking });
+
+/** One check-in form: the button pressed (`intent`) and the booking it is about. */
+export const checkInSchema = z.discriminatedUnion(
+  "intent",
+  [
+    z.object({ intent: z.literal("arrived"), bookingId }),
+    z.object({ intent: z.literal("no-show"), bookingId }),
+    z.object({ intent: z.literal("sample"), bookingId, sampleId: sampleIdField }),
+    /** `from` is the state the page showed, so a stale page cannot undo something else. */
+    z.object({
+      intent: z.literal("undo"),
+      bookingId,
+      from: z.enum(["arrived", "no_show", "sample_taken"], { error: CHECK_IN_MESSAGES.intent }),
+    }),
+  ],
+  { error: CHECK_IN_MESSAGES.intent },
+);
+
+export type CheckInCommand = z.output<typeof checkInSchema>;
+export type CheckInIntent = CheckInCommand["intent"];
+
+export type CheckInOutcome =
+  | {
+      ok: true;
+      from: CheckInState;
+      to: CheckInState;
+      /** false when the booking already was in the state asked for (a second tap). */
+      changed: boolean;
+      changes: Partial<CheckInFields>;
+    }
+  | { ok: false; error: string; field: "sampleId" | "checkIn" };
+
+/** Sample ids are compared without regard to case: a scanner and a person may differ. */
+export function sameSampleId(a: string, b: string) {
+  return a.toUpperCase() === b.toUpperCase();
+}
+
+/** What a check-in command changes on a booking, or why it cannot. */
+export function applyCheckIn(
+  current: CheckInFields,
+  command: CheckInCommand,
+  now: Date,
+): CheckInOutcome {
+  const from = checkInState(current);
+  const unchanged = { ok: true as const, from, to: from, changed: false, changes: {} };
+  const to = (changes: Partial<CheckInFields>): CheckInOutcome => ({
+    ok: true,
+    from,
+    to: checkInState({ ...current, ...changes }),
+    changed: true,
+    changes,
+  });
+
+  switch (command.intent) {
+    case "arrived":
+      if (from === "arrived" || from === "sample_taken") return unchanged;
+      return to({ arrivedAt: now, noShowAt: null });
+    case "no-show":
+      if (from === "no_show") return unchanged;
+      if (from === "sample_taken")
+        return { ok: false, error: CHECK_IN_MESSAGES.noShowAfterSample, field: "checkIn" };
+      return to({ noShowAt: now, arrivedAt: null });
+    case "sample":
+      if (from === "sample_taken") {
+        if (current.sampleId !== null && sameSampleId(current.sampleId, command.sampleId))
+          return unchanged;
+        return {
+          ok: false,
+          error: CHECK_IN_MESSAGES.sampleAlready(current.sampleId ?? ""),
+          field: "sampleId",
+        };
+      }
+      return to({
+        sampleId: command.sampleId,
+        sampleTakenAt: now,
+        arrivedAt: current.arrivedAt ?? now,
+        noShowAt: null,
+      });
+    case "undo":
+      if (from !== command.from)
+        return { ok: false, error: CHECK_IN_MESSAGES.changedMeanwhile, field: "checkIn" };
+      if (from === "sample_taken") return to({ sampleId: null, sampleTakenAt: null });
+      if (from === "arrived") return to({ arrivedAt: null });
+      return to({ noShowAt: null });
+  }
+}

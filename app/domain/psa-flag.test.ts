@@ -1,0 +1,159 @@
+import { describe, expect, it } from "vitest";
+import {
+  compareDecimals,
+  normalisePsaUnit,
+  parseDecimal,
+  PSA_MESSAGES,
+  psaValueProblem,
+  readThreshold,
+  readThresholdForm,
+  suggestFlag,
+  type ThresholdBand,
+} from "./psa-flag";
+
+/** The seeded bands (migration 0006). */
+const BANDS: ThresholdBand[] = [
+  { minAge: 40, maxAge: 49, thresholdNgMl: "1.00" },
+  { minAge: 50, maxAge: 59, thresholdNgMl: "2.00" },
+  { minAge: 60, maxAge: 69, thresholdNgMl: null },
+  { minAge: 70, maxAge: 79, thresholdNgMl: null },
+  { minAge: 80, maxAge: 120, thresholdNgMl: null },
+];
+
+describe("suggestFlag", () => {
+  it("at 45: 0.99 is green, 1.00 and above amber", () => {
+    expect(suggestFlag("0.99", 45, BANDS)).toBe("green");
+    expect(suggestFlag("1.00", 45, BANDS)).toBe("amber");
+    expect(suggestFlag("1", 45, BANDS)).toBe("amber");
+    expect(suggestFlag("1.000", 45, BANDS)).toBe("amber");
+    expect(suggestFlag("0.999", 45, BANDS)).toBe("green");
+    expect(suggestFlag("12.5", 45, BANDS)).toBe("amber");
+  });
+
+  it("at 55: 1.99 is green, 2.00 amber", () => {
+    expect(suggestFlag("1.99", 55, BANDS)).toBe("green");
+    expect(suggestFlag("2.00", 55, BANDS)).toBe("amber");
+    expect(suggestFlag("2.01", 55, BANDS)).toBe("amber");
+  });
+
+  it("uses the band edges inclusively", () => {
+    expect(suggestFlag("1.50", 49, BANDS)).toBe("amber");
+    expect(suggestFlag("1.50", 50, BANDS)).toBe("green");
+    expect(suggestFlag("0.10", 40, BANDS)).toBe("green");
+  });
+
+  it("suggests nothing where the band has no threshold, or no band or age applies", () => {
+    for (const value of ["0.00", "0.5", "3.99", "40", "9999"]) {
+      expect(suggestFlag(value, 65, BANDS)).toBeNull();
+      expect(suggestFlag(value, 80, BANDS)).toBeNull();
+    }
+    expect(suggestFlag("5.00", 39, BANDS)).toBeNull();
+    expect(suggestFlag("5.00", null, BANDS)).toBeNull();
+    expect(suggestFlag("5.00", 45, [])).toBeNull();
+  });
+
+  it("suggests nothing for a value it cannot read", () => {
+    expect(suggestFlag("abc", 45, BANDS)).toBeNull();
+    expect(suggestFlag("-1", 45, BANDS)).toBeNull();
+  });
+
+  it("follows an edited threshold", () => {
+    const edited = BANDS.map((band) =>
+      band.minAge === 60 ? { ...band, thresholdNgMl: "3.00" } : band,
+    );
+    expect(suggestFlag("2.99", 65, edited)).toBe("green");
+    expect(suggestFlag("3.00", 65, edited)).toBe("amber");
+  });
+});
+
+describe("decimals", () => {
+  it("parses as integers and a scale", () => {
+    expect(parseDecimal("1.23")).toEqual({ units: 123n, scale: 2 });
+    expect(parseDecimal(" 7 ")).toEqual({ units: 7n, scale: 0 });
+    expect(parseDecimal("1e3")).toBeNull();
+    expect(parseDecimal(".5")).toBeNull();
+    expect(parseDecimal("1,5")).toBeNull();
+    expect(parseDecimal("-0.1")).toBeNull();
+  });
+
+  it("compares exactly across scales", () => {
+    expect(compareDecimals("1.00", "1")).toBe(0);
+    expect(compareDecimals("0.30", "0.3")).toBe(0);
+    expect(compareDecimals("0.1", "0.09")).toBe(1);
+    expect(compareDecimals("1.999", "2.00")).toBe(-1);
+    // Where floating point would say 0.1 + 0.2 > 0.3, decimals do not take that path at all.
+    expect(compareDecimals("0.30000000000000004", "0.3")).toBe(1);
+  });
+});
+
+describe("psaValueProblem", () => {
+  it("accepts non-negative decimals up to 10,000 with up to 3 places", () => {
+    for (const value of ["0", "0.00", "1.23", "10000", "10000.000", "0.003"]) {
+      expect(psaValueProblem(value)).toBeNull();
+    }
+  });
+  it("refuses anything else with a message", () => {
+    expect(psaValueProblem("")).toBe(PSA_MESSAGES.missing);
+    expect(psaValueProblem("abc")).toBe(PSA_MESSAGES.notDecimal);
+    expect(psaValueProblem("<0.01")).toBe(PSA_MESSAGES.notDecimal);
+    expect(psaValueProblem("-1")).toBe(PSA_MESSAGES.notDecimal);
+    expect(psaValueProblem("1.2345")).toBe(PSA_MESSAGES.tooManyDecimals);
+    expect(psaValueProblem("10000.01")).toBe(PSA_MESSAGES.tooLarge);
+    expect(psaValueProblem("123456")).toBe(PSA_MESSAGES.tooLarge);
+  });
+});
+
+describe("normalisePsaUnit", () => {
+  it("accepts ng/ml in any case and µg/l, which is the same", () => {
+    for (const unit of ["ng/ml", "ng/mL", "NG/ML", " ng / ml ", "µg/l", "μg/L", "ug/l", "mcg/L"]) {
+      expect(normalisePsaUnit(unit)).toBe("ng/ml");
+    }
+  });
+  it("refuses other units", () => {
+    for (const unit of ["", "mg/l", "ng/l", "nmol/l", "ng", "ml"]) {
+      expect(normalisePsaUnit(unit)).toBeNull();
+    }
+  });
+});
+
+describe("readThreshold", () => {
+  it("reads blank as none and keeps two decimals", () => {
+    expect(readThreshold("")).toEqual({ ok: true, value: null });
+    expect(readThreshold("  ")).toEqual({ ok: true, value: null });
+    expect(readThreshold("1")).toEqual({ ok: true, value: "1.00" });
+    expect(readThreshold("1.5")).toEqual({ ok: true, value: "1.50" });
+    expect(readThreshold("2.25")).toEqual({ ok: true, value: "2.25" });
+    expect(readThreshold("0")).toEqual({ ok: true, value: "0.00" });
+  });
+  it("refuses more than two places, negatives and words", () => {
+    for (const text of ["1.234", "-1", "one", "1,5", "1."]) {
+      expect(readThreshold(text)).toEqual({ ok: false, message: PSA_MESSAGES.thresholdFormat });
+    }
+    expect(readThreshold("10001")).toEqual({
+      ok: false,
+      message: PSA_MESSAGES.thresholdTooLarge,
+    });
+  });
+});
+
+describe("readThresholdForm", () => {
+  it("reads every band, blank as none", () => {
+    const read = readThresholdForm(["a", "b"], { "threshold-a": "1.5", "threshold-b": "" });
+    expect(read).toEqual({
+      ok: true,
+      thresholds: new Map([
+        ["a", "1.50"],
+        ["b", null],
+      ]),
+    });
+  });
+  it("names each bad field", () => {
+    expect(readThresholdForm(["a", "b"], { "threshold-a": "x", "threshold-b": "1.234" })).toEqual({
+      ok: false,
+      fieldErrors: {
+        "threshold-a": PSA_MESSAGES.thresholdFormat,
+        "threshold-b": PSA_MESSAGES.thresholdFormat,
+      },
+    });
+  });
+});

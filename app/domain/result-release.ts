@@ -1,0 +1,112 @@
+import { z } from "zod";
+import { optionalText } from "./fields";
+import { psaValueProblem, RESULT_FLAGS } from "./psa-flag";
+
+/**
+ * The clinician's forms on a result's page: release (the flag, the retest interval for Green,
+ * comments) and correction of a released result (the same, the value, and why).
+ */
+
+import {
+  CORRECTION_REASONS,
+  MAX_COMMENTS,
+  RELEASE_MESSAGES,
+  RETEST_YEARS,
+  type CorrectionReason,
+} from "./result-release-options";
+
+export * from "./result-release-options";
+
+const REASON_KEYS = Object.keys(CORRECTION_REASONS) as [CorrectionReason, ...CorrectionReason[]];
+
+const flagField = z.enum(RESULT_FLAGS, { error: RELEASE_MESSAGES.flag });
+
+/**
+ * Refusal when the result changed after the clinician opened it: his decision was about a
+ * version that is no longer there.
+ */
+export const CHANGED_SINCE_OPENED =
+  "This result changed after you opened it (a new file was imported, or someone else changed it). Reload the page and check it again.";
+
+const decision = {
+  /** The result's `updatedAt` (ISO) as the page showed it: a hidden field. Missing: "". */
+  seen: z.string().optional(),
+  flag: flagField,
+  retestYears: z.enum(["", ...RETEST_YEARS], { error: RELEASE_MESSAGES.retest }).optional(),
+  comments: optionalText(MAX_COMMENTS),
+};
+
+/** Green needs its retest interval; Amber and Red have none (whatever was sent is dropped). */
+function withRetest<T extends { flag: (typeof RESULT_FLAGS)[number]; retestYears?: string }>(
+  value: T,
+  ctx: z.RefinementCtx,
+) {
+  if (value.flag === "green" && !value.retestYears)
+    ctx.addIssue({ code: "custom", path: ["retestYears"], message: RELEASE_MESSAGES.retest });
+}
+
+function retestOf(value: { flag: string; retestYears?: string }) {
+  return value.flag === "green" && value.retestYears ? Number(value.retestYears) : null;
+}
+
+export const releaseSchema = z
+  .object(decision)
+  .superRefine(withRetest)
+  .transform((value) => ({
+    flag: value.flag,
+    retestYears: retestOf(value),
+    comments: value.comments,
+    seen: value.seen ?? "",
+  }));
+
+export type ReleaseDecision = z.output<typeof releaseSchema>;
+
+export const correctionSchema = z
+  .object({
+    ...decision,
+    psaValue: z
+      .string({ error: "Enter the PSA value, like 1.23" })
+      .trim()
+      .superRefine((text, ctx) => {
+        const problem = psaValueProblem(text);
+        if (problem) ctx.addIssue({ code: "custom", message: problem });
+      }),
+    reason: z.enum(REASON_KEYS, { error: RELEASE_MESSAGES.reason }),
+  })
+  .superRefine(withRetest)
+  .transform((value) => ({
+    psaValue: value.psaValue,
+    flag: value.flag,
+    retestYears: retestOf(value),
+    comments: value.comments,
+    reason: value.reason,
+    seen: value.seen ?? "",
+  }));
+
+export type ResultCorrection = z.output<typeof correctionSchema>;
+
+export interface ResultFields {
+  psaValue: string | null;
+  flag: (typeof RESULT_FLAGS)[number] | null;
+  retestYears: number | null;
+  comments: string | null;
+}
+
+/** The names of the fields a correction changes (for the audit log: names only, never values). */
+export function changedFields(before: ResultFields, after: ResultFields): (keyof ResultFields)[] {
+  const keys: (keyof ResultFields)[] = ["psaValue", "flag", "retestYears", "comments"];
+  return keys.filter((key) => (before[key] ?? null) !== (after[key] ?? null));
+}
+
+/** Whether the result is still the version the page showed (its `updatedAt`, as an ISO string). */
+export function isSeenVersion(updatedAt: Date, seen: string): boolean {
+  return seen !== "" && updatedAt.toISOString() === seen;
+}
+
+/**
+ * The `updatedAt` a write sets: now, but always after the version it replaces, so a page opened
+ * before the write never matches it, even when two writes fall in the same millisecond.
+ */
+export function nextUpdatedAt(previous: Date, now: Date): Date {
+  return new Date(Math.max(now.getTime(), previous.getTime() + 1));
+}

@@ -1,0 +1,42 @@
+import { z } from "zod";
+import { emailField } from "./fields";
+import { STAFF_ROLES, type StaffRole } from "./roles";
+
+import { STAFF_MESSAGES } from "./staff-messages";
+
+export { STAFF_MESSAGES };
+
+const roles = z
+  .array(z.enum(STAFF_ROLES, { error: STAFF_MESSAGES.roles }), { error: STAFF_MESSAGES.roles })
+  .min(1, { error: STAFF_MESSAGES.roles })
+  .transform((list) => STAFF_ROLES.filter((role) => list.includes(role)));
+
+/** Invite someone: an address and at least one role. Roles come from checkboxes (`getAll`). */
+export const inviteSchema = z.object({
+  email: emailField(STAFF_MESSAGES.email),
+  roles,
+});
+
+const userId = z.string({ error: STAFF_MESSAGES.missing }).min(1).max(100);
+
+export const rolesSchema = z.object({ userId, roles });
+
+export const accountSchema = z.object({ userId });
+
+export const revokeSchema = z.object({ invitationId: z.uuid({ error: STAFF_MESSAGES.missing }) });
+
+export type SelfLockout = "ownAdmin" | "ownAccount";
+
+/**
+ * An admin may not take away their own Admin role or deactivate themselves: otherwise the last
+ * admin could lock the charity out of its own back office. Others' accounts are not limited here.
+ */
+export function selfLockoutProblem(
+  actorId: string,
+  targetId: string,
+  change: { roles: readonly StaffRole[] } | { active: boolean },
+): SelfLockout | null {
+  if (actorId !== targetId) return null;
+  if ("roles" in change) return change.roles.includes("admin") ? null : "ownAdmin";
+  return change.active ? null : "ownAccount";
+}
