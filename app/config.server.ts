@@ -34,6 +34,13 @@ const envSchema = z
       if (!env[key])
         ctx.addIssue({ code: "custom", path: [key], message: "is required in production" });
     }
+    // Demo data includes staff accounts whose passwords and TOTP key are in the README.
+    if (env.DEMO_DATA)
+      ctx.addIssue({
+        code: "custom",
+        path: ["DEMO_DATA"],
+        message: "is refused in production (the demo's staff accounts are public)",
+      });
     // Without PayPal credentials the site would use its simulated provider, which takes no money.
     for (const key of ["PAYPAL_CLIENT_ID", "PAYPAL_CLIENT_SECRET"] as const) {
       if (!env[key])

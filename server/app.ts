@@ -21,6 +21,7 @@ import {
 } from "./security";
 
 export { log };
+export { createAdminFromCommandLine } from "./cli";
 
 declare module "react-router" {
   interface AppLoadContext {

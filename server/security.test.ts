@@ -1,7 +1,7 @@
 import type { AddressInfo } from "node:net";
 import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { cspNonce, rateLimits, sameOriginOnly, securityHeaders } from "./security";
+import { cspNonce, rateLimits, requestShape, sameOriginOnly, securityHeaders } from "./security";
 
 let base: string;
 let close: () => void;
@@ -96,5 +96,32 @@ describe("rate limits", () => {
   });
   it("does not count page views", async () => {
     for (let index = 0; index < 5; index++) expect((await fetch(`${base}/news`)).status).toBe(200);
+  });
+});
+
+describe("address length", () => {
+  let shaped: string;
+  let stop: () => void;
+  beforeAll(async () => {
+    const app = express().use(requestShape());
+    app.all("/{*path}", (_req, res) => res.send("ok"));
+    const server = app.listen(0);
+    await new Promise((resolve) => server.once("listening", resolve));
+    shaped = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    stop = () => server.close();
+  });
+  afterAll(() => stop());
+
+  it("refuses a page address over 4,096 characters with 414", async () => {
+    expect((await fetch(`${shaped}/news?q=${"a".repeat(4000)}`)).status).toBe(200);
+    expect((await fetch(`${shaped}/news?q=${"a".repeat(4100)}`)).status).toBe(414);
+  });
+
+  it("lets React Router's route discovery ask for up to 7,680 characters of paths", async () => {
+    const paths = Array.from({ length: 300 }, (_, i) => `p=%2Fadmin%2Fevents%2F${i}`).join("&");
+    const url = `/__manifest?${paths}&version=abc`.slice(0, 7680);
+    expect(url.length).toBeGreaterThan(4096);
+    expect((await fetch(`${shaped}${url}`)).status).toBe(200);
+    expect((await fetch(`${shaped}/__manifest?p=${"a".repeat(8200)}`)).status).toBe(414);
   });
 });

@@ -34,7 +34,13 @@ export interface SecurityOptions {
 const UNSAFE_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
 /** No page or endpoint needs a longer address; longer ones would only grow the sign-in redirect. */
-const MAX_URL_LENGTH = 4096;
+export const MAX_URL_LENGTH = 4096;
+/** React Router asks for the routes behind a page's links in one request of up to 7,680 characters. */
+export const MAX_MANIFEST_URL_LENGTH = 8192;
+
+function urlLimit(url: string) {
+  return url.startsWith("/__manifest?") ? MAX_MANIFEST_URL_LENGTH : MAX_URL_LENGTH;
+}
 
 /** Public forms and their single-fetch twins ("/news.data"), which get a tighter limit. */
 export const PUBLIC_FORM_PATHS = [
@@ -91,7 +97,7 @@ export const clientAddress: RequestHandler = (req, _res, next) => {
 export function requestShape(options: { formBodyLimitBytes?: number } = {}): RequestHandler {
   const limit = options.formBodyLimitBytes ?? FORM_BODY_LIMIT_BYTES;
   return (req, res, next) => {
-    if (req.originalUrl.length > MAX_URL_LENGTH)
+    if (req.originalUrl.length > urlLimit(req.originalUrl))
       return refuse(req, res, 414, "This address is too long");
     // eslint-disable-next-line no-control-regex -- finding control characters is the point
     if (/%00|[\u0000-\u001f\u007f]/i.test(req.originalUrl))

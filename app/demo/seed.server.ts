@@ -3,6 +3,7 @@ import type { Db } from "#app/db/client.server";
 import { appMeta, enquiry, newsletterSubscription } from "#app/db/schema";
 import { seedDemoEvents } from "./events.server";
 import { seedDemoPatient } from "./patient.server";
+import { seedDemoStaff } from "./staff.server";
 
 /**
  * Demo data for an empty database. Each feature adds a seeder to this list; they run once, in
@@ -13,6 +14,7 @@ export type Seeder = { name: string; run: (tx: Db, now: Date) => Promise<void> }
 const seeders: Seeder[] = [
   { name: "screening events", run: seedDemoEvents },
   { name: "demo patient with bookings and results", run: seedDemoPatient },
+  { name: "demo staff with two-factor sign-in", run: seedDemoStaff },
   {
     name: "enquiries and newsletter",
     async run(tx) {

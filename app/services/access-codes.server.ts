@@ -105,6 +105,7 @@ async function codeIsAccepted(
     eq(eventAccessCode.eventId, input.eventId),
     eq(eventAccessCode.codeHash, hashAccessCode(input.code)),
     or(isNull(eventAccessCode.expiresAt), gt(eventAccessCode.expiresAt, now)),
+    isNull(eventAccessCode.revokedAt),
   );
   if (input.alreadyUnlocked) {
     const [known] = await db.select({ id: eventAccessCode.id }).from(eventAccessCode).where(usable);

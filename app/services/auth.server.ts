@@ -3,6 +3,7 @@ import crypto from "node:crypto";
 import { hash as argon2Hash, verify as argon2Verify } from "@node-rs/argon2";
 import { betterAuth, getCurrentAdapter, type BetterAuthPlugin } from "better-auth";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
+import { twoFactor } from "better-auth/plugins/two-factor";
 import { config } from "#app/config.server";
 import { database, type Db } from "#app/db/client.server";
 import * as schema from "#app/db/schema";
@@ -140,6 +141,14 @@ const DISABLED_AUTH_PATHS = [
   "/update-session",
   "/update-user",
   "/verify-password",
+  "/two-factor/enable",
+  "/two-factor/disable",
+  "/two-factor/get-totp-uri",
+  "/two-factor/verify-totp",
+  "/two-factor/generate-backup-codes",
+  "/two-factor/verify-backup-code",
+  "/two-factor/send-otp",
+  "/two-factor/verify-otp",
 ];
 
 /**
@@ -181,6 +190,7 @@ function createAuth(db: Db, settings = config(), secret = serverSecret()) {
         verification: schema.verification,
         rateLimit: schema.authRateLimit,
         profile: schema.profile,
+        twoFactor: schema.twoFactor,
       },
     }),
     emailAndPassword: {
@@ -231,7 +241,14 @@ function createAuth(db: Db, settings = config(), secret = serverSecret()) {
         });
       },
     },
-    session: { expiresIn: 60 * 60 * 24 * 7, updateAge: 60 * 60 * 24 },
+    session: {
+      expiresIn: 60 * 60 * 24 * 7,
+      updateAge: 60 * 60 * 24,
+      // Set by our pages once a code from the app was typed in this session (session.server.ts).
+      additionalFields: {
+        twoFactorVerified: { type: "boolean", required: false, defaultValue: false, input: false },
+      },
+    },
     rateLimit: { enabled: true, storage: "database", modelName: "rateLimit", window: 60, max: 100 },
     advanced: {
       // The prefix carries "__Host-" itself; better-auth's own "__Secure-" would come before it.
@@ -248,7 +265,11 @@ function createAuth(db: Db, settings = config(), secret = serverSecret()) {
       ipAddress: { ipAddressHeaders: [CLIENT_ADDRESS_HEADER] },
     },
     logger: { level: "warn", log: authLogger },
-    plugins: [profilePlugin],
+    plugins: [
+      profilePlugin,
+      // TOTP for staff (guards.server.ts requires it of anyone with a role), with recovery codes.
+      twoFactor({ issuer: organisation.shortName, twoFactorCookieMaxAge: 10 * 60 }),
+    ],
   });
 }
 

@@ -28,8 +28,9 @@ import { londonInstant } from "#app/domain/london-time";
 import { formatPounds, isPaidEvent } from "#app/domain/pricing";
 import { noteDatabaseError } from "#app/db/health.server";
 import { enqueueEmail, type OutgoingEmail } from "./email.server";
+import { refundCancelledEvent } from "./admin-events.server";
 import { eventsChanged, isEventId, placesTaken } from "./events.server";
-import { log } from "./log.server";
+import { log, logError } from "./log.server";
 import { paymentProvider, type PaymentProvider } from "./payments.server";
 import {
   approvalUrl,
@@ -229,7 +230,7 @@ export async function holdPlace(
     .from(event)
     .innerJoin(screeningProduct, eq(event.productId, screeningProduct.id))
     .where(eq(event.id, input.eventId));
-  if (!found) return { ok: false, reason: "event-not-found" };
+  if (!found || found.event.status !== "published") return { ok: false, reason: "event-not-found" };
   const eligibility = bookingEligibility(found, found.event);
   if (!eligibility.eligible)
     return { ok: false, reason: "not-eligible", problems: eligibility.problems };
@@ -253,7 +254,8 @@ export async function holdPlace(
     if (late) return { ok: false, reason: late };
     return db.transaction(async (tx): Promise<HoldResult> => {
       const row = await lockEvent(tx, input.eventId);
-      if (!row) return { ok: false, reason: "event-not-found" };
+      // Staff may have unpublished or cancelled it while this request waited.
+      if (!row || row.status !== "published") return { ok: false, reason: "event-not-found" };
 
       const [mine] = await tx
         .select()
@@ -672,6 +674,8 @@ export async function recordConsent(
 export const PAYMENT_MESSAGES = {
   couldNotStart: (reason: string) => `Could not initiate PayPal Checkout...${reason}`,
   noResponse: "No response from PayPal",
+  eventCancelled:
+    "This event has been cancelled, so your booking could not be made. Your payment is being refunded in full.",
   declined:
     "Your payment was not completed. Please try again, or choose another card or payment method.",
   failed:
@@ -1060,6 +1064,7 @@ async function settle(
     return { outcome: "no-response", reference, message: PAYMENT_MESSAGES.noResponse };
   }
   let changed = false;
+  let refundAfterwards = false;
   const result = await db.transaction(async (tx): Promise<CaptureResult> => {
     const ev = (await lockEvent(tx, found.eventId))!;
     const row = await lockBooking(tx, found.id);
@@ -1082,6 +1087,27 @@ async function settle(
 
     if (capture.status === "COMPLETED") {
       if (row.status === "confirmed") return { outcome: "confirmed", reference };
+      if (ev.status === "cancelled") {
+        // Staff cancelled the event while this payment was on its way: the booking stays
+        // cancelled, and the payment is marked taken so that it is refunded like the others.
+        await tx
+          .update(booking)
+          .set({
+            status: "cancelled",
+            cancelledAt: row.cancelledAt ?? now,
+            paymentStatus: "paid",
+            captureRequestId: null,
+            updatedAt: now,
+          })
+          .where(eq(booking.id, row.id));
+        refundAfterwards = true;
+        return {
+          outcome: "failed",
+          reference,
+          message: PAYMENT_MESSAGES.eventCancelled,
+          debugId: null,
+        };
+      }
       if (capture.amountPence !== row.pricePence || capture.currency !== "GBP") {
         log.error(
           { code: "payment_amount_mismatch", bookingId: row.id },
@@ -1144,6 +1170,12 @@ async function settle(
       : { outcome: "expired", reference };
   });
   if (changed) eventsChanged();
+  if (refundAfterwards) {
+    // The payment is recorded; a refund that fails now is listed on the event's page to retry.
+    await refundCancelledEvent(db, found.eventId, now).catch((error: unknown) =>
+      logError(error, { code: "refund_after_cancel_failed", bookingId: found.id }),
+    );
+  }
   return result;
 }
 

@@ -60,7 +60,7 @@ export interface EventView {
  * Places held while people consent and pay, per event: holds count only until they expire, so an
  * expired hold frees its place at that instant, with no job needed.
  */
-function unexpiredHolds(db: Db, now: Date) {
+export function unexpiredHolds(db: Db, now: Date) {
   return db
     .select({ eventId: booking.eventId, held: sql<number>`count(*)::int`.as("held") })
     .from(booking)
@@ -169,7 +169,7 @@ export async function listUpcomingEvents(
     ? dateWindowRange(filter.date, now)
     : { from: londonDate(now), to: null };
   // Events end on the day they start, so the date narrows the rows; the end-instant rule runs below.
-  const conditions: SQL[] = [gte(event.eventDate, range.from)];
+  const conditions: SQL[] = [eq(event.status, "published"), gte(event.eventDate, range.from)];
   if (range.to) conditions.push(lte(event.eventDate, range.to));
   if (filter.categories?.length) conditions.push(inArray(event.category, [...filter.categories]));
   const location = filter.location?.trim();
@@ -228,14 +228,19 @@ export function isEventId(id: string | undefined): id is string {
   return typeof id === "string" && UUID.test(id);
 }
 
-/** One event by id, or null (also for ids that are not well-formed, which Postgres would reject). */
+/**
+ * One published event by id, or null (also for drafts, cancelled events and ids that are not
+ * well-formed, which Postgres would reject).
+ */
 export async function findEvent(
   db: Db,
   id: string | undefined,
   now = new Date(),
 ): Promise<EventView | null> {
   if (!isEventId(id)) return null;
-  const [row] = await selectEvents(db, now).where(eq(event.id, id));
+  const [row] = await selectEvents(db, now).where(
+    and(eq(event.id, id), eq(event.status, "published")),
+  );
   return row ? toView(row, now) : null;
 }
 

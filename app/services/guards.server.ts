@@ -1,10 +1,10 @@
-import { and, eq } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { data, redirect } from "react-router";
 import { db } from "#app/db/client.server";
-import { userRole } from "#app/db/schema";
+import { user as userTable, userRole } from "#app/db/schema";
 import { safeRedirect } from "#app/domain/redirect";
-import type { StaffRole } from "#app/domain/roles";
-import { getSessionUser, type SessionUser } from "./session.server";
+import { STAFF_SESSION_HOURS, type StaffRole } from "#app/domain/roles";
+import { getSessionUser, signOut, type SessionUser } from "./session.server";
 
 /**
  * The guards every protected loader and action starts with. Each either returns who is signed in
@@ -33,15 +33,54 @@ export async function requireAnonymous(request: Request): Promise<void> {
   }
 }
 
-/** Someone signed in who holds `role`; a signed-in person without it gets 403. */
-export async function requireRole(request: Request, role: StaffRole): Promise<SessionUser> {
+export const FORBIDDEN_MESSAGE = "You do not have permission to see this page.";
+
+/** A staff member signed in with two factors; `clientAddress` is where the request came from, for the audit log. */
+export interface StaffUser extends SessionUser {
+  roles: StaffRole[];
+  clientAddress: string;
+}
+
+export const TWO_FACTOR_ENROLMENT_PATH = "/admin/two-factor";
+
+/**
+ * For everything under /admin. In this order: anyone not signed in goes to /login; someone who
+ * holds no staff role (a patient), or whose account is deactivated, gets 403; a staff session
+ * older than STAFF_SESSION_HOURS, or one in which no code from the app was typed, is ended and sent
+ * to sign in again; staff without two-factor sign-in go to enrolment; and when `role` is given, staff without any of those roles get 403.
+ */
+export async function requireStaff(
+  { request, context }: { request: Request; context: { clientAddress: string } },
+  role?: StaffRole | readonly StaffRole[],
+  options: { allowWithoutTwoFactor?: boolean } = {},
+): Promise<StaffUser> {
   const user = await requireUser(request);
-  const [held] = await db()
-    .select({ role: userRole.role })
-    .from(userRole)
-    .where(and(eq(userRole.userId, user.id), eq(userRole.role, role)));
-  if (!held) throw data({ error: "You do not have permission to see this page." }, { status: 403 });
-  return user;
+  const rows = await db()
+    .select({ role: userRole.role, deactivatedAt: userTable.deactivatedAt })
+    .from(userTable)
+    .innerJoin(userRole, eq(userRole.userId, userTable.id))
+    .where(eq(userTable.id, user.id));
+  const roles = rows.filter((row) => !row.deactivatedAt).map((row) => row.role);
+  if (roles.length === 0) throw data({ error: FORBIDDEN_MESSAGE }, { status: 403 });
+
+  const ageMs = Date.now() - user.sessionCreatedAt.getTime();
+  if (ageMs > STAFF_SESSION_HOURS * 60 * 60_000) {
+    const headers = await signOut(request);
+    const back = encodeURIComponent(currentPath(request));
+    throw redirect(`/login?redirectTo=${back}&expired`, { headers });
+  }
+  if (user.twoFactorEnabled && !user.twoFactorVerified) {
+    // A session made without the code (before enrolment, or by an e-mailed link): sign in again.
+    const headers = await signOut(request);
+    throw redirect(`/login?redirectTo=${encodeURIComponent(currentPath(request))}`, { headers });
+  }
+  if (!user.twoFactorEnabled && !options.allowWithoutTwoFactor) {
+    throw redirect(TWO_FACTOR_ENROLMENT_PATH);
+  }
+  const wanted = role === undefined ? [] : typeof role === "string" ? [role] : role;
+  if (wanted.length > 0 && !wanted.some((needed) => roles.includes(needed)))
+    throw data({ error: FORBIDDEN_MESSAGE }, { status: 403 });
+  return { ...user, roles, clientAddress: context.clientAddress };
 }
 
 /** For JSON endpoints: someone signed in, or a 401 answer in JSON (no redirect to a page). */

@@ -106,6 +106,7 @@ export function createSimulatedProvider(
   const orders = new Map<string, SimulatedOrder>();
   const createdByRequest = new Map<string, string>();
   const capturedByRequest = new Map<string, string>();
+  const refundedByRequest = new Map<string, PayPalRefund>();
 
   const toOrder = (order: SimulatedOrder): PayPalOrder => ({
     id: order.id,
@@ -224,25 +225,44 @@ export function createSimulatedProvider(
       return toOrder(find(orderId));
     },
 
-    async refundCapture(captureId, { amountPence }): Promise<PayPalRefund> {
+    /**
+     * Like PayPal's: the same request id answers the first refund again, and a capture refunded
+     * in full cannot be refunded twice. A capture it does not hold (made before a restart, or a
+     * seeded demo booking, since orders live in memory) is refunded as asked: no money was taken.
+     */
+    async refundCapture(captureId, { requestId, amountPence }): Promise<PayPalRefund> {
+      const replay = refundedByRequest.get(requestId);
+      if (replay) return { ...replay };
       const order = [...orders.values()].find((candidate) => candidate.capture?.id === captureId);
-      if (!order?.capture) {
+      const capture = order?.capture;
+      if (capture?.status === "REFUNDED") {
         throw simulatedError(
-          404,
-          "RESOURCE_NOT_FOUND",
-          "INVALID_RESOURCE_ID",
-          "Specified resource ID does not exist.",
+          422,
+          "UNPROCESSABLE_ENTITY",
+          "CAPTURE_FULLY_REFUNDED",
+          "The capture has already been fully refunded",
         );
       }
-      const amount = amountPence ?? order.capture.amountPence;
-      order.capture.status =
-        amount >= order.capture.amountPence ? "REFUNDED" : "PARTIALLY_REFUNDED";
-      return {
+      if (capture?.status === "PENDING") {
+        throw simulatedError(
+          422,
+          "UNPROCESSABLE_ENTITY",
+          "PENDING_CAPTURE",
+          "Cannot initiate a refund as the capture is pending.",
+        );
+      }
+      const amount = amountPence ?? capture?.amountPence ?? 0;
+      if (capture) {
+        capture.status = amount >= capture.amountPence ? "REFUNDED" : "PARTIALLY_REFUNDED";
+      }
+      const refund: PayPalRefund = {
         id: simulatedId("SIMREF"),
         status: "COMPLETED",
         amountPence: amount,
         currency: "GBP",
       };
+      refundedByRequest.set(requestId, refund);
+      return { ...refund };
     },
 
     decide(orderId, decision) {

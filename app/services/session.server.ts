@@ -1,5 +1,7 @@
 import { APIError } from "better-auth";
+import { eq } from "drizzle-orm";
 import { db } from "#app/db/client.server";
+import { session, user } from "#app/db/schema";
 import { auth } from "./auth.server";
 import { logError, routeOf } from "./log.server";
 import { hitRateLimit, peekRateLimit } from "./rate-limit.server";
@@ -9,6 +11,11 @@ export interface SessionUser {
   name: string;
   email: string;
   emailVerified: boolean;
+  twoFactorEnabled: boolean;
+  /** When this session began: staff sessions last less long (guards.server.ts). */
+  sessionCreatedAt: Date;
+  /** Whether a code from the authenticator app was typed in this session. */
+  twoFactorVerified: boolean;
 }
 
 /** One session lookup per request: the root loader and a page's guard share it. */
@@ -27,8 +34,16 @@ async function lookUpSession(request: Request): Promise<SessionUser | null> {
   if (!request.headers.get("cookie")) return null;
   const result = await auth().api.getSession({ headers: request.headers });
   if (!result) return null;
-  const { id, name, email, emailVerified } = result.user;
-  return { id, name, email, emailVerified };
+  const { id, name, email, emailVerified, twoFactorEnabled } = result.user;
+  return {
+    id,
+    name,
+    email,
+    emailVerified,
+    twoFactorEnabled: twoFactorEnabled === true,
+    sessionCreatedAt: new Date(result.session.createdAt),
+    twoFactorVerified: result.session.twoFactorVerified === true,
+  };
 }
 
 export const SIGN_IN_MESSAGES = {
@@ -41,8 +56,10 @@ export const SIGN_IN_MESSAGES = {
 /** ASVS 6.3.1: ten failures per address (or 50 from one network address) in 15 minutes, then wait. */
 export const SIGN_IN_LIMITS = { windowMs: 15 * 60_000, perAccount: 10, perAddress: 50 };
 
+/** `twoFactor`: the password was right and a code from the authenticator app is needed next. */
 export type SignInResult =
-  { ok: true; headers: Headers } | { ok: false; status: 401 | 429 | 500; message: string };
+  | { ok: true; headers: Headers; twoFactor: boolean }
+  | { ok: false; status: 401 | 429 | 500; message: string };
 
 export async function signIn(
   request: Request,
@@ -61,12 +78,15 @@ export async function signIn(
     return { ok: false, status: 429, message: SIGN_IN_MESSAGES.throttled };
   }
   try {
-    const { headers } = await auth().api.signInEmail({
+    // A deactivated account is refused with the same answer as a wrong password.
+    if (await isDeactivated(email)) throw new APIError("UNAUTHORIZED");
+    const { headers, response } = await auth().api.signInEmail({
       body: { email, password },
       headers: request.headers,
       returnHeaders: true,
     });
-    return { ok: true, headers };
+    const twoFactor = "twoFactorRedirect" in response && response.twoFactorRedirect === true;
+    return { ok: true, headers, twoFactor };
   } catch (error) {
     if (!(error instanceof APIError)) {
       logError(error, { route: routeOf(request), code: "sign_in_failed" });
@@ -75,6 +95,30 @@ export async function signIn(
     await hitRateLimit(db(), accountKey, perAccount, windowMs);
     await hitRateLimit(db(), addressKey, perAddress, windowMs);
     return { ok: false, status: 401, message: SIGN_IN_MESSAGES.failed };
+  }
+}
+
+async function isDeactivated(email: string): Promise<boolean> {
+  const [row] = await db()
+    .select({ deactivatedAt: user.deactivatedAt })
+    .from(user)
+    .where(eq(user.email, email.toLowerCase()));
+  return Boolean(row?.deactivatedAt);
+}
+
+/**
+ * Marks the session that better-auth has just set (in `headers`) as one where the person typed a
+ * code from their authenticator app. Staff pages accept no other session.
+ */
+export async function markSessionTwoFactorVerified(headers: Headers): Promise<void> {
+  for (const cookie of headers.getSetCookie()) {
+    const [pair] = cookie.split(";");
+    const [name, ...rest] = pair!.split("=");
+    if (!name?.endsWith("session_token")) continue;
+    // The cookie is "<token>.<signature>", URL-encoded.
+    const token = decodeURIComponent(rest.join("=")).split(".")[0];
+    if (token)
+      await db().update(session).set({ twoFactorVerified: true }).where(eq(session.token, token));
   }
 }
 

@@ -1,0 +1,374 @@
+import { and, desc, eq, inArray, isNotNull, ne, sql } from "drizzle-orm";
+import type { Db } from "#app/db/client.server";
+import { booking, consent, event, profile, testResult, user } from "#app/db/schema";
+import type { AuditAction } from "#app/domain/audit";
+import { cleanSearch, compareAttendees, matchesAttendeeSearch } from "#app/domain/attendees";
+import {
+  applyCheckIn,
+  CHECK_IN_MESSAGES,
+  checkInState,
+  type CheckInCommand,
+  type CheckInState,
+} from "#app/domain/check-in";
+import { labCsv, labCsvFilename, type LabCsvRow } from "#app/domain/lab-csv";
+import { recordAudit, type AuditActor } from "./audit.server";
+
+/**
+ * An event's attendees for the back office: the list (every read written to the audit log, one
+ * row per person shown), check-in on the day, the printable list and the laboratory's CSV.
+ */
+
+const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export interface AttendeeEvent {
+  id: string;
+  name: string;
+  eventDate: string;
+  startTime: string;
+  endTime: string;
+  labName: string | null;
+  status: "draft" | "published" | "cancelled";
+  addressLine1: string;
+  city: string;
+  postcode: string;
+}
+
+export interface AttendeeRow {
+  bookingId: string;
+  reference: string;
+  userId: string;
+  slotTime: string;
+  status: "held" | "awaiting_payment" | "confirmed" | "expired" | "cancelled";
+  paymentStatus: "not_required" | "unpaid" | "pending" | "paid" | "refunded";
+  firstName: string;
+  lastName: string;
+  /** "First Last"; the account's name for someone without a profile (a staff account). */
+  name: string;
+  /** "yyyy-MM-dd" */
+  dateOfBirth: string | null;
+  nhsNumber: string | null;
+  /** The newest consent given for this booking, with the version of the wording agreed to. */
+  consent: { wordingVersion: string; agreedAt: string } | null;
+  checkIn: CheckInState;
+  arrivedAt: string | null;
+  noShowAt: string | null;
+  sampleId: string | null;
+  sampleTakenAt: string | null;
+  /** Only confirmed bookings are checked in. */
+  canCheckIn: boolean;
+}
+
+export interface AttendeeTotals {
+  booked: number;
+  arrived: number;
+  samples: number;
+  noShows: number;
+}
+
+/** The event, or null when there is none with this id (or the id cannot be one). */
+export async function findAttendeeEvent(db: Db, eventId: string): Promise<AttendeeEvent | null> {
+  if (!GUID.test(eventId)) return null;
+  const [row] = await db
+    .select({
+      id: event.id,
+      name: event.name,
+      eventDate: event.eventDate,
+      startTime: event.startTime,
+      endTime: event.endTime,
+      labName: event.labName,
+      status: event.status,
+      addressLine1: event.addressLine1,
+      city: event.city,
+      postcode: event.postcode,
+    })
+    .from(event)
+    .where(eq(event.id, eventId));
+  if (!row) return null;
+  return { ...row, startTime: row.startTime.slice(0, 5), endTime: row.endTime.slice(0, 5) };
+}
+
+const iso = (value: Date | null) => (value ? value.toISOString() : null);
+
+/**
+ * Every booking of the event that a coordinator needs to see, in slot order: `active` holds the
+ * confirmed ones and those still being made (a live hold, or a payment PayPal is reviewing);
+ * `cancelled` the cancelled ones. Lapsed holds and expired bookings never became places: left out.
+ */
+export async function loadAttendees(
+  db: Db,
+  eventId: string,
+  now: Date,
+): Promise<{ active: AttendeeRow[]; cancelled: AttendeeRow[] }> {
+  const rows = await db
+    .select({
+      bookingId: booking.id,
+      reference: booking.reference,
+      userId: booking.userId,
+      slotTime: booking.slotTime,
+      status: booking.status,
+      holdExpiresAt: booking.holdExpiresAt,
+      paymentStatus: booking.paymentStatus,
+      arrivedAt: booking.arrivedAt,
+      noShowAt: booking.noShowAt,
+      sampleId: booking.sampleId,
+      sampleTakenAt: booking.sampleTakenAt,
+      firstName: profile.firstName,
+      lastName: profile.lastName,
+      dateOfBirth: profile.dateOfBirth,
+      nhsNumber: profile.nhsNumber,
+      accountName: user.name,
+    })
+    .from(booking)
+    .innerJoin(user, eq(user.id, booking.userId))
+    .leftJoin(profile, eq(profile.userId, booking.userId))
+    .where(and(eq(booking.eventId, eventId), ne(booking.status, "expired")));
+
+  const shown = rows.filter(
+    (row) =>
+      row.status === "confirmed" ||
+      row.status === "cancelled" ||
+      row.paymentStatus === "pending" ||
+      (row.holdExpiresAt !== null && row.holdExpiresAt.getTime() > now.getTime()),
+  );
+  const consents =
+    shown.length === 0
+      ? []
+      : await db
+          .select({
+            bookingId: consent.bookingId,
+            wordingVersion: consent.wordingVersion,
+            agreedAt: consent.agreedAt,
+          })
+          .from(consent)
+          .where(
+            inArray(
+              consent.bookingId,
+              shown.map((row) => row.bookingId),
+            ),
+          )
+          .orderBy(desc(consent.agreedAt));
+  const newestConsent = new Map<string, { wordingVersion: string; agreedAt: string }>();
+  for (const row of consents) {
+    if (row.bookingId && !newestConsent.has(row.bookingId))
+      newestConsent.set(row.bookingId, {
+        wordingVersion: row.wordingVersion,
+        agreedAt: row.agreedAt.toISOString(),
+      });
+  }
+
+  const attendees = shown
+    .map((row): AttendeeRow => {
+      const firstName = row.firstName ?? "";
+      const lastName = row.lastName ?? "";
+      const name = row.firstName !== null ? `${firstName} ${lastName}`.trim() : row.accountName;
+      return {
+        bookingId: row.bookingId,
+        reference: row.reference,
+        userId: row.userId,
+        slotTime: row.slotTime,
+        status: row.status,
+        paymentStatus: row.paymentStatus,
+        firstName: row.firstName ?? row.accountName,
+        lastName,
+        name,
+        dateOfBirth: row.dateOfBirth,
+        nhsNumber: row.nhsNumber,
+        consent: newestConsent.get(row.bookingId) ?? null,
+        checkIn: checkInState(row),
+        arrivedAt: iso(row.arrivedAt),
+        noShowAt: iso(row.noShowAt),
+        sampleId: row.sampleId,
+        sampleTakenAt: iso(row.sampleTakenAt),
+        canCheckIn: row.status === "confirmed",
+      };
+    })
+    .sort(compareAttendees);
+  return {
+    active: attendees.filter((row) => row.status !== "cancelled"),
+    cancelled: attendees.filter((row) => row.status === "cancelled"),
+  };
+}
+
+export function attendeeTotals(rows: readonly AttendeeRow[]): AttendeeTotals {
+  const confirmed = rows.filter((row) => row.status === "confirmed");
+  return {
+    booked: confirmed.length,
+    arrived: confirmed.filter((row) => row.checkIn === "arrived" || row.checkIn === "sample_taken")
+      .length,
+    samples: confirmed.filter((row) => row.checkIn === "sample_taken").length,
+    noShows: confirmed.filter((row) => row.checkIn === "no_show").length,
+  };
+}
+
+/**
+ * Writes one audit row for the list as a whole (the event, and how many people it showed) and one
+ * per person shown, so that "who has seen this man's details" is a query on `subject_user_id`.
+ */
+async function auditShown(
+  db: Db,
+  actor: AuditActor,
+  action: AuditAction,
+  eventId: string,
+  rows: readonly AttendeeRow[],
+  details: Record<string, string | number | boolean | null> = {},
+) {
+  await recordAudit(db, actor, [
+    { action, entityType: "event", entityId: eventId, details: { shown: rows.length, ...details } },
+    ...rows.map((row) => ({
+      action,
+      subjectUserId: row.userId,
+      entityType: "booking",
+      entityId: row.bookingId,
+      details: { eventId },
+    })),
+  ]);
+}
+
+export interface AttendeeView {
+  event: AttendeeEvent;
+  active: AttendeeRow[];
+  cancelled: AttendeeRow[];
+  /** Counted over the whole list, whatever the search. */
+  totals: AttendeeTotals;
+  search: string;
+}
+
+/** The attendee list page: the event's attendees matching the search, each read audited. */
+export async function viewAttendees(
+  db: Db,
+  actor: AuditActor,
+  { eventId, search, now = new Date() }: { eventId: string; search?: string | null; now?: Date },
+): Promise<AttendeeView | null> {
+  const found = await findAttendeeEvent(db, eventId);
+  if (!found) return null;
+  const query = cleanSearch(search);
+  const all = await loadAttendees(db, found.id, now);
+  const active = all.active.filter((row) => matchesAttendeeSearch(row, query));
+  const cancelled = all.cancelled.filter((row) => matchesAttendeeSearch(row, query));
+  await auditShown(db, actor, "attendees.view", found.id, [...active, ...cancelled], {
+    searched: query !== "",
+  });
+  return { event: found, active, cancelled, totals: attendeeTotals(all.active), search: query };
+}
+
+/** The printable list: everyone with a place (not the cancelled), each read audited. */
+export async function printAttendees(
+  db: Db,
+  actor: AuditActor,
+  { eventId, now = new Date() }: { eventId: string; now?: Date },
+): Promise<{ event: AttendeeEvent; rows: AttendeeRow[] } | null> {
+  const found = await findAttendeeEvent(db, eventId);
+  if (!found) return null;
+  const { active } = await loadAttendees(db, found.id, now);
+  await auditShown(db, actor, "attendees.print", found.id, active);
+  return { event: found, rows: active };
+}
+
+/**
+ * The laboratory's CSV: one row per confirmed booking whose sample was taken, since those are
+ * the tubes that go to the lab. Every person in it is audited.
+ */
+export async function exportLabCsv(
+  db: Db,
+  actor: AuditActor,
+  { eventId, now = new Date() }: { eventId: string; now?: Date },
+): Promise<{ filename: string; csv: string; count: number } | null> {
+  const found = await findAttendeeEvent(db, eventId);
+  if (!found) return null;
+  const { active } = await loadAttendees(db, found.id, now);
+  const sampled = active.filter((row) => row.status === "confirmed" && row.sampleId !== null);
+  const rows: LabCsvRow[] = sampled.map((row) => ({
+    reference: row.reference,
+    name: row.name,
+    dateOfBirth: row.dateOfBirth,
+    nhsNumber: row.nhsNumber,
+    sampleId: row.sampleId!,
+    eventDate: found.eventDate,
+    lab: found.labName,
+  }));
+  await auditShown(db, actor, "attendees.export", found.id, sampled);
+  return { filename: labCsvFilename(found), csv: labCsv(rows), count: rows.length };
+}
+
+export type CheckInResult =
+  | { outcome: "not-found" }
+  | { outcome: "refused"; reference: string; field: "sampleId" | "checkIn"; message: string }
+  | { outcome: "done"; reference: string; changed: boolean; to: CheckInState };
+
+/** Sample ids are checked for duplicates one at a time, whoever records them. */
+const SAMPLE_ID_LOCK = 0x4d484154_5341; // "MHATSA"
+
+/**
+ * Records an arrival, a no-show, a sample or an undo for a booking of this event, under the
+ * booking's row lock. A sample id already on another booking is refused (checked across events,
+ * since the lab's results are matched by sample id). Audited when something changed.
+ */
+export async function recordCheckIn(
+  db: Db,
+  actor: AuditActor,
+  { eventId, command, now = new Date() }: { eventId: string; command: CheckInCommand; now?: Date },
+): Promise<CheckInResult> {
+  if (!GUID.test(eventId) || !GUID.test(command.bookingId)) return { outcome: "not-found" };
+  return db.transaction(async (tx): Promise<CheckInResult> => {
+    const [row] = await tx
+      .select()
+      .from(booking)
+      .where(and(eq(booking.id, command.bookingId), eq(booking.eventId, eventId)))
+      .for("update");
+    if (!row) return { outcome: "not-found" };
+    const refuse = (field: "sampleId" | "checkIn", message: string): CheckInResult => ({
+      outcome: "refused",
+      reference: row.reference,
+      field,
+      message,
+    });
+    if (row.status !== "confirmed") return refuse("checkIn", CHECK_IN_MESSAGES.notConfirmed);
+
+    const outcome = applyCheckIn(row, command, now);
+    if (!outcome.ok) return refuse(outcome.field, outcome.error);
+    if (!outcome.changed)
+      return { outcome: "done", reference: row.reference, changed: false, to: outcome.to };
+
+    if (command.intent === "sample") {
+      await tx.execute(sql`select pg_advisory_xact_lock(${SAMPLE_ID_LOCK})`);
+      const [taken] = await tx
+        .select({ reference: booking.reference, eventId: booking.eventId })
+        .from(booking)
+        .where(
+          and(
+            isNotNull(booking.sampleId),
+            sql`upper(${booking.sampleId}) = upper(${command.sampleId})`,
+            ne(booking.id, row.id),
+          ),
+        )
+        .limit(1);
+      if (taken)
+        return refuse(
+          "sampleId",
+          taken.eventId === eventId
+            ? CHECK_IN_MESSAGES.sampleIdInUse(taken.reference)
+            : CHECK_IN_MESSAGES.sampleIdInUseElsewhere,
+        );
+    }
+    if (command.intent === "undo" && outcome.from === "sample_taken") {
+      const [result] = await tx
+        .select({ id: testResult.id })
+        .from(testResult)
+        .where(eq(testResult.bookingId, row.id));
+      if (result) return refuse("checkIn", CHECK_IN_MESSAGES.resultImported);
+    }
+
+    await tx
+      .update(booking)
+      .set({ ...outcome.changes, updatedAt: now })
+      .where(eq(booking.id, row.id));
+    await recordAudit(tx, actor, {
+      action: "checkin.update",
+      subjectUserId: row.userId,
+      entityType: "booking",
+      entityId: row.id,
+      details: { eventId, intent: command.intent, from: outcome.from, to: outcome.to },
+    });
+    return { outcome: "done", reference: row.reference, changed: true, to: outcome.to };
+  });
+}

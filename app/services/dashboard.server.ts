@@ -1,0 +1,49 @@
+import { and, asc, count, eq, gte, isNotNull, isNull, ne, sql } from "drizzle-orm";
+import type { Db } from "#app/db/client.server";
+import { enquiry, event, testResult } from "#app/db/schema";
+import { londonDate } from "#app/domain/london-time";
+import { unexpiredHolds } from "./events.server";
+
+export interface DashboardEvent {
+  id: string;
+  name: string;
+  eventDate: string;
+  startTime: string;
+  status: "draft" | "published" | "cancelled";
+  booked: number;
+  held: number;
+  total: number;
+}
+
+/** The first screen of the back office: what is coming up and what is waiting for someone. */
+export async function dashboardSummary(db: Db, now = new Date()) {
+  const holds = unexpiredHolds(db, now);
+  const [events, [awaiting], [enquiries]] = await Promise.all([
+    db
+      .select({
+        id: event.id,
+        name: event.name,
+        eventDate: event.eventDate,
+        startTime: event.startTime,
+        status: event.status,
+        booked: event.bookedSpaces,
+        held: sql<number>`coalesce(${holds.held}, 0)`.mapWith(Number),
+        total: event.totalSpaces,
+      })
+      .from(event)
+      .leftJoin(holds, eq(holds.eventId, event.id))
+      .where(and(gte(event.eventDate, londonDate(now)), ne(event.status, "cancelled")))
+      .orderBy(asc(event.eventDate), asc(event.startTime))
+      .limit(20),
+    db
+      .select({ count: count() })
+      .from(testResult)
+      .where(and(isNull(testResult.releasedAt), isNotNull(testResult.psaValue))),
+    db.select({ count: count() }).from(enquiry).where(isNull(enquiry.handledAt)),
+  ]);
+  return {
+    events: events.map((row) => ({ ...row, startTime: row.startTime.slice(0, 5) })),
+    resultsAwaitingRelease: awaiting?.count ?? 0,
+    unhandledEnquiries: enquiries?.count ?? 0,
+  };
+}

@@ -1,0 +1,800 @@
+import { and, asc, desc, eq, inArray, isNotNull, isNull, or, sql } from "drizzle-orm";
+import { config } from "#app/config.server";
+import { organisation } from "#app/content/organisation";
+import type { Db } from "#app/db/client.server";
+import {
+  booking,
+  event,
+  profile,
+  psaThreshold,
+  resultImport,
+  testResult,
+  testResultRevision,
+  user,
+} from "#app/db/schema";
+import { ageOn } from "#app/domain/age";
+import { normaliseBookingReference } from "#app/domain/booking-reference";
+import { londonDate } from "#app/domain/london-time";
+import { PSA_UNIT, suggestFlag, type ResultFlag, type ThresholdBand } from "#app/domain/psa-flag";
+import {
+  checkImportRows,
+  cleanUploadFilename,
+  importCounts,
+  readResultsCsv,
+  sampleIdKey,
+  type BookingCandidate,
+  type CheckedImportRow,
+  type ImportLookup,
+  type RawImportRow,
+} from "#app/domain/result-import";
+import {
+  changedFields,
+  isSeenVersion,
+  nextUpdatedAt,
+  type ReleaseDecision,
+  type ResultCorrection,
+} from "#app/domain/result-release";
+import { recordAudit, type AuditActor } from "./audit.server";
+import { enqueueEmail } from "./email.server";
+
+/**
+ * The clinician's side of results: the laboratory's file in (upload, preview, commit), the PSA
+ * thresholds, and each result's release and correction. Every read of a person's result is written
+ * to the audit log before it is returned, and mail to patients never carries a value or a flag.
+ */
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export function isUuid(value: unknown): value is string {
+  return typeof value === "string" && UUID.test(value);
+}
+
+/** The staff member acting, as the audit log needs them. */
+export type Clinician = AuditActor & { id: string };
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Thresholds                                                                                     */
+
+export interface ThresholdRow extends ThresholdBand {
+  id: string;
+  updatedAt: Date;
+}
+
+export function listThresholds(db: Db): Promise<ThresholdRow[]> {
+  return db
+    .select({
+      id: psaThreshold.id,
+      minAge: psaThreshold.minAge,
+      maxAge: psaThreshold.maxAge,
+      thresholdNgMl: psaThreshold.thresholdNgMl,
+      updatedAt: psaThreshold.updatedAt,
+    })
+    .from(psaThreshold)
+    .orderBy(asc(psaThreshold.minAge));
+}
+
+/**
+ * Saves every band's threshold at once (null: none). Bands not named keep theirs. Returns how many
+ * changed. Audited as thresholds.update with the count and each band's old and new threshold.
+ */
+export async function saveThresholds(
+  db: Db,
+  staff: Clinician,
+  values: ReadonlyMap<string, string | null>,
+  now = new Date(),
+): Promise<{ changed: number }> {
+  return db.transaction(async (tx) => {
+    const bands = await tx.select().from(psaThreshold).for("update");
+    let changed = 0;
+    // Thresholds are clinical settings, not anyone's data: the log keeps each change, "40-49": "1.00 → 1.20".
+    const changes: Record<string, string> = {};
+    for (const band of bands) {
+      if (!values.has(band.id)) continue;
+      const next = values.get(band.id) ?? null;
+      if (next === band.thresholdNgMl) continue;
+      await tx
+        .update(psaThreshold)
+        .set({ thresholdNgMl: next, updatedAt: now, updatedBy: staff.id })
+        .where(eq(psaThreshold.id, band.id));
+      changes[`${band.minAge}-${band.maxAge}`] =
+        `${band.thresholdNgMl ?? "none"} → ${next ?? "none"}`;
+      changed++;
+    }
+    await recordAudit(tx, staff, {
+      action: "thresholds.update",
+      entityType: "psa_threshold",
+      details: { bands: bands.length, changed, ...changes },
+    });
+    return { changed };
+  });
+}
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Import                                                                                         */
+
+/** Looks up every booking the rows name, by reference or sample id, with what the checks need. */
+async function lookupBookings(db: Db, rows: readonly RawImportRow[]) {
+  const references = [
+    ...new Set(
+      rows
+        .map((row) => (row.reference ? normaliseBookingReference(row.reference) : null))
+        .filter((reference): reference is string => reference !== null),
+    ),
+  ];
+  const sampleKeys = [
+    ...new Set(rows.filter((row) => row.sampleId).map((row) => sampleIdKey(row.sampleId))),
+  ];
+  const sampleKeyOf = sql`upper(regexp_replace(btrim(${booking.sampleId}), '\\s+', ' ', 'g'))`;
+  const conditions = [
+    references.length > 0 ? inArray(booking.reference, references) : undefined,
+    sampleKeys.length > 0 ? inArray(sampleKeyOf, sampleKeys) : undefined,
+  ].filter((condition) => condition !== undefined);
+  const found =
+    conditions.length === 0
+      ? []
+      : await db
+          .select({
+            bookingId: booking.id,
+            reference: booking.reference,
+            status: booking.status,
+            sampleId: booking.sampleId,
+            sampleTakenAt: booking.sampleTakenAt,
+            userId: booking.userId,
+            eventDate: event.eventDate,
+            dateOfBirth: profile.dateOfBirth,
+            resultId: testResult.id,
+            releasedAt: testResult.releasedAt,
+          })
+          .from(booking)
+          .innerJoin(event, eq(event.id, booking.eventId))
+          .leftJoin(profile, eq(profile.userId, booking.userId))
+          .leftJoin(testResult, eq(testResult.bookingId, booking.id))
+          .where(or(...conditions));
+  const byReference = new Map<string, BookingCandidate>();
+  const bySampleId = new Map<string, BookingCandidate[]>();
+  const userOf = new Map<string, string>();
+  for (const row of found) {
+    const candidate: BookingCandidate = {
+      bookingId: row.bookingId,
+      reference: row.reference,
+      status: row.status,
+      dateOfBirth: row.dateOfBirth,
+      eventDate: row.eventDate,
+      result: row.resultId ? { id: row.resultId, released: row.releasedAt !== null } : null,
+      sampleTaken: row.sampleTakenAt !== null,
+    };
+    userOf.set(row.bookingId, row.userId);
+    byReference.set(row.reference, candidate);
+    if (row.sampleId) {
+      const key = sampleIdKey(row.sampleId);
+      bySampleId.set(key, [...(bySampleId.get(key) ?? []), candidate]);
+    }
+  }
+  const lookup: ImportLookup = { byReference, bySampleId };
+  return { lookup, userOf };
+}
+
+export type CreateImportResult = { ok: true; id: string } | { ok: false; error: string };
+
+/**
+ * Reads an uploaded file, checks every row and keeps the rows with their errors for the preview.
+ * Nothing is written to results yet. Audited as results.import.preview, with counts only.
+ */
+export async function createImport(
+  db: Db,
+  staff: Clinician,
+  file: { filename: string | null; text: string },
+  now = new Date(),
+): Promise<CreateImportResult> {
+  const read = readResultsCsv(file.text);
+  if (!read.ok) return { ok: false, error: read.error };
+  return db.transaction(async (tx) => {
+    const [{ lookup }, bands] = await Promise.all([
+      lookupBookings(tx, read.rows),
+      listThresholds(tx),
+    ]);
+    const rows = checkImportRows(read.rows, lookup, bands, londonDate(now));
+    const [made] = await tx
+      .insert(resultImport)
+      .values({
+        uploadedBy: staff.id,
+        filename: cleanUploadFilename(file.filename),
+        rows,
+        createdAt: now,
+      })
+      .returning({ id: resultImport.id });
+    await recordAudit(tx, staff, {
+      action: "results.import.preview",
+      entityType: "result_import",
+      entityId: made!.id,
+      details: importCounts(rows),
+    });
+    return { ok: true, id: made!.id };
+  });
+}
+
+export interface PreviewRow extends CheckedImportRow {
+  patient: {
+    name: string;
+    reference: string;
+    eventName: string;
+    eventDate: string;
+  } | null;
+}
+
+export interface ImportPreview {
+  id: string;
+  filename: string | null;
+  createdAt: Date;
+  committedAt: Date | null;
+  rows: PreviewRow[];
+  counts: ReturnType<typeof importCounts>;
+}
+
+/** Names and events of the bookings rows point to (for the preview). */
+async function bookingPeople(db: Db, bookingIds: string[]) {
+  if (bookingIds.length === 0) return new Map();
+  const found = await db
+    .select({
+      bookingId: booking.id,
+      reference: booking.reference,
+      userId: booking.userId,
+      firstName: profile.firstName,
+      lastName: profile.lastName,
+      accountName: user.name,
+      eventName: event.name,
+      eventDate: event.eventDate,
+    })
+    .from(booking)
+    .innerJoin(event, eq(event.id, booking.eventId))
+    .innerJoin(user, eq(user.id, booking.userId))
+    .leftJoin(profile, eq(profile.userId, booking.userId))
+    .where(inArray(booking.id, bookingIds));
+  return new Map(found.map((row) => [row.bookingId, row]));
+}
+
+function personName(row: {
+  firstName: string | null;
+  lastName: string | null;
+  accountName: string;
+}) {
+  return row.firstName ? `${row.firstName} ${row.lastName ?? ""}`.trim() : row.accountName;
+}
+
+/**
+ * One import with its rows, for the clinician who uploaded it only (anyone else, or an id that
+ * is not one: null, which the page answers 404). Each person shown is audited as results.view.
+ */
+export async function viewImport(
+  db: Db,
+  staff: Clinician,
+  importId: string,
+): Promise<ImportPreview | null> {
+  if (!isUuid(importId)) return null;
+  const [found] = await db
+    .select()
+    .from(resultImport)
+    .where(and(eq(resultImport.id, importId), eq(resultImport.uploadedBy, staff.id)));
+  if (!found) return null;
+  const rows = found.rows as CheckedImportRow[];
+  const ids = [...new Set(rows.map((row) => row.bookingId).filter((id): id is string => !!id))];
+  const people = await bookingPeople(db, ids);
+  const subjects = [...new Set([...people.values()].map((person) => person.userId as string))];
+  await recordAudit(
+    db,
+    staff,
+    subjects.map((subjectUserId) => ({
+      action: "results.view" as const,
+      subjectUserId,
+      entityType: "result_import",
+      entityId: found.id,
+    })),
+  );
+  return {
+    id: found.id,
+    filename: found.filename,
+    createdAt: found.createdAt,
+    committedAt: found.committedAt,
+    counts: importCounts(rows),
+    rows: rows.map((row) => {
+      const person = row.bookingId ? people.get(row.bookingId) : undefined;
+      return {
+        ...row,
+        patient: person
+          ? {
+              name: personName(person),
+              reference: person.reference,
+              eventName: person.eventName,
+              eventDate: person.eventDate,
+            }
+          : null,
+      };
+    }),
+  };
+}
+
+/** The clinician's own recent imports (no personal data: names of files and counts). */
+export async function listOwnImports(db: Db, staff: Clinician, limit = 10) {
+  const found = await db
+    .select()
+    .from(resultImport)
+    .where(eq(resultImport.uploadedBy, staff.id))
+    .orderBy(desc(resultImport.createdAt))
+    .limit(limit);
+  return found.map((row) => ({
+    id: row.id,
+    filename: row.filename,
+    createdAt: row.createdAt,
+    committedAt: row.committedAt,
+    counts: importCounts(row.rows as CheckedImportRow[]),
+  }));
+}
+
+export type CommitResult =
+  | { status: "committed"; imported: number; replaced: number; skipped: number }
+  | { status: "already-committed" }
+  | { status: "not-found" };
+
+/**
+ * Writes every good row to test_result in one transaction, skipping rows with errors; the import
+ * is marked committed, so a second commit does nothing. The rows are checked again first: a
+ * booking cancelled, or a result released, since the preview is skipped too. Audited as
+ * results.import.commit (counts) and once per person whose result came in.
+ */
+export async function commitImport(
+  db: Db,
+  staff: Clinician,
+  importId: string,
+  now = new Date(),
+): Promise<CommitResult> {
+  if (!isUuid(importId)) return { status: "not-found" };
+  return db.transaction(async (tx): Promise<CommitResult> => {
+    const [found] = await tx
+      .select()
+      .from(resultImport)
+      .where(and(eq(resultImport.id, importId), eq(resultImport.uploadedBy, staff.id)))
+      .for("update");
+    if (!found) return { status: "not-found" };
+    if (found.committedAt) return { status: "already-committed" };
+
+    const stored = found.rows as CheckedImportRow[];
+    const raw: RawImportRow[] = stored.map(
+      ({ line, reference, sampleId, psa, unit, sampleDate }) => ({
+        line,
+        reference,
+        sampleId,
+        psa,
+        unit,
+        sampleDate,
+      }),
+    );
+    const [{ lookup, userOf }, bands] = await Promise.all([
+      lookupBookings(tx, raw),
+      listThresholds(tx),
+    ]);
+    const rows = checkImportRows(raw, lookup, bands, londonDate(now));
+    const written: { resultId: string; bookingId: string }[] = [];
+    let replaced = 0;
+    for (const row of rows) {
+      if (row.errors.length > 0 || !row.bookingId) continue;
+      const values = {
+        psaValue: row.psa.trim(),
+        unit: row.normalisedUnit ?? PSA_UNIT,
+        sampleDate: row.effectiveSampleDate,
+        suggestedFlag: row.suggestedFlag,
+        importedAt: now,
+        importedBy: staff.id,
+      };
+      const [saved] = await tx
+        .insert(testResult)
+        .values({ bookingId: row.bookingId, ...values, updatedAt: now })
+        .onConflictDoUpdate({
+          target: testResult.bookingId,
+          // A new value needs a fresh decision: nothing the clinician had chosen is kept. The
+          // version moves on even if the clock has not, so a page opened before is refused.
+          set: {
+            ...values,
+            flag: null,
+            retestYears: null,
+            comments: null,
+            updatedAt: sql`greatest(${now.toISOString()}::timestamptz, ${testResult.updatedAt} + interval '1 millisecond')`,
+          },
+          setWhere: isNull(testResult.releasedAt),
+        })
+        .returning({ id: testResult.id });
+      if (!saved) {
+        row.errors.push("This booking's result was released before the import was committed");
+        continue;
+      }
+      if (row.replaces) replaced++;
+      written.push({ resultId: saved.id, bookingId: row.bookingId });
+    }
+    await tx
+      .update(resultImport)
+      .set({ committedAt: now, rows })
+      .where(eq(resultImport.id, found.id));
+    const skipped = rows.length - written.length;
+    await recordAudit(tx, staff, [
+      {
+        action: "results.import.commit",
+        entityType: "result_import",
+        entityId: found.id,
+        details: { rows: rows.length, imported: written.length, replaced, skipped },
+      },
+      ...written.map((item) => ({
+        action: "results.import.commit" as const,
+        subjectUserId: userOf.get(item.bookingId) ?? null,
+        entityType: "test_result",
+        entityId: item.resultId,
+        details: { importId: found.id },
+      })),
+    ]);
+    return { status: "committed", imported: written.length, replaced, skipped };
+  });
+}
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Lists                                                                                          */
+
+export type ResultListFilter = "awaiting" | "released";
+
+export interface ResultListItem {
+  id: string;
+  patientName: string;
+  reference: string;
+  eventName: string;
+  eventDate: string;
+  psaValue: string | null;
+  unit: string;
+  suggestedFlag: ResultFlag | null;
+  flag: ResultFlag | null;
+  importedAt: Date | null;
+  releasedAt: Date | null;
+  correctedAt: Date | null;
+}
+
+/**
+ * Results awaiting release (imported, not released), oldest first, or the most recently released.
+ * One results.view audit row per person shown.
+ */
+export async function listResults(
+  db: Db,
+  staff: Clinician,
+  filter: ResultListFilter,
+  limit = 200,
+): Promise<ResultListItem[]> {
+  const where =
+    filter === "awaiting"
+      ? and(isNull(testResult.releasedAt), isNotNull(testResult.psaValue))
+      : isNotNull(testResult.releasedAt);
+  const order =
+    filter === "awaiting"
+      ? [asc(event.eventDate), asc(booking.reference)]
+      : [desc(testResult.releasedAt)];
+  const found = await db
+    .select({
+      id: testResult.id,
+      userId: booking.userId,
+      firstName: profile.firstName,
+      lastName: profile.lastName,
+      accountName: user.name,
+      reference: booking.reference,
+      eventName: event.name,
+      eventDate: event.eventDate,
+      psaValue: testResult.psaValue,
+      unit: testResult.unit,
+      suggestedFlag: testResult.suggestedFlag,
+      flag: testResult.flag,
+      importedAt: testResult.importedAt,
+      releasedAt: testResult.releasedAt,
+      correctedAt: testResult.correctedAt,
+    })
+    .from(testResult)
+    .innerJoin(booking, eq(booking.id, testResult.bookingId))
+    .innerJoin(event, eq(event.id, booking.eventId))
+    .innerJoin(user, eq(user.id, booking.userId))
+    .leftJoin(profile, eq(profile.userId, booking.userId))
+    .where(where)
+    .orderBy(...order)
+    .limit(limit);
+  await recordAudit(
+    db,
+    staff,
+    found.map((row) => ({
+      action: "results.view" as const,
+      subjectUserId: row.userId,
+      entityType: "test_result",
+      entityId: row.id,
+      details: { list: filter },
+    })),
+  );
+  return found.map(({ userId: _userId, firstName, lastName, accountName, ...row }) => ({
+    ...row,
+    patientName: personName({ firstName, lastName, accountName }),
+  }));
+}
+
+/* ---------------------------------------------------------------------------------------------- */
+/* One result                                                                                     */
+
+export interface ResultDetail {
+  id: string;
+  psaValue: string | null;
+  unit: string;
+  flag: ResultFlag | null;
+  retestYears: number | null;
+  comments: string | null;
+  sampleDate: string | null;
+  suggestedFlag: ResultFlag | null;
+  importedAt: Date | null;
+  releasedAt: Date | null;
+  releasedByName: string | null;
+  correctedAt: Date | null;
+  /** The version: changed by every write (import, release, correction). */
+  updatedAt: Date;
+  reference: string;
+  sampleId: string | null;
+  slotTime: string;
+  eventName: string;
+  eventDate: string;
+  patientName: string;
+  dateOfBirth: string | null;
+  /** On the sample date, or the event's date. */
+  age: number | null;
+}
+
+async function loadResult(db: Db, resultId: string) {
+  const [found] = await db
+    .select({
+      result: testResult,
+      userId: booking.userId,
+      email: user.email,
+      accountName: user.name,
+      reference: booking.reference,
+      sampleId: booking.sampleId,
+      slotTime: booking.slotTime,
+      eventName: event.name,
+      eventDate: event.eventDate,
+      firstName: profile.firstName,
+      lastName: profile.lastName,
+      dateOfBirth: profile.dateOfBirth,
+    })
+    .from(testResult)
+    .innerJoin(booking, eq(booking.id, testResult.bookingId))
+    .innerJoin(event, eq(event.id, booking.eventId))
+    .innerJoin(user, eq(user.id, booking.userId))
+    .leftJoin(profile, eq(profile.userId, booking.userId))
+    .where(eq(testResult.id, resultId));
+  return found ?? null;
+}
+
+/** A result for the clinician's page, or null (404). Audited as result.view before it is returned. */
+export async function viewResult(
+  db: Db,
+  staff: Clinician,
+  resultId: string,
+): Promise<ResultDetail | null> {
+  if (!isUuid(resultId)) return null;
+  const found = await loadResult(db, resultId);
+  if (!found) return null;
+  await recordAudit(db, staff, {
+    action: "result.view",
+    subjectUserId: found.userId,
+    entityType: "test_result",
+    entityId: found.result.id,
+  });
+  const { result } = found;
+  let releasedByName: string | null = null;
+  if (result.releasedBy) {
+    const [by] = await db
+      .select({ name: user.name })
+      .from(user)
+      .where(eq(user.id, result.releasedBy));
+    releasedByName = by?.name ?? null;
+  }
+  const on = result.sampleDate ?? found.eventDate;
+  return {
+    id: result.id,
+    psaValue: result.psaValue,
+    unit: result.unit,
+    flag: result.flag,
+    retestYears: result.retestYears,
+    comments: result.comments,
+    sampleDate: result.sampleDate,
+    suggestedFlag: result.suggestedFlag,
+    importedAt: result.importedAt,
+    releasedAt: result.releasedAt,
+    releasedByName,
+    correctedAt: result.correctedAt,
+    updatedAt: result.updatedAt,
+    reference: found.reference,
+    sampleId: found.sampleId,
+    slotTime: found.slotTime,
+    eventName: found.eventName,
+    eventDate: found.eventDate,
+    patientName: personName(found),
+    dateOfBirth: found.dateOfBirth,
+    age: found.dateOfBirth ? ageOn(found.dateOfBirth, on) : null,
+  };
+}
+
+/** The e-mails to patients: that there is something to read, and where. Never a value or a flag. */
+export function resultEmail(kind: "ready" | "updated", firstName: string | null) {
+  const link = `${config().publicBaseUrl}/medical-results`;
+  const { medical } = organisation.phones;
+  const lines = [
+    `Hello${firstName ? ` ${firstName}` : ""},`,
+    "",
+    kind === "ready"
+      ? "Your PSA test results are ready."
+      : "Your PSA test results have been updated by our clinical team.",
+    "",
+    `To read them, sign in to your account and open your medical results: ${link}`,
+    "",
+    `If you have any questions about your results, call our ${medical.label.toLowerCase()} line on ${medical.display}.`,
+    "",
+    organisation.name,
+  ];
+  return {
+    subject:
+      kind === "ready"
+        ? "Your PSA test results are ready"
+        : "Your PSA test results have been updated",
+    text: lines.join("\n"),
+  };
+}
+
+/** The result with its patient, its row locked for the rest of the transaction. */
+async function lockAndLoadResult(tx: Db, resultId: string) {
+  const [locked] = await tx
+    .select({ id: testResult.id })
+    .from(testResult)
+    .where(eq(testResult.id, resultId))
+    .for("update");
+  return locked ? loadResult(tx, resultId) : null;
+}
+
+export type ReleaseResult =
+  { ok: true } | { ok: false; reason: "not-found" | "already-released" | "no-value" | "changed" };
+
+/**
+ * Sets the clinician's flag, retest interval and comments and releases the result to the patient,
+ * in one transaction with its audit row (result.release) and the "results are ready" e-mail.
+ * Refused ("changed") unless the result is still the version the clinician opened
+ * (`decision.seen`, its `updatedAt`): a file imported since, or another clinician, may have
+ * changed the value.
+ */
+export async function releaseResult(
+  db: Db,
+  staff: Clinician,
+  resultId: string,
+  decision: ReleaseDecision,
+  now = new Date(),
+): Promise<ReleaseResult> {
+  if (!isUuid(resultId)) return { ok: false, reason: "not-found" };
+  return db.transaction(async (tx): Promise<ReleaseResult> => {
+    const found = await lockAndLoadResult(tx, resultId);
+    if (!found) return { ok: false, reason: "not-found" };
+    if (found.result.releasedAt) return { ok: false, reason: "already-released" };
+    if (!found.result.psaValue) return { ok: false, reason: "no-value" };
+    if (!isSeenVersion(found.result.updatedAt, decision.seen))
+      return { ok: false, reason: "changed" };
+    await tx
+      .update(testResult)
+      .set({
+        flag: decision.flag,
+        retestYears: decision.flag === "green" ? decision.retestYears : null,
+        comments: decision.comments,
+        releasedAt: now,
+        releasedBy: staff.id,
+        updatedAt: nextUpdatedAt(found.result.updatedAt, now),
+      })
+      .where(eq(testResult.id, resultId));
+    await recordAudit(tx, staff, {
+      action: "result.release",
+      subjectUserId: found.userId,
+      entityType: "test_result",
+      entityId: resultId,
+    });
+    await enqueueEmail(tx, { to: found.email, ...resultEmail("ready", found.firstName) });
+    return { ok: true };
+  });
+}
+
+export type CorrectResult =
+  | { ok: true; changed: string[] }
+  | { ok: false; reason: "not-found" | "not-released" | "unchanged" | "changed" };
+
+/**
+ * Changes a released result. What the patient had seen is kept first in test_result_revision
+ * (append-only: value, flag, comments, who released it, who replaced it and why). The audit row
+ * (result.correct) names the fields changed and the reason chosen from the list, never the
+ * values; `correctedAt` is set and the patient is told by e-mail (without the value). A changed
+ * value gets its suggested flag again. Refused ("changed") unless the result is still the version
+ * the clinician opened (`correction.seen`).
+ */
+export async function correctResult(
+  db: Db,
+  staff: Clinician,
+  resultId: string,
+  correction: ResultCorrection,
+  now = new Date(),
+): Promise<CorrectResult> {
+  if (!isUuid(resultId)) return { ok: false, reason: "not-found" };
+  return db.transaction(async (tx): Promise<CorrectResult> => {
+    const found = await lockAndLoadResult(tx, resultId);
+    if (!found) return { ok: false, reason: "not-found" };
+    const { result } = found;
+    if (!result.releasedAt) return { ok: false, reason: "not-released" };
+    if (!isSeenVersion(result.updatedAt, correction.seen)) return { ok: false, reason: "changed" };
+    const next = {
+      psaValue: correction.psaValue,
+      flag: correction.flag,
+      retestYears: correction.flag === "green" ? correction.retestYears : null,
+      comments: correction.comments,
+    };
+    const changed = changedFields(result, next);
+    if (changed.length === 0) return { ok: false, reason: "unchanged" };
+    let suggestedFlag = result.suggestedFlag;
+    if (changed.includes("psaValue")) {
+      const bands = await listThresholds(tx);
+      const on = result.sampleDate ?? found.eventDate;
+      const age = found.dateOfBirth ? ageOn(found.dateOfBirth, on) : null;
+      suggestedFlag = suggestFlag(next.psaValue, age, bands);
+    }
+    // The version the patient had seen, kept before it is replaced (same transaction, row locked).
+    await tx.insert(testResultRevision).values({
+      testResultId: result.id,
+      psaValue: result.psaValue,
+      unit: result.unit,
+      flag: result.flag,
+      retestYears: result.retestYears,
+      comments: result.comments,
+      releasedAt: result.releasedAt,
+      releasedBy: result.releasedBy,
+      replacedAt: now,
+      replacedBy: staff.id,
+      reason: correction.reason,
+    });
+    await tx
+      .update(testResult)
+      .set({
+        ...next,
+        suggestedFlag,
+        correctedAt: now,
+        updatedAt: nextUpdatedAt(result.updatedAt, now),
+      })
+      .where(eq(testResult.id, resultId));
+    await recordAudit(tx, staff, {
+      action: "result.correct",
+      subjectUserId: found.userId,
+      entityType: "test_result",
+      entityId: resultId,
+      details: { fields: changed.join(","), reason: correction.reason },
+    });
+    await enqueueEmail(tx, { to: found.email, ...resultEmail("updated", found.firstName) });
+    return { ok: true, changed };
+  });
+}
+
+/* ---------------------------------------------------------------------------------------------- */
+/* The patient's side                                                                             */
+
+/**
+ * When each of this person's released results was last corrected, by booking reference, for the
+ * note on /medical-results. Only their own, only released ones.
+ */
+export async function correctionDates(db: Db, userId: string): Promise<Record<string, Date>> {
+  const found = await db
+    .select({ reference: booking.reference, correctedAt: testResult.correctedAt })
+    .from(testResult)
+    .innerJoin(booking, eq(booking.id, testResult.bookingId))
+    .where(
+      and(
+        eq(booking.userId, userId),
+        isNotNull(testResult.releasedAt),
+        isNotNull(testResult.correctedAt),
+      ),
+    );
+  return Object.fromEntries(found.map((row) => [row.reference, row.correctedAt!]));
+}

@@ -1,0 +1,103 @@
+import crypto from "node:crypto";
+import { and, eq } from "drizzle-orm";
+import { config } from "#app/config.server";
+import QRCode from "qrcode";
+import { symmetricDecrypt } from "better-auth/crypto";
+import type { Db } from "#app/db/client.server";
+import { twoFactor } from "#app/db/schema";
+import { organisation } from "#app/content/organisation";
+import { base32Encode, groupKey } from "#app/domain/base32";
+import { serverSecret } from "./secrets.server";
+
+/** Secrets imported into better-auth are stored as "base32:KEY"; the ones it makes are raw text. */
+const BASE32_PREFIX = "base32:";
+
+function keyOf(secret: string): string {
+  return secret.startsWith(BASE32_PREFIX)
+    ? secret.slice(BASE32_PREFIX.length).toUpperCase()
+    : base32Encode(new TextEncoder().encode(secret));
+}
+
+export function totpUri(key: string, email: string): string {
+  const issuer = organisation.shortName;
+  const label = encodeURIComponent(`${issuer}:${email}`);
+  return `otpauth://totp/${label}?secret=${key}&issuer=${encodeURIComponent(issuer)}&digits=6&period=30`;
+}
+
+export interface PendingEnrolment {
+  /** For typing into the app, in groups of four. */
+  key: string;
+  /** The same key as a QR code, an SVG drawing. */
+  qrSvg: string;
+  recoveryCodes: string[];
+}
+
+/**
+ * A set-up that better-auth has begun (after the password was confirmed) but not yet finished
+ * (no code from the app accepted yet): its key and recovery codes, shown until the first code.
+ */
+export async function pendingEnrolment(
+  db: Db,
+  user: { id: string; email: string },
+): Promise<PendingEnrolment | null> {
+  const [row] = await db
+    .select({ secret: twoFactor.secret, backupCodes: twoFactor.backupCodes })
+    .from(twoFactor)
+    .where(and(eq(twoFactor.userId, user.id), eq(twoFactor.verified, false)));
+  if (!row) return null;
+  const key = keyOf(await symmetricDecrypt({ key: serverSecret(), data: row.secret }));
+  const codes = JSON.parse(
+    await symmetricDecrypt({ key: serverSecret(), data: row.backupCodes }),
+  ) as string[];
+  const qrSvg = await QRCode.toString(totpUri(key, user.email), {
+    type: "svg",
+    margin: 2,
+    errorCorrectionLevel: "M",
+  });
+  return { key: groupKey(key), qrSvg, recoveryCodes: codes };
+}
+
+/**
+ * The pending key and recovery codes are shown only to the browser that has just confirmed the
+ * password, for 15 minutes: a signed cookie bound to the person and this session. A stolen session
+ * cookie alone, or a reload much later, shows the password form again.
+ */
+const ENROLMENT_PASS_MINUTES = 15;
+
+function enrolmentCookieName() {
+  return config().isProduction ? "__Host-mhat-enrol" : "mhat-enrol";
+}
+
+function enrolmentSignature(person: { id: string; sessionCreatedAt: Date }, expires: number) {
+  return crypto
+    .createHmac("sha256", serverSecret())
+    .update(`enrol:${person.id}:${person.sessionCreatedAt.getTime()}:${expires}`)
+    .digest("base64url");
+}
+
+export function enrolmentPassCookie(
+  person: { id: string; sessionCreatedAt: Date },
+  now = Date.now(),
+): string {
+  const expires = now + ENROLMENT_PASS_MINUTES * 60_000;
+  const secure = config().isProduction ? "; Secure" : "";
+  return `${enrolmentCookieName()}=${expires}.${enrolmentSignature(person, expires)}; Path=/; HttpOnly; SameSite=Lax; Max-Age=${ENROLMENT_PASS_MINUTES * 60}${secure}`;
+}
+
+export function hasEnrolmentPass(
+  request: Request,
+  person: { id: string; sessionCreatedAt: Date },
+  now = Date.now(),
+): boolean {
+  const name = enrolmentCookieName();
+  const value = (request.headers.get("cookie") ?? "")
+    .split(/;\s*/)
+    .find((pair) => pair.startsWith(`${name}=`))
+    ?.slice(name.length + 1);
+  const [expiresText, signature] = (value ?? "").split(".");
+  const expires = Number(expiresText);
+  if (!signature || !Number.isSafeInteger(expires) || expires < now) return false;
+  const expected = Buffer.from(enrolmentSignature(person, expires));
+  const given = Buffer.from(signature);
+  return given.length === expected.length && crypto.timingSafeEqual(given, expected);
+}

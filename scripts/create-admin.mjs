@@ -1,0 +1,20 @@
+// `npm run create-admin -- --email someone@example.org`: prints a one-time link that sets up the
+// first admin account. Uses the built server when there is one, otherwise the source through Vite.
+// With the embedded database (PGlite), stop the site first: only one process can open it.
+import { existsSync } from "node:fs";
+
+if (existsSync(".env")) process.loadEnvFile(".env");
+
+let server;
+let vite;
+if (existsSync("build/server/index.js")) {
+  server = await import("../build/server/index.js");
+} else {
+  vite = await import("vite").then((mod) =>
+    mod.createServer({ server: { middlewareMode: true }, logLevel: "error" }),
+  );
+  server = await vite.ssrLoadModule("./server/app.ts");
+}
+const code = await server.createAdminFromCommandLine(process.argv.slice(2));
+await vite?.close();
+process.exit(code);
