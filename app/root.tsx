@@ -16,6 +16,7 @@ import { useNonce } from "./components/nonce";
 import { NotFound } from "./components/not-found";
 import { SiteFooter } from "./components/site-footer";
 import { SiteHeader } from "./components/site-header";
+import { BackOfficeHeader } from "./components/admin/back-office-header";
 import { organisation } from "./content/organisation";
 import stylesheet from "./styles/app.css?url";
 import { pipeHeaders } from "./utils/headers";
@@ -43,6 +44,7 @@ const PATHS_WITHOUT_FOOTER = new Set(["/news"]);
 export function Layout({ children }: { children: React.ReactNode }) {
   const nonce = useNonce();
   const { pathname } = useLocation();
+  const isBackOffice = pathname === "/admin" || pathname.startsWith("/admin/");
   return (
     <html lang="en-GB" suppressHydrationWarning>
       <head>
@@ -58,11 +60,11 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <a className="skip-link" href="#main-content">
           Skip to main content
         </a>
-        <SiteHeader />
+        {isBackOffice ? <BackOfficeHeader /> : <SiteHeader />}
         <main id="main-content" tabIndex={-1}>
           {children}
         </main>
-        {!PATHS_WITHOUT_FOOTER.has(pathname) && <SiteFooter />}
+        {!isBackOffice && !PATHS_WITHOUT_FOOTER.has(pathname) && <SiteFooter />}
         <RouteAnnouncer />
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />

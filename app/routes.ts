@@ -34,6 +34,7 @@ export default [
   route("signup", "routes/auth/signup.tsx"),
   route("signup-success", "routes/auth/signup-success.tsx"),
   route("reset-password", "routes/auth/reset-password.tsx"),
+  route("login/two-factor", "routes/auth/login.two-factor.tsx"),
   route("logout", "routes/auth/logout.ts"),
 
   // events: finding an event and reading about it
@@ -71,6 +72,34 @@ export default [
     route("payments/orders", "routes/api/payments.orders.ts"),
     route("payments/orders/:orderId/capture", "routes/api/payments.capture.ts"),
     route("medical/results/:profileId", "routes/api/medical.results.ts"),
+  ]),
+
+  // newsletter: leaving the list from a signed link, without signing in
+  route("unsubscribe", "routes/site/unsubscribe.tsx"),
+
+  // admin: the back office for staff (each page checks its own role; see domain/admin-nav.ts)
+  route("admin/setup", "routes/admin/setup.tsx"),
+  route("admin/two-factor", "routes/admin/two-factor.tsx"),
+  route("admin/events/:eventId/attendees/print", "routes/admin/attendees.print.tsx"),
+  route("admin/events/:eventId/lab.csv", "routes/admin/attendees.lab-csv.ts"),
+  route("admin/subscribers.csv", "routes/admin/subscribers.csv.ts"),
+  ...prefix("admin", [
+    layout("routes/admin/layout.tsx", [
+      index("routes/admin/dashboard.tsx"),
+      route("events", "routes/admin/events.tsx"),
+      route("events/new", "routes/admin/events.new.tsx"),
+      route("events/:eventId", "routes/admin/events.edit.tsx"),
+      route("events/:eventId/attendees", "routes/admin/attendees.tsx"),
+      route("products", "routes/admin/products.tsx"),
+      route("results", "routes/admin/results.tsx"),
+      route("results/import", "routes/admin/results.import.tsx"),
+      route("results/thresholds", "routes/admin/results.thresholds.tsx"),
+      route("results/:resultId", "routes/admin/results.edit.tsx"),
+      route("enquiries", "routes/admin/enquiries.tsx"),
+      route("subscribers", "routes/admin/subscribers.tsx"),
+      route("staff", "routes/admin/staff.tsx"),
+      route("audit", "routes/admin/audit.tsx"),
+    ]),
   ]),
 
   // dev: tools that exist only outside production

@@ -14,6 +14,7 @@ import {
   YES_NO_DONT_KNOW,
 } from "#app/domain/consent-options";
 import { ErrorSummary, SubmitButton, fieldId } from "./form";
+import { RadioGroup } from "./radio-group";
 
 export type ConsentValues = Record<string, string | string[] | undefined>;
 export type ConsentErrors = Partial<Record<string, string>>;
@@ -224,7 +225,7 @@ function FieldError({ name, error }: { name: string; error?: string }) {
   );
 }
 
-/** NHS.UK radios in a fieldset; an optional reveal under one answer, open without JavaScript. */
+/** A consent question's radios, with its wording as the legend; a reveal under one answer. */
 function Radios({
   name,
   hint,
@@ -240,57 +241,17 @@ function Radios({
   error?: string;
   conditional?: { when: string; open: boolean; content: ReactNode };
 }) {
-  const id = fieldId(name);
-  const revealId = `${id}-reveal`;
   return (
-    <div className={`form-group${error ? " form-group--error" : ""}`}>
-      <fieldset
-        className="fieldset"
-        aria-describedby={describedBy(name, { [name]: error }, Boolean(hint))}
-      >
-        <legend className="label label--large">
-          {CONSENT_LABELS[name as keyof typeof CONSENT_LABELS]}
-        </legend>
-        {hint && (
-          <span className="field-hint" id={`${id}-hint`}>
-            {hint}
-          </span>
-        )}
-        <FieldError name={name} error={error} />
-        <div className="radios">
-          {options.map(([value, label], index) => {
-            const optionId = index === 0 ? id : `${id}-${index}`;
-            const reveals = conditional?.when === value;
-            return (
-              <div key={value}>
-                <div className="radio">
-                  <input
-                    className="radio__input"
-                    id={optionId}
-                    type="radio"
-                    name={name}
-                    value={value}
-                    defaultChecked={checked === value}
-                    aria-controls={reveals ? revealId : undefined}
-                  />
-                  <label className="radio__label" htmlFor={optionId}>
-                    {label}
-                  </label>
-                </div>
-                {reveals && (
-                  <div
-                    id={revealId}
-                    className={`conditional${conditional.open ? "" : " conditional--closed"}`}
-                  >
-                    {conditional.content}
-                  </div>
-                )}
-              </div>
-            );
-          })}
-        </div>
-      </fieldset>
-    </div>
+    <RadioGroup
+      name={name}
+      legend={CONSENT_LABELS[name as keyof typeof CONSENT_LABELS]}
+      legendClassName="label label--large"
+      hint={hint}
+      error={error}
+      checked={checked}
+      options={options.map(([value, label]) => ({ value, label }))}
+      reveal={conditional}
+    />
   );
 }
 

@@ -12,7 +12,8 @@ export function SelectField({
 }: Omit<SelectHTMLAttributes<HTMLSelectElement>, "name" | "id"> & {
   name: string;
   label: string;
-  options: readonly string[];
+  /** Plain strings are both the value and the label. */
+  options: readonly (string | { value: string; label: string })[];
   placeholder?: string;
   error?: string;
   hint?: string;
@@ -44,11 +45,15 @@ export function SelectField({
         {...select}
       >
         {placeholder !== undefined && <option value="">{placeholder}</option>}
-        {options.map((option) => (
-          <option key={option} value={option}>
-            {option}
-          </option>
-        ))}
+        {options.map((option) => {
+          const { value, label: text } =
+            typeof option === "string" ? { value: option, label: option } : option;
+          return (
+            <option key={value} value={value}>
+              {text}
+            </option>
+          );
+        })}
       </select>
     </div>
   );

@@ -10,12 +10,14 @@ import {
 import { pageMeta } from "#app/components/meta";
 import { db } from "#app/db/client.server";
 import { formatLongDate } from "#app/domain/date-labels";
+import { londonDate } from "#app/domain/london-time";
 import {
   listAppointmentsAndResults,
   type AppointmentWithResult,
 } from "#app/services/bookings.server";
 import { requireUser } from "#app/services/guards.server";
 import { logError, routeOf } from "#app/services/log.server";
+import { correctionDates } from "#app/services/results-admin.server";
 import { pipeHeaders } from "#app/utils/headers";
 
 export const meta = () => pageMeta("Medical results", "Your medical results and appointments.");
@@ -45,19 +47,33 @@ export const FLAG_MEANINGS = {
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request);
   try {
-    const appointments = await listAppointmentsAndResults(db(), user.id);
-    return data({ appointments, failed: false }, { headers: { "Cache-Control": "no-store" } });
+    const [appointments, corrections] = await Promise.all([
+      listAppointmentsAndResults(db(), user.id),
+      correctionDates(db(), user.id),
+    ]);
+    // A corrected result says when it changed ("yyyy-MM-dd" in London), by booking reference.
+    const correctedOn = Object.fromEntries(
+      Object.entries(corrections).map(([reference, at]) => [reference, londonDate(at)]),
+    );
+    return data(
+      { appointments, correctedOn, failed: false },
+      { headers: { "Cache-Control": "no-store" } },
+    );
   } catch (error) {
     logError(error, { route: routeOf(request), code: "results_load_failed" });
     return data(
-      { appointments: [] as AppointmentWithResult[], failed: true },
+      {
+        appointments: [] as AppointmentWithResult[],
+        correctedOn: {} as Record<string, string>,
+        failed: true,
+      },
       { status: 500, headers: { "Cache-Control": "no-store" } },
     );
   }
 }
 
 export default function MedicalResults({ loaderData }: Route.ComponentProps) {
-  const { appointments, failed } = loaderData;
+  const { appointments, correctedOn, failed } = loaderData;
   const upcoming = appointments.filter((item) => item.upcoming);
   const past = appointments.filter((item) => !item.upcoming);
   return (
@@ -87,7 +103,11 @@ export default function MedicalResults({ loaderData }: Route.ComponentProps) {
               <h2 id="past-title">Past appointments and results</h2>
               <ul className="result-list">
                 {past.map((item) => (
-                  <ResultItem key={item.reference} item={item} />
+                  <ResultItem
+                    key={item.reference}
+                    item={item}
+                    correctedOn={correctedOn[item.reference]}
+                  />
                 ))}
               </ul>
             </section>
@@ -98,7 +118,14 @@ export default function MedicalResults({ loaderData }: Route.ComponentProps) {
   );
 }
 
-function ResultItem({ item }: { item: AppointmentWithResult }) {
+function ResultItem({
+  item,
+  correctedOn,
+}: {
+  item: AppointmentWithResult;
+  /** "yyyy-MM-dd": the released result was changed that day. */
+  correctedOn?: string;
+}) {
   const { notAvailable, notFound } = RESULTS_MESSAGES;
   const result = item.result;
   // The spec's fallbacks: the event's date, else the sample's, else N/A.
@@ -141,6 +168,7 @@ function ResultItem({ item }: { item: AppointmentWithResult }) {
           {FLAG_MEANINGS[result.flag](result.retestYears)}
         </p>
       )}
+      {result && correctedOn && <p>This result was updated on {formatLongDate(correctedOn)}.</p>}
       <p className="result-indicators">
         {item.upcoming ? (
           <span className="status">

@@ -6,6 +6,7 @@ import { pageMeta } from "#app/components/meta";
 import { NewAccountNotice } from "#app/components/new-account-notice";
 import { formValues, isHoneypotFilled, parseForm, type FieldErrors } from "#app/domain/forms";
 import { safeRedirect } from "#app/domain/redirect";
+import { STAFF_SESSION_HOURS } from "#app/domain/roles";
 import { emailField } from "#app/domain/fields";
 import { auth } from "#app/services/auth.server";
 import { requireAnonymous } from "#app/services/guards.server";
@@ -41,6 +42,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   return {
     redirectTo: safeRedirect(url.searchParams.get("redirectTo"), "/"),
     reset: url.searchParams.has("reset"),
+    expired: url.searchParams.has("expired"),
   };
 }
 
@@ -85,6 +87,11 @@ export async function action({ request, context }: Route.ActionArgs) {
   );
   if (!result.ok)
     return data<ActionData>({ formError: result.message, values }, { status: result.status });
+  if (result.twoFactor) {
+    // Staff: the password was right; the code from their app comes next.
+    const next = `/login/two-factor?redirectTo=${encodeURIComponent(redirectTo === "/" ? "/admin" : redirectTo)}`;
+    return redirect(next, { headers: cookieHeaders(result.headers) });
+  }
   return redirect(redirectTo, { headers: cookieHeaders(result.headers) });
 }
 
@@ -103,6 +110,13 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
         {loaderData.reset && (
           <div className="success-panel" role="status">
             <p>Your password has been changed. Sign in with your new password.</p>
+          </div>
+        )}
+        {loaderData.expired && (
+          <div className="notice-panel" role="status">
+            <p>
+              For safety, staff sign in again after {STAFF_SESSION_HOURS} hours. Please sign in.
+            </p>
           </div>
         )}
         <ErrorSummary errors={errors} />

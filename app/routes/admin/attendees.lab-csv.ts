@@ -1,0 +1,27 @@
+import type { Route } from "./+types/attendees.lab-csv";
+import { db } from "#app/db/client.server";
+import { AREA_ROLES } from "#app/domain/admin-nav";
+import { exportLabCsv } from "#app/services/attendees.server";
+import { requireStaff } from "#app/services/guards.server";
+
+/**
+ * The lab's CSV for one event, as a download: the confirmed bookings whose sample was taken.
+ * The file name carries the event's date and name only. Each person in it is audited.
+ */
+export async function loader(args: Route.LoaderArgs) {
+  const staff = await requireStaff(args, AREA_ROLES.attendees);
+  const exported = await exportLabCsv(db(), staff, { eventId: args.params.eventId });
+  if (!exported)
+    return new Response("Not found", {
+      status: 404,
+      headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" },
+    });
+  return new Response(exported.csv, {
+    headers: {
+      "Content-Type": "text/csv; charset=utf-8",
+      "Content-Disposition": `attachment; filename="${exported.filename}"`,
+      "Cache-Control": "no-store",
+      "X-Content-Type-Options": "nosniff",
+    },
+  });
+}

@@ -1,0 +1,536 @@
+import { useEffect, useRef } from "react";
+import { Form, Link, data, redirect, useNavigation } from "react-router";
+import type { Route } from "./+types/attendees";
+import { ErrorSummary, fieldId } from "#app/components/form";
+import { pageMeta } from "#app/components/meta";
+import { db } from "#app/db/client.server";
+import { AREA_ROLES } from "#app/domain/admin-nav";
+import {
+  BOOKING_STATUS_LABELS,
+  CHECK_IN_DONE_MESSAGES,
+  CHECK_IN_LABELS,
+  PAYMENT_STATUS_LABELS,
+  cleanSearch,
+  formatDateOfBirth,
+  formatNhsNumber,
+} from "#app/domain/attendees";
+import { checkInSchema, type CheckInState } from "#app/domain/check-in";
+import { formatLongDate, formatLondonTime } from "#app/domain/date-labels";
+import type { FieldErrors } from "#app/domain/form-basics";
+import { formValues, parseForm } from "#app/domain/forms";
+import { recordCheckIn, viewAttendees, type AttendeeRow } from "#app/services/attendees.server";
+import { requireStaff } from "#app/services/guards.server";
+import { pipeHeaders } from "#app/utils/headers";
+import { readForm } from "#app/utils/http.server";
+
+export const meta = () =>
+  pageMeta("Attendees", "An event's bookings, check-in on the day and the lab's list.");
+export const headers = pipeHeaders;
+
+const NO_STORE = { "Cache-Control": "no-store" };
+
+type DoneIntent = keyof typeof CHECK_IN_DONE_MESSAGES;
+
+function isDoneIntent(value: string | null): value is DoneIntent {
+  return value !== null && Object.hasOwn(CHECK_IN_DONE_MESSAGES, value);
+}
+
+function listPath(eventId: string, search: string) {
+  const base = `/admin/events/${eventId}/attendees`;
+  return search ? `${base}?${new URLSearchParams({ q: search })}` : base;
+}
+
+/**
+ * The list. `q` searches by name or booking reference; `done` and `ref` say what the last
+ * check-in did, for the confirmation in that person's row. Each person shown is audited.
+ */
+export async function loader(args: Route.LoaderArgs) {
+  const staff = await requireStaff(args, AREA_ROLES.attendees);
+  const url = new URL(args.request.url);
+  const view = await viewAttendees(db(), staff, {
+    eventId: args.params.eventId,
+    search: url.searchParams.get("q"),
+  });
+  if (!view) throw data(null, { status: 404, headers: NO_STORE });
+  const done = url.searchParams.get("done");
+  const reference = url.searchParams.get("ref");
+  return data(
+    {
+      ...view,
+      confirmation: isDoneIntent(done) && reference ? { intent: done, reference } : null,
+    },
+    { headers: NO_STORE },
+  );
+}
+
+type ActionData = {
+  bookingId: string;
+  field: "sampleId" | "checkIn";
+  message: string;
+  /** What was typed or scanned, put back in the field. */
+  sampleId?: string;
+};
+
+/**
+ * One check-in button or the sample form: `intent` and `bookingId`, validated. A booking that is
+ * not this event's is a 404; a form that is not one of ours a 400. Then back to the list, at the
+ * person's row, with the search kept.
+ */
+export async function action(args: Route.ActionArgs) {
+  const staff = await requireStaff(args, AREA_ROLES.attendees);
+  const { request, params } = args;
+  const form = await readForm(request);
+  const values = formValues(form);
+  const search = cleanSearch(new URL(request.url).searchParams.get("q"));
+  const parsed = parseForm(checkInSchema, values);
+  if (!parsed.ok) {
+    const { sampleId, ...others } = parsed.fieldErrors;
+    if (Object.keys(others).length > 0 || !sampleId)
+      throw data({ error: "The form could not be read" }, { status: 400, headers: NO_STORE });
+    return data<ActionData>(
+      {
+        bookingId: values.bookingId ?? "",
+        field: "sampleId",
+        message: sampleId,
+        sampleId: values.sampleId ?? "",
+      },
+      { status: 400, headers: NO_STORE },
+    );
+  }
+  const command = parsed.data;
+  const result = await recordCheckIn(db(), staff, { eventId: params.eventId, command });
+  if (result.outcome === "not-found") throw data(null, { status: 404, headers: NO_STORE });
+  if (result.outcome === "refused")
+    return data<ActionData>(
+      {
+        bookingId: command.bookingId,
+        field: result.field,
+        message: result.message,
+        sampleId: command.intent === "sample" ? command.sampleId : undefined,
+      },
+      { status: result.field === "sampleId" ? 400 : 409, headers: NO_STORE },
+    );
+  const next = new URLSearchParams();
+  if (search) next.set("q", search);
+  next.set("done", command.intent);
+  next.set("ref", result.reference);
+  return redirect(`/admin/events/${params.eventId}/attendees?${next}#booking-${result.reference}`);
+}
+
+function errorKey(field: ActionData["field"], reference: string) {
+  return `${field}-${reference}`;
+}
+
+function time(iso: string | null) {
+  return iso ? formatLondonTime(iso) : "";
+}
+
+function CheckInStatus({ row }: { row: AttendeeRow }) {
+  switch (row.checkIn) {
+    case "waiting":
+      return <span className="checkin-status">{CHECK_IN_LABELS.waiting}</span>;
+    case "arrived":
+      return (
+        <span className="checkin-status checkin-status--arrived">
+          <span aria-hidden="true">✓ </span>
+          {CHECK_IN_LABELS.arrived} at {time(row.arrivedAt)}
+        </span>
+      );
+    case "no_show":
+      return (
+        <span className="checkin-status checkin-status--no-show">
+          <span aria-hidden="true">✗ </span>
+          {CHECK_IN_LABELS.no_show} (marked at {time(row.noShowAt)})
+        </span>
+      );
+    case "sample_taken":
+      return (
+        <span className="checkin-status checkin-status--sample">
+          <span aria-hidden="true">✓ </span>
+          {CHECK_IN_LABELS.sample_taken} at {time(row.sampleTakenAt)}: sample id{" "}
+          <strong className="sample-id">{row.sampleId}</strong>
+        </span>
+      );
+  }
+}
+
+const UNDO_LABELS: Record<Exclude<CheckInState, "waiting">, string> = {
+  arrived: "Undo arrived",
+  no_show: "Undo no-show",
+  sample_taken: "Undo sample",
+};
+
+/** The confirmation after a check-in, in the person's row; it takes focus so it is read out. */
+function Confirmation({ message }: { message: string }) {
+  const ref = useRef<HTMLParagraphElement>(null);
+  useEffect(() => {
+    ref.current?.focus();
+  }, [message]);
+  return (
+    <p className="checkin-done" role="status" tabIndex={-1} ref={ref}>
+      <span aria-hidden="true">✓ </span>
+      {message}
+    </p>
+  );
+}
+
+function CheckInControls({
+  row,
+  formAction,
+  busy,
+  error,
+  typedSampleId,
+}: {
+  row: AttendeeRow;
+  formAction: string;
+  busy: boolean;
+  error?: ActionData;
+  typedSampleId?: string;
+}) {
+  const who = <span className="visually-hidden"> for {row.name}</span>;
+  const sampleFieldName = errorKey("sampleId", row.reference);
+  const sampleError = error?.field === "sampleId" ? error.message : undefined;
+  const hidden = <input type="hidden" name="bookingId" value={row.bookingId} />;
+  return (
+    <div className="checkin-actions">
+      {(row.checkIn === "waiting" || row.checkIn === "no_show") && (
+        <Form method="post" action={formAction}>
+          {hidden}
+          <button
+            type="submit"
+            name="intent"
+            value="arrived"
+            className="button button--large"
+            disabled={busy}
+          >
+            Arrived{who}
+          </button>
+        </Form>
+      )}
+      {(row.checkIn === "waiting" || row.checkIn === "arrived") && (
+        <Form method="post" action={formAction}>
+          {hidden}
+          <button
+            type="submit"
+            name="intent"
+            value="no-show"
+            className="button button--large button--secondary"
+            disabled={busy}
+          >
+            No-show{who}
+          </button>
+        </Form>
+      )}
+      {row.checkIn !== "sample_taken" && (
+        <Form method="post" action={formAction} className="sample-form" noValidate>
+          {hidden}
+          <input type="hidden" name="intent" value="sample" />
+          <div className={`sample-form__field${sampleError ? " form-group--error" : ""}`}>
+            <label className="label" htmlFor={fieldId(sampleFieldName)}>
+              Sample id{who}
+            </label>
+            {sampleError && (
+              <span className="field-error" id={`${fieldId(sampleFieldName)}-error`}>
+                <span className="visually-hidden">Error:</span> {sampleError}
+              </span>
+            )}
+            <input
+              id={fieldId(sampleFieldName)}
+              name="sampleId"
+              type="text"
+              className={`input input--large${sampleError ? " input--error" : ""}`}
+              defaultValue={typedSampleId}
+              autoComplete="off"
+              autoCapitalize="characters"
+              spellCheck={false}
+              maxLength={60}
+              aria-describedby={sampleError ? `${fieldId(sampleFieldName)}-error` : undefined}
+              aria-invalid={sampleError ? true : undefined}
+            />
+          </div>
+          <button type="submit" className="button button--large" disabled={busy}>
+            Record sample{who}
+          </button>
+        </Form>
+      )}
+      {row.checkIn !== "waiting" && (
+        <Form method="post" action={formAction}>
+          {hidden}
+          <input type="hidden" name="from" value={row.checkIn} />
+          <button
+            type="submit"
+            name="intent"
+            value="undo"
+            className="button button--secondary checkin-undo"
+            disabled={busy}
+          >
+            {UNDO_LABELS[row.checkIn]}
+            {who}
+          </button>
+        </Form>
+      )}
+    </div>
+  );
+}
+
+function Consent({ consent }: { consent: AttendeeRow["consent"] }) {
+  if (!consent)
+    return (
+      <>
+        <span aria-hidden="true">✗ </span>Not given
+      </>
+    );
+  return (
+    <>
+      <span aria-hidden="true">✓ </span>Given
+      <br />
+      <span className="hint nowrap">Version {consent.wordingVersion}</span>
+    </>
+  );
+}
+
+function notRecorded(value: string | null) {
+  return value ?? <span className="hint">Not recorded</span>;
+}
+
+export default function Attendees({ loaderData, actionData }: Route.ComponentProps) {
+  const { event, active, cancelled, totals, search, confirmation } = loaderData;
+  const navigation = useNavigation();
+  const busy = navigation.state === "submitting";
+  const formAction = listPath(event.id, search);
+  const base = `/admin/events/${event.id}`;
+
+  const failure = actionData as ActionData | undefined;
+  const failedRow = failure
+    ? [...active, ...cancelled].find((row) => row.bookingId === failure.bookingId)
+    : undefined;
+  const errors: FieldErrors =
+    failure && failedRow ? { [errorKey(failure.field, failedRow.reference)]: failure.message } : {};
+
+  return (
+    <>
+      <h1>
+        Attendees<span className="visually-hidden">:</span>
+        <span className="admin-subtitle">{event.name}</span>
+      </h1>
+      <p>
+        {formatLongDate(event.eventDate)}, {event.startTime} to {event.endTime}.{" "}
+        {event.addressLine1}, {event.city}, {event.postcode}. Lab: {event.labName ?? "not set"}.
+      </p>
+      <p>
+        <Link to={base}>Back to the event</Link>
+      </p>
+      {event.status === "cancelled" && (
+        <p className="notice-panel">
+          <strong>This event is cancelled.</strong>
+        </p>
+      )}
+
+      <ul className="admin-stats attendee-totals plain-list" aria-label="Check-in so far">
+        <li className="admin-stat">
+          <span className="admin-stat__number">{totals.booked}</span> confirmed
+        </li>
+        <li className="admin-stat">
+          <span className="admin-stat__number">{totals.arrived}</span> arrived
+        </li>
+        <li className="admin-stat">
+          <span className="admin-stat__number">{totals.samples}</span>{" "}
+          {totals.samples === 1 ? "sample" : "samples"} taken
+        </li>
+        <li className="admin-stat">
+          <span className="admin-stat__number">{totals.noShows}</span>{" "}
+          {totals.noShows === 1 ? "no-show" : "no-shows"}
+        </li>
+      </ul>
+
+      <div className="attendees-downloads">
+        <div className="admin-actions">
+          <a className="button button--secondary" href={`${base}/attendees/print`}>
+            Printable list
+          </a>
+          <a className="button button--secondary" href={`${base}/lab.csv`}>
+            Download the lab CSV
+          </a>
+        </div>
+        <p className="hint">
+          The lab CSV lists the confirmed bookings whose sample has been taken, since those are the
+          samples that go to the lab ({totals.samples} so far). Its columns: reference, name, date
+          of birth, NHS number, sample id, event date and lab. It holds personal details: keep the
+          file safe and delete it once the lab has it.
+        </p>
+      </div>
+
+      <Form method="get" action={`${base}/attendees`} role="search" className="attendee-search">
+        <label className="label" htmlFor="attendee-search">
+          Search by name or booking reference
+        </label>
+        <div className="attendee-search__row">
+          <input
+            id="attendee-search"
+            name="q"
+            type="search"
+            className="input input--large"
+            defaultValue={search}
+            key={search}
+            autoComplete="off"
+            spellCheck={false}
+            maxLength={100}
+          />
+          <button type="submit" className="button button--large">
+            Search
+          </button>
+        </div>
+        {search && (
+          <p>
+            Showing people matching &ldquo;{search}&rdquo;.{" "}
+            <Link to={`${base}/attendees`}>Show everyone</Link>
+          </p>
+        )}
+      </Form>
+
+      <ErrorSummary errors={errors} />
+
+      <h2>
+        Booked ({active.length}
+        {search ? " found" : ""})
+      </h2>
+      {active.length === 0 ? (
+        <p>{search ? "Nobody booked matches that search." : "Nobody has booked yet."}</p>
+      ) : (
+        <div className="attendees">
+          <table className="admin-table attendee-table" role="table">
+            <caption className="visually-hidden">
+              Bookings in time-slot order, with check-in
+            </caption>
+            <thead role="rowgroup">
+              <tr role="row">
+                <th scope="col" role="columnheader">
+                  Time
+                </th>
+                <th scope="col" role="columnheader">
+                  Name and reference
+                </th>
+                <th scope="col" role="columnheader">
+                  Date of birth
+                </th>
+                <th scope="col" role="columnheader">
+                  NHS number
+                </th>
+                <th scope="col" role="columnheader">
+                  Consent
+                </th>
+                <th scope="col" role="columnheader">
+                  Payment
+                </th>
+                <th scope="col" role="columnheader">
+                  Check-in
+                </th>
+              </tr>
+            </thead>
+            <tbody role="rowgroup">
+              {active.map((row) => {
+                const rowError = failure && failedRow === row ? failure : undefined;
+                const doneIntent =
+                  confirmation?.reference === row.reference ? confirmation.intent : null;
+                return (
+                  <tr
+                    key={row.bookingId}
+                    id={`booking-${row.reference}`}
+                    role="row"
+                    className={`attendee${doneIntent ? " attendee--updated" : ""}`}
+                  >
+                    <td role="cell" data-label="Time" className="attendee__slot">
+                      {row.slotTime}
+                    </td>
+                    <th scope="row" role="rowheader" className="attendee__name">
+                      {row.name}
+                      <span className="attendee__reference">{row.reference}</span>
+                    </th>
+                    <td role="cell" data-label="Date of birth">
+                      {notRecorded(formatDateOfBirth(row.dateOfBirth))}
+                    </td>
+                    <td role="cell" data-label="NHS number" className="nowrap">
+                      {notRecorded(formatNhsNumber(row.nhsNumber))}
+                    </td>
+                    <td role="cell" data-label="Consent">
+                      <Consent consent={row.consent} />
+                    </td>
+                    <td role="cell" data-label="Payment">
+                      {PAYMENT_STATUS_LABELS[row.paymentStatus]}
+                      {row.status !== "confirmed" && (
+                        <>
+                          <br />
+                          <span className="status-tag">{BOOKING_STATUS_LABELS[row.status]}</span>
+                        </>
+                      )}
+                    </td>
+                    <td role="cell" data-label="Check-in" className="attendee__checkin">
+                      <CheckInStatus row={row} />
+                      {doneIntent && (
+                        <Confirmation
+                          message={
+                            doneIntent === "undo"
+                              ? `Undone. Now: ${CHECK_IN_LABELS[row.checkIn].toLowerCase()}.`
+                              : CHECK_IN_DONE_MESSAGES[doneIntent]
+                          }
+                        />
+                      )}
+                      {rowError?.field === "checkIn" && (
+                        <p
+                          className="field-error"
+                          id={fieldId(errorKey("checkIn", row.reference))}
+                          tabIndex={-1}
+                        >
+                          <span className="visually-hidden">Error:</span> {rowError.message}
+                        </p>
+                      )}
+                      {row.canCheckIn ? (
+                        <CheckInControls
+                          row={row}
+                          formAction={formAction}
+                          busy={busy}
+                          error={rowError}
+                          typedSampleId={rowError?.sampleId}
+                        />
+                      ) : (
+                        <p className="hint">Not confirmed yet, so cannot be checked in.</p>
+                      )}
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
+      )}
+
+      {cancelled.length > 0 && (
+        <>
+          <h2>Cancelled bookings ({cancelled.length})</h2>
+          <div className="table-scroll" role="region" aria-label="Cancelled bookings" tabIndex={0}>
+            <table className="admin-table">
+              <thead>
+                <tr>
+                  <th scope="col">Time</th>
+                  <th scope="col">Name</th>
+                  <th scope="col">Reference</th>
+                  <th scope="col">Payment</th>
+                </tr>
+              </thead>
+              <tbody>
+                {cancelled.map((row) => (
+                  <tr key={row.bookingId} id={`booking-${row.reference}`}>
+                    <td>{row.slotTime}</td>
+                    <th scope="row">{row.name}</th>
+                    <td>{row.reference}</td>
+                    <td>{PAYMENT_STATUS_LABELS[row.paymentStatus]}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,101 @@
+import { Link, data } from "react-router";
+import type { Route } from "./+types/dashboard";
+import { pageMeta } from "#app/components/meta";
+import { db } from "#app/db/client.server";
+import { AREA_ROLES } from "#app/domain/admin-nav";
+import { formatLongDate } from "#app/domain/date-labels";
+import { dashboardSummary } from "#app/services/dashboard.server";
+import { requireStaff } from "#app/services/guards.server";
+import { pipeHeaders } from "#app/utils/headers";
+
+export const meta = () => pageMeta("Back office", "The charity's back office.");
+export const headers = pipeHeaders;
+
+const STATUS_LABELS = { draft: "Draft", published: "Published", cancelled: "Cancelled" } as const;
+
+export async function loader(args: Route.LoaderArgs) {
+  const staff = await requireStaff(args, AREA_ROLES.dashboard);
+  const summary = await dashboardSummary(db());
+  return data(
+    {
+      ...summary,
+      isClinician: staff.roles.includes("clinician"),
+      canRunEvents: staff.roles.some((role) =>
+        (AREA_ROLES.events as readonly string[]).includes(role),
+      ),
+    },
+    { headers: { "Cache-Control": "no-store" } },
+  );
+}
+
+export default function Dashboard({ loaderData }: Route.ComponentProps) {
+  const { events, resultsAwaitingRelease, unhandledEnquiries, isClinician, canRunEvents } =
+    loaderData;
+  return (
+    <>
+      <h1>Dashboard</h1>
+      <ul className="admin-stats plain-list">
+        <li className="admin-stat">
+          <span className="admin-stat__number">{resultsAwaitingRelease}</span>{" "}
+          {resultsAwaitingRelease === 1 ? "result" : "results"} awaiting release
+          {isClinician && (
+            <>
+              {" "}
+              <Link to="/admin/results">Review results</Link>
+            </>
+          )}
+        </li>
+        <li className="admin-stat">
+          <span className="admin-stat__number">{unhandledEnquiries}</span> unhandled{" "}
+          {unhandledEnquiries === 1 ? "enquiry" : "enquiries"}
+          {canRunEvents && (
+            <>
+              {" "}
+              <Link to="/admin/enquiries">Open the inbox</Link>
+            </>
+          )}
+        </li>
+      </ul>
+
+      <h2>Upcoming events</h2>
+      {events.length === 0 ? (
+        <p>No upcoming events.</p>
+      ) : (
+        <div className="table-scroll" role="region" aria-label="Upcoming events" tabIndex={0}>
+          <table className="admin-table">
+            <thead>
+              <tr>
+                <th scope="col">Event</th>
+                <th scope="col">Date</th>
+                <th scope="col">Status</th>
+                <th scope="col">Booked</th>
+                <th scope="col">Held</th>
+                <th scope="col">Total places</th>
+              </tr>
+            </thead>
+            <tbody>
+              {events.map((row) => (
+                <tr key={row.id}>
+                  <th scope="row">
+                    {canRunEvents ? (
+                      <Link to={`/admin/events/${row.id}`}>{row.name}</Link>
+                    ) : (
+                      row.name
+                    )}
+                  </th>
+                  <td>
+                    {formatLongDate(row.eventDate)}, {row.startTime}
+                  </td>
+                  <td>{STATUS_LABELS[row.status]}</td>
+                  <td>{row.booked}</td>
+                  <td>{row.held}</td>
+                  <td>{row.total}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,578 @@
+import { Form, Link, data, redirect, useNavigation } from "react-router";
+import type { Route } from "./+types/events.edit";
+import {
+  CATEGORY_LABELS,
+  EVENT_FIELD_ORDER,
+  EventFields,
+} from "#app/components/admin/event-fields";
+import { ErrorSummary, SubmitButton, TextField } from "#app/components/form";
+import { pageMeta } from "#app/components/meta";
+import { db } from "#app/db/client.server";
+import { AREA_ROLES } from "#app/domain/admin-nav";
+import type { AuditAction } from "#app/domain/audit";
+import { formatLongDate, formatLondonTime } from "#app/domain/date-labels";
+import { accessCodeFormSchema, eventFormValues } from "#app/domain/event-form";
+import type { FieldErrors } from "#app/domain/form-basics";
+import { formValues, parseForm } from "#app/domain/forms";
+import { londonDate } from "#app/domain/london-time";
+import { formatPounds } from "#app/domain/pricing";
+import {
+  cancelEvent,
+  createEventAccessCode,
+  eventFormChoices,
+  findEventForAdmin,
+  publishEvent,
+  revokeAccessCode,
+  unpublishEvent,
+  updateEvent,
+  type RefundRun,
+} from "#app/services/admin-events.server";
+import { recordAudit } from "#app/services/audit.server";
+import { requireStaff } from "#app/services/guards.server";
+import { pipeHeaders } from "#app/utils/headers";
+import { readForm } from "#app/utils/http.server";
+
+export const meta = ({ data: loaded }: Route.MetaArgs) =>
+  pageMeta(loaded ? loaded.event.name : "Event", "Manage a screening event.");
+export const headers = pipeHeaders;
+
+const NO_STORE = { "Cache-Control": "no-store" };
+
+const STATUS_LABELS = { draft: "Draft", published: "Published", cancelled: "Cancelled" } as const;
+
+const SAVED_NOTICES = {
+  created: "Event created as a draft. Check it, then publish it when it is ready.",
+  saved: "Changes saved.",
+  published: "Published: the event is now on the site, in the events list and on its own page.",
+  unpublished: "Back to draft: the event is no longer on the site.",
+  revoked: "Code revoked: it no longer unlocks the event.",
+} as const;
+
+const CODE_STATE_LABELS = {
+  active: "Active",
+  "used-up": "Used up",
+  expired: "Expired",
+  revoked: "Revoked",
+} as const;
+
+/** A London date and time for people to read: "Friday, 05 June 2026 at 14:32". */
+function londonDateTime(instant: Date): string {
+  return `${formatLongDate(londonDate(instant))} at ${formatLondonTime(instant)}`;
+}
+
+export async function loader(args: Route.LoaderArgs) {
+  const staff = await requireStaff(args, AREA_ROLES.events);
+  const now = new Date();
+  const detail = await findEventForAdmin(db(), args.params.eventId, now);
+  if (!detail) throw data("Event not found", { status: 404 });
+  const search = new URL(args.request.url).searchParams;
+  const saved = search.get("saved");
+  const { event: row } = detail;
+  return data(
+    {
+      event: {
+        id: row.id,
+        name: row.name,
+        status: row.status,
+        eventDate: row.eventDate,
+        startTime: row.startTime.slice(0, 5),
+        endTime: row.endTime.slice(0, 5),
+        city: row.city,
+        isPublic: row.isPublic,
+        category: row.category,
+        price: formatPounds(row.pricePence ?? detail.productPricePence),
+        paymentRequired: row.paymentRequired === true,
+        productName: detail.productName,
+        labName: row.labName,
+        cancelledOn: row.cancelledAt ? londonDateTime(row.cancelledAt) : null,
+        updatedAt: row.updatedAt.toISOString(),
+      },
+      booked: detail.booked,
+      held: detail.held,
+      total: row.totalSpaces,
+      activeBookings: detail.activeBookings,
+      paidBookings: detail.paidBookings,
+      ended: detail.ended,
+      codes: detail.codes.map((code) => ({
+        id: code.id,
+        label: code.label,
+        uses: code.uses,
+        maxUses: code.maxUses,
+        state: code.state,
+        created: londonDateTime(code.createdAt),
+        // Codes work until the end of their last day (London): the instant stored is the next midnight.
+        lastDay: code.expiresAt
+          ? formatLongDate(londonDate(new Date(code.expiresAt.getTime() - 1)))
+          : null,
+      })),
+      refunds: detail.refunds,
+      values: eventFormValues(row),
+      choices: await eventFormChoices(db()),
+      confirmCancel:
+        search.get("cancel") === "confirm" && row.status !== "cancelled" && !detail.ended,
+      notice:
+        saved && Object.hasOwn(SAVED_NOTICES, saved)
+          ? SAVED_NOTICES[saved as keyof typeof SAVED_NOTICES]
+          : null,
+      canSeeAttendees: staff.roles.some((role) =>
+        (AREA_ROLES.attendees as readonly string[]).includes(role),
+      ),
+    },
+    { headers: NO_STORE },
+  );
+}
+
+type ActionData = {
+  fieldErrors?: FieldErrors;
+  values?: Record<string, string>;
+  formError?: string;
+  statusError?: string;
+  codeErrors?: FieldErrors;
+  codeValues?: Record<string, string>;
+  newCode?: { code: string; label: string | null };
+  cancelled?: {
+    newlyCancelled: boolean;
+    bookingsCancelled: number;
+    emailsQueued: number;
+    refunds: RefundRun;
+  };
+};
+
+function reply(body: ActionData, status = 200) {
+  return data<ActionData>(body, { status, headers: NO_STORE });
+}
+
+export async function action(args: Route.ActionArgs) {
+  const staff = await requireStaff(args, AREA_ROLES.events);
+  const eventId = args.params.eventId;
+  const here = `/admin/events/${eventId}`;
+  const form = await readForm(args.request);
+  const intent = String(form.get("intent") ?? "");
+  // Changes to events are in the audit log too (they hold no one's personal data).
+  const recordEventChange = (action: AuditAction) =>
+    recordAudit(db(), staff, { action, entityType: "event", entityId: eventId });
+
+  switch (intent) {
+    case "save": {
+      const saved = await updateEvent(db(), eventId, formValues(form, ["intent"]));
+      if (saved.ok) {
+        await recordEventChange("event.update");
+        return redirect(`${here}?saved=saved`);
+      }
+      if ("notFound" in saved) throw data("Event not found", { status: 404 });
+      return reply(
+        { fieldErrors: saved.fieldErrors, values: saved.values, formError: saved.formError },
+        400,
+      );
+    }
+    case "publish":
+    case "unpublish": {
+      const change =
+        intent === "publish"
+          ? await publishEvent(db(), eventId)
+          : await unpublishEvent(db(), eventId);
+      if (!change) throw data("Event not found", { status: 404 });
+      if (!change.ok) return reply({ statusError: change.message }, 400);
+      await recordEventChange(intent === "publish" ? "event.publish" : "event.unpublish");
+      return redirect(`${here}?saved=${intent}ed`);
+    }
+    case "cancel":
+    case "refund": {
+      // Retrying refunds runs the cancellation again: it changes nothing already done, cancels any
+      // booking confirmed since (a payment already on its way), and refunds what is still unpaid back.
+      const result = await cancelEvent(db(), staff, eventId);
+      if (!result) throw data("Event not found", { status: 404 });
+      if (!result.ok) return reply({ statusError: result.message }, 400);
+      const cancelled = {
+        newlyCancelled: result.newlyCancelled,
+        bookingsCancelled: result.bookingsCancelled,
+        emailsQueued: result.emailsQueued,
+        refunds: result.refunds,
+      };
+      return reply({ cancelled });
+    }
+    case "create-code": {
+      const values = formValues(form, ["intent"]);
+      const parsed = parseForm(accessCodeFormSchema(londonDate(new Date())), values);
+      if (!parsed.ok) return reply({ codeErrors: parsed.fieldErrors, codeValues: values }, 400);
+      const created = await createEventAccessCode(db(), eventId, parsed.data);
+      if (!created) throw data("Event not found", { status: 404 });
+      if (!created.ok) return reply({ statusError: created.message }, 400);
+      await recordEventChange("access-code.create");
+      return reply({ newCode: { code: created.code, label: parsed.data.label } });
+    }
+    case "revoke-code": {
+      await revokeAccessCode(db(), eventId, String(form.get("codeId") ?? ""));
+      await recordEventChange("access-code.revoke");
+      return redirect(`${here}?saved=revoked#access-codes`);
+    }
+    default:
+      throw data("Unknown action", { status: 400 });
+  }
+}
+
+function plural(count: number, one: string, many: string) {
+  return `${count} ${count === 1 ? one : many}`;
+}
+
+function RefundOutcome({ refunds }: { refunds: RefundRun }) {
+  const made = refunds.refunded + refunds.alreadyRefunded;
+  return (
+    <>
+      Refunds: {plural(made, "refund made", "refunds made")}, {refunds.failed} failed.
+      {refunds.alreadyRefunded > 0 &&
+        ` (${refunds.alreadyRefunded} of them had been made before, so PayPal was not asked again.)`}
+    </>
+  );
+}
+
+export default function ManageEvent({ loaderData, actionData }: Route.ComponentProps) {
+  const navigation = useNavigation();
+  const busy = navigation.state === "submitting";
+  const { event, refunds, codes, choices } = loaderData;
+  const here = `/admin/events/${event.id}`;
+  const cancelled = event.status === "cancelled";
+  const errors = actionData?.fieldErrors ?? {};
+  const codeErrors = actionData?.codeErrors ?? {};
+  const outcome = actionData?.cancelled;
+
+  return (
+    <>
+      <p>
+        <Link to="/admin/events">Back to events</Link>
+      </p>
+      <h1>{event.name}</h1>
+      <p>
+        <span className="status-tag">{STATUS_LABELS[event.status]}</span>{" "}
+        {formatLongDate(event.eventDate)}, {event.startTime} to {event.endTime}, {event.city}.{" "}
+        {event.productName},{" "}
+        {event.paymentRequired ? `${event.price}, paid when booking` : "free to the people booking"}
+        . {CATEGORY_LABELS[event.category]}, {event.isPublic ? "public" : "private"}.
+        {event.labName ? ` Lab: ${event.labName}.` : " No lab chosen yet."}
+      </p>
+
+      {loaderData.notice && (
+        <div className="notice-panel" role="status">
+          <p>{loaderData.notice}</p>
+        </div>
+      )}
+      {actionData?.statusError && (
+        <div className="notification" role="alert">
+          <p>{actionData.statusError}</p>
+        </div>
+      )}
+      {outcome && (
+        <div className="notice-panel" role="status">
+          <p>
+            {outcome.newlyCancelled
+              ? "The event is cancelled. "
+              : "The cancellation was run again. "}
+            {plural(outcome.bookingsCancelled, "booking", "bookings")} cancelled and{" "}
+            {plural(outcome.emailsQueued, "person", "people")} e-mailed.{" "}
+            <RefundOutcome refunds={outcome.refunds} />
+          </p>
+        </div>
+      )}
+
+      <ul className="admin-stats plain-list">
+        <li className="admin-stat">
+          <span className="admin-stat__number">{loaderData.booked}</span> booked (confirmed)
+        </li>
+        <li className="admin-stat">
+          <span className="admin-stat__number">{loaderData.held}</span> held (booking now)
+        </li>
+        <li className="admin-stat">
+          <span className="admin-stat__number">{loaderData.total}</span> places in total
+        </li>
+      </ul>
+      <ul className="plain-list">
+        {event.status === "published" && (
+          <li>
+            <Link to={`/event/${event.id}`}>See the event on the site</Link>
+          </li>
+        )}
+        {loaderData.canSeeAttendees && (
+          <li>
+            <Link to={`${here}/attendees`}>Attendees and check-in</Link>
+          </li>
+        )}
+      </ul>
+
+      <section aria-labelledby="status-title">
+        <h2 id="status-title">{cancelled ? "Cancellation and refunds" : "Publish or cancel"}</h2>
+        {event.status === "draft" && (
+          <>
+            <p>
+              This event is a draft: only staff can see it. Publishing puts it on the site, in the
+              events list and on its own page
+              {event.isPublic ? "" : " (private: people need an access code)"}.
+            </p>
+            {loaderData.ended ? (
+              <p>It has already ended, so it cannot be published.</p>
+            ) : (
+              <Form method="post" action={here}>
+                <input type="hidden" name="intent" value="publish" />
+                <SubmitButton busy={busy} busyLabel="Publishing...">
+                  Publish this event
+                </SubmitButton>
+              </Form>
+            )}
+          </>
+        )}
+        {event.status === "published" && (
+          <>
+            <p>This event is on the site.</p>
+            {loaderData.activeBookings > 0 ? (
+              <p>
+                It cannot go back to draft:{" "}
+                {plural(loaderData.activeBookings, "place is", "places are")} booked or being
+                booked, and a draft is hidden from the people booked. To stop it, cancel it:
+                everyone booked is told by e-mail and paid bookings are refunded.
+              </p>
+            ) : (
+              <Form method="post" action={here}>
+                <input type="hidden" name="intent" value="unpublish" />
+                <p>Nobody has booked yet, so it can go back to draft (hidden from the site).</p>
+                <SubmitButton busy={busy} busyLabel="Unpublishing..." className="button--secondary">
+                  Unpublish (back to draft)
+                </SubmitButton>
+              </Form>
+            )}
+          </>
+        )}
+        {!cancelled && loaderData.ended && (
+          <p>It has ended, so it cannot be cancelled: the people who came would be refunded.</p>
+        )}
+        {!cancelled && !loaderData.ended && !loaderData.confirmCancel && (
+          <p>
+            <Link to="?cancel=confirm#cancel-event" className="button button--secondary">
+              Cancel this event
+            </Link>
+          </p>
+        )}
+        {loaderData.confirmCancel && (
+          <div className="important" id="cancel-event">
+            <h3>Cancel {event.name}?</h3>
+            <ul>
+              <li>
+                {plural(loaderData.activeBookings, "booking is", "bookings are")} cancelled, and
+                everyone booked is told by e-mail.
+              </li>
+              <li>
+                {plural(loaderData.paidBookings, "paid booking is", "paid bookings are")} refunded
+                in full through PayPal.
+              </li>
+              <li>A cancelled event cannot be published again.</li>
+            </ul>
+            <Form method="post" action={here} className="button-group">
+              <input type="hidden" name="intent" value="cancel" />
+              <SubmitButton busy={busy} busyLabel="Cancelling...">
+                Yes, cancel the event
+              </SubmitButton>
+              <Link to={here}>No, keep the event</Link>
+            </Form>
+          </div>
+        )}
+        {cancelled && (
+          <>
+            <p>
+              Cancelled{event.cancelledOn ? ` on ${event.cancelledOn}` : ""}. It cannot be published
+              again.
+            </p>
+            <p>
+              {plural(refunds.refunded, "refund made", "refunds made")},{" "}
+              {plural(refunds.outstanding, "paid booking", "paid bookings")} still to refund
+              {refunds.failures.length > 0 ? ` (${refunds.failures.length} failed)` : ""}.
+            </p>
+            {refunds.activeAfterCancel > 0 && (
+              <p>
+                {plural(refunds.activeAfterCancel, "booking was", "bookings were")} confirmed after
+                the event was cancelled (a payment that was already on its way). Retrying cancels
+                and refunds {refunds.activeAfterCancel === 1 ? "it" : "them"}.
+              </p>
+            )}
+            {refunds.failures.length > 0 && (
+              <div className="table-scroll" role="region" aria-label="Failed refunds" tabIndex={0}>
+                <table className="admin-table">
+                  <thead>
+                    <tr>
+                      <th scope="col">Booking</th>
+                      <th scope="col">Why it failed</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {refunds.failures.map((failure) => (
+                      <tr key={failure.reference}>
+                        <th scope="row" className="reference">
+                          {failure.reference}
+                        </th>
+                        <td>{failure.reason}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </div>
+            )}
+            {(refunds.outstanding > 0 || refunds.activeAfterCancel > 0) && (
+              <Form method="post" action={here}>
+                <input type="hidden" name="intent" value="refund" />
+                <p>A retried refund is made once: PayPal is told it is the same refund.</p>
+                <SubmitButton busy={busy} busyLabel="Refunding...">
+                  Retry refunds
+                </SubmitButton>
+              </Form>
+            )}
+          </>
+        )}
+      </section>
+
+      <section aria-labelledby="access-codes-title" id="access-codes">
+        <h2 id="access-codes-title">Access codes</h2>
+        <p>
+          {cancelled
+            ? "The event is cancelled, so its codes no longer lead anywhere bookable."
+            : event.isPublic
+              ? "This event is public: anyone can see and book it without a code. Codes matter only if you make it private."
+              : "This event is private: people need a code to see and book it. Give each group its own code, so you can see its uses and revoke it alone."}
+        </p>
+        {actionData?.newCode && (
+          <div className="notice-panel" role="status">
+            <p>
+              New code{actionData.newCode.label ? ` for ${actionData.newCode.label}` : ""}:{" "}
+              <strong className="totp-key">{actionData.newCode.code}</strong>
+            </p>
+            <p>
+              Copy it now. It is shown only this once: we keep only a scrambled form of it, which
+              cannot be turned back into the code.
+            </p>
+          </div>
+        )}
+        {codes.length === 0 ? (
+          <p>No codes yet.</p>
+        ) : (
+          <div className="table-scroll" role="region" aria-label="Access codes" tabIndex={0}>
+            <table className="admin-table">
+              <thead>
+                <tr>
+                  <th scope="col">Given to</th>
+                  <th scope="col">Uses</th>
+                  <th scope="col">Works until</th>
+                  <th scope="col">Status</th>
+                  <th scope="col">Action</th>
+                </tr>
+              </thead>
+              <tbody>
+                {codes.map((code) => (
+                  <tr key={code.id}>
+                    <th scope="row">
+                      {code.label ?? "No label"}
+                      <br />
+                      <span className="hint">Made {code.created}</span>
+                    </th>
+                    <td>
+                      {code.uses} of {code.maxUses ?? "unlimited"}
+                    </td>
+                    <td>{code.lastDay ? `End of ${code.lastDay}` : "No end date"}</td>
+                    <td>
+                      <span className="status-tag">{CODE_STATE_LABELS[code.state]}</span>
+                    </td>
+                    <td>
+                      {code.state === "revoked" ? (
+                        "None"
+                      ) : (
+                        <Form method="post" action={here}>
+                          <input type="hidden" name="intent" value="revoke-code" />
+                          <input type="hidden" name="codeId" value={code.id} />
+                          {/* aria-label, not a hidden span: an absolutely placed span would
+                              escape the table's scroll box and widen the page at 320 px. */}
+                          <button
+                            type="submit"
+                            className="button button--secondary button--small"
+                            aria-label={`Revoke the code for ${code.label ?? "no label"}`}
+                          >
+                            Revoke
+                          </button>
+                        </Form>
+                      )}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+        {!cancelled && (
+          <>
+            <h3>Make a code</h3>
+            <ErrorSummary errors={codeErrors} fieldOrder={["label", "maxUses", "expiresOn"]} />
+            <Form
+              method="post"
+              action={`${here}#access-codes`}
+              noValidate
+              className="form"
+              key={actionData?.newCode?.code ?? "new-code"}
+            >
+              <input type="hidden" name="intent" value="create-code" />
+              <TextField
+                name="label"
+                label="Who the code is for (optional)"
+                hint="For staff only, like Stour Estuary Lodge."
+                defaultValue={actionData?.codeValues?.label ?? ""}
+                error={codeErrors.label}
+              />
+              <TextField
+                name="maxUses"
+                label="Most uses (optional)"
+                hint="Each person who unlocks the event uses it once. Leave blank for no limit."
+                inputMode="numeric"
+                className="input--width-20"
+                defaultValue={actionData?.codeValues?.maxUses ?? ""}
+                error={codeErrors.maxUses}
+              />
+              <TextField
+                name="expiresOn"
+                type="date"
+                label="Last day it works (optional)"
+                hint="It works until midnight (UK time) at the end of this day, for example 2026-06-10."
+                className="input--width-20"
+                defaultValue={actionData?.codeValues?.expiresOn ?? ""}
+                error={codeErrors.expiresOn}
+              />
+              <SubmitButton busy={busy} busyLabel="Making the code...">
+                Make a code
+              </SubmitButton>
+            </Form>
+          </>
+        )}
+      </section>
+
+      <section aria-labelledby="details-title">
+        <h2 id="details-title">Event details</h2>
+        {cancelled ? (
+          <p>This event is cancelled, so its details can no longer be changed.</p>
+        ) : (
+          <>
+            {actionData?.formError && (
+              <div className="notification" role="alert">
+                <p>{actionData.formError}</p>
+              </div>
+            )}
+            <ErrorSummary errors={errors} fieldOrder={EVENT_FIELD_ORDER} />
+            <Form method="post" action={here} noValidate className="form" key={event.updatedAt}>
+              <input type="hidden" name="intent" value="save" />
+              <EventFields
+                values={actionData?.values ?? loaderData.values}
+                errors={errors}
+                products={choices.products}
+                labs={choices.labs}
+              />
+              <SubmitButton busy={busy} busyLabel="Saving...">
+                Save changes
+              </SubmitButton>
+            </Form>
+          </>
+        )}
+      </section>
+    </>
+  );
+}

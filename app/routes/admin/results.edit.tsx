@@ -1,0 +1,361 @@
+import type { ReactNode } from "react";
+import { Form, Link, data, redirect, useNavigation } from "react-router";
+import type { Route } from "./+types/results.edit";
+import { ErrorSummary, SubmitButton, TextArea, TextField } from "#app/components/form";
+import { ResultAmberIcon, ResultGreenIcon, ResultRedIcon } from "#app/components/icons";
+import { RadioGroup } from "#app/components/radio-group";
+import { pageMeta } from "#app/components/meta";
+import { db } from "#app/db/client.server";
+import { AREA_ROLES } from "#app/domain/admin-nav";
+import { formatLongDate, formatLondonTime } from "#app/domain/date-labels";
+import type { FieldErrors } from "#app/domain/form-basics";
+import { formValues, parseForm } from "#app/domain/forms";
+import { londonDate } from "#app/domain/london-time";
+import { FLAG_ACTIONS, FLAG_LABELS, RESULT_FLAGS, type ResultFlag } from "#app/domain/psa-flag";
+import { CHANGED_SINCE_OPENED, correctionSchema, releaseSchema } from "#app/domain/result-release";
+import {
+  CORRECTION_FIELD_ORDER,
+  CORRECTION_REASONS,
+  MAX_COMMENTS,
+  RELEASE_FIELD_ORDER,
+  RELEASE_MESSAGES,
+  RETEST_YEARS,
+} from "#app/domain/result-release-options";
+import { requireStaff } from "#app/services/guards.server";
+import { correctResult, releaseResult, viewResult } from "#app/services/results-admin.server";
+import { pipeHeaders } from "#app/utils/headers";
+import { readForm } from "#app/utils/http.server";
+
+export const meta = () => pageMeta("Result", "One laboratory result, to release or correct.");
+export const headers = pipeHeaders;
+
+const NO_STORE = { "Cache-Control": "no-store" };
+
+function stamp(instant: Date) {
+  return `${formatLongDate(londonDate(instant))}, ${formatLondonTime(instant)}`;
+}
+
+/** The result, its patient and booking. Viewing is audited (result.view); an unknown id is 404. */
+export async function loader(args: Route.LoaderArgs) {
+  const staff = await requireStaff(args, AREA_ROLES.results);
+  const result = await viewResult(db(), staff, args.params.resultId);
+  if (!result) throw data({ error: "Not found" }, { status: 404, headers: NO_STORE });
+  const search = new URL(args.request.url).searchParams;
+  return data(
+    {
+      result: {
+        ...result,
+        /** The version shown, sent back with the form: a decision about another is refused. */
+        seen: result.updatedAt.toISOString(),
+        importedLabel: result.importedAt ? stamp(result.importedAt) : null,
+        releasedLabel: result.releasedAt ? stamp(result.releasedAt) : null,
+        correctedLabel: result.correctedAt ? stamp(result.correctedAt) : null,
+      },
+      done: search.has("released") ? "released" : search.has("corrected") ? "corrected" : null,
+    },
+    { headers: NO_STORE },
+  );
+}
+
+type ActionData = {
+  fieldErrors: FieldErrors;
+  /** What was typed, kept for the form (none after a refusal for a changed result: start again). */
+  values?: Record<string, string>;
+  formError?: string;
+};
+
+/** Answers that echo what was typed (a PSA value, comments) are never stored by a cache. */
+function refuse(body: ActionData, status: 400 | 409) {
+  return data<ActionData>(body, { status, headers: NO_STORE });
+}
+
+const NOT_UNDERSTOOD = "This form was not understood. Reload the page and try again.";
+
+/**
+ * Release (intent "release") or correction (intent "correct"); any other intent is refused with
+ * 400. Either is refused with 409 when the result changed after the page was opened (`seen`).
+ */
+export async function action(args: Route.ActionArgs) {
+  const staff = await requireStaff(args, AREA_ROLES.results);
+  const form = await readForm(args.request);
+  const values = formValues(form);
+  const resultId = args.params.resultId;
+  const back = `/admin/results/${resultId}`;
+
+  if (values.intent === "correct") {
+    const parsed = parseForm(correctionSchema, values);
+    if (!parsed.ok) return refuse({ fieldErrors: parsed.fieldErrors, values }, 400);
+    const outcome = await correctResult(db(), staff, resultId, parsed.data);
+    if (outcome.ok) return redirect(`${back}?corrected`);
+    if (outcome.reason === "not-found")
+      throw data({ error: "Not found" }, { status: 404, headers: NO_STORE });
+    if (outcome.reason === "changed")
+      return refuse({ fieldErrors: {}, formError: CHANGED_SINCE_OPENED }, 409);
+    const formError =
+      outcome.reason === "unchanged" ? RELEASE_MESSAGES.unchanged : RELEASE_MESSAGES.notReleased;
+    return refuse({ fieldErrors: {}, values, formError }, 400);
+  }
+
+  if (values.intent === "release") {
+    const parsed = parseForm(releaseSchema, values);
+    if (!parsed.ok) return refuse({ fieldErrors: parsed.fieldErrors, values }, 400);
+    const outcome = await releaseResult(db(), staff, resultId, parsed.data);
+    if (outcome.ok) return redirect(`${back}?released`);
+    if (outcome.reason === "not-found")
+      throw data({ error: "Not found" }, { status: 404, headers: NO_STORE });
+    if (outcome.reason === "changed")
+      return refuse({ fieldErrors: {}, formError: CHANGED_SINCE_OPENED }, 409);
+    const formError =
+      outcome.reason === "already-released"
+        ? RELEASE_MESSAGES.alreadyReleased
+        : RELEASE_MESSAGES.noValue;
+    return refuse({ fieldErrors: {}, values, formError }, 409);
+  }
+
+  return refuse({ fieldErrors: {}, formError: NOT_UNDERSTOOD }, 400);
+}
+
+const FLAG_ICONS: Record<ResultFlag, () => ReactNode> = {
+  green: () => <ResultGreenIcon />,
+  amber: () => <ResultAmberIcon />,
+  red: () => <ResultRedIcon />,
+};
+
+function FlagText({ flag, retestYears }: { flag: ResultFlag; retestYears?: number | null }) {
+  return (
+    <span className={`result-flag result-flag--${flag}`}>
+      {FLAG_ICONS[flag]()} {FLAG_LABELS[flag]}
+      {flag === "green" && retestYears
+        ? `: test again in ${retestYears} year${retestYears === 1 ? "" : "s"}`
+        : `: ${FLAG_ACTIONS[flag]}`}
+    </span>
+  );
+}
+
+export default function ResultPage({ loaderData, actionData }: Route.ComponentProps) {
+  const { result, done } = loaderData;
+  const released = result.releasedAt !== null;
+  return (
+    <>
+      <p>
+        <Link to={released ? "/admin/results?show=released" : "/admin/results"}>
+          Back to results
+        </Link>
+      </p>
+      <h1>Result for {result.patientName}</h1>
+      {done && (
+        <div className="notice-panel" role="status">
+          <p>
+            {done === "released"
+              ? "Result released. The patient has been e-mailed that his results are ready (the e-mail does not contain the result)."
+              : "Result corrected. The patient has been e-mailed that his results were updated."}
+          </p>
+        </div>
+      )}
+      <dl className="event-details">
+        <dt>Booking reference</dt>
+        <dd>{result.reference}</dd>
+        <dt>Date of birth</dt>
+        <dd>
+          {result.dateOfBirth ? formatLongDate(result.dateOfBirth) : "Not given"}
+          {result.age !== null && ` (aged ${result.age} when the sample was taken)`}
+        </dd>
+        <dt>Event</dt>
+        <dd>
+          {result.eventName}, {formatLongDate(result.eventDate)} at {result.slotTime}
+        </dd>
+        <dt>Sample id</dt>
+        <dd>{result.sampleId ?? "Not recorded"}</dd>
+        <dt>Sample date</dt>
+        <dd>{result.sampleDate ? formatLongDate(result.sampleDate) : "Not given"}</dd>
+        <dt>PSA</dt>
+        <dd>{result.psaValue ? `${result.psaValue} ${result.unit}` : "No value yet"}</dd>
+        <dt>Suggested flag</dt>
+        <dd>
+          {result.suggestedFlag ? (
+            <FlagText flag={result.suggestedFlag} />
+          ) : (
+            "None for this age: set the flag yourself"
+          )}
+        </dd>
+        <dt>Imported</dt>
+        <dd>{result.importedLabel ?? "Not recorded"}</dd>
+        {released && (
+          <>
+            <dt>Flag</dt>
+            <dd>
+              {result.flag ? (
+                <FlagText flag={result.flag} retestYears={result.retestYears} />
+              ) : (
+                "Not set"
+              )}
+            </dd>
+            <dt>Comments for the patient</dt>
+            <dd>{result.comments ?? "None"}</dd>
+            <dt>Released</dt>
+            <dd>
+              {result.releasedLabel}
+              {result.releasedByName && ` by ${result.releasedByName}`}
+            </dd>
+            {result.correctedLabel && (
+              <>
+                <dt>Last corrected</dt>
+                <dd>{result.correctedLabel}</dd>
+              </>
+            )}
+          </>
+        )}
+      </dl>
+
+      {actionData?.formError && (
+        <p className="warning" role="alert">
+          {actionData.formError}
+        </p>
+      )}
+
+      {released ? (
+        <CorrectionForm result={result} actionData={actionData} />
+      ) : result.psaValue ? (
+        <ReleaseForm seen={result.seen} actionData={actionData} />
+      ) : (
+        <p>This result has no value yet, so it cannot be released.</p>
+      )}
+    </>
+  );
+}
+
+type FormProps = { actionData: ActionData | undefined };
+
+function ReleaseForm({ seen, actionData }: FormProps & { seen: string }) {
+  const navigation = useNavigation();
+  const busy = navigation.state !== "idle";
+  const errors = actionData?.fieldErrors ?? {};
+  const values = actionData?.values ?? {};
+  return (
+    <>
+      <h2>Decide and release</h2>
+      <p>
+        Choose the flag the patient will see, add any comments for him, and release the result. He
+        is then e-mailed that his results are ready (the e-mail never contains the result), and can
+        read them when he signs in.
+      </p>
+      <ErrorSummary errors={errors} fieldOrder={RELEASE_FIELD_ORDER} />
+      <Form method="post" noValidate className="form">
+        <input type="hidden" name="intent" value="release" />
+        <input type="hidden" name="seen" value={seen} />
+        <DecisionFields errors={errors} values={values} />
+        <SubmitButton busy={busy} busyLabel="Releasing...">
+          Release the result
+        </SubmitButton>
+      </Form>
+    </>
+  );
+}
+
+function CorrectionForm({
+  result,
+  actionData,
+}: FormProps & {
+  result: Route.ComponentProps["loaderData"]["result"];
+}) {
+  const navigation = useNavigation();
+  const busy = navigation.state !== "idle";
+  const errors = actionData?.fieldErrors ?? {};
+  const values = actionData?.values ?? {
+    psaValue: result.psaValue ?? "",
+    flag: result.flag ?? "",
+    retestYears: result.retestYears ? String(result.retestYears) : "",
+    comments: result.comments ?? "",
+  };
+  return (
+    <>
+      <h2>Correct this result</h2>
+      <p>
+        The patient has already seen this result. If something in it is wrong, correct it here. He
+        is e-mailed that his results were updated, and his results page says when. The audit log
+        keeps which fields changed and why.
+      </p>
+      <ErrorSummary errors={errors} fieldOrder={CORRECTION_FIELD_ORDER} />
+      <Form method="post" noValidate className="form">
+        <input type="hidden" name="intent" value="correct" />
+        <input type="hidden" name="seen" value={result.seen} />
+        <TextField
+          name="psaValue"
+          label="PSA value (ng/ml)"
+          hint="As the laboratory reported it, like 1.23"
+          inputMode="decimal"
+          autoComplete="off"
+          spellCheck={false}
+          defaultValue={values.psaValue ?? ""}
+          error={errors.psaValue}
+        />
+        <DecisionFields errors={errors} values={values} />
+        <RadioGroup
+          name="reason"
+          legend="Why are you correcting it?"
+          legendClassName="label label--large"
+          options={Object.entries(CORRECTION_REASONS).map(([value, label]) => ({ value, label }))}
+          checked={values.reason}
+          error={errors.reason}
+        />
+        <SubmitButton busy={busy} busyLabel="Saving...">
+          Save the correction
+        </SubmitButton>
+      </Form>
+    </>
+  );
+}
+
+/** The flag (Green with its retest interval, always shown so it works without JavaScript) and comments. */
+function DecisionFields({
+  errors,
+  values,
+}: {
+  errors: FieldErrors;
+  values: Record<string, string>;
+}) {
+  return (
+    <>
+      <RadioGroup
+        name="flag"
+        legend="Flag"
+        legendClassName="label label--large"
+        options={RESULT_FLAGS.map((flag) => ({
+          value: flag,
+          label: (
+            <>
+              {FLAG_ICONS[flag]()} {`${FLAG_LABELS[flag]}: ${FLAG_ACTIONS[flag]}`}
+            </>
+          ),
+        }))}
+        checked={values.flag}
+        error={errors.flag}
+        reveal={{
+          when: "green",
+          content: (
+            <RadioGroup
+              name="retestYears"
+              legend="For Green: test again in"
+              legendClassName="label label--large"
+              hint="Required when the flag is Green"
+              options={RETEST_YEARS.map((years) => ({
+                value: years,
+                label: `${years} year${years === "1" ? "" : "s"}`,
+              }))}
+              checked={values.retestYears}
+              error={errors.retestYears}
+            />
+          ),
+        }}
+      />
+      <TextArea
+        name="comments"
+        label="Comments for the patient (optional)"
+        hint={`He sees these with his result. Up to ${MAX_COMMENTS} characters.`}
+        maxLength={MAX_COMMENTS}
+        defaultValue={values.comments ?? ""}
+        error={errors.comments}
+      />
+    </>
+  );
+}

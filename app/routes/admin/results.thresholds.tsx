@@ -1,0 +1,131 @@
+import { Form, Link, data, useNavigation } from "react-router";
+import type { Route } from "./+types/results.thresholds";
+import { ErrorSummary, SubmitButton, TextField } from "#app/components/form";
+import { pageMeta } from "#app/components/meta";
+import { db } from "#app/db/client.server";
+import { AREA_ROLES } from "#app/domain/admin-nav";
+import type { FieldErrors } from "#app/domain/form-basics";
+import { formValues } from "#app/domain/forms";
+import { readThresholdForm, thresholdFieldName } from "#app/domain/psa-flag";
+import { requireStaff } from "#app/services/guards.server";
+import { listThresholds, saveThresholds } from "#app/services/results-admin.server";
+import { pipeHeaders } from "#app/utils/headers";
+import { readForm } from "#app/utils/http.server";
+
+export const meta = () =>
+  pageMeta("PSA thresholds", "The age-specific PSA thresholds that suggest a flag.");
+export const headers = pipeHeaders;
+
+export async function loader(args: Route.LoaderArgs) {
+  await requireStaff(args, AREA_ROLES.results);
+  const bands = await listThresholds(db());
+  return data(
+    {
+      bands: bands.map(({ id, minAge, maxAge, thresholdNgMl }) => ({
+        id,
+        minAge,
+        maxAge,
+        thresholdNgMl,
+      })),
+    },
+    { headers: { "Cache-Control": "no-store" } },
+  );
+}
+
+type ActionData =
+  | { ok: false; fieldErrors: FieldErrors; values: Record<string, string> }
+  | { ok: true; changed: number };
+
+/** Saves every band in one transaction; a bad field keeps everything typed and saves nothing. */
+export async function action(args: Route.ActionArgs) {
+  const staff = await requireStaff(args, AREA_ROLES.results);
+  const form = await readForm(args.request);
+  const values = formValues(form);
+  const bands = await listThresholds(db());
+  const read = readThresholdForm(
+    bands.map((band) => band.id),
+    values,
+  );
+  if (!read.ok) return data<ActionData>({ ok: false, fieldErrors: read.fieldErrors, values }, 400);
+  const { changed } = await saveThresholds(db(), staff, read.thresholds);
+  return data<ActionData>({ ok: true, changed });
+}
+
+export default function Thresholds({ loaderData, actionData }: Route.ComponentProps) {
+  const navigation = useNavigation();
+  const busy = navigation.state !== "idle";
+  const failed = actionData && !actionData.ok ? actionData : null;
+  const errors = failed?.fieldErrors ?? {};
+  const fieldOrder = loaderData.bands.map((band) => thresholdFieldName(band.id));
+  return (
+    <>
+      <p>
+        <Link to="/admin/results">Back to results</Link>
+      </p>
+      <h1>PSA thresholds</h1>
+      <p>
+        When results come in, a PSA at or above the threshold for the man&apos;s age suggests{" "}
+        <strong>Amber</strong>, and one below it suggests <strong>Green</strong>. Where an age band
+        has no threshold, nothing is suggested and you set the flag yourself. A suggestion is only a
+        suggestion: you choose the flag when you release each result.
+      </p>
+      <p>
+        Changes apply to files imported from now on; results already imported keep the suggestion
+        they were given.
+      </p>
+      <ErrorSummary errors={errors} fieldOrder={fieldOrder} />
+      {actionData?.ok && (
+        <div className="notice-panel" role="status">
+          <p>
+            Thresholds saved
+            {actionData.changed === 0
+              ? ": nothing had changed."
+              : ` (${actionData.changed} ${actionData.changed === 1 ? "band" : "bands"} changed).`}
+          </p>
+        </div>
+      )}
+      <Form method="post" noValidate className="form">
+        <input type="hidden" name="intent" value="save" />
+        <div className="table-scroll" role="region" aria-label="Thresholds by age" tabIndex={0}>
+          <table className="admin-table">
+            <thead>
+              <tr>
+                <th scope="col">Age</th>
+                <th scope="col">Threshold (ng/ml)</th>
+              </tr>
+            </thead>
+            <tbody>
+              {loaderData.bands.map((band) => {
+                const name = thresholdFieldName(band.id);
+                const ages = `${band.minAge} to ${band.maxAge}`;
+                return (
+                  <tr key={band.id}>
+                    <th scope="row">{ages}</th>
+                    <td>
+                      <TextField
+                        name={name}
+                        label={`Threshold for ages ${ages}, in ng/ml`}
+                        hint="Blank for none, or a number like 1.00"
+                        inputMode="decimal"
+                        autoComplete="off"
+                        spellCheck={false}
+                        defaultValue={
+                          failed ? (failed.values[name] ?? "") : (band.thresholdNgMl ?? "")
+                        }
+                        error={errors[name]}
+                        key={`${name}-${failed ? "typed" : (band.thresholdNgMl ?? "")}`}
+                      />
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
+        <SubmitButton busy={busy} busyLabel="Saving...">
+          Save thresholds
+        </SubmitButton>
+      </Form>
+    </>
+  );
+}

@@ -1,0 +1,138 @@
+import { Link, data } from "react-router";
+import type { Route } from "./+types/results";
+import { pageMeta } from "#app/components/meta";
+import { db } from "#app/db/client.server";
+import { AREA_ROLES } from "#app/domain/admin-nav";
+import { formatLongDate, formatLondonTime } from "#app/domain/date-labels";
+import { londonDate } from "#app/domain/london-time";
+import { FLAG_LABELS } from "#app/domain/psa-flag";
+import { requireStaff } from "#app/services/guards.server";
+import { listResults, type ResultListFilter } from "#app/services/results-admin.server";
+import { pipeHeaders } from "#app/utils/headers";
+
+export const meta = () => pageMeta("Results", "Laboratory results awaiting release.");
+export const headers = pipeHeaders;
+
+const FILTERS: Record<ResultListFilter, string> = {
+  awaiting: "Awaiting release",
+  released: "Recently released",
+};
+
+/** Results awaiting the clinician's decision, or those released lately. Each person shown is audited. */
+export async function loader(args: Route.LoaderArgs) {
+  const staff = await requireStaff(args, AREA_ROLES.results);
+  const show = new URL(args.request.url).searchParams.get("show");
+  const filter: ResultListFilter = show === "released" ? "released" : "awaiting";
+  const results = await listResults(db(), staff, filter);
+  return data(
+    {
+      filter,
+      results: results.map((row) => ({
+        ...row,
+        importedOn: row.importedAt ? londonDate(row.importedAt) : null,
+        releasedLabel: row.releasedAt
+          ? `${formatLongDate(londonDate(row.releasedAt))}, ${formatLondonTime(row.releasedAt)}`
+          : null,
+      })),
+    },
+    { headers: { "Cache-Control": "no-store" } },
+  );
+}
+
+export default function Results({ loaderData }: Route.ComponentProps) {
+  const { filter, results } = loaderData;
+  return (
+    <>
+      <h1>Results</h1>
+      <p className="admin-actions">
+        <Link className="button" to="/admin/results/import">
+          Import the laboratory&apos;s results
+        </Link>
+        <Link className="button button--secondary" to="/admin/results/thresholds">
+          PSA thresholds
+        </Link>
+      </p>
+
+      <nav aria-label="Which results">
+        <ul className="admin-actions plain-list">
+          {(Object.keys(FILTERS) as ResultListFilter[]).map((key) => (
+            <li key={key}>
+              <Link
+                to={key === "awaiting" ? "/admin/results" : `/admin/results?show=${key}`}
+                aria-current={filter === key ? "page" : undefined}
+                className={filter === key ? "active" : undefined}
+              >
+                {FILTERS[key]}
+              </Link>
+            </li>
+          ))}
+        </ul>
+      </nav>
+
+      <h2>{FILTERS[filter]}</h2>
+      {results.length === 0 ? (
+        <p>
+          {filter === "awaiting"
+            ? "No results are waiting for release."
+            : "No results have been released yet."}
+        </p>
+      ) : (
+        <div className="table-scroll" role="region" aria-label={FILTERS[filter]} tabIndex={0}>
+          <table className="admin-table">
+            <thead>
+              <tr>
+                <th scope="col">Patient</th>
+                <th scope="col">Booking</th>
+                <th scope="col">Event</th>
+                <th scope="col">PSA</th>
+                <th scope="col">{filter === "awaiting" ? "Suggested flag" : "Flag"}</th>
+                <th scope="col">{filter === "awaiting" ? "Imported" : "Released"}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {results.map((row) => (
+                <tr key={row.id}>
+                  <th scope="row">
+                    <Link to={`/admin/results/${row.id}`}>
+                      {row.patientName}
+                      <span className="visually-hidden">: open the result</span>
+                    </Link>
+                  </th>
+                  <td>{row.reference}</td>
+                  <td>
+                    {row.eventName}, {formatLongDate(row.eventDate)}
+                  </td>
+                  <td>
+                    {row.psaValue} {row.unit}
+                  </td>
+                  <td>
+                    {filter === "awaiting"
+                      ? row.suggestedFlag
+                        ? FLAG_LABELS[row.suggestedFlag]
+                        : "None: set it yourself"
+                      : row.flag
+                        ? FLAG_LABELS[row.flag]
+                        : "Not set"}
+                  </td>
+                  <td>
+                    {filter === "awaiting"
+                      ? row.importedOn
+                        ? formatLongDate(row.importedOn)
+                        : "Not recorded"
+                      : row.releasedLabel}
+                    {row.correctedAt && (
+                      <>
+                        <br />
+                        <span className="status-tag">Corrected</span>
+                      </>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </>
+  );
+}
