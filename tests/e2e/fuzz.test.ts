@@ -10,12 +10,12 @@
 // FUZZ_SURVEY=1 makes each property run all its cases and list every failure instead of shrinking
 // the first one. Either way, a summary of the distinct failures (answers ≥ 500, no answer at all,
 // headers over 16 KB), grouped by the server's error, is printed at the end.
-import { readFileSync } from "node:fs";
 import http from "node:http";
 import fc from "fast-check";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createScratchDatabase } from "#tests/support/postgres";
+import { routeTable, type RouteEntry } from "#tests/support/route-table";
 import { startBuiltServer } from "#tests/support/server";
 import {
   bodyArb,
@@ -734,38 +734,6 @@ function queryRequest(): fc.Arbitrary<FuzzRequest> {
 // Every other route with an action, found in app/routes.ts: fuzzed generically, so that a form or
 // endpoint added later is covered before anyone writes a target for it.
 // ---------------------------------------------------------------------------------------------
-
-interface RouteEntry {
-  /** The URL pattern, such as "/event/:eventId". */
-  path: string;
-  module: string;
-  hasAction: boolean;
-}
-
-/** The route table, read from app/routes.ts (routes under routes/api/ sit under the "api" prefix). */
-function routeTable(): RouteEntry[] {
-  const source = readFileSync("app/routes.ts", "utf8");
-  const entries: RouteEntry[] = [];
-  for (const match of source.matchAll(
-    /\b(route|index)\(\s*(?:"([^"]*)"\s*,\s*)?"(routes\/[^"]+)"/g,
-  )) {
-    const [, kind, relative, module] = match;
-    if (kind === "route" && relative === undefined) continue; // a computed path
-    const path = `${module!.startsWith("routes/api/") ? "api/" : ""}${relative ?? ""}`;
-    let code = "";
-    try {
-      code = readFileSync(`app/${module}`, "utf8");
-    } catch {
-      // a module being moved
-    }
-    entries.push({
-      path: `/${path}`.replace(/\/$/, "") || "/",
-      module: module!,
-      hasAction: /export\s+(?:async\s+)?function\s+action\b|export\s+const\s+action\b/.test(code),
-    });
-  }
-  return entries;
-}
 
 /** The routes the targets above fuzz with their own fields. */
 const SPECIFIC_PATHS = new Set([

@@ -1,0 +1,76 @@
+import crypto from "node:crypto";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { expect } from "vitest";
+import { baseURL, newPage } from "./support";
+
+export const PATIENT_PASSWORD = "correct horse battery";
+
+export const uniqueEmail = (label: string) =>
+  `${label}-${crypto.randomBytes(4).toString("hex")}@example.com`;
+
+/** Signs a new patient up through the site's own form and gives the browser their cookie. */
+export async function newPatientPage(
+  browser: Browser,
+  options: { javaScriptEnabled?: boolean } = {},
+) {
+  const email = uniqueEmail("booker");
+  const response = await fetch(`${baseURL()}/signup`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { "content-type": "application/x-www-form-urlencoded", origin: baseURL() },
+    body: new URLSearchParams({
+      firstName: "Alfred",
+      lastName: "Ketteridge",
+      "dateOfBirth-day": "12",
+      "dateOfBirth-month": "4",
+      "dateOfBirth-year": "1959",
+      gender: "Male",
+      ethnicity: "White - British",
+      phone: "447700900789",
+      homeAddressLine1: "8 Mill Road",
+      homePostcode: "CM2 9AA",
+      homeCountry: "United Kingdom",
+      nhsNumber: "9434765919",
+      email,
+      password: PATIENT_PASSWORD,
+      confirmPassword: PATIENT_PASSWORD,
+    }).toString(),
+  });
+  expect(response.status).toBe(302);
+  const page = await newPage(browser, options);
+  await addCookies(page.context(), response);
+  return { page, email };
+}
+
+export async function addCookies(context: BrowserContext, response: Response) {
+  const url = new URL(baseURL());
+  await context.addCookies(
+    response.headers.getSetCookie().map((cookie) => {
+      const [pair] = cookie.split(";");
+      const [name, ...value] = pair!.split("=");
+      return { name: name!, value: value.join("="), domain: url.hostname, path: "/" };
+    }),
+  );
+}
+
+/** Answers the consent questions: a first test, a father with prostate cancer, no medicines. */
+export async function fillConsent(page: Page) {
+  await page.getByRole("group", { name: "Which PSA test will this be?" }).getByLabel("1st").check();
+  const prostate = page.getByRole("group", { name: "Has a relative had prostate cancer?" });
+  await prostate.getByLabel("Yes", { exact: true }).check();
+  await page
+    .getByRole("group", { name: "Which relative(s)?" })
+    .first()
+    .getByLabel("Father", { exact: true })
+    .check();
+  await page
+    .getByRole("group", { name: "Has a relative had breast or ovarian cancer?" })
+    .getByLabel("No", { exact: true })
+    .check();
+  await page
+    .getByRole("group", { name: "Do you take any of these medicines?" })
+    .getByLabel("None")
+    .check();
+  await page.getByLabel("I agree to the terms and conditions.").check();
+  await page.getByLabel("I consent to a blood sample being taken and tested for PSA.").check();
+}

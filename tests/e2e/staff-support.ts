@@ -1,0 +1,90 @@
+import { generate } from "otplib";
+import type { BrowserContext } from "playwright-core";
+import { expect } from "vitest";
+import { baseURL } from "./support";
+
+export { uniqueEmail } from "./patient-support";
+
+/** The demo's staff (DEMO_DATA is on for the e2e server), written out here, not imported from the app. */
+export const DEMO_TOTP_KEY = "MHATDEMOTOTPKEY2MHATDEMOTOTPKEY3";
+export const DEMO_ADMIN = { email: "demo.admin@example.org", password: "granite orchard lantern" };
+export const DEMO_COORDINATOR = {
+  email: "demo.coordinator@example.org",
+  password: "saffron harbour kettle",
+};
+export const DEMO_CLINICIAN = {
+  email: "demo.clinician@example.org",
+  password: "willow quartz meadow",
+};
+export const DEMO_PATIENT = {
+  email: "demo.patient@example.org",
+  password: "velvet walnut compass",
+};
+
+/** A TOTP code for `key` at this moment (RFC 6238, 30-second steps, 6 digits), as an app shows it. */
+export function totpCode(key: string = DEMO_TOTP_KEY): Promise<string> {
+  return generate({ secret: key.replace(/\s/g, "") });
+}
+
+/** A minimal cookie jar for requests made without a browser. */
+export class Jar {
+  cookies = new Map<string, string>();
+
+  header() {
+    return [...this.cookies].map(([name, value]) => `${name}=${value}`).join("; ");
+  }
+
+  take(response: Response) {
+    for (const cookie of response.headers.getSetCookie()) {
+      const [pair] = cookie.split(";");
+      const [name, ...value] = pair!.split("=");
+      if (/max-age=0/i.test(cookie) || value.join("=") === "") this.cookies.delete(name!);
+      else this.cookies.set(name!, value.join("="));
+    }
+  }
+
+  async fetch(path: string, init: RequestInit = {}): Promise<Response> {
+    const response = await fetch(`${baseURL()}${path}`, {
+      redirect: "manual",
+      ...init,
+      headers: { cookie: this.header(), origin: baseURL(), ...(init.headers ?? {}) },
+    });
+    this.take(response);
+    return response;
+  }
+
+  post(path: string, fields: Record<string, string>): Promise<Response> {
+    return this.fetch(path, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams(fields).toString(),
+    });
+  }
+
+  /** Gives a browser context this jar's cookies. */
+  async into(context: BrowserContext) {
+    const { hostname } = new URL(baseURL());
+    await context.addCookies(
+      [...this.cookies].map(([name, value]) => ({ name, value, domain: hostname, path: "/" })),
+    );
+  }
+}
+
+/** Signs in with a password and, for staff with two-factor sign-in on, a code from the key. */
+export async function signIn(
+  account: { email: string; password: string },
+  totpKey: string | null = DEMO_TOTP_KEY,
+): Promise<Jar> {
+  const jar = new Jar();
+  const first = await jar.post("/login", { ...account, redirectTo: "/admin" });
+  expect(first.status, `sign-in of ${account.email}`).toBe(302);
+  if (first.headers.get("location")?.startsWith("/login/two-factor")) {
+    expect(totpKey, "a TOTP key for a staff account").not.toBeNull();
+    const second = await jar.post("/login/two-factor", {
+      code: await totpCode(totpKey!),
+      redirectTo: "/admin",
+    });
+    expect(second.status, `code for ${account.email}`).toBe(302);
+  }
+  return jar;
+}

@@ -1,0 +1,778 @@
+import crypto from "node:crypto";
+import { parse } from "csv-parse/sync";
+import { and, eq, inArray } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Db } from "#app/db/client.server";
+import { auditLog, booking, consent, profile, testResult, user } from "#app/db/schema";
+import { generateBookingReference } from "#app/domain/booking-reference";
+import { CHECK_IN_MESSAGES, type CheckInCommand } from "#app/domain/check-in";
+import { CONSENT_WORDING_VERSION, type ConsentForm } from "#app/domain/consent";
+import {
+  exportLabCsv,
+  printAttendees,
+  recordCheckIn,
+  viewAttendees,
+} from "#app/services/attendees.server";
+import type { AuditActor } from "#app/services/audit.server";
+import { holdPlace, submitConsent } from "#app/services/bookings.server";
+import { openTestDatabase } from "#tests/support/database";
+import { insertEvent, insertProduct } from "#tests/support/factories";
+
+let database: Awaited<ReturnType<typeof openTestDatabase>>;
+let db: Db;
+
+beforeAll(async () => {
+  database = await openTestDatabase();
+  db = database.db;
+});
+afterAll(async () => {
+  await database?.close();
+});
+
+/** The factory's event is on 10 June 2026, 10:00 to 12:00; this is 08:00 London time that day. */
+const DAY = new Date("2026-06-10T07:00:00Z");
+const later = (minutes: number) => new Date(DAY.getTime() + minutes * 60_000);
+
+let counter = 0;
+const unique = () => `${++counter}-${crypto.randomUUID().slice(0, 8)}`;
+
+/** A coordinator, as the audit log records one. */
+function coordinator(): AuditActor & { id: string } {
+  return {
+    id: `coordinator-${unique()}`,
+    email: "coordinator@example.org",
+    clientAddress: "10.0.0.7",
+  };
+}
+
+interface Person {
+  id: string;
+  firstName: string;
+  lastName: string;
+  dateOfBirth: string | null;
+  nhsNumber: string | null;
+}
+
+async function person(details: Partial<Omit<Person, "id">> = {}): Promise<Person> {
+  const id = `user-${unique()}`;
+  const who = {
+    firstName: "Arthur",
+    lastName: `Tester${counter}`,
+    dateOfBirth: "1966-03-01",
+    nhsNumber: null,
+    ...details,
+  };
+  await db.insert(user).values({ id, name: "Account Name", email: `${id}@example.com` });
+  await db.insert(profile).values({
+    id: `profile-${id}`,
+    userId: id,
+    reference: `MHATATT${counter}${crypto.randomUUID().slice(0, 6)}`,
+    phone: "01632 960 100",
+    email: `${id}@example.com`,
+    homeAddressLine1: "1 Mill Lane",
+    homePostcode: "CM1 2AB",
+    homeCountry: "United Kingdom",
+    ...who,
+  });
+  return { id, ...who };
+}
+
+/** A staff member's account: no profile. */
+async function staffAccount(name: string) {
+  const id = `staff-${unique()}`;
+  await db.insert(user).values({ id, name, email: `${id}@example.org` });
+  return id;
+}
+
+async function insertBooking(
+  eventId: string,
+  userId: string,
+  values: Partial<typeof booking.$inferInsert> = {},
+) {
+  const [row] = await db
+    .insert(booking)
+    .values({
+      reference: generateBookingReference(),
+      eventId,
+      userId,
+      slotTime: "10:00",
+      status: "confirmed",
+      pricePence: 0,
+      paymentRequired: false,
+      paymentStatus: "not_required",
+      confirmedAt: later(-60 * 24 * 7),
+      ...values,
+    })
+    .returning();
+  return row!;
+}
+
+async function insertConsent(bookingId: string, userId: string, wordingVersion: string, at: Date) {
+  await db.insert(consent).values({
+    bookingId,
+    userId,
+    testDate: "2026-06-10",
+    answers: { numberOfPsaTest: 1 },
+    gpConsent: true,
+    wordingVersion,
+    agreedAt: at,
+  });
+}
+
+const consentForm: ConsentForm = {
+  answers: {
+    numberOfPsaTest: 1,
+    familyHistoryProstateCancer: "No",
+    familyMemberWithProstateCancer: [],
+    familyHistoryBreastOvarianCancer: "No",
+    familyMemberWithOvarianCancer: [],
+    motherSideDetails: null,
+    medicationHistory: "None",
+  },
+  gpConsent: false,
+};
+
+/**
+ * An event with one of everything: a booking made through the booking service, confirmed ones
+ * inserted directly (one with two consents, one whose name looks like a formula, one by a staff
+ * account without a profile), a live hold, a lapsed hold, a cancelled and an expired booking;
+ * and a second event with its own booking.
+ */
+async function eventWithBookings() {
+  const product = await insertProduct(db, 0);
+  const ev = await insertEvent(db, product.id, {
+    name: `Riverside Club Screening ${unique()}`,
+    paymentRequired: false,
+    labName: "ESNEFT",
+  });
+  const other = await insertEvent(db, product.id, { name: "Another Screening" });
+
+  // Booked through the service a week before, as a visitor would.
+  const arthur = await person({ firstName: "Arthur", nhsNumber: "9434765919" });
+  const weekBefore = later(-60 * 24 * 7);
+  const held = await holdPlace(
+    db,
+    { eventId: ev.id, userId: arthur.id, slotTime: "10:30" },
+    weekBefore,
+  );
+  if (!held.ok) throw new Error(`hold refused: ${held.reason}`);
+  const confirmed = await submitConsent(
+    db,
+    { userId: arthur.id, reference: held.booking.reference, form: consentForm },
+    weekBefore,
+  );
+  expect(confirmed).toMatchObject({ next: "confirmed" });
+  const [arthurBooking] = await db
+    .select()
+    .from(booking)
+    .where(eq(booking.reference, held.booking.reference));
+
+  const bernard = await person({
+    firstName: "Bernard",
+    lastName: "Zeal",
+    dateOfBirth: "1970-12-31",
+  });
+  const bernardBooking = await insertBooking(ev.id, bernard.id, {
+    slotTime: "10:00",
+    pricePence: 2500,
+    paymentRequired: true,
+    paymentStatus: "paid",
+  });
+  await insertConsent(bernardBooking.id, bernard.id, "2025-01", later(-60 * 24 * 30));
+  await insertConsent(bernardBooking.id, bernard.id, "2026-11", later(-60 * 24 * 8));
+
+  const formula = await person({ firstName: "=HYPERLINK(1)", lastName: "-Minus", nhsNumber: null });
+  const formulaBooking = await insertBooking(ev.id, formula.id, { slotTime: "11:00" });
+  await insertConsent(formulaBooking.id, formula.id, "2026-11", later(-60 * 24 * 8));
+
+  const staffId = await staffAccount("Sam Staffmember");
+  const staffBooking = await insertBooking(ev.id, staffId, { slotTime: "11:30" });
+
+  const holder = await person({ firstName: "Harold", lastName: "Holder" });
+  const liveHold = await insertBooking(ev.id, holder.id, {
+    slotTime: "10:00",
+    status: "held",
+    holdExpiresAt: later(10),
+    paymentStatus: "unpaid",
+    paymentRequired: true,
+    pricePence: 2500,
+    confirmedAt: null,
+  });
+  const lapsed = await person({ firstName: "Larry", lastName: "Lapsed" });
+  await insertBooking(ev.id, lapsed.id, {
+    status: "awaiting_payment",
+    holdExpiresAt: later(-5),
+    paymentStatus: "unpaid",
+    confirmedAt: null,
+  });
+  const cancelledPerson = await person({ firstName: "Colin", lastName: "Cancelled" });
+  const cancelledBooking = await insertBooking(ev.id, cancelledPerson.id, {
+    slotTime: "10:30",
+    status: "cancelled",
+    cancelledAt: later(-60),
+    paymentStatus: "refunded",
+  });
+  const expired = await person({ firstName: "Eric", lastName: "Expired" });
+  await insertBooking(ev.id, expired.id, { status: "expired", confirmedAt: null });
+
+  const elsewhere = await person({ firstName: "Owen", lastName: "Otherevent" });
+  const elsewhereBooking = await insertBooking(other.id, elsewhere.id, { slotTime: "10:00" });
+
+  return {
+    ev,
+    other,
+    people: { arthur, bernard, formula, holder, cancelledPerson, staffId, elsewhere },
+    bookings: {
+      arthur: arthurBooking!,
+      bernard: bernardBooking,
+      formula: formulaBooking,
+      staff: staffBooking,
+      liveHold,
+      cancelled: cancelledBooking,
+      elsewhere: elsewhereBooking,
+    },
+  };
+}
+
+async function auditRows(actorId: string, action?: string) {
+  return db
+    .select()
+    .from(auditLog)
+    .where(
+      action
+        ? and(eq(auditLog.actorUserId, actorId), eq(auditLog.action, action))
+        : eq(auditLog.actorUserId, actorId),
+    )
+    .orderBy(auditLog.id);
+}
+
+describe("the attendee list", () => {
+  it("shows each place in slot order with the person's details, consent, payment and check-in", async () => {
+    const { ev, people, bookings } = await eventWithBookings();
+    const view = await viewAttendees(db, coordinator(), { eventId: ev.id, now: DAY });
+    expect(view).not.toBeNull();
+    const { active, cancelled, event, totals } = view!;
+    expect(event).toMatchObject({
+      id: ev.id,
+      name: ev.name,
+      eventDate: "2026-06-10",
+      labName: "ESNEFT",
+    });
+
+    // 10:00 Holder, 10:00 Zeal (surname order), 10:30 Arthur, 11:00 the formula, 11:30 staff.
+    expect(active.map((row) => row.reference)).toEqual([
+      bookings.liveHold.reference,
+      bookings.bernard.reference,
+      bookings.arthur.reference,
+      bookings.formula.reference,
+      bookings.staff.reference,
+    ]);
+    expect(active[2]).toEqual({
+      bookingId: bookings.arthur.id,
+      reference: bookings.arthur.reference,
+      userId: people.arthur.id,
+      slotTime: "10:30",
+      status: "confirmed",
+      paymentStatus: "not_required",
+      firstName: "Arthur",
+      lastName: people.arthur.lastName,
+      name: `Arthur ${people.arthur.lastName}`,
+      dateOfBirth: "1966-03-01",
+      nhsNumber: "9434765919",
+      consent: {
+        wordingVersion: CONSENT_WORDING_VERSION,
+        agreedAt: later(-60 * 24 * 7).toISOString(),
+      },
+      checkIn: "waiting",
+      arrivedAt: null,
+      noShowAt: null,
+      sampleId: null,
+      sampleTakenAt: null,
+      canCheckIn: true,
+    });
+    // The newest of two consents, with its wording version.
+    expect(active[1]).toMatchObject({
+      name: "Bernard Zeal",
+      dateOfBirth: "1970-12-31",
+      paymentStatus: "paid",
+      consent: { wordingVersion: "2026-11", agreedAt: later(-60 * 24 * 8).toISOString() },
+    });
+    // A live hold is shown as such, without consent, and cannot be checked in.
+    expect(active[0]).toMatchObject({
+      name: "Harold Holder",
+      status: "held",
+      paymentStatus: "unpaid",
+      consent: null,
+      canCheckIn: false,
+    });
+    // A staff account has no profile: its account name, no date of birth or NHS number.
+    expect(active[4]).toMatchObject({
+      userId: people.staffId,
+      name: "Sam Staffmember",
+      dateOfBirth: null,
+      nhsNumber: null,
+      consent: null,
+    });
+    // Cancelled apart; expired and lapsed holds not at all; another event's booking not at all.
+    expect(cancelled.map((row) => row.reference)).toEqual([bookings.cancelled.reference]);
+    expect(cancelled[0]).toMatchObject({ status: "cancelled", paymentStatus: "refunded" });
+    expect(JSON.stringify(view)).not.toContain("Lapsed");
+    expect(JSON.stringify(view)).not.toContain("Expired");
+    expect(JSON.stringify(view)).not.toContain(bookings.elsewhere.reference);
+    expect(totals).toEqual({ booked: 4, arrived: 0, samples: 0, noShows: 0 });
+  });
+
+  it("writes one audit row for the list and one per person shown, with whose data it was", async () => {
+    const { ev, people, bookings } = await eventWithBookings();
+    const staff = coordinator();
+    await viewAttendees(db, staff, { eventId: ev.id, now: DAY });
+    const rows = await auditRows(staff.id);
+    expect(rows.every((row) => row.action === "attendees.view")).toBe(true);
+    expect(rows.every((row) => row.ipAddress === "10.0.0.7")).toBe(true);
+    const [summary, ...perPerson] = rows;
+    expect(summary).toMatchObject({
+      entityType: "event",
+      entityId: ev.id,
+      subjectUserId: null,
+      details: { shown: 6, searched: false },
+    });
+    const expected = [
+      [people.holder.id, bookings.liveHold.id],
+      [people.bernard.id, bookings.bernard.id],
+      [people.arthur.id, bookings.arthur.id],
+      [people.formula.id, bookings.formula.id],
+      [people.staffId, bookings.staff.id],
+      [people.cancelledPerson.id, bookings.cancelled.id],
+    ];
+    expect(perPerson.map((row) => [row.subjectUserId, row.entityId])).toEqual(expected);
+    expect(perPerson.every((row) => row.entityType === "booking")).toBe(true);
+    expect(perPerson.every((row) => row.details?.eventId === ev.id)).toBe(true);
+
+    // "Who has looked at Arthur's details?" is one query.
+    const aboutArthur = await db
+      .select()
+      .from(auditLog)
+      .where(eq(auditLog.subjectUserId, people.arthur.id));
+    expect(aboutArthur.map((row) => [row.actorUserId, row.action])).toEqual([
+      [staff.id, "attendees.view"],
+    ]);
+  });
+
+  it("finds people by name or by booking reference, and audits only those shown", async () => {
+    const { ev, people, bookings } = await eventWithBookings();
+    const byName = await viewAttendees(db, coordinator(), {
+      eventId: ev.id,
+      search: " zeal ",
+      now: DAY,
+    });
+    expect(byName!.search).toBe("zeal");
+    expect(byName!.active.map((row) => row.userId)).toEqual([people.bernard.id]);
+    expect(byName!.cancelled).toEqual([]);
+    // Totals stay those of the whole event.
+    expect(byName!.totals.booked).toBe(4);
+
+    const both = await viewAttendees(db, coordinator(), {
+      eventId: ev.id,
+      search: `arthur ${people.arthur.lastName.toUpperCase()}`,
+      now: DAY,
+    });
+    expect(both!.active.map((row) => row.userId)).toEqual([people.arthur.id]);
+
+    const staff = coordinator();
+    const reference = bookings.formula.reference.toLowerCase().replaceAll("-", "");
+    const byReference = await viewAttendees(db, staff, {
+      eventId: ev.id,
+      search: reference,
+      now: DAY,
+    });
+    expect(byReference!.active.map((row) => row.reference)).toEqual([bookings.formula.reference]);
+    const audited = await auditRows(staff.id, "attendees.view");
+    expect(audited.map((row) => row.subjectUserId)).toEqual([null, people.formula.id]);
+    expect(audited[0]!.details).toEqual({ shown: 1, searched: true });
+    // What was typed is not in the audit log.
+    expect(JSON.stringify(audited)).not.toContain(reference);
+
+    const cancelledOnly = await viewAttendees(db, coordinator(), {
+      eventId: ev.id,
+      search: "colin",
+      now: DAY,
+    });
+    expect(cancelledOnly!.active).toEqual([]);
+    expect(cancelledOnly!.cancelled.map((row) => row.userId)).toEqual([people.cancelledPerson.id]);
+
+    const nobody = await viewAttendees(db, coordinator(), {
+      eventId: ev.id,
+      search: "nobody",
+      now: DAY,
+    });
+    expect(nobody!.active).toEqual([]);
+  });
+
+  it("is null for an event that does not exist or an id that cannot be one", async () => {
+    const staff = coordinator();
+    expect(await viewAttendees(db, staff, { eventId: crypto.randomUUID() })).toBeNull();
+    expect(await viewAttendees(db, staff, { eventId: "not-an-id'; drop table event" })).toBeNull();
+    expect(await printAttendees(db, staff, { eventId: crypto.randomUUID() })).toBeNull();
+    expect(await exportLabCsv(db, staff, { eventId: "nope" })).toBeNull();
+    expect(await auditRows(staff.id)).toEqual([]);
+  });
+});
+
+describe("check-in", () => {
+  const arrived = (bookingId: string): CheckInCommand => ({ intent: "arrived", bookingId });
+  const noShow = (bookingId: string): CheckInCommand => ({ intent: "no-show", bookingId });
+  const sample = (bookingId: string, sampleId: string): CheckInCommand => ({
+    intent: "sample",
+    bookingId,
+    sampleId,
+  });
+
+  async function stored(bookingId: string) {
+    const [row] = await db.select().from(booking).where(eq(booking.id, bookingId));
+    return row!;
+  }
+
+  it("marks an arrival, a no-show and back, each audited once", async () => {
+    const { ev, people, bookings } = await eventWithBookings();
+    const staff = coordinator();
+    const id = bookings.bernard.id;
+
+    expect(
+      await recordCheckIn(db, staff, { eventId: ev.id, command: arrived(id), now: later(5) }),
+    ).toEqual({
+      outcome: "done",
+      reference: bookings.bernard.reference,
+      changed: true,
+      to: "arrived",
+    });
+    expect(await stored(id)).toMatchObject({
+      arrivedAt: later(5),
+      noShowAt: null,
+      updatedAt: later(5),
+    });
+
+    // A second tap changes nothing and writes nothing.
+    expect(
+      await recordCheckIn(db, staff, { eventId: ev.id, command: arrived(id), now: later(6) }),
+    ).toMatchObject({ changed: false, to: "arrived" });
+    expect((await stored(id)).arrivedAt).toEqual(later(5));
+
+    expect(
+      await recordCheckIn(db, staff, { eventId: ev.id, command: noShow(id), now: later(7) }),
+    ).toMatchObject({ changed: true, to: "no_show" });
+    expect(await stored(id)).toMatchObject({ arrivedAt: null, noShowAt: later(7) });
+
+    expect(
+      await recordCheckIn(db, staff, {
+        eventId: ev.id,
+        command: { intent: "undo", bookingId: id, from: "no_show" },
+        now: later(8),
+      }),
+    ).toMatchObject({ changed: true, to: "waiting" });
+    expect(await stored(id)).toMatchObject({ arrivedAt: null, noShowAt: null });
+
+    const audited = await auditRows(staff.id, "checkin.update");
+    expect(
+      audited.map((row) => [row.subjectUserId, row.entityType, row.entityId, row.details]),
+    ).toEqual([
+      [
+        people.bernard.id,
+        "booking",
+        id,
+        { eventId: ev.id, intent: "arrived", from: "waiting", to: "arrived" },
+      ],
+      [
+        people.bernard.id,
+        "booking",
+        id,
+        { eventId: ev.id, intent: "no-show", from: "arrived", to: "no_show" },
+      ],
+      [
+        people.bernard.id,
+        "booking",
+        id,
+        { eventId: ev.id, intent: "undo", from: "no_show", to: "waiting" },
+      ],
+    ]);
+  });
+
+  it("records a sample id (which means he arrived) and refuses one already used", async () => {
+    const { ev, other, bookings } = await eventWithBookings();
+    const staff = coordinator();
+    const sampleId = `S-${unique()}`.slice(0, 40);
+
+    expect(
+      await recordCheckIn(db, staff, {
+        eventId: ev.id,
+        command: sample(bookings.arthur.id, sampleId),
+        now: later(10),
+      }),
+    ).toMatchObject({ outcome: "done", changed: true, to: "sample_taken" });
+    expect(await stored(bookings.arthur.id)).toMatchObject({
+      sampleId,
+      sampleTakenAt: later(10),
+      arrivedAt: later(10),
+    });
+
+    // The same id, in another case, for someone else at this event: refused, naming the booking.
+    expect(
+      await recordCheckIn(db, staff, {
+        eventId: ev.id,
+        command: sample(bookings.bernard.id, sampleId.toLowerCase()),
+        now: later(11),
+      }),
+    ).toEqual({
+      outcome: "refused",
+      reference: bookings.bernard.reference,
+      field: "sampleId",
+      message: CHECK_IN_MESSAGES.sampleIdInUse(bookings.arthur.reference),
+    });
+    expect(await stored(bookings.bernard.id)).toMatchObject({ sampleId: null, arrivedAt: null });
+
+    // ...and at another event, since the lab's results are matched by sample id.
+    expect(
+      await recordCheckIn(db, staff, {
+        eventId: other.id,
+        command: sample(bookings.elsewhere.id, sampleId),
+        now: later(12),
+      }),
+    ).toMatchObject({ outcome: "refused", message: CHECK_IN_MESSAGES.sampleIdInUseElsewhere });
+
+    // A no-show after a sample is refused; a different sample id too.
+    expect(
+      await recordCheckIn(db, staff, {
+        eventId: ev.id,
+        command: noShow(bookings.arthur.id),
+        now: later(13),
+      }),
+    ).toMatchObject({ outcome: "refused", message: CHECK_IN_MESSAGES.noShowAfterSample });
+    expect(
+      await recordCheckIn(db, staff, {
+        eventId: ev.id,
+        command: sample(bookings.arthur.id, "OTHER-1"),
+        now: later(13),
+      }),
+    ).toMatchObject({ outcome: "refused", field: "sampleId" });
+
+    // Undoing the sample keeps the arrival and frees the id for the right person.
+    expect(
+      await recordCheckIn(db, staff, {
+        eventId: ev.id,
+        command: { intent: "undo", bookingId: bookings.arthur.id, from: "sample_taken" },
+        now: later(14),
+      }),
+    ).toMatchObject({ outcome: "done", to: "arrived" });
+    expect(await stored(bookings.arthur.id)).toMatchObject({
+      sampleId: null,
+      arrivedAt: later(10),
+    });
+    expect(
+      await recordCheckIn(db, staff, {
+        eventId: ev.id,
+        command: sample(bookings.bernard.id, sampleId),
+        now: later(15),
+      }),
+    ).toMatchObject({ outcome: "done", to: "sample_taken" });
+
+    // The audit log has the changes, never the sample id typed.
+    const audited = await auditRows(staff.id, "checkin.update");
+    expect(audited.map((row) => row.details?.intent)).toEqual(["sample", "undo", "sample"]);
+    expect(JSON.stringify(audited)).not.toContain(sampleId);
+  });
+
+  it("will not undo a sample whose result has come in", async () => {
+    const { ev, bookings } = await eventWithBookings();
+    const staff = coordinator();
+    await recordCheckIn(db, staff, {
+      eventId: ev.id,
+      command: sample(bookings.formula.id, `R-${unique()}`),
+      now: later(1),
+    });
+    await db.insert(testResult).values({ bookingId: bookings.formula.id, psaValue: "1.10" });
+    expect(
+      await recordCheckIn(db, staff, {
+        eventId: ev.id,
+        command: { intent: "undo", bookingId: bookings.formula.id, from: "sample_taken" },
+        now: later(2),
+      }),
+    ).toMatchObject({ outcome: "refused", message: CHECK_IN_MESSAGES.resultImported });
+  });
+
+  it("cannot give two bookings one sample id, even past the service, whatever the case", async () => {
+    const product = await insertProduct(db, 0);
+    const ev = await insertEvent(db, product.id, { name: `Sample Index ${unique()}` });
+    const id = `IDX-${unique()}`.toUpperCase();
+    await insertBooking(ev.id, (await person()).id, { sampleId: id });
+    await expect(
+      insertBooking(ev.id, (await person()).id, { sampleId: id.toLowerCase() }),
+    ).rejects.toThrow();
+  });
+
+  it("refuses an undo of a state the booking is no longer in", async () => {
+    const { ev, bookings } = await eventWithBookings();
+    const staff = coordinator();
+    await recordCheckIn(db, staff, {
+      eventId: ev.id,
+      command: arrived(bookings.staff.id),
+      now: later(1),
+    });
+    expect(
+      await recordCheckIn(db, staff, {
+        eventId: ev.id,
+        command: { intent: "undo", bookingId: bookings.staff.id, from: "no_show" },
+        now: later(2),
+      }),
+    ).toMatchObject({ outcome: "refused", message: CHECK_IN_MESSAGES.changedMeanwhile });
+    expect((await stored(bookings.staff.id)).arrivedAt).toEqual(later(1));
+  });
+
+  it("checks in only confirmed bookings of this event", async () => {
+    const { ev, other, bookings } = await eventWithBookings();
+    const staff = coordinator();
+    expect(
+      await recordCheckIn(db, staff, {
+        eventId: ev.id,
+        command: arrived(bookings.liveHold.id),
+        now: later(1),
+      }),
+    ).toMatchObject({ outcome: "refused", message: CHECK_IN_MESSAGES.notConfirmed });
+    expect(
+      await recordCheckIn(db, staff, {
+        eventId: ev.id,
+        command: arrived(bookings.cancelled.id),
+        now: later(1),
+      }),
+    ).toMatchObject({ outcome: "refused", message: CHECK_IN_MESSAGES.notConfirmed });
+    // Another event's booking, a booking that does not exist, or an id that cannot be one.
+    expect(
+      await recordCheckIn(db, staff, {
+        eventId: ev.id,
+        command: arrived(bookings.elsewhere.id),
+        now: later(1),
+      }),
+    ).toEqual({ outcome: "not-found" });
+    expect(
+      await recordCheckIn(db, staff, {
+        eventId: other.id,
+        command: arrived(bookings.arthur.id),
+        now: later(1),
+      }),
+    ).toEqual({ outcome: "not-found" });
+    expect(
+      await recordCheckIn(db, staff, {
+        eventId: ev.id,
+        command: arrived(crypto.randomUUID()),
+        now: later(1),
+      }),
+    ).toEqual({ outcome: "not-found" });
+    expect(
+      await recordCheckIn(db, staff, {
+        eventId: "x",
+        command: arrived(bookings.arthur.id),
+        now: later(1),
+      }),
+    ).toEqual({ outcome: "not-found" });
+    const rows = await db
+      .select()
+      .from(booking)
+      .where(
+        inArray(booking.id, [bookings.liveHold.id, bookings.elsewhere.id, bookings.arthur.id]),
+      );
+    expect(rows.every((row) => row.arrivedAt === null)).toBe(true);
+    expect(await auditRows(staff.id)).toEqual([]);
+  });
+});
+
+describe("the lab CSV", () => {
+  it("has the lab's columns and one row per confirmed booking with a sample, formulas escaped", async () => {
+    const { ev, people, bookings } = await eventWithBookings();
+    const staff = coordinator();
+    const first = `LAB-${unique()}`;
+    const second = `LAB-${unique()}`;
+    await recordCheckIn(db, staff, {
+      eventId: ev.id,
+      command: { intent: "sample", bookingId: bookings.arthur.id, sampleId: first },
+      now: later(5),
+    });
+    await recordCheckIn(db, staff, {
+      eventId: ev.id,
+      command: { intent: "sample", bookingId: bookings.formula.id, sampleId: second },
+      now: later(6),
+    });
+    // Arrived without a sample: not for the lab.
+    await recordCheckIn(db, staff, {
+      eventId: ev.id,
+      command: { intent: "arrived", bookingId: bookings.bernard.id },
+      now: later(7),
+    });
+
+    const exported = await exportLabCsv(db, staff, { eventId: ev.id, now: later(8) });
+    expect(exported!.count).toBe(2);
+    const slug = ev.name.toLowerCase().replace(/[^a-z0-9]+/g, "-");
+    expect(exported!.filename).toBe(`lab-2026-06-10-${slug}.csv`);
+
+    const records = parse(exported!.csv) as string[][];
+    expect(records).toEqual([
+      ["reference", "name", "date of birth", "NHS number", "sample id", "event date", "lab"],
+      [
+        bookings.arthur.reference,
+        `Arthur ${people.arthur.lastName}`,
+        "1966-03-01",
+        "9434765919",
+        first,
+        "2026-06-10",
+        "ESNEFT",
+      ],
+      [
+        bookings.formula.reference,
+        "'=HYPERLINK(1) -Minus",
+        "1966-03-01",
+        "",
+        second,
+        "2026-06-10",
+        "ESNEFT",
+      ],
+    ]);
+
+    const audited = await auditRows(staff.id, "attendees.export");
+    expect(audited.map((row) => [row.subjectUserId, row.entityType, row.entityId])).toEqual([
+      [null, "event", ev.id],
+      [people.arthur.id, "booking", bookings.arthur.id],
+      [people.formula.id, "booking", bookings.formula.id],
+    ]);
+    expect(audited[0]!.details).toEqual({ shown: 2 });
+  });
+
+  it("is the header line alone when no sample has been taken", async () => {
+    const { ev } = await eventWithBookings();
+    const exported = await exportLabCsv(db, coordinator(), { eventId: ev.id, now: DAY });
+    expect(exported!.csv).toBe(
+      "reference,name,date of birth,NHS number,sample id,event date,lab\n",
+    );
+    expect(exported!.count).toBe(0);
+  });
+});
+
+describe("the printable list", () => {
+  it("lists everyone with a place, not the cancelled, each audited", async () => {
+    const { ev, people, bookings } = await eventWithBookings();
+    const staff = coordinator();
+    const printed = await printAttendees(db, staff, { eventId: ev.id, now: DAY });
+    expect(printed!.rows.map((row) => row.bookingId)).toEqual([
+      bookings.liveHold.id,
+      bookings.bernard.id,
+      bookings.arthur.id,
+      bookings.formula.id,
+      bookings.staff.id,
+    ]);
+    const audited = await auditRows(staff.id, "attendees.print");
+    expect(audited.map((row) => row.subjectUserId)).toEqual([
+      null,
+      people.holder.id,
+      people.bernard.id,
+      people.arthur.id,
+      people.formula.id,
+      people.staffId,
+    ]);
+  });
+});

@@ -1,0 +1,108 @@
+import crypto from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { booking, enquiry, testResult, user } from "#app/db/schema";
+import { dashboardSummary } from "#app/services/dashboard.server";
+import { openTestDatabase } from "#tests/support/database";
+import { insertEvent, insertProduct } from "#tests/support/factories";
+
+let database: Awaited<ReturnType<typeof openTestDatabase>>;
+
+beforeAll(async () => {
+  database = await openTestDatabase();
+});
+afterAll(async () => {
+  await database?.close();
+});
+
+const NOW = new Date("2026-06-01T09:00:00Z");
+const later = (minutes: number) => new Date(NOW.getTime() + minutes * 60_000);
+
+async function person() {
+  const [row] = await database.db
+    .insert(user)
+    .values({ id: crypto.randomUUID(), name: "P", email: `${crypto.randomUUID()}@example.com` })
+    .returning();
+  return row!;
+}
+
+async function addBooking(
+  eventId: string,
+  status: "held" | "confirmed" | "expired",
+  holdExpiresAt: Date | null,
+) {
+  const [row] = await database.db
+    .insert(booking)
+    .values({
+      reference: `MHAT-${crypto.randomBytes(4).toString("hex").toUpperCase()}`,
+      eventId,
+      userId: (await person()).id,
+      slotTime: "10:00",
+      status,
+      holdExpiresAt,
+      pricePence: 0,
+      paymentRequired: false,
+      paymentStatus: "not_required",
+    })
+    .returning();
+  return row!;
+}
+
+describe("the dashboard", () => {
+  it("counts each upcoming event's booked, held and total places, and what waits for staff", async () => {
+    const { db } = database;
+    const product = await insertProduct(db);
+    const soon = await insertEvent(db, product.id, {
+      name: "Soon",
+      eventDate: "2026-06-10",
+      totalSpaces: 30,
+      bookedSpaces: 1,
+    });
+    const other = await insertEvent(db, product.id, { name: "Other", eventDate: "2026-06-11" });
+    await insertEvent(db, product.id, { name: "Gone", eventDate: "2026-05-01" });
+    await insertEvent(db, product.id, {
+      name: "Off",
+      eventDate: "2026-06-12",
+      status: "cancelled",
+    });
+
+    const confirmed = await addBooking(soon.id, "confirmed", null);
+    await addBooking(soon.id, "held", later(10));
+    await addBooking(soon.id, "held", later(10));
+    await addBooking(soon.id, "held", later(-1)); // expired hold: takes no place
+    await addBooking(other.id, "held", later(10));
+
+    await db.insert(testResult).values([
+      { bookingId: confirmed.id, psaValue: "1.20" },
+      {
+        bookingId: (await addBooking(other.id, "confirmed", null)).id,
+        psaValue: "0.50",
+        releasedAt: NOW,
+      },
+    ]);
+    await db.insert(enquiry).values([
+      {
+        firstName: "A",
+        lastName: "B",
+        email: "a@example.com",
+        phoneNumber: "01632 960 000",
+        message: "x",
+      },
+      {
+        firstName: "C",
+        lastName: "D",
+        email: "c@example.com",
+        phoneNumber: "01632 960 001",
+        message: "y",
+        handledAt: NOW,
+      },
+    ]);
+
+    const summary = await dashboardSummary(db, NOW);
+    expect(summary.events.map((row) => [row.name, row.booked, row.held, row.total])).toEqual([
+      ["Soon", 1, 2, 30],
+      ["Other", 0, 1, 40],
+    ]);
+    expect(summary.resultsAwaitingRelease).toBe(1);
+    expect(summary.unhandledEnquiries).toBe(1);
+  });
+});

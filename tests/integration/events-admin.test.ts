@@ -1,0 +1,741 @@
+import crypto from "node:crypto";
+import { and, eq, inArray, like } from "drizzle-orm";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import type { Db } from "#app/db/client.server";
+import {
+  auditLog,
+  booking,
+  event,
+  eventAccessCode,
+  outboxEmail,
+  paymentTransaction,
+  profile,
+  user,
+} from "#app/db/schema";
+import type { ConsentForm } from "#app/domain/consent";
+import { EVENT_MESSAGES, STATUS_MESSAGES } from "#app/domain/event-form";
+import { checkAccessCode } from "#app/services/access-codes.server";
+import {
+  cancelEvent,
+  createEvent,
+  createEventAccessCode,
+  createProduct,
+  findEventForAdmin,
+  listEventsForAdmin,
+  listProducts,
+  publishEvent,
+  refundCancelledEvent,
+  revokeAccessCode,
+  unpublishEvent,
+  updateEvent,
+  updateProduct,
+} from "#app/services/admin-events.server";
+import {
+  capturePayment,
+  holdPlace,
+  startPayment,
+  submitConsent,
+} from "#app/services/bookings.server";
+import { findEvent, upcomingEventsJson } from "#app/services/events.server";
+import { createPayPalProvider, usePaymentProvider } from "#app/services/payments.server";
+import { openTestDatabase } from "#tests/support/database";
+import { startFakePayPal, type FakePayPal } from "#tests/support/fake-paypal";
+import { insertEvent, insertProduct } from "#tests/support/factories";
+
+let database: Awaited<ReturnType<typeof openTestDatabase>>;
+let db: Db;
+let fake: FakePayPal;
+
+beforeAll(async () => {
+  database = await openTestDatabase();
+  db = database.db;
+  fake = await startFakePayPal();
+  usePaymentProvider(createPayPalProvider(fake.settings));
+});
+afterAll(async () => {
+  usePaymentProvider(undefined);
+  await fake?.close();
+  await database?.close();
+});
+beforeEach(() => {
+  fake.reset();
+  usePaymentProvider(createPayPalProvider(fake.settings));
+});
+
+/** Nine days before the factory's event (10 June 2026, 10:00 to 12:00, 30-minute slots). */
+const NOW = new Date("2026-06-01T09:00:00Z");
+const minutes = (n: number) => new Date(NOW.getTime() + n * 60_000);
+const RETURN_URL = "http://localhost:3000/checkout/return";
+const CANCEL_URL = "http://localhost:3000/checkout/cancel";
+const COORDINATOR = {
+  id: "staff-coordinator",
+  email: "coordinator@example.org",
+  clientAddress: "127.0.0.9",
+};
+
+let people = 0;
+async function person() {
+  people++;
+  const id = `user-${people}-${crypto.randomUUID()}`;
+  const email = `attendee${people}-${crypto.randomUUID().slice(0, 8)}@example.com`;
+  await db.insert(user).values({ id, name: `Person ${people}`, email, emailVerified: true });
+  await db.insert(profile).values({
+    id: `profile-${id}`,
+    userId: id,
+    reference: `MHATEVT${crypto.randomUUID().slice(0, 8)}`,
+    firstName: "Arthur",
+    lastName: `Tester${people}`,
+    phone: "01632 960 100",
+    email,
+    homeAddressLine1: "1 Mill Lane",
+    homePostcode: "CM1 2AB",
+    homeCountry: "United Kingdom",
+    dateOfBirth: "1966-03-01",
+    nhsNumber: "9434765919",
+  });
+  return { id, email };
+}
+
+const form: ConsentForm = {
+  answers: {
+    numberOfPsaTest: 1,
+    familyHistoryProstateCancer: "Yes",
+    familyMemberWithProstateCancer: ["Father"],
+    familyHistoryBreastOvarianCancer: "No",
+    familyMemberWithOvarianCancer: [],
+    motherSideDetails: "SECRET-FAMILY-DETAIL",
+    medicationHistory: "None",
+  },
+  gpConsent: true,
+};
+
+async function paidEvent(overrides: Partial<typeof event.$inferInsert> = {}) {
+  const product = await insertProduct(db, 2500);
+  return insertEvent(db, product.id, { paymentRequired: true, labName: "ESNEFT", ...overrides });
+}
+
+/** A booking paid through the fake PayPal: held, consented, ordered, approved and captured. */
+async function paidBooking(
+  eventId: string,
+  slotTime: string,
+  outcome: "approve" | "pending" = "approve",
+) {
+  const who = await person();
+  const held = await holdPlace(db, { eventId, userId: who.id, slotTime }, NOW);
+  if (!held.ok) throw new Error(`hold refused: ${held.reason}`);
+  const reference = held.booking.reference;
+  await submitConsent(db, { userId: who.id, reference, form }, minutes(1));
+  const started = await startPayment(
+    db,
+    { userId: who.id, reference, returnUrl: RETURN_URL, cancelUrl: CANCEL_URL },
+    minutes(2),
+  );
+  if (started.outcome !== "redirect") throw new Error(`no order: ${started.outcome}`);
+  fake.setOutcome(started.orderId, outcome);
+  fake.approve(started.orderId);
+  const captured = await capturePayment(
+    db,
+    { userId: who.id, orderId: started.orderId },
+    minutes(3),
+  );
+  expect(captured.outcome).toBe(outcome === "approve" ? "confirmed" : "pending");
+  return { ...who, bookingId: held.booking.id, reference };
+}
+
+/** Cancels as the coordinator; the event must be one that can be cancelled. */
+async function cancelOk(eventId: string, at: Date) {
+  const result = await cancelEvent(db, COORDINATOR, eventId, at);
+  if (!result?.ok) throw new Error(`not cancelled: ${JSON.stringify(result)}`);
+  return result;
+}
+
+async function bookingRow(id: string) {
+  const [row] = await db.select().from(booking).where(eq(booking.id, id));
+  return row!;
+}
+
+async function refundRows(bookingId: string) {
+  return db
+    .select()
+    .from(paymentTransaction)
+    .where(and(eq(paymentTransaction.bookingId, bookingId), eq(paymentTransaction.kind, "refund")));
+}
+
+async function cancellationMail(email: string) {
+  return db
+    .select()
+    .from(outboxEmail)
+    .where(and(eq(outboxEmail.to, email), like(outboxEmail.subject, "Cancelled:%")));
+}
+
+/** A good event form, as the page posts it. */
+function eventForm(
+  productId: string,
+  changes: Record<string, string> = {},
+): Record<string, string> {
+  return {
+    name: "Halstead Rugby Club Screening",
+    description: "",
+    productId,
+    price: "",
+    paymentRequired: "yes",
+    eventDate: "2026-06-10",
+    startTime: "10:00",
+    endTime: "12:00",
+    sessionDuration: "30",
+    totalSpaces: "40",
+    placesPerSlot: "2",
+    category: "community",
+    exclusiveFor: "everyone",
+    visibility: "public",
+    contactEmail: "events@example.org",
+    labName: "ESNEFT",
+    addressLine1: "1 Test Street",
+    addressLine2: "",
+    city: "Halstead",
+    state: "Essex",
+    postcode: "CO9 2AA",
+    country: "United Kingdom",
+    latitude: "51.945",
+    longitude: "0.64",
+    ...changes,
+  };
+}
+
+describe("creating, publishing and unpublishing", () => {
+  it("saves a new event as a draft, which the site shows only once published", async () => {
+    const product = await insertProduct(db, 2500);
+    // A date that is ahead whenever this runs, as the public list reads the real clock.
+    const future = new Date(Date.now() + 400 * 86_400_000).toISOString().slice(0, 10);
+    const created = await createEvent(
+      db,
+      eventForm(product.id, {
+        name: "Braintree Draft Screening",
+        eventDate: future,
+        price: "19.50",
+      }),
+    );
+    if (!created.ok) throw new Error(`not created: ${JSON.stringify(created)}`);
+    const [row] = await db.select().from(event).where(eq(event.id, created.id));
+    expect(row).toMatchObject({
+      status: "draft",
+      pricePence: 1950,
+      labName: "ESNEFT",
+      startTime: "10:00:00",
+      isPublic: true,
+      exclusiveFor: null,
+    });
+    const listed = async () =>
+      (
+        JSON.parse(new TextDecoder().decode(await upcomingEventsJson(db, {}))) as {
+          events: { id: string }[];
+        }
+      ).events.map((listedEvent) => listedEvent.id);
+    // The public list (and its two-second cache) leaves the draft out…
+    expect(await listed()).not.toContain(created.id);
+    expect(await findEvent(db, created.id)).toBeNull();
+
+    // …and shows it at once when published: publishing clears the cache.
+    expect(await publishEvent(db, created.id)).toEqual({ ok: true, status: "published" });
+    expect(await listed()).toContain(created.id);
+    expect((await findEvent(db, created.id))?.price).toBe(1950);
+
+    expect(await unpublishEvent(db, created.id)).toEqual({ ok: true, status: "draft" });
+    expect(await listed()).not.toContain(created.id);
+  });
+
+  it("refuses a bad form with a message beside each field, and saves nothing", async () => {
+    const product = await insertProduct(db, 2500);
+    const before = (await db.select({ id: event.id }).from(event)).length;
+    const result = await createEvent(
+      db,
+      eventForm(product.id, {
+        endTime: "09:00",
+        labName: "",
+        latitude: "91",
+        price: "-1",
+        totalSpaces: "0",
+      }),
+      NOW,
+    );
+    expect(result).toMatchObject({
+      ok: false,
+      fieldErrors: {
+        endTime: EVENT_MESSAGES.endBeforeStart,
+        labName: EVENT_MESSAGES.lab,
+        latitude: EVENT_MESSAGES.latitude,
+        price: EVENT_MESSAGES.priceNegative,
+        totalSpaces: EVENT_MESSAGES.totalSpaces,
+      },
+      values: { latitude: "91", price: "-1" },
+    });
+    expect((await db.select({ id: event.id }).from(event)).length).toBe(before);
+  });
+
+  it("keeps total places at or above the places taken, counted under the lock", async () => {
+    const ev = await paidEvent({ paymentRequired: false, status: "published" });
+    const a = await person();
+    const b = await person();
+    const c = await person();
+    for (const [who, slot] of [
+      [a, "10:00"],
+      [b, "10:00"],
+    ] as const) {
+      const held = await holdPlace(db, { eventId: ev.id, userId: who.id, slotTime: slot }, NOW);
+      if (!held.ok) throw new Error(held.reason);
+      await submitConsent(db, { userId: who.id, reference: held.booking.reference, form }, NOW);
+    }
+    // A third person is holding a place right now.
+    expect((await holdPlace(db, { eventId: ev.id, userId: c.id, slotTime: "11:00" }, NOW)).ok).toBe(
+      true,
+    );
+
+    const listed = (await listEventsForAdmin(db, {}, minutes(1))).find((row) => row.id === ev.id);
+    expect(listed).toMatchObject({ booked: 2, held: 1, total: 40, status: "published" });
+
+    const values = eventForm(ev.productId, { totalSpaces: "2" });
+    expect(await updateEvent(db, ev.id, values, minutes(1))).toMatchObject({
+      ok: false,
+      fieldErrors: { totalSpaces: EVENT_MESSAGES.capacityBelowTaken(3) },
+    });
+    // Booked times cannot disappear, nor the date move, while people are booked.
+    expect(
+      await updateEvent(
+        db,
+        ev.id,
+        eventForm(ev.productId, { endTime: "10:30", eventDate: "2026-06-11" }),
+        minutes(1),
+      ),
+    ).toMatchObject({
+      ok: false,
+      fieldErrors: {
+        startTime: EVENT_MESSAGES.slotsRemoved(["11:00"]),
+        eventDate: EVENT_MESSAGES.dateLocked,
+      },
+    });
+    expect(
+      await updateEvent(db, ev.id, eventForm(ev.productId, { totalSpaces: "3" }), minutes(1)),
+    ).toEqual({
+      ok: true,
+      id: ev.id,
+    });
+    // Once the hold has run out, its place is free again.
+    expect(
+      await updateEvent(db, ev.id, eventForm(ev.productId, { totalSpaces: "2" }), minutes(30)),
+    ).toEqual({ ok: true, id: ev.id });
+    const [row] = await db.select().from(event).where(eq(event.id, ev.id));
+    expect(row!.totalSpaces).toBe(2);
+  });
+
+  it("will not unpublish an event people have booked, nor publish a cancelled one", async () => {
+    const ev = await paidEvent({ status: "published" });
+    await paidBooking(ev.id, "10:00");
+    const refused = await unpublishEvent(db, ev.id, minutes(5));
+    expect(refused).toEqual({ ok: false, message: STATUS_MESSAGES.unpublishBooked(1) });
+
+    const [row] = await db.select({ status: event.status }).from(event).where(eq(event.id, ev.id));
+    expect(row!.status).toBe("published");
+
+    await cancelOk(ev.id, minutes(10));
+    expect(await publishEvent(db, ev.id, minutes(11))).toEqual({
+      ok: false,
+      message: STATUS_MESSAGES.publishCancelled,
+    });
+    expect(await updateEvent(db, ev.id, eventForm(ev.productId), minutes(11))).toMatchObject({
+      ok: false,
+      formError: STATUS_MESSAGES.editCancelled,
+    });
+  });
+
+  it("lists upcoming events first, soonest first, then past ones, filtered by status", async () => {
+    const product = await insertProduct(db, 0);
+    const soon = await insertEvent(db, product.id, {
+      name: "Soon",
+      eventDate: "2026-06-03",
+      status: "draft",
+    });
+    const later = await insertEvent(db, product.id, {
+      name: "Later",
+      eventDate: "2026-07-01",
+      status: "draft",
+    });
+    const past = await insertEvent(db, product.id, {
+      name: "Past",
+      eventDate: "2026-05-01",
+      status: "draft",
+    });
+    const older = await insertEvent(db, product.id, {
+      name: "Older",
+      eventDate: "2026-04-01",
+      status: "draft",
+    });
+    const ids = (await listEventsForAdmin(db, { status: "draft" }, NOW)).map((row) => row.id);
+    const order = [soon.id, later.id, past.id, older.id].map((id) => ids.indexOf(id));
+    expect(order.every((index) => index >= 0)).toBe(true);
+    expect([...order].sort((x, y) => x - y)).toEqual(order);
+    const published = await listEventsForAdmin(db, { status: "published" }, NOW);
+    expect(published.some((row) => row.id === soon.id)).toBe(false);
+  });
+});
+
+describe("access codes", () => {
+  it("makes a readable code shown once, counts its uses, and revokes it", async () => {
+    const ev = await paidEvent({ isPublic: false, status: "published" });
+    const made = await createEventAccessCode(db, ev.id, {
+      label: "Stour Estuary Lodge",
+      maxUses: 2,
+      expiresOn: "2026-06-10",
+    });
+    if (!made?.ok) throw new Error("no code");
+    expect(made.code).toMatch(/^[A-Z0-9]{4}-[A-Z0-9]{4}-[A-Z0-9]{4}$/);
+    // Only the hash is kept.
+    const [stored] = await db.select().from(eventAccessCode).where(eq(eventAccessCode.id, made.id));
+    expect(JSON.stringify(stored)).not.toContain(made.code);
+    // It works until the end of its last day, London time (BST: 23:00 UTC).
+    expect(stored!.expiresAt).toEqual(new Date("2026-06-10T23:00:00Z"));
+
+    const check = (code: string, clientAddress = "127.0.0.50") =>
+      checkAccessCode(db, { eventId: ev.id, code, clientAddress, alreadyUnlocked: false }, NOW);
+    expect(await check(made.code.toLowerCase())).toEqual({ status: "success" });
+
+    let detail = await findEventForAdmin(db, ev.id, NOW);
+    expect(detail!.codes).toMatchObject([
+      { id: made.id, label: "Stour Estuary Lodge", uses: 1, maxUses: 2, state: "active" },
+    ]);
+
+    expect(await revokeAccessCode(db, ev.id, made.id, NOW)).toBe(true);
+    expect(await revokeAccessCode(db, ev.id, made.id, NOW)).toBe(false);
+    expect(await check(made.code, "127.0.0.51")).toEqual({ status: "invalid" });
+    detail = await findEventForAdmin(db, ev.id, NOW);
+    expect(detail!.codes[0]!.state).toBe("revoked");
+  });
+
+  it("does not revoke another event's code", async () => {
+    const one = await paidEvent({ isPublic: false });
+    const other = await paidEvent({ isPublic: false });
+    const made = await createEventAccessCode(db, one.id, {
+      label: null,
+      maxUses: null,
+      expiresOn: null,
+    });
+    if (!made?.ok) throw new Error("no code");
+    expect(await revokeAccessCode(db, other.id, made.id, NOW)).toBe(false);
+    const [stored] = await db.select().from(eventAccessCode).where(eq(eventAccessCode.id, made.id));
+    expect(stored!.revokedAt).toBeNull();
+  });
+});
+
+describe("cancelling an event", () => {
+  it("cancels every booking, e-mails each attendee, and refunds each paid booking once", async () => {
+    const ev = await paidEvent({ status: "published" });
+    const a = await paidBooking(ev.id, "10:00");
+    const b = await paidBooking(ev.id, "10:30");
+    // Someone in the middle of booking, holding a place.
+    const c = await person();
+    const held = await holdPlace(
+      db,
+      { eventId: ev.id, userId: c.id, slotTime: "11:00" },
+      minutes(4),
+    );
+    if (!held.ok) throw new Error(held.reason);
+    const captures = await db
+      .select()
+      .from(paymentTransaction)
+      .where(
+        and(
+          inArray(paymentTransaction.bookingId, [a.bookingId, b.bookingId]),
+          eq(paymentTransaction.kind, "capture"),
+        ),
+      );
+    expect(captures).toHaveLength(2);
+
+    const result = await cancelOk(ev.id, minutes(5));
+    expect(result).toEqual({
+      ok: true,
+      newlyCancelled: true,
+      bookingsCancelled: 3,
+      emailsQueued: 3,
+      refunds: { refunded: 2, alreadyRefunded: 0, failed: 0, failures: [] },
+    });
+
+    const [row] = await db.select().from(event).where(eq(event.id, ev.id));
+    expect(row).toMatchObject({ status: "cancelled", cancelledAt: minutes(5), bookedSpaces: 0 });
+    expect(await findEvent(db, ev.id)).toBeNull();
+
+    for (const who of [a, b]) {
+      expect(await bookingRow(who.bookingId)).toMatchObject({
+        status: "cancelled",
+        cancelledAt: minutes(5),
+        paymentStatus: "refunded",
+      });
+      const refunds = await refundRows(who.bookingId);
+      const capture = captures.find((row) => row.bookingId === who.bookingId)!;
+      expect(refunds).toHaveLength(1);
+      expect(refunds[0]).toMatchObject({
+        status: "COMPLETED",
+        provider: "paypal",
+        captureId: capture.captureId,
+        amountPence: 2500,
+        requestId: `refund-${who.bookingId}`,
+      });
+    }
+    expect(await bookingRow(held.booking.id)).toMatchObject({
+      status: "cancelled",
+      paymentStatus: "unpaid",
+    });
+
+    // Each attendee has one cancellation e-mail, with the refund for those who paid, and no health data.
+    for (const who of [a, b, { email: c.email, reference: held.booking.reference }]) {
+      const mail = await cancellationMail(who.email);
+      expect(mail).toHaveLength(1);
+      expect(mail[0]!.text).toContain(who.reference);
+      expect(mail[0]!.text).not.toContain("SECRET-FAMILY-DETAIL");
+      expect(mail[0]!.text).not.toContain("9434765919");
+    }
+    expect((await cancellationMail(a.email))[0]!.text).toContain(
+      "refunding your payment of £25.00",
+    );
+    expect((await cancellationMail(c.email))[0]!.text).toContain("You have not been charged.");
+
+    // PayPal made exactly one refund per capture, asked with each booking's own request id.
+    expect(fake.refunds.size).toBe(2);
+    expect(new Set([...fake.refunds.values()].map((refund) => refund.captureId))).toEqual(
+      new Set(captures.map((capture) => capture.captureId)),
+    );
+    expect(
+      fake
+        .requestsTo("POST", /\/refund$/)
+        .map((request) => request.requestId)
+        .sort(),
+    ).toEqual([`refund-${a.bookingId}`, `refund-${b.bookingId}`].sort());
+
+    const audits = await db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.action, "event.cancel"), eq(auditLog.entityId, ev.id)));
+    expect(audits).toHaveLength(1);
+    expect(audits[0]).toMatchObject({
+      actorUserId: COORDINATOR.id,
+      ipAddress: COORDINATOR.clientAddress,
+      details: { bookingsCancelled: 3, emailsQueued: 3, alreadyCancelled: false },
+    });
+
+    // The refund step run again, and the whole cancellation run again, change nothing.
+    expect(await refundCancelledEvent(db, ev.id, minutes(6))).toEqual({
+      refunded: 0,
+      alreadyRefunded: 0,
+      failed: 0,
+      failures: [],
+    });
+    expect(await cancelOk(ev.id, minutes(7))).toMatchObject({
+      newlyCancelled: false,
+      bookingsCancelled: 0,
+      emailsQueued: 0,
+    });
+    expect(fake.refunds.size).toBe(2);
+    expect(fake.requestsTo("POST", /\/refund$/)).toHaveLength(2);
+    expect(await refundRows(a.bookingId)).toHaveLength(1);
+    expect(await cancellationMail(a.email)).toHaveLength(1);
+    expect(
+      await db
+        .select()
+        .from(auditLog)
+        .where(and(eq(auditLog.action, "event.cancel"), eq(auditLog.entityId, ev.id))),
+    ).toHaveLength(1);
+    expect((await findEventForAdmin(db, ev.id, minutes(8)))!.refunds).toEqual({
+      refunded: 2,
+      outstanding: 0,
+      failures: [],
+      activeAfterCancel: 0,
+    });
+  });
+
+  it("refuses to cancel an event that has ended", async () => {
+    const ev = await paidEvent({ status: "published" });
+    const a = await paidBooking(ev.id, "10:00");
+    const afterTheEvent = new Date("2026-06-10T12:00:00Z");
+    expect(await cancelEvent(db, COORDINATOR, ev.id, afterTheEvent)).toEqual({
+      ok: false,
+      message: STATUS_MESSAGES.cancelEnded,
+    });
+    const [row] = await db.select({ status: event.status }).from(event).where(eq(event.id, ev.id));
+    expect(row!.status).toBe("published");
+    expect(await bookingRow(a.bookingId)).toMatchObject({
+      status: "confirmed",
+      paymentStatus: "paid",
+    });
+    expect(fake.refunds.size).toBe(0);
+  });
+
+  it("refunds once when PayPal's answer was lost and the refund is retried", async () => {
+    const ev = await paidEvent({ status: "published" });
+    const a = await paidBooking(ev.id, "10:00");
+    // PayPal makes the refund, but its answer never arrives (a timeout, or a crash before our write).
+    fake.dropNextResponse("/v2/payments/captures/");
+    const first = await cancelOk(ev.id, minutes(5));
+    expect(first.refunds).toEqual({
+      refunded: 0,
+      alreadyRefunded: 0,
+      failed: 1,
+      failures: [{ reference: a.reference, reason: "No response from PayPal" }],
+    });
+    expect(fake.refunds.size).toBe(1);
+    expect(await bookingRow(a.bookingId)).toMatchObject({
+      status: "cancelled",
+      paymentStatus: "paid",
+    });
+    expect((await findEventForAdmin(db, ev.id, minutes(5)))!.refunds).toMatchObject({
+      refunded: 0,
+      outstanding: 1,
+      failures: [{ reference: a.reference, reason: "NO_RESPONSE" }],
+    });
+
+    // "Retry refunds": the same request id, so PayPal answers with the refund it made.
+    const retried = await refundCancelledEvent(db, ev.id, minutes(6));
+    expect(retried).toEqual({ refunded: 1, alreadyRefunded: 0, failed: 0, failures: [] });
+    expect(fake.refunds.size).toBe(1);
+    const asked = fake.requestsTo("POST", /\/refund$/);
+    expect(asked).toHaveLength(2);
+    expect(new Set(asked.map((request) => request.requestId))).toEqual(
+      new Set([`refund-${a.bookingId}`]),
+    );
+    const completed = (await refundRows(a.bookingId)).filter((row) => row.status === "COMPLETED");
+    expect(completed).toHaveLength(1);
+    expect(completed[0]!.amountPence).toBe(2500);
+    expect(await bookingRow(a.bookingId)).toMatchObject({ paymentStatus: "refunded" });
+  });
+
+  it("refunds a capture that completes after the event was cancelled, and keeps the booking cancelled", async () => {
+    const ev = await paidEvent({ status: "published" });
+    const who = await person();
+    const held = await holdPlace(db, { eventId: ev.id, userId: who.id, slotTime: "10:00" }, NOW);
+    if (!held.ok) throw new Error(`hold refused: ${held.reason}`);
+    const reference = held.booking.reference;
+    await submitConsent(db, { userId: who.id, reference, form }, minutes(1));
+    const started = await startPayment(
+      db,
+      { userId: who.id, reference, returnUrl: RETURN_URL, cancelUrl: CANCEL_URL },
+      minutes(2),
+    );
+    if (started.outcome !== "redirect") throw new Error(`no order: ${started.outcome}`);
+    fake.approve(started.orderId);
+    // The capture has read the booking as awaiting payment when staff cancel the event: the
+    // cancellation commits first (as here, the event alone), and the capture settles after it.
+    await db
+      .update(event)
+      .set({ status: "cancelled", cancelledAt: minutes(3) })
+      .where(eq(event.id, ev.id));
+    const captured = await capturePayment(
+      db,
+      { userId: who.id, orderId: started.orderId },
+      minutes(4),
+    );
+    expect(captured).toMatchObject({ outcome: "failed", reference });
+    expect(await bookingRow(held.booking.id)).toMatchObject({
+      status: "cancelled",
+      paymentStatus: "refunded",
+    });
+    expect(fake.refunds.size).toBe(1);
+    const [event_] = await db.select().from(event).where(eq(event.id, ev.id));
+    expect(event_!.bookedSpaces).toBe(0);
+  });
+
+  it("refunds once when two refund runs race", async () => {
+    const ev = await paidEvent({ status: "published" });
+    const a = await paidBooking(ev.id, "10:00");
+    // Cancel while PayPal refuses our credentials, so the refunds are left to do.
+    usePaymentProvider(createPayPalProvider({ ...fake.settings, clientSecret: "wrong-secret" }));
+    const first = await cancelOk(ev.id, minutes(5));
+    expect(first.refunds.failed).toBe(1);
+    expect(fake.refunds.size).toBe(0);
+
+    usePaymentProvider(createPayPalProvider(fake.settings));
+    const runs = await Promise.all([
+      refundCancelledEvent(db, ev.id, minutes(6)),
+      refundCancelledEvent(db, ev.id, minutes(6)),
+    ]);
+    expect(runs.reduce((sum, run) => sum + run.failed, 0)).toBe(0);
+    expect(fake.refunds.size).toBe(1);
+    const completed = (await refundRows(a.bookingId)).filter((row) => row.status === "COMPLETED");
+    expect(completed).toHaveLength(1);
+    expect(await bookingRow(a.bookingId)).toMatchObject({ paymentStatus: "refunded" });
+  });
+
+  it("reports a refund PayPal refuses (a capture still pending), to retry later", async () => {
+    const ev = await paidEvent({ status: "published" });
+    const a = await paidBooking(ev.id, "10:00", "pending");
+    const result = await cancelOk(ev.id, minutes(5));
+    expect(result.refunds).toEqual({
+      refunded: 0,
+      alreadyRefunded: 0,
+      failed: 1,
+      failures: [{ reference: a.reference, reason: "PENDING_CAPTURE" }],
+    });
+    expect(fake.refunds.size).toBe(0);
+    expect(await bookingRow(a.bookingId)).toMatchObject({
+      status: "cancelled",
+      paymentStatus: "pending",
+    });
+    expect((await findEventForAdmin(db, ev.id, minutes(5)))!.refunds).toMatchObject({
+      outstanding: 1,
+      failures: [{ reference: a.reference, reason: "PENDING_CAPTURE" }],
+    });
+    expect(await cancellationMail(a.email)).toHaveLength(1);
+  });
+
+  it("refunds a simulated (demo) payment through the simulated provider, never PayPal", async () => {
+    const ev = await paidEvent({ status: "published", bookedSpaces: 1 });
+    const who = await person();
+    const [made] = await db
+      .insert(booking)
+      .values({
+        reference: `MHAT-${crypto.randomUUID().slice(0, 4).toUpperCase()}-DEMO`,
+        eventId: ev.id,
+        userId: who.id,
+        slotTime: "10:00",
+        status: "confirmed",
+        pricePence: 2500,
+        paymentRequired: true,
+        paymentStatus: "paid",
+        paymentProvider: "simulated",
+        confirmedAt: NOW,
+      })
+      .returning();
+    const result = await cancelOk(ev.id, minutes(5));
+    expect(result.refunds).toMatchObject({ refunded: 1, failed: 0 });
+    expect(fake.requestsTo("POST", /\/refund$/)).toHaveLength(0);
+    expect(await refundRows(made!.id)).toMatchObject([
+      { provider: "simulated", status: "COMPLETED", amountPence: 2500 },
+    ]);
+    expect(await bookingRow(made!.id)).toMatchObject({ paymentStatus: "refunded" });
+  });
+});
+
+describe("products", () => {
+  it("creates and changes a product, with its price in pence", async () => {
+    const created = await createProduct(db, {
+      name: "PSA Test and Health Check",
+      description: "With blood pressure.",
+      price: 4000,
+    });
+    expect(
+      await updateProduct(db, created.id, {
+        name: "PSA and Health Check",
+        description: null,
+        price: 4250,
+      }),
+    ).toBe(true);
+    await insertEvent(db, created.id);
+    const listed = (await listProducts(db)).find((product) => product.id === created.id);
+    expect(listed).toEqual({
+      id: created.id,
+      name: "PSA and Health Check",
+      description: null,
+      pricePence: 4250,
+      events: 1,
+    });
+    expect(
+      await updateProduct(db, crypto.randomUUID(), { name: "x", description: null, price: 1 }),
+    ).toBe(false);
+  });
+});

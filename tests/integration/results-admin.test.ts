@@ -1,0 +1,758 @@
+import crypto from "node:crypto";
+import { and, eq, inArray } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { config } from "#app/config.server";
+import type { Db } from "#app/db/client.server";
+import {
+  auditLog,
+  booking,
+  outboxEmail,
+  profile,
+  psaThreshold,
+  resultImport,
+  testResult,
+  testResultRevision,
+  user,
+} from "#app/db/schema";
+import { generateBookingReference } from "#app/domain/booking-reference";
+import { IMPORT_MESSAGES } from "#app/domain/result-import";
+import { listAppointmentsAndResults } from "#app/services/bookings.server";
+import {
+  commitImport,
+  correctionDates,
+  correctResult,
+  createImport,
+  listResults,
+  listThresholds,
+  releaseResult,
+  saveThresholds,
+  viewImport,
+  viewResult,
+  type Clinician,
+} from "#app/services/results-admin.server";
+import { openTestDatabase } from "#tests/support/database";
+import { insertEvent, insertProduct } from "#tests/support/factories";
+
+let database: Awaited<ReturnType<typeof openTestDatabase>>;
+let db: Db;
+let clinician: Clinician;
+let otherClinician: Clinician;
+let eventId: string;
+
+/** The factory's event day; results arrive ten days later. */
+const EVENT_DATE = "2026-06-10";
+const NOW = new Date("2026-06-20T09:00:00Z");
+
+async function staffMember(label: string): Promise<Clinician> {
+  const id = `staff-${label}-${crypto.randomUUID()}`;
+  const email = `${label}-${id.slice(-6)}@example.org`;
+  await db.insert(user).values({ id, name: `Clinician ${label}`, email, emailVerified: true });
+  return { id, email, clientAddress: "203.0.113.9" };
+}
+
+let people = 0;
+/** A man with a profile and a confirmed booking at the event; optionally a sample id. */
+async function bookedPatient(
+  options: {
+    dateOfBirth?: string | null;
+    sampleId?: string;
+    status?: "confirmed" | "cancelled";
+  } = {},
+) {
+  people++;
+  const userId = `patient-${people}-${crypto.randomUUID()}`;
+  const email = `patient${people}-${userId.slice(-6)}@example.com`;
+  await db
+    .insert(user)
+    .values({ id: userId, name: `Patient ${people}`, email, emailVerified: true });
+  await db.insert(profile).values({
+    id: `profile-${userId}`,
+    userId,
+    reference: `MHATR${String(people).padStart(4, "0")}${userId.slice(-4)}`,
+    firstName: "Arthur",
+    lastName: `Result${people}`,
+    phone: "01632 960 100",
+    email,
+    homeAddressLine1: "1 Mill Lane",
+    homePostcode: "CM1 2AB",
+    homeCountry: "United Kingdom",
+    dateOfBirth: options.dateOfBirth === undefined ? "1981-01-15" : options.dateOfBirth,
+  });
+  const reference = generateBookingReference();
+  const [made] = await db
+    .insert(booking)
+    .values({
+      reference,
+      eventId,
+      userId,
+      slotTime: "10:00",
+      status: options.status ?? "confirmed",
+      pricePence: 0,
+      paymentRequired: false,
+      paymentStatus: "not_required",
+      confirmedAt: new Date("2026-06-01T09:00:00Z"),
+      sampleId: options.sampleId ?? null,
+      // A sample id is recorded at check-in together with the time the sample was taken.
+      sampleTakenAt: options.sampleId ? new Date("2026-06-10T09:10:00Z") : null,
+    })
+    .returning({ id: booking.id });
+  return { userId, email, reference, bookingId: made!.id };
+}
+
+function csv(lines: string[]) {
+  return ["reference,sample id,psa,unit,sample date", ...lines].join("\r\n") + "\r\n";
+}
+
+async function importFile(text: string, by: Clinician = clinician) {
+  const created = await createImport(db, by, { filename: "lab.csv", text }, NOW);
+  if (!created.ok) throw new Error(`import refused: ${created.error}`);
+  return created.id;
+}
+
+function resultOf(bookingId: string) {
+  return db.select().from(testResult).where(eq(testResult.bookingId, bookingId));
+}
+
+/** The version a page opened now would show (the `seen` field of its forms). */
+async function seenOf(resultId: string) {
+  const [row] = await db
+    .select({ updatedAt: testResult.updatedAt })
+    .from(testResult)
+    .where(eq(testResult.id, resultId));
+  return row!.updatedAt.toISOString();
+}
+
+function auditRows(action: string, entityId?: string) {
+  return db
+    .select()
+    .from(auditLog)
+    .where(
+      entityId
+        ? and(eq(auditLog.action, action), eq(auditLog.entityId, entityId))
+        : eq(auditLog.action, action),
+    );
+}
+
+beforeAll(async () => {
+  database = await openTestDatabase();
+  db = database.db;
+  const product = await insertProduct(db, 0);
+  const ev = await insertEvent(db, product.id, { paymentRequired: false, eventDate: EVENT_DATE });
+  eventId = ev.id;
+  clinician = await staffMember("one");
+  otherClinician = await staffMember("two");
+});
+afterAll(async () => {
+  await database?.close();
+});
+
+describe("importing the laboratory's file", () => {
+  it("previews one good row and one unknown reference, then commits exactly one result", async () => {
+    // Born 15 January 1981: 45 on the event's day, so the 40-49 band (1.00) applies.
+    const good = await bookedPatient();
+    const id = await importFile(
+      csv([`${good.reference},,1.00,ng/mL,`, "MHAT-ZZZZ-ZZZZ,,0.50,ng/ml,"]),
+    );
+
+    const preview = await viewImport(db, clinician, id);
+    expect(preview!.counts).toEqual({ rows: 2, good: 1, errors: 1 });
+    const [first, second] = preview!.rows;
+    expect(first).toMatchObject({
+      errors: [],
+      age: 45,
+      suggestedFlag: "amber",
+      patient: { reference: good.reference, name: expect.stringContaining("Arthur") },
+    });
+    expect(second!.errors).toEqual([IMPORT_MESSAGES.unknownReference]);
+    expect(await resultOf(good.bookingId)).toHaveLength(0);
+
+    const previewAudit = await auditRows("results.import.preview", id);
+    expect(previewAudit).toHaveLength(1);
+    expect(previewAudit[0]!.details).toEqual({ rows: 2, good: 1, errors: 1 });
+    expect(previewAudit[0]!.actorUserId).toBe(clinician.id);
+    const viewed = await auditRows("results.view", id);
+    expect(viewed.map((row) => row.subjectUserId)).toEqual([good.userId]);
+
+    const committed = await commitImport(db, clinician, id, NOW);
+    expect(committed).toEqual({ status: "committed", imported: 1, replaced: 0, skipped: 1 });
+    const [saved] = await resultOf(good.bookingId);
+    expect(saved).toMatchObject({
+      psaValue: "1.00",
+      unit: "ng/ml",
+      sampleDate: EVENT_DATE,
+      suggestedFlag: "amber",
+      importedBy: clinician.id,
+      releasedAt: null,
+      flag: null,
+    });
+    const total = await db
+      .select({ id: testResult.id })
+      .from(testResult)
+      .innerJoin(booking, eq(booking.id, testResult.bookingId))
+      .where(eq(booking.eventId, eventId));
+    expect(total.map((row) => row.id)).toEqual([saved!.id]);
+
+    const commitAudit = await db
+      .select()
+      .from(auditLog)
+      .where(eq(auditLog.action, "results.import.commit"));
+    const summary = commitAudit.find((row) => row.entityId === id)!;
+    expect(summary.details).toEqual({ rows: 2, imported: 1, replaced: 0, skipped: 1 });
+    const perPatient = commitAudit.filter((row) => row.entityId === saved!.id);
+    expect(perPatient.map((row) => row.subjectUserId)).toEqual([good.userId]);
+    // Audit details carry counts and ids only: no value anywhere.
+    for (const row of [...commitAudit, ...previewAudit])
+      expect(JSON.stringify(row.details)).not.toContain("1.00");
+
+    // A second commit changes nothing.
+    expect(await commitImport(db, clinician, id, NOW)).toEqual({ status: "already-committed" });
+    expect(
+      (await auditRows("results.import.commit")).filter((row) => row.entityId === id),
+    ).toHaveLength(1);
+    const [stored] = await db.select().from(resultImport).where(eq(resultImport.id, id));
+    expect(stored!.committedAt).not.toBeNull();
+  });
+
+  it("refuses every row of a booking named twice, and a booking whose result is released", async () => {
+    const twice = await bookedPatient({ sampleId: "LAB-2001" });
+    const single = await bookedPatient();
+    const released = await bookedPatient();
+    await db.insert(testResult).values({
+      bookingId: released.bookingId,
+      psaValue: "0.40",
+      flag: "green",
+      retestYears: 2,
+      releasedAt: new Date("2026-06-15T09:00:00Z"),
+    });
+    const id = await importFile(
+      csv([
+        `${twice.reference},,1.10,ng/ml,`,
+        `,lab-2001,1.20,ng/ml,`,
+        `${single.reference},,0.70,ng/ml,2026-06-10`,
+        `${released.reference},,0.90,ng/ml,`,
+      ]),
+    );
+    const preview = await viewImport(db, clinician, id);
+    expect(preview!.rows.map((row) => row.errors)).toEqual([
+      [IMPORT_MESSAGES.duplicateInFile([2, 3])],
+      [IMPORT_MESSAGES.duplicateInFile([2, 3])],
+      [],
+      [IMPORT_MESSAGES.alreadyReleased],
+    ]);
+    expect(await commitImport(db, clinician, id, NOW)).toMatchObject({ imported: 1, skipped: 3 });
+    expect(await resultOf(twice.bookingId)).toHaveLength(0);
+    expect((await resultOf(single.bookingId))[0]!.psaValue).toBe("0.70");
+    const [kept] = await resultOf(released.bookingId);
+    expect(kept).toMatchObject({ psaValue: "0.40", flag: "green" });
+  });
+
+  it("matches by sample id, checks it agrees with the reference, and replaces an unreleased result", async () => {
+    const bySample = await bookedPatient({ sampleId: "S-3001" });
+    const other = await bookedPatient({ sampleId: "S-3002" });
+    const first = await importFile(csv([",s-3001,3.10,ng/ml,"]));
+    await commitImport(db, clinician, first, NOW);
+    expect((await resultOf(bySample.bookingId))[0]!.psaValue).toBe("3.10");
+
+    const second = await importFile(
+      csv([`${bySample.reference},S-3001,3.20,ug/l,`, `${other.reference},S-3001,1.00,ng/ml,`]),
+    );
+    const preview = await viewImport(db, clinician, second);
+    expect(preview!.rows[0]).toMatchObject({ errors: [], replaces: true });
+    expect(preview!.rows[0]!.notes).toContain(IMPORT_MESSAGES.replaces);
+    expect(preview!.rows[1]!.errors).toEqual([IMPORT_MESSAGES.disagree]);
+    expect(await commitImport(db, clinician, second, NOW)).toEqual({
+      status: "committed",
+      imported: 1,
+      replaced: 1,
+      skipped: 1,
+    });
+    const rows = await resultOf(bySample.bookingId);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ psaValue: "3.20", unit: "ng/ml" });
+    expect(await resultOf(other.bookingId)).toHaveLength(0);
+  });
+
+  it("notes a booking with no sample recorded, and stores the file name without control characters", async () => {
+    const unsampled = await bookedPatient();
+    const sampled = await bookedPatient({ sampleId: "S-4001" });
+    const created = await createImport(
+      db,
+      clinician,
+      {
+        filename: `lab\u0000\r\n\u001b\u202e${"x".repeat(300)}.csv`,
+        text: csv([`${unsampled.reference},,0.50,ng/ml,`, `${sampled.reference},,0.60,ng/ml,`]),
+      },
+      NOW,
+    );
+    if (!created.ok) throw new Error(created.error);
+    const preview = await viewImport(db, clinician, created.id);
+    expect(preview!.counts).toEqual({ rows: 2, good: 2, errors: 0 });
+    expect(preview!.rows[0]!.notes).toEqual([IMPORT_MESSAGES.noSampleRecorded]);
+    expect(preview!.rows[1]!.notes).toEqual([]);
+    const [stored] = await db.select().from(resultImport).where(eq(resultImport.id, created.id));
+    expect(stored!.filename).toBe(`lab${"x".repeat(197)}`);
+    expect(stored!.filename).toHaveLength(200);
+  });
+
+  it("refuses a booking that is not confirmed", async () => {
+    const cancelled = await bookedPatient({ status: "cancelled" });
+    const id = await importFile(csv([`${cancelled.reference},,1.00,ng/ml,`]));
+    expect((await viewImport(db, clinician, id))!.rows[0]!.errors).toEqual([
+      IMPORT_MESSAGES.notConfirmed,
+    ]);
+  });
+
+  it("refuses a file without the needed columns, with nothing stored", async () => {
+    const before = await db.select({ id: resultImport.id }).from(resultImport);
+    const refused = await createImport(
+      db,
+      clinician,
+      { filename: "x.csv", text: "reference,value\nMHAT-7KQ3-9XZ2,1\n" },
+      NOW,
+    );
+    expect(refused).toEqual({ ok: false, error: IMPORT_MESSAGES.missingColumns(['"unit"']) });
+    expect(await db.select({ id: resultImport.id }).from(resultImport)).toHaveLength(before.length);
+  });
+
+  it("shows an import only to the clinician who uploaded it", async () => {
+    const patient = await bookedPatient();
+    const id = await importFile(csv([`${patient.reference},,1.00,ng/ml,`]));
+    expect(await viewImport(db, otherClinician, id)).toBeNull();
+    expect(await commitImport(db, otherClinician, id, NOW)).toEqual({ status: "not-found" });
+    expect(await resultOf(patient.bookingId)).toHaveLength(0);
+    expect(await viewImport(db, clinician, "not-a-uuid")).toBeNull();
+    expect(await viewImport(db, clinician, crypto.randomUUID())).toBeNull();
+    expect(await viewImport(db, clinician, id)).not.toBeNull();
+  });
+});
+
+describe("thresholds", () => {
+  it("an edited threshold changes the suggestion; saving is audited", async () => {
+    // Born 1 March 1961: 65 on the event's day, in the 60-69 band, which has no threshold.
+    const sixtyFive = await bookedPatient({ dateOfBirth: "1961-03-01" });
+    const before = await importFile(csv([`${sixtyFive.reference},,2.50,ng/ml,`]));
+    const row = (await viewImport(db, clinician, before))!.rows[0]!;
+    expect(row).toMatchObject({ errors: [], age: 65, suggestedFlag: null });
+    // No sample was recorded at check-in for this booking, so the preview says so too.
+    expect(row.notes).toEqual([IMPORT_MESSAGES.noSampleRecorded, IMPORT_MESSAGES.noThreshold]);
+
+    const bands = await listThresholds(db);
+    const sixties = bands.find((band) => band.minAge === 60)!;
+    const fifties = bands.find((band) => band.minAge === 50)!;
+    expect(fifties.thresholdNgMl).toBe("2.00");
+    try {
+      const saved = await saveThresholds(
+        db,
+        clinician,
+        new Map([
+          [sixties.id, "2.50"],
+          [fifties.id, "2.00"],
+        ]),
+      );
+      expect(saved).toEqual({ changed: 1 });
+      const [audit] = (await auditRows("thresholds.update")).slice(-1);
+      expect(audit).toMatchObject({ actorUserId: clinician.id, details: { bands: 5, changed: 1 } });
+
+      const after = await importFile(csv([`${sixtyFive.reference},,2.50,ng/ml,`]));
+      expect((await viewImport(db, clinician, after))!.rows[0]!.suggestedFlag).toBe("amber");
+      const lower = await importFile(csv([`${sixtyFive.reference},,2.49,ng/ml,`]));
+      expect((await viewImport(db, clinician, lower))!.rows[0]!.suggestedFlag).toBe("green");
+    } finally {
+      await db
+        .update(psaThreshold)
+        .set({ thresholdNgMl: null })
+        .where(eq(psaThreshold.id, sixties.id));
+    }
+  });
+});
+
+describe("release and correction", () => {
+  async function importedResult(value = "1.37", options: Parameters<typeof bookedPatient>[0] = {}) {
+    const patient = await bookedPatient(options);
+    const id = await importFile(csv([`${patient.reference},,${value},ng/ml,`]));
+    await commitImport(db, clinician, id, NOW);
+    const [row] = await resultOf(patient.bookingId);
+    return { patient, resultId: row!.id };
+  }
+
+  function mailTo(email: string) {
+    return db.select().from(outboxEmail).where(eq(outboxEmail.to, email));
+  }
+
+  it("the patient sees nothing until release; release e-mails him without the value or flag", async () => {
+    const { patient, resultId } = await importedResult("1.37");
+
+    const beforeRelease = await listAppointmentsAndResults(db, patient.userId, NOW);
+    expect(beforeRelease).toHaveLength(1);
+    expect(beforeRelease[0]).toMatchObject({ result: null, labResultReady: false });
+    expect(await mailTo(patient.email)).toHaveLength(0);
+
+    const awaiting = await listResults(db, clinician, "awaiting");
+    expect(awaiting.some((row) => row.id === resultId)).toBe(true);
+    const listAudit = (await auditRows("results.view", resultId)).filter(
+      (row) => row.subjectUserId === patient.userId,
+    );
+    expect(listAudit).toHaveLength(1);
+
+    const viewed = await viewResult(db, clinician, resultId);
+    expect(viewed).toMatchObject({ psaValue: "1.37", age: 45, suggestedFlag: "amber" });
+    const viewAudit = await auditRows("result.view", resultId);
+    expect(viewAudit.map((row) => row.subjectUserId)).toEqual([patient.userId]);
+    expect(viewAudit[0]!.ipAddress).toBe("203.0.113.9");
+
+    const released = await releaseResult(
+      db,
+      clinician,
+      resultId,
+      {
+        flag: "amber",
+        retestYears: null,
+        comments: "Repeat the test in 3 months, please.",
+        seen: await seenOf(resultId),
+      },
+      new Date("2026-06-20T10:00:00Z"),
+    );
+    expect(released).toEqual({ ok: true });
+    // Once only.
+    expect(
+      await releaseResult(db, clinician, resultId, {
+        flag: "red",
+        retestYears: null,
+        comments: null,
+        seen: await seenOf(resultId),
+      }),
+    ).toEqual({ ok: false, reason: "already-released" });
+
+    const [row] = await db.select().from(testResult).where(eq(testResult.id, resultId));
+    expect(row).toMatchObject({ flag: "amber", releasedBy: clinician.id });
+    expect(row!.releasedAt).toEqual(new Date("2026-06-20T10:00:00Z"));
+
+    const mail = await mailTo(patient.email);
+    expect(mail).toHaveLength(1);
+    expect(mail[0]!.subject).toBe("Your PSA test results are ready");
+    expect(mail[0]!.text).toContain(`${config().publicBaseUrl}/medical-results`);
+    for (const secret of ["1.37", "1,37", "Amber", "amber", "Repeat the test", "ng/ml"]) {
+      expect(mail[0]!.text).not.toContain(secret);
+      expect(mail[0]!.subject).not.toContain(secret);
+    }
+
+    const releaseAudit = await auditRows("result.release", resultId);
+    expect(releaseAudit).toHaveLength(1);
+    expect(releaseAudit[0]!.subjectUserId).toBe(patient.userId);
+
+    const afterRelease = await listAppointmentsAndResults(
+      db,
+      patient.userId,
+      new Date("2026-06-20T11:00:00Z"),
+    );
+    expect(afterRelease[0]!.result).toMatchObject({ value: "1.37", flag: "amber" });
+  });
+
+  it("Green keeps its retest interval; Amber and Red drop one", async () => {
+    const green = await importedResult("0.40");
+    await releaseResult(db, clinician, green.resultId, {
+      flag: "green",
+      retestYears: 3,
+      comments: null,
+      seen: await seenOf(green.resultId),
+    });
+    expect(
+      (await db.select().from(testResult).where(eq(testResult.id, green.resultId)))[0],
+    ).toMatchObject({
+      flag: "green",
+      retestYears: 3,
+    });
+    const red = await importedResult("9.00");
+    await releaseResult(db, clinician, red.resultId, {
+      flag: "red",
+      retestYears: 2,
+      comments: null,
+      seen: await seenOf(red.resultId),
+    });
+    expect(
+      (await db.select().from(testResult).where(eq(testResult.id, red.resultId)))[0],
+    ).toMatchObject({
+      flag: "red",
+      retestYears: null,
+    });
+  });
+
+  it("a correction sets correctedAt, audits field names only, and e-mails the patient again", async () => {
+    const { patient, resultId } = await importedResult("0.80");
+    expect(
+      await correctResult(db, clinician, resultId, {
+        psaValue: "0.90",
+        flag: "green",
+        retestYears: 1,
+        comments: null,
+        reason: "lab-corrected",
+        seen: await seenOf(resultId),
+      }),
+    ).toEqual({ ok: false, reason: "not-released" });
+
+    await releaseResult(
+      db,
+      clinician,
+      resultId,
+      { flag: "green", retestYears: 2, comments: null, seen: await seenOf(resultId) },
+      new Date("2026-06-21T09:00:00Z"),
+    );
+    const unchanged = await correctResult(db, clinician, resultId, {
+      psaValue: "0.80",
+      flag: "green",
+      retestYears: 2,
+      comments: null,
+      reason: "other",
+      seen: await seenOf(resultId),
+    });
+    expect(unchanged).toEqual({ ok: false, reason: "unchanged" });
+
+    const correctedAt = new Date("2026-06-25T09:00:00Z");
+    const corrected = await correctResult(
+      db,
+      clinician,
+      resultId,
+      {
+        psaValue: "1.20",
+        flag: "amber",
+        retestYears: 2,
+        comments: null,
+        reason: "lab-corrected",
+        seen: await seenOf(resultId),
+      },
+      correctedAt,
+    );
+    expect(corrected).toEqual({ ok: true, changed: ["psaValue", "flag", "retestYears"] });
+
+    const [row] = await db.select().from(testResult).where(eq(testResult.id, resultId));
+    expect(row).toMatchObject({
+      psaValue: "1.20",
+      flag: "amber",
+      retestYears: null,
+      suggestedFlag: "amber",
+    });
+    expect(row!.correctedAt).toEqual(correctedAt);
+
+    const [audit] = await auditRows("result.correct", resultId);
+    expect(audit).toMatchObject({
+      subjectUserId: patient.userId,
+      details: { fields: "psaValue,flag,retestYears", reason: "lab-corrected" },
+    });
+    expect(JSON.stringify(audit!.details)).not.toMatch(/0\.80|1\.20/);
+
+    const mail = await mailTo(patient.email);
+    expect(mail.map((message) => message.subject)).toEqual([
+      "Your PSA test results are ready",
+      "Your PSA test results have been updated",
+    ]);
+    for (const message of mail) expect(message.text).not.toMatch(/0\.80|1\.20|amber|green/i);
+
+    const seen = await listAppointmentsAndResults(
+      db,
+      patient.userId,
+      new Date("2026-06-26T09:00:00Z"),
+    );
+    expect(seen[0]!.result).toMatchObject({ value: "1.20", flag: "amber" });
+    const [reference] = await db
+      .select({ reference: booking.reference })
+      .from(booking)
+      .where(eq(booking.id, patient.bookingId));
+    expect(await correctionDates(db, patient.userId)).toEqual({
+      [reference!.reference]: correctedAt,
+    });
+  });
+
+  it("keeps every replaced version of a released result, with who replaced it and why", async () => {
+    const { resultId } = await importedResult("0.80");
+    const releasedAt = new Date("2026-06-21T09:00:00Z");
+    await releaseResult(
+      db,
+      clinician,
+      resultId,
+      { flag: "green", retestYears: 2, comments: "All well.", seen: await seenOf(resultId) },
+      releasedAt,
+    );
+    const revisions = () =>
+      db
+        .select()
+        .from(testResultRevision)
+        .where(eq(testResultRevision.testResultId, resultId))
+        .orderBy(testResultRevision.replacedAt);
+    expect(await revisions()).toHaveLength(0);
+
+    const first = new Date("2026-06-25T09:00:00Z");
+    expect(
+      await correctResult(
+        db,
+        otherClinician,
+        resultId,
+        {
+          psaValue: "1.20",
+          flag: "amber",
+          retestYears: null,
+          comments: "Please repeat.",
+          reason: "lab-corrected",
+          seen: await seenOf(resultId),
+        },
+        first,
+      ),
+    ).toMatchObject({ ok: true });
+    const once = await revisions();
+    expect(once).toHaveLength(1);
+    expect(once[0]).toMatchObject({
+      psaValue: "0.80",
+      unit: "ng/ml",
+      flag: "green",
+      retestYears: 2,
+      comments: "All well.",
+      releasedBy: clinician.id,
+      replacedBy: otherClinician.id,
+      reason: "lab-corrected",
+    });
+    expect(once[0]!.releasedAt).toEqual(releasedAt);
+    expect(once[0]!.replacedAt).toEqual(first);
+
+    const second = new Date("2026-06-26T09:00:00Z");
+    expect(
+      await correctResult(
+        db,
+        clinician,
+        resultId,
+        {
+          psaValue: "1.20",
+          flag: "red",
+          retestYears: null,
+          comments: null,
+          reason: "flag-reviewed",
+          seen: await seenOf(resultId),
+        },
+        second,
+      ),
+    ).toMatchObject({ ok: true });
+    const twice = await revisions();
+    expect(twice).toHaveLength(2);
+    expect(twice[0]!.id).toBe(once[0]!.id);
+    expect(twice[1]).toMatchObject({
+      psaValue: "1.20",
+      flag: "amber",
+      retestYears: null,
+      comments: "Please repeat.",
+      replacedBy: clinician.id,
+      reason: "flag-reviewed",
+    });
+    expect(twice[1]!.replacedAt).toEqual(second);
+    const [now] = await db.select().from(testResult).where(eq(testResult.id, resultId));
+    expect(now).toMatchObject({ psaValue: "1.20", flag: "red", comments: null });
+    // The audit rows still name fields only.
+    const audit = await auditRows("result.correct", resultId);
+    expect(audit.map((row) => row.details)).toEqual([
+      { fields: "psaValue,flag,retestYears,comments", reason: "lab-corrected" },
+      { fields: "flag,comments", reason: "flag-reviewed" },
+    ]);
+  });
+
+  it("refuses a release or correction of a version other than the one the clinician opened", async () => {
+    const { patient, resultId } = await importedResult("0.50");
+    const opened = (await viewResult(db, clinician, resultId))!.updatedAt.toISOString();
+
+    // A new file comes in while the page is open, at the very same instant as the first.
+    const again = await importFile(csv([`${patient.reference},,7.50,ng/ml,`]));
+    expect(await commitImport(db, clinician, again, NOW)).toMatchObject({ replaced: 1 });
+    const afterImport = await seenOf(resultId);
+    expect(afterImport).not.toBe(opened);
+
+    const stale = await releaseResult(db, clinician, resultId, {
+      flag: "green",
+      retestYears: 3,
+      comments: null,
+      seen: opened,
+    });
+    expect(stale).toEqual({ ok: false, reason: "changed" });
+    for (const seen of ["", "2026-06-20T09:00:00Z", "nonsense"])
+      expect(
+        await releaseResult(db, clinician, resultId, {
+          flag: "green",
+          retestYears: 3,
+          comments: null,
+          seen,
+        }),
+      ).toEqual({ ok: false, reason: "changed" });
+    const [unreleased] = await db.select().from(testResult).where(eq(testResult.id, resultId));
+    expect(unreleased).toMatchObject({ psaValue: "7.50", releasedAt: null, flag: null });
+    expect(await mailTo(patient.email)).toHaveLength(0);
+    expect(await auditRows("result.release", resultId)).toHaveLength(0);
+
+    // Opened again: the release goes through, and moves the version on.
+    expect(
+      await releaseResult(
+        db,
+        clinician,
+        resultId,
+        { flag: "red", retestYears: null, comments: null, seen: afterImport },
+        NOW,
+      ),
+    ).toEqual({ ok: true });
+    const afterRelease = await seenOf(resultId);
+    expect(afterRelease > afterImport).toBe(true);
+
+    // A correction from a page opened before the release is refused too; nothing is kept or sent.
+    const correction = {
+      psaValue: "7.60",
+      flag: "red" as const,
+      retestYears: null,
+      comments: null,
+      reason: "lab-corrected" as const,
+    };
+    expect(
+      await correctResult(db, clinician, resultId, { ...correction, seen: afterImport }, NOW),
+    ).toEqual({ ok: false, reason: "changed" });
+    expect(
+      await db
+        .select()
+        .from(testResultRevision)
+        .where(eq(testResultRevision.testResultId, resultId)),
+    ).toHaveLength(0);
+    expect(
+      (await db.select().from(testResult).where(eq(testResult.id, resultId)))[0],
+    ).toMatchObject({ psaValue: "7.50", correctedAt: null });
+    expect(await mailTo(patient.email)).toHaveLength(1);
+
+    expect(
+      await correctResult(db, clinician, resultId, { ...correction, seen: afterRelease }, NOW),
+    ).toMatchObject({ ok: true });
+    expect((await seenOf(resultId)) > afterRelease).toBe(true);
+  });
+
+  it("an unknown or malformed result id is not found", async () => {
+    expect(await viewResult(db, clinician, crypto.randomUUID())).toBeNull();
+    expect(await viewResult(db, clinician, "1.23")).toBeNull();
+    expect(
+      await releaseResult(db, clinician, crypto.randomUUID(), {
+        flag: "red",
+        retestYears: null,
+        comments: null,
+        seen: "",
+      }),
+    ).toEqual({ ok: false, reason: "not-found" });
+  });
+
+  it("lists released results, one audit row per person shown", async () => {
+    const { patient, resultId } = await importedResult("0.20");
+    await releaseResult(db, clinician, resultId, {
+      flag: "green",
+      retestYears: 3,
+      comments: null,
+      seen: await seenOf(resultId),
+    });
+    const released = await listResults(db, clinician, "released");
+    expect(released.find((row) => row.id === resultId)).toMatchObject({ flag: "green" });
+    const awaiting = await listResults(db, clinician, "awaiting");
+    expect(awaiting.some((row) => row.id === resultId)).toBe(false);
+    const rows = await db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.action, "results.view"), inArray(auditLog.entityId, [resultId])));
+    expect(rows.filter((row) => row.subjectUserId === patient.userId)).toHaveLength(1);
+    expect(rows[0]!.details).toEqual({ list: "released" });
+  });
+});

@@ -1,0 +1,152 @@
+import crypto from "node:crypto";
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { auditLog, session, twoFactor, user, userRole } from "#app/db/schema";
+import {
+  acceptInvitation,
+  findUsableInvitation,
+  inviteStaff,
+  resetTwoFactor,
+} from "#app/services/staff.server";
+import { openTestDatabase } from "#tests/support/database";
+
+let database: Awaited<ReturnType<typeof openTestDatabase>>;
+
+beforeAll(async () => {
+  database = await openTestDatabase();
+});
+afterAll(async () => {
+  await database?.close();
+});
+
+const COMMAND_LINE = { id: null, email: null, clientAddress: "command line" };
+
+async function invite(email: string) {
+  const { link } = await inviteStaff(database.db, COMMAND_LINE, {
+    email,
+    roles: ["clinician"],
+    baseUrl: "http://localhost:3000",
+  });
+  return new URL(link).searchParams.get("token")!;
+}
+
+async function patient(email: string) {
+  const [row] = await database.db
+    .insert(user)
+    .values({ id: crypto.randomUUID(), name: "Someone", email, emailVerified: false })
+    .returning();
+  return row!;
+}
+
+async function rolesOf(userId: string) {
+  const rows = await database.db
+    .select({ role: userRole.role })
+    .from(userRole)
+    .where(eq(userRole.userId, userId));
+  return rows.map((row) => row.role);
+}
+
+describe("a set-up link for an address that already has an account", () => {
+  it("gives nothing to someone not signed in to that account, and stays usable", async () => {
+    const email = `nurse-${crypto.randomUUID()}@example.org`;
+    // Someone registered the address as a patient before the invitation (anyone can).
+    const squatter = await patient(email);
+    const token = await invite(email);
+    const result = await acceptInvitation(database.db, {
+      token,
+      name: "",
+      password: null,
+      clientAddress: "192.0.2.1",
+      signedInUserId: null,
+    });
+    expect(result).toEqual({ ok: false, reason: "sign-in-first" });
+    const other = await patient(`other-${crypto.randomUUID()}@example.org`);
+    expect(
+      await acceptInvitation(database.db, {
+        token,
+        name: "",
+        password: null,
+        clientAddress: "192.0.2.1",
+        signedInUserId: other.id,
+      }),
+    ).toEqual({ ok: false, reason: "sign-in-first" });
+    expect(await rolesOf(squatter.id)).toEqual([]);
+    expect(await findUsableInvitation(database.db, token)).not.toBeNull();
+  });
+
+  it("adds the roles when its owner is signed in, verifies the address, and records it", async () => {
+    const email = `clinician-${crypto.randomUUID()}@example.org`;
+    const owner = await patient(email);
+    const token = await invite(email);
+    const result = await acceptInvitation(database.db, {
+      token,
+      name: "",
+      password: null,
+      clientAddress: "192.0.2.7",
+      signedInUserId: owner.id,
+    });
+    expect(result).toEqual({ ok: true, email, createdAccount: false });
+    expect(await rolesOf(owner.id)).toEqual(["clinician"]);
+    const [after] = await database.db.select().from(user).where(eq(user.id, owner.id));
+    expect(after!.emailVerified).toBe(true);
+    const audit = await database.db
+      .select()
+      .from(auditLog)
+      .where(eq(auditLog.subjectUserId, owner.id));
+    expect(audit.map((row) => [row.action, row.ipAddress])).toEqual([["staff.setup", "192.0.2.7"]]);
+    // Once only.
+    expect(await findUsableInvitation(database.db, token)).toBeNull();
+  });
+});
+
+describe("resetting someone's two-factor sign-in", () => {
+  it("turns it off, signs them out everywhere, and records who did it; never one's own", async () => {
+    const { db } = database;
+    const admin = await patient(`admin-${crypto.randomUUID()}@example.org`);
+    const nurse = await patient(`nurse-${crypto.randomUUID()}@example.org`);
+    await db.insert(userRole).values([
+      { userId: admin.id, role: "admin" },
+      { userId: nurse.id, role: "coordinator" },
+    ]);
+    await db.update(user).set({ twoFactorEnabled: true }).where(eq(user.id, nurse.id));
+    await db.insert(twoFactor).values({
+      id: crypto.randomUUID(),
+      userId: nurse.id,
+      secret: "encrypted",
+      backupCodes: "encrypted",
+    });
+    await db.insert(session).values({
+      id: crypto.randomUUID(),
+      token: crypto.randomUUID(),
+      userId: nurse.id,
+      expiresAt: new Date(Date.now() + 3_600_000),
+      twoFactorVerified: true,
+    });
+    const actor = { id: admin.id, email: admin.email, clientAddress: "192.0.2.9" };
+
+    expect(await resetTwoFactor(db, actor, admin.id)).toEqual({
+      ok: false,
+      reason: "ownTwoFactor",
+    });
+    expect(await resetTwoFactor(db, actor, nurse.id)).toEqual({ ok: true });
+
+    const [after] = await db.select().from(user).where(eq(user.id, nurse.id));
+    expect(after!.twoFactorEnabled).toBe(false);
+    expect(await db.select().from(twoFactor).where(eq(twoFactor.userId, nurse.id))).toEqual([]);
+    expect(await db.select().from(session).where(eq(session.userId, nurse.id))).toEqual([]);
+    const audit = await db.select().from(auditLog).where(eq(auditLog.subjectUserId, nurse.id));
+    expect(audit.map((row) => [row.action, row.actorEmail])).toEqual([
+      ["staff.two-factor.reset", admin.email],
+    ]);
+  });
+
+  it("is only for staff: a patient's account is not found", async () => {
+    const admin = await patient(`admin-${crypto.randomUUID()}@example.org`);
+    const someone = await patient(`someone-${crypto.randomUUID()}@example.org`);
+    const actor = { id: admin.id, email: admin.email, clientAddress: null };
+    expect(await resetTwoFactor(database.db, actor, someone.id)).toEqual({
+      ok: false,
+      reason: "missing",
+    });
+  });
+});
