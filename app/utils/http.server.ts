@@ -24,8 +24,33 @@ export const BODY_MESSAGES = {
   controlCharacters: "The body contains control characters",
 } as const;
 
-/** After refusing a body part-way, the rest of it is not read: the connection closes. */
-const CLOSE_CONNECTION = { Connection: "close" };
+/** A refused body is read and dropped up to this size, then the connection is closed instead. */
+const DISCARD_LIMIT_BYTES = 16 * 1024 * 1024;
+
+/**
+ * Reads and drops the rest of a refused body in the background, so that a client still uploading
+ * gets to read the 413 (closing the connection under an upload can reset it before the answer is
+ * read). Past DISCARD_LIMIT_BYTES the body is cancelled, which closes the connection. Nothing is
+ * kept, so memory stays flat.
+ */
+function discardRest(reader: ReadableStreamDefaultReader<Uint8Array>) {
+  void (async () => {
+    let dropped = 0;
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) return;
+        dropped += value.byteLength;
+        if (dropped > DISCARD_LIMIT_BYTES) {
+          await reader.cancel();
+          return;
+        }
+      }
+    } catch {
+      // The client went away: nothing left to drop.
+    }
+  })();
+}
 
 /** A JSON error answer, the same shape from every API endpoint. */
 export function jsonError(status: number, error: string, details?: unknown) {
@@ -51,7 +76,10 @@ async function readLimited(
   maxBytes: number,
 ): Promise<Uint8Array<ArrayBuffer> | "too-large"> {
   const declared = Number(request.headers.get("content-length") ?? "0");
-  if (declared > maxBytes) return "too-large";
+  if (declared > maxBytes) {
+    if (request.body) discardRest(request.body.getReader());
+    return "too-large";
+  }
   if (!request.body) return new Uint8Array();
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
@@ -61,9 +89,8 @@ async function readLimited(
     if (done) break;
     size += value.byteLength;
     if (size > maxBytes) {
-      // Stop reading, but leave the connection open long enough for the 413 to be sent; the
-      // answer carries "Connection: close", so the rest of the body is never read.
-      reader.releaseLock();
+      // Nothing more is kept; the rest is read and dropped while the 413 is sent.
+      discardRest(reader);
       return "too-large";
     }
     chunks.push(value);
@@ -79,8 +106,7 @@ export async function readForm(request: Request): Promise<FormData> {
   const type = request.headers.get("content-type");
   if (!isFormContentType(type)) throw data({ error: BODY_MESSAGES.formType }, { status: 415 });
   const body = await readLimited(request, FORM_BODY_LIMIT_BYTES);
-  if (body === "too-large")
-    throw data({ error: BODY_MESSAGES.tooLarge }, { status: 413, headers: CLOSE_CONNECTION });
+  if (body === "too-large") throw data({ error: BODY_MESSAGES.tooLarge }, { status: 413 });
   try {
     return await new Response(body, { headers: { "content-type": type! } }).formData();
   } catch {
@@ -111,10 +137,7 @@ export async function readJsonBody(
   if (body === "too-large")
     return {
       ok: false,
-      response: Response.json(
-        { error: BODY_MESSAGES.tooLarge },
-        { status: 413, headers: CLOSE_CONNECTION },
-      ),
+      response: Response.json({ error: BODY_MESSAGES.tooLarge }, { status: 413 }),
     };
   let value: unknown;
   try {
