@@ -34,3 +34,17 @@ const londonClock = new Intl.DateTimeFormat("en-GB", {
 export function formatLondonTime(instant: Date | string): string {
   return londonClock.format(new Date(instant));
 }
+
+const londonCalendar = new Intl.DateTimeFormat("en-CA", {
+  year: "numeric",
+  month: "2-digit",
+  day: "2-digit",
+  timeZone: "Europe/London",
+});
+
+/** "Friday, 05 January 2024, 14:32": an instant as staff pages show when something happened. */
+export function formatLondonDateTime(instant: Date | string, separator = ", "): string {
+  const date = new Date(instant);
+  // en-CA writes calendar dates as yyyy-MM-dd.
+  return `${formatLongDate(londonCalendar.format(date))}${separator}${formatLondonTime(date)}`;
+}

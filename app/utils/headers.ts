@@ -1,5 +1,8 @@
 import type { HeadersFunction } from "react-router";
 
+/** For responses that show personal data or a form's secrets: no cache keeps a copy. */
+export const NO_STORE = { "Cache-Control": "no-store" } as const;
+
 /** Headers a loader or action may set that must reach the page's own response. */
 const FORWARDED = ["Cache-Control", "Referrer-Policy", "Vary", "Retry-After"] as const;
 

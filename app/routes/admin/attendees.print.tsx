@@ -10,14 +10,12 @@ import { londonDate } from "#app/domain/london-time";
 import { printAttendees } from "#app/services/attendees.server";
 import { requireStaff } from "#app/services/guards.server";
 import adminStyles from "#app/styles/admin.css?url";
-import { pipeHeaders } from "#app/utils/headers";
+import { NO_STORE, pipeHeaders } from "#app/utils/headers";
 
 export const meta = () =>
   pageMeta("Attendee list to print", "An event's attendee list, laid out for A4 paper.");
 export const headers = pipeHeaders;
 export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: adminStyles }];
-
-const NO_STORE = { "Cache-Control": "no-store" };
 
 /** Everyone with a place at the event, for a paper list at the door. Each person is audited. */
 export async function loader(args: Route.LoaderArgs) {

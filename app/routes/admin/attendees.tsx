@@ -20,14 +20,12 @@ import type { FieldErrors } from "#app/domain/form-basics";
 import { formValues, parseForm } from "#app/domain/forms";
 import { recordCheckIn, viewAttendees, type AttendeeRow } from "#app/services/attendees.server";
 import { requireStaff } from "#app/services/guards.server";
-import { pipeHeaders } from "#app/utils/headers";
+import { NO_STORE, pipeHeaders } from "#app/utils/headers";
 import { readForm } from "#app/utils/http.server";
 
 export const meta = () =>
   pageMeta("Attendees", "An event's bookings, check-in on the day and the lab's list.");
 export const headers = pipeHeaders;
-
-const NO_STORE = { "Cache-Control": "no-store" };
 
 type DoneIntent = keyof typeof CHECK_IN_DONE_MESSAGES;
 

@@ -15,12 +15,10 @@ import {
 import { parseForm } from "#app/domain/forms";
 import { readAuditLogAsStaff } from "#app/services/audit-log.server";
 import { requireStaff } from "#app/services/guards.server";
-import { pipeHeaders } from "#app/utils/headers";
+import { NO_STORE, pipeHeaders } from "#app/utils/headers";
 
 export const meta = () => pageMeta("Audit log", "Who read or changed people's data, and when.");
 export const headers = pipeHeaders;
-
-const NO_STORE = { "Cache-Control": "no-store" };
 
 const ACTION_OPTIONS = Object.entries(AUDIT_ACTIONS).map(([code, label]) => ({ code, label }));
 

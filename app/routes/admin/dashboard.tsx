@@ -6,7 +6,7 @@ import { AREA_ROLES } from "#app/domain/admin-nav";
 import { formatLongDate } from "#app/domain/date-labels";
 import { dashboardSummary } from "#app/services/dashboard.server";
 import { requireStaff } from "#app/services/guards.server";
-import { pipeHeaders } from "#app/utils/headers";
+import { NO_STORE, pipeHeaders } from "#app/utils/headers";
 
 export const meta = () => pageMeta("Back office", "The charity's back office.");
 export const headers = pipeHeaders;
@@ -24,7 +24,7 @@ export async function loader(args: Route.LoaderArgs) {
         (AREA_ROLES.events as readonly string[]).includes(role),
       ),
     },
-    { headers: { "Cache-Control": "no-store" } },
+    { headers: NO_STORE },
   );
 }
 

@@ -18,13 +18,11 @@ import {
   setEnquiryHandled,
 } from "#app/services/enquiries-admin.server";
 import { requireStaff } from "#app/services/guards.server";
-import { pipeHeaders } from "#app/utils/headers";
+import { NO_STORE, pipeHeaders } from "#app/utils/headers";
 import { readForm } from "#app/utils/http.server";
 
 export const meta = () => pageMeta("Enquiries", "Enquiries sent through the contact form.");
 export const headers = pipeHeaders;
-
-const NO_STORE = { "Cache-Control": "no-store" };
 
 export async function loader(args: Route.LoaderArgs) {
   const staff = await requireStaff(args, AREA_ROLES.enquiries);

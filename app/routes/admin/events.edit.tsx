@@ -10,7 +10,7 @@ import { pageMeta } from "#app/components/meta";
 import { db } from "#app/db/client.server";
 import { AREA_ROLES } from "#app/domain/admin-nav";
 import type { AuditAction } from "#app/domain/audit";
-import { formatLongDate, formatLondonTime } from "#app/domain/date-labels";
+import { formatLondonDateTime, formatLongDate } from "#app/domain/date-labels";
 import { accessCodeFormSchema, eventFormValues } from "#app/domain/event-form";
 import type { FieldErrors } from "#app/domain/form-basics";
 import { formValues, parseForm } from "#app/domain/forms";
@@ -29,14 +29,12 @@ import {
 } from "#app/services/admin-events.server";
 import { recordAudit } from "#app/services/audit.server";
 import { requireStaff } from "#app/services/guards.server";
-import { pipeHeaders } from "#app/utils/headers";
+import { NO_STORE, pipeHeaders } from "#app/utils/headers";
 import { readForm } from "#app/utils/http.server";
 
 export const meta = ({ data: loaded }: Route.MetaArgs) =>
   pageMeta(loaded ? loaded.event.name : "Event", "Manage a screening event.");
 export const headers = pipeHeaders;
-
-const NO_STORE = { "Cache-Control": "no-store" };
 
 const STATUS_LABELS = { draft: "Draft", published: "Published", cancelled: "Cancelled" } as const;
 
@@ -54,11 +52,6 @@ const CODE_STATE_LABELS = {
   expired: "Expired",
   revoked: "Revoked",
 } as const;
-
-/** A London date and time for people to read: "Friday, 05 June 2026 at 14:32". */
-function londonDateTime(instant: Date): string {
-  return `${formatLongDate(londonDate(instant))} at ${formatLondonTime(instant)}`;
-}
 
 export async function loader(args: Route.LoaderArgs) {
   const staff = await requireStaff(args, AREA_ROLES.events);
@@ -84,7 +77,7 @@ export async function loader(args: Route.LoaderArgs) {
         paymentRequired: row.paymentRequired === true,
         productName: detail.productName,
         labName: row.labName,
-        cancelledOn: row.cancelledAt ? londonDateTime(row.cancelledAt) : null,
+        cancelledOn: row.cancelledAt ? formatLondonDateTime(row.cancelledAt, " at ") : null,
         updatedAt: row.updatedAt.toISOString(),
       },
       booked: detail.booked,
@@ -99,7 +92,7 @@ export async function loader(args: Route.LoaderArgs) {
         uses: code.uses,
         maxUses: code.maxUses,
         state: code.state,
-        created: londonDateTime(code.createdAt),
+        created: formatLondonDateTime(code.createdAt, " at "),
         // Codes work until the end of their last day (London): the instant stored is the next midnight.
         lastDay: code.expiresAt
           ? formatLongDate(londonDate(new Date(code.expiresAt.getTime() - 1)))

@@ -14,13 +14,11 @@ import { formValues } from "#app/domain/forms";
 import { createEvent, eventFormChoices } from "#app/services/admin-events.server";
 import { recordAudit } from "#app/services/audit.server";
 import { requireStaff } from "#app/services/guards.server";
-import { pipeHeaders } from "#app/utils/headers";
+import { NO_STORE, pipeHeaders } from "#app/utils/headers";
 import { readForm } from "#app/utils/http.server";
 
 export const meta = () => pageMeta("Create an event", "Create a screening event.");
 export const headers = pipeHeaders;
-
-const NO_STORE = { "Cache-Control": "no-store" };
 
 export async function loader(args: Route.LoaderArgs) {
   await requireStaff(args, AREA_ROLES.events);

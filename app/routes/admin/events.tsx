@@ -6,7 +6,7 @@ import { AREA_ROLES } from "#app/domain/admin-nav";
 import { formatLongDate } from "#app/domain/date-labels";
 import { listEventsForAdmin } from "#app/services/admin-events.server";
 import { requireStaff } from "#app/services/guards.server";
-import { pipeHeaders } from "#app/utils/headers";
+import { NO_STORE, pipeHeaders } from "#app/utils/headers";
 
 export const meta = () => pageMeta("Events", "Create, publish and cancel screening events.");
 export const headers = pipeHeaders;
@@ -29,7 +29,7 @@ export async function loader(args: Route.LoaderArgs) {
         (AREA_ROLES.attendees as readonly string[]).includes(role),
       ),
     },
-    { headers: { "Cache-Control": "no-store" } },
+    { headers: NO_STORE },
   );
 }
 

@@ -5,7 +5,7 @@ import { sectionsFor } from "#app/domain/admin-nav";
 import { ROLE_LABELS } from "#app/domain/roles";
 import { requireStaff } from "#app/services/guards.server";
 import adminStyles from "#app/styles/admin.css?url";
-import { pipeHeaders } from "#app/utils/headers";
+import { NO_STORE, pipeHeaders } from "#app/utils/headers";
 
 export const headers = pipeHeaders;
 export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: adminStyles }];
@@ -22,7 +22,7 @@ export async function loader(args: Route.LoaderArgs) {
       roleLabels: staff.roles.map((role) => ROLE_LABELS[role]),
       sections: sectionsFor(staff.roles).map(({ href, label }) => ({ href, label })),
     },
-    { headers: { "Cache-Control": "no-store" } },
+    { headers: NO_STORE },
   );
 }
 

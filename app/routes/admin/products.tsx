@@ -10,14 +10,13 @@ import { formValues, parseForm } from "#app/domain/forms";
 import { formatPounds } from "#app/domain/pricing";
 import { createProduct, listProducts, updateProduct } from "#app/services/admin-events.server";
 import { requireStaff } from "#app/services/guards.server";
-import { pipeHeaders } from "#app/utils/headers";
+import { NO_STORE, pipeHeaders } from "#app/utils/headers";
 import { readForm } from "#app/utils/http.server";
 
 export const meta = () =>
   pageMeta("Products and prices", "What is tested at screening events, and its standard price.");
 export const headers = pipeHeaders;
 
-const NO_STORE = { "Cache-Control": "no-store" };
 const PRODUCT_FIELDS = ["name", "description", "price"] as const;
 
 export async function loader(args: Route.LoaderArgs) {

@@ -7,10 +7,9 @@ import { RadioGroup } from "#app/components/radio-group";
 import { pageMeta } from "#app/components/meta";
 import { db } from "#app/db/client.server";
 import { AREA_ROLES } from "#app/domain/admin-nav";
-import { formatLongDate, formatLondonTime } from "#app/domain/date-labels";
+import { formatLondonDateTime, formatLongDate } from "#app/domain/date-labels";
 import type { FieldErrors } from "#app/domain/form-basics";
 import { formValues, parseForm } from "#app/domain/forms";
-import { londonDate } from "#app/domain/london-time";
 import { FLAG_ACTIONS, FLAG_LABELS, RESULT_FLAGS, type ResultFlag } from "#app/domain/psa-flag";
 import { CHANGED_SINCE_OPENED, correctionSchema, releaseSchema } from "#app/domain/result-release";
 import {
@@ -23,17 +22,11 @@ import {
 } from "#app/domain/result-release-options";
 import { requireStaff } from "#app/services/guards.server";
 import { correctResult, releaseResult, viewResult } from "#app/services/results-admin.server";
-import { pipeHeaders } from "#app/utils/headers";
+import { NO_STORE, pipeHeaders } from "#app/utils/headers";
 import { readForm } from "#app/utils/http.server";
 
 export const meta = () => pageMeta("Result", "One laboratory result, to release or correct.");
 export const headers = pipeHeaders;
-
-const NO_STORE = { "Cache-Control": "no-store" };
-
-function stamp(instant: Date) {
-  return `${formatLongDate(londonDate(instant))}, ${formatLondonTime(instant)}`;
-}
 
 /** The result, its patient and booking. Viewing is audited (result.view); an unknown id is 404. */
 export async function loader(args: Route.LoaderArgs) {
@@ -47,9 +40,9 @@ export async function loader(args: Route.LoaderArgs) {
         ...result,
         /** The version shown, sent back with the form: a decision about another is refused. */
         seen: result.updatedAt.toISOString(),
-        importedLabel: result.importedAt ? stamp(result.importedAt) : null,
-        releasedLabel: result.releasedAt ? stamp(result.releasedAt) : null,
-        correctedLabel: result.correctedAt ? stamp(result.correctedAt) : null,
+        importedLabel: result.importedAt ? formatLondonDateTime(result.importedAt) : null,
+        releasedLabel: result.releasedAt ? formatLondonDateTime(result.releasedAt) : null,
+        correctedLabel: result.correctedAt ? formatLondonDateTime(result.correctedAt) : null,
       },
       done: search.has("released") ? "released" : search.has("corrected") ? "corrected" : null,
     },

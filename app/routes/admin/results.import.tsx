@@ -4,9 +4,8 @@ import { ErrorSummary, SubmitButton, fieldId } from "#app/components/form";
 import { pageMeta } from "#app/components/meta";
 import { db } from "#app/db/client.server";
 import { AREA_ROLES } from "#app/domain/admin-nav";
-import { formatLongDate, formatLondonTime } from "#app/domain/date-labels";
+import { formatLondonDateTime, formatLongDate } from "#app/domain/date-labels";
 import type { FieldErrors } from "#app/domain/form-basics";
-import { londonDate } from "#app/domain/london-time";
 import { FLAG_LABELS } from "#app/domain/psa-flag";
 import {
   decodeCsvBytes,
@@ -21,17 +20,11 @@ import {
   listOwnImports,
   viewImport,
 } from "#app/services/results-admin.server";
-import { pipeHeaders } from "#app/utils/headers";
+import { NO_STORE, pipeHeaders } from "#app/utils/headers";
 import { FORM_BODY_LIMIT_BYTES, readForm } from "#app/utils/http.server";
 
 export const meta = () => pageMeta("Import results", "Import the laboratory's results file.");
 export const headers = pipeHeaders;
-
-const NO_STORE = { "Cache-Control": "no-store" };
-
-function stamp(instant: Date) {
-  return `${formatLongDate(londonDate(instant))}, ${formatLondonTime(instant)}`;
-}
 
 /**
  * Without `?import=`: the upload form, the columns the file must have, and the clinician's own
@@ -48,8 +41,8 @@ export async function loader(args: Route.LoaderArgs) {
       {
         preview: {
           ...preview,
-          createdLabel: stamp(preview.createdAt),
-          committedLabel: preview.committedAt ? stamp(preview.committedAt) : null,
+          createdLabel: formatLondonDateTime(preview.createdAt),
+          committedLabel: preview.committedAt ? formatLondonDateTime(preview.committedAt) : null,
         },
         recent: null,
         columns: null,
@@ -64,8 +57,8 @@ export async function loader(args: Route.LoaderArgs) {
       preview: null,
       recent: recent.map((item) => ({
         ...item,
-        createdLabel: stamp(item.createdAt),
-        committedLabel: item.committedAt ? stamp(item.committedAt) : null,
+        createdLabel: formatLondonDateTime(item.createdAt),
+        committedLabel: item.committedAt ? formatLondonDateTime(item.committedAt) : null,
       })),
       columns: IMPORT_COLUMNS.map(({ header, description }) => ({ header, description })),
       limits: { kilobytes: Math.floor(FORM_BODY_LIMIT_BYTES / 1024), rows: MAX_IMPORT_ROWS },

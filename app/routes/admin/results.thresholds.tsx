@@ -9,7 +9,7 @@ import { formValues } from "#app/domain/forms";
 import { readThresholdForm, thresholdFieldName } from "#app/domain/psa-flag";
 import { requireStaff } from "#app/services/guards.server";
 import { listThresholds, saveThresholds } from "#app/services/results-admin.server";
-import { pipeHeaders } from "#app/utils/headers";
+import { NO_STORE, pipeHeaders } from "#app/utils/headers";
 import { readForm } from "#app/utils/http.server";
 
 export const meta = () =>
@@ -28,7 +28,7 @@ export async function loader(args: Route.LoaderArgs) {
         thresholdNgMl,
       })),
     },
-    { headers: { "Cache-Control": "no-store" } },
+    { headers: NO_STORE },
   );
 }
 

@@ -3,12 +3,12 @@ import type { Route } from "./+types/results";
 import { pageMeta } from "#app/components/meta";
 import { db } from "#app/db/client.server";
 import { AREA_ROLES } from "#app/domain/admin-nav";
-import { formatLongDate, formatLondonTime } from "#app/domain/date-labels";
+import { formatLondonDateTime, formatLongDate } from "#app/domain/date-labels";
 import { londonDate } from "#app/domain/london-time";
 import { FLAG_LABELS } from "#app/domain/psa-flag";
 import { requireStaff } from "#app/services/guards.server";
 import { listResults, type ResultListFilter } from "#app/services/results-admin.server";
-import { pipeHeaders } from "#app/utils/headers";
+import { NO_STORE, pipeHeaders } from "#app/utils/headers";
 
 export const meta = () => pageMeta("Results", "Laboratory results awaiting release.");
 export const headers = pipeHeaders;
@@ -30,12 +30,10 @@ export async function loader(args: Route.LoaderArgs) {
       results: results.map((row) => ({
         ...row,
         importedOn: row.importedAt ? londonDate(row.importedAt) : null,
-        releasedLabel: row.releasedAt
-          ? `${formatLongDate(londonDate(row.releasedAt))}, ${formatLondonTime(row.releasedAt)}`
-          : null,
+        releasedLabel: row.releasedAt ? formatLondonDateTime(row.releasedAt) : null,
       })),
     },
-    { headers: { "Cache-Control": "no-store" } },
+    { headers: NO_STORE },
   );
 }
 

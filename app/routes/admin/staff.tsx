@@ -23,13 +23,11 @@ import {
   resetTwoFactor,
   revokeInvitation,
 } from "#app/services/staff.server";
-import { pipeHeaders } from "#app/utils/headers";
+import { NO_STORE, pipeHeaders } from "#app/utils/headers";
 import { readForm } from "#app/utils/http.server";
 
 export const meta = () => pageMeta("Staff", "Who can use the back office, and what they can do.");
 export const headers = pipeHeaders;
-
-const NO_STORE = { "Cache-Control": "no-store" };
 
 /** What a finished change says, after the redirect back to this page (?done=…). */
 const DONE_MESSAGES = {

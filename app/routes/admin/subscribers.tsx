@@ -5,17 +5,14 @@ import { db } from "#app/db/client.server";
 import { AREA_ROLES } from "#app/domain/admin-nav";
 import { requireStaff } from "#app/services/guards.server";
 import { countCurrentSubscribers } from "#app/services/subscriptions.server";
-import { pipeHeaders } from "#app/utils/headers";
+import { NO_STORE, pipeHeaders } from "#app/utils/headers";
 
 export const meta = () => pageMeta("Newsletter subscribers", "Download the newsletter list.");
 export const headers = pipeHeaders;
 
 export async function loader(args: Route.LoaderArgs) {
   await requireStaff(args, AREA_ROLES.subscribers);
-  return data(
-    { count: await countCurrentSubscribers(db()) },
-    { headers: { "Cache-Control": "no-store" } },
-  );
+  return data({ count: await countCurrentSubscribers(db()) }, { headers: NO_STORE });
 }
 
 export default function Subscribers({ loaderData }: Route.ComponentProps) {

@@ -15,15 +15,13 @@ import {
   pendingEnrolment,
 } from "#app/services/two-factor.server";
 import adminStyles from "#app/styles/admin.css?url";
-import { pipeHeaders } from "#app/utils/headers";
+import { NO_STORE, pipeHeaders } from "#app/utils/headers";
 import { readForm } from "#app/utils/http.server";
 
 export const meta = () =>
   pageMeta("Set up two-factor sign-in", "Staff sign in with a password and a code from an app.");
 export const headers = pipeHeaders;
 export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: adminStyles }];
-
-const NO_STORE = { "Cache-Control": "no-store" };
 
 export const ENROLMENT_MESSAGES = {
   password: "Enter your password",
