@@ -239,6 +239,23 @@ export const twoFactor = pgTable(
   (table) => [uniqueIndex("two_factor_user_key").on(table.userId)],
 );
 
+/**
+ * Authenticator-app codes already accepted, kept for a few minutes: a code is good for one
+ * sign-in only (RFC 6238, section 5.2), so one seen over a shoulder or in a log cannot be replayed.
+ */
+export const usedTotpCode = pgTable(
+  "used_totp_code",
+  {
+    userId: text("user_id")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    /** SHA-256 of the six digits: the code itself is not kept. */
+    codeHash: text("code_hash").notNull(),
+    usedAt: timestamp("used_at", { withTimezone: true }).notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.userId, table.codeHash] })],
+);
+
 export const staffRole = pgEnum("staff_role", STAFF_ROLES);
 
 /** The staff roles a person holds (none for a patient); one row per role. */

@@ -4,6 +4,7 @@ import { db } from "#app/db/client.server";
 import { session, user } from "#app/db/schema";
 import { auth } from "./auth.server";
 import { logError, routeOf } from "./log.server";
+import { claimTotpCode } from "./two-factor.server";
 import { hitRateLimit, peekRateLimit } from "./rate-limit.server";
 
 export interface SessionUser {
@@ -106,20 +107,41 @@ async function isDeactivated(email: string): Promise<boolean> {
   return Boolean(row?.deactivatedAt);
 }
 
-/**
- * Marks the session that better-auth has just set (in `headers`) as one where the person typed a
- * code from their authenticator app. Staff pages accept no other session.
- */
-export async function markSessionTwoFactorVerified(headers: Headers): Promise<void> {
+/** The session token in the Set-Cookie headers better-auth has just produced, if any. */
+function newSessionToken(headers: Headers): string | undefined {
   for (const cookie of headers.getSetCookie()) {
     const [pair] = cookie.split(";");
     const [name, ...rest] = pair!.split("=");
     if (!name?.endsWith("session_token")) continue;
     // The cookie is "<token>.<signature>", URL-encoded.
     const token = decodeURIComponent(rest.join("=")).split(".")[0];
-    if (token)
-      await db().update(session).set({ twoFactorVerified: true }).where(eq(session.token, token));
+    if (token) return token;
   }
+  return undefined;
+}
+
+/**
+ * Marks the session that better-auth has just set (in `headers`) as one where the person gave
+ * their second factor; staff pages accept no other session. With `appCode`, the code from the
+ * authenticator app must not have been accepted before (claimTotpCode): a replayed code ends the
+ * new session instead, and the answer is false.
+ */
+export async function acceptSecondFactor(headers: Headers, appCode?: string): Promise<boolean> {
+  const token = newSessionToken(headers);
+  if (!token) return false;
+  return db().transaction(async (tx) => {
+    const [found] = await tx
+      .select({ userId: session.userId })
+      .from(session)
+      .where(eq(session.token, token));
+    if (!found) return false;
+    if (appCode !== undefined && !(await claimTotpCode(tx, found.userId, appCode))) {
+      await tx.delete(session).where(eq(session.token, token));
+      return false;
+    }
+    await tx.update(session).set({ twoFactorVerified: true }).where(eq(session.token, token));
+    return true;
+  });
 }
 
 /** Signs out and clears the session cookie. */

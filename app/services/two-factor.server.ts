@@ -1,10 +1,10 @@
 import crypto from "node:crypto";
-import { and, eq } from "drizzle-orm";
+import { and, eq, lt, sql } from "drizzle-orm";
 import { config } from "#app/config.server";
 import QRCode from "qrcode";
 import { symmetricDecrypt } from "better-auth/crypto";
 import type { Db } from "#app/db/client.server";
-import { twoFactor } from "#app/db/schema";
+import { twoFactor, usedTotpCode } from "#app/db/schema";
 import { organisation } from "#app/content/organisation";
 import { base32Encode, groupKey } from "#app/domain/base32";
 import { serverSecret } from "./secrets.server";
@@ -100,4 +100,34 @@ export function hasEnrolmentPass(
   const expected = Buffer.from(enrolmentSignature(person, expires));
   const given = Buffer.from(signature);
   return given.length === expected.length && crypto.timingSafeEqual(given, expected);
+}
+
+/**
+ * How long an accepted code is remembered: longer than any code stays valid (one 30-second step
+ * either side of the current one, so 90 seconds at most).
+ */
+export const USED_CODE_MEMORY_MS = 3 * 60 * 1000;
+
+/**
+ * Claims an authenticator-app code for one sign-in. False if the same person's same code was
+ * accepted within USED_CODE_MEMORY_MS, which is a replay (or a double submit of the form).
+ * Atomic, so two requests racing with one code cannot both win.
+ */
+export async function claimTotpCode(db: Db, userId: string, code: string, now = new Date()) {
+  const codeHash = crypto.createHash("sha256").update(code).digest("hex");
+  const forgetBefore = new Date(now.getTime() - USED_CODE_MEMORY_MS);
+  await db
+    .delete(usedTotpCode)
+    .where(and(eq(usedTotpCode.userId, userId), lt(usedTotpCode.usedAt, forgetBefore)));
+  const claimed = await db
+    .insert(usedTotpCode)
+    .values({ userId, codeHash, usedAt: now })
+    .onConflictDoUpdate({
+      target: [usedTotpCode.userId, usedTotpCode.codeHash],
+      set: { usedAt: now },
+      // Only a use older than the memory may be taken over (the clean-up above raced with us).
+      setWhere: sql`${usedTotpCode.usedAt} < ${forgetBefore}`,
+    })
+    .returning({ userId: usedTotpCode.userId });
+  return claimed.length === 1;
 }

@@ -8,6 +8,7 @@ import {
   DEMO_PATIENT,
   Jar,
   signIn,
+  totpCode,
   uniqueEmail,
 } from "./staff-support";
 
@@ -60,6 +61,10 @@ function sessionToken(jar: Jar): string {
 
 /** A patient account that has been given a staff role but has not set up two-factor sign-in. */
 async function staffWithoutTwoFactor(): Promise<Jar> {
+  return (await newStaffMember()).jar;
+}
+
+async function newStaffMember(): Promise<{ jar: Jar; email: string; password: string }> {
   const email = uniqueEmail("new-staff");
   const password = "marble teapot horizon";
   const jar = new Jar();
@@ -84,7 +89,7 @@ async function staffWithoutTwoFactor(): Promise<Jar> {
     `insert into user_role (user_id, role) select id, 'coordinator' from "user" where email = $1`,
     [email],
   );
-  return jar;
+  return { jar, email, password };
 }
 
 beforeAll(async () => {
@@ -169,6 +174,42 @@ describe("the sign-in steps", () => {
     expect((await jar.fetch("/admin")).status).toBe(302);
     const wrong = await jar.post("/login/two-factor", { code: "000000", redirectTo: "/admin" });
     expect(wrong.status).toBe(401);
+  });
+
+  it("a code from the app signs in once: the same code again is refused", async () => {
+    // A new staff member with a key of their own, so that no other test uses its codes.
+    const { jar, email, password } = await newStaffMember();
+    expect((await jar.post("/admin/two-factor", { intent: "start", password })).status).toBe(302);
+    const enrolment = await (await jar.fetch("/admin/two-factor")).text();
+    const key = enrolment.match(/class="totp-key">([A-Z2-7 ]+)</)?.[1];
+    expect(key, "the key shown as text").toBeTruthy();
+    const enrolmentCode = await totpCode(key);
+    const enrolled = await jar.post("/admin/two-factor", { intent: "verify", code: enrolmentCode });
+    expect(enrolled.headers.get("location")).toBe("/admin");
+
+    async function signInWith(code: string) {
+      const attempt = new Jar();
+      const first = await attempt.post("/login", { email, password, redirectTo: "/admin" });
+      expect(first.headers.get("location")).toBe("/login/two-factor?redirectTo=%2Fadmin");
+      return {
+        attempt,
+        response: await attempt.post("/login/two-factor", { code, redirectTo: "/admin" }),
+      };
+    }
+
+    // The code typed to turn two-factor sign-in on cannot sign in as well.
+    const replayedEnrolment = await signInWith(enrolmentCode);
+    expect(replayedEnrolment.response.status).toBe(401);
+    expect(await replayedEnrolment.response.text()).toContain("That code has already been used");
+    expect((await replayedEnrolment.attempt.fetch("/admin")).status).toBe(302);
+
+    const code = await totpCode(key);
+    const accepted = await signInWith(code);
+    expect(accepted.response.status).toBe(302);
+    expect((await accepted.attempt.fetch("/admin")).status).toBe(200);
+    const replayed = await signInWith(code);
+    expect(replayed.response.status).toBe(401);
+    expect((await replayed.attempt.fetch("/admin")).status).toBe(302);
   });
 
   it("/admin/setup with no token or a made-up one offers nothing", async () => {

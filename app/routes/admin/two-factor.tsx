@@ -8,8 +8,9 @@ import type { FieldErrors } from "#app/domain/form-basics";
 import { auth } from "#app/services/auth.server";
 import { recordAudit } from "#app/services/audit.server";
 import { requireStaff } from "#app/services/guards.server";
-import { cookieHeaders, markSessionTwoFactorVerified } from "#app/services/session.server";
+import { acceptSecondFactor, cookieHeaders } from "#app/services/session.server";
 import {
+  claimTotpCode,
   enrolmentPassCookie,
   hasEnrolmentPass,
   pendingEnrolment,
@@ -74,8 +75,10 @@ export async function action(args: Route.ActionArgs) {
       headers: request.headers,
       returnHeaders: true,
     });
-    // better-auth replaces the session once two-factor sign-in is on; the new one has seen the code.
-    await markSessionTwoFactorVerified(headers);
+    // better-auth replaces the session once two-factor sign-in is on; the new one has seen the
+    // code. The code is recorded as used, so it cannot also sign someone in elsewhere.
+    await acceptSecondFactor(headers);
+    await claimTotpCode(db(), staff.id, code);
     await recordAudit(db(), staff, {
       action: "staff.two-factor",
       subjectUserId: staff.id,

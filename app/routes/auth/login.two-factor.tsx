@@ -7,7 +7,7 @@ import type { FieldErrors } from "#app/domain/form-basics";
 import { safeRedirect } from "#app/domain/redirect";
 import { auth } from "#app/services/auth.server";
 import { requireAnonymous } from "#app/services/guards.server";
-import { cookieHeaders, markSessionTwoFactorVerified } from "#app/services/session.server";
+import { acceptSecondFactor, cookieHeaders } from "#app/services/session.server";
 import { pipeHeaders } from "#app/utils/headers";
 import { readForm } from "#app/utils/http.server";
 
@@ -18,6 +18,8 @@ export const TWO_FACTOR_MESSAGES = {
   code: "Enter the 6-digit code from your authenticator app, or a recovery code",
   wrongCode: "That code is not right. Try the newest code from your app.",
   expired: "Signing in took too long. Please sign in again.",
+  codeUsed:
+    "That code has already been used. Please sign in again, and type the next code your app shows.",
 } as const;
 
 export async function loader({ request }: Route.LoaderArgs) {
@@ -39,8 +41,9 @@ export async function action({ request }: Route.ActionArgs) {
     return data<ActionData>({ fieldErrors: { code: TWO_FACTOR_MESSAGES.code } }, 400);
   // Six digits are a code from the app; anything else is tried as a recovery code.
   const appCode = typed.replace(/\s/g, "");
+  const isAppCode = /^\d{6}$/.test(appCode);
   try {
-    const { headers } = /^\d{6}$/.test(appCode)
+    const { headers } = isAppCode
       ? await auth().api.verifyTOTP({
           body: { code: appCode },
           headers: request.headers,
@@ -51,7 +54,13 @@ export async function action({ request }: Route.ActionArgs) {
           headers: request.headers,
           returnHeaders: true,
         });
-    await markSessionTwoFactorVerified(headers);
+    if (!(await acceptSecondFactor(headers, isAppCode ? appCode : undefined))) {
+      // A replayed code: the sign-in it began is over (better-auth has used up its challenge).
+      return data<ActionData>(
+        { fieldErrors: { code: TWO_FACTOR_MESSAGES.codeUsed }, expired: true },
+        401,
+      );
+    }
     return redirect(redirectTo, { headers: cookieHeaders(headers) });
   } catch (error) {
     if (!(error instanceof APIError)) throw error;
