@@ -67,6 +67,8 @@ export const outboxEmail = pgTable(
     /** Files sent with the message: [{ filename, contentType, content }] (text content, UTF-8). */
     attachments:
       jsonb("attachments").$type<{ filename: string; contentType: string; content: string }[]>(),
+    /** A signed unsubscribe link, sent as List-Unsubscribe with RFC 8058's one-click header. */
+    listUnsubscribe: text("list_unsubscribe"),
     /** pending → sent, or failed after the last attempt. */
     status: text("status", { enum: ["pending", "sent", "failed"] })
       .notNull()

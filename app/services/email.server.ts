@@ -20,6 +20,11 @@ export interface OutgoingEmail {
   html?: string;
   replyTo?: string;
   attachments?: EmailAttachment[];
+  /**
+   * For mail sent because someone subscribed: their signed unsubscribe link. Mail programs then
+   * offer an "Unsubscribe" button, which POSTs to the link (RFC 2369 and RFC 8058).
+   */
+  listUnsubscribe?: string;
 }
 
 type Listener = () => void;
@@ -39,6 +44,7 @@ export async function enqueueEmail(db: Db, message: OutgoingEmail) {
       html: message.html,
       replyTo: message.replyTo,
       attachments: message.attachments?.length ? message.attachments : null,
+      listUnsubscribe: message.listUnsubscribe,
     })
     .returning({ id: outboxEmail.id });
   // Wake the worker soon after commit instead of waiting for its next poll.
@@ -103,6 +109,12 @@ export async function deliverDueEmails(
                 contentType: file.contentType,
                 content: file.content,
               })),
+            }
+          : {}),
+        ...(message.listUnsubscribe
+          ? {
+              list: { unsubscribe: message.listUnsubscribe },
+              headers: { "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" },
             }
           : {}),
       });

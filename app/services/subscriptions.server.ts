@@ -6,7 +6,7 @@ import { config } from "#app/config.server";
 import type { NewsletterSubscription } from "#app/domain/newsletter";
 import { subscribersCsv, subscribersCsvFilename } from "#app/domain/subscribers-csv";
 import { recordAudit, type AuditActor } from "./audit.server";
-import { enqueueEmail } from "./email.server";
+import { enqueueEmail, type OutgoingEmail } from "./email.server";
 import { unsubscribeLink } from "./unsubscribe.server";
 
 /**
@@ -47,8 +47,8 @@ export async function subscribeToNewsletter(
 }
 
 /**
- * The footer every newsletter e-mail ends with. No `List-Unsubscribe` header yet: the outbox
- * (`enqueueEmail`) carries no custom headers; /unsubscribe already accepts RFC 8058's one-click POST.
+ * The footer every newsletter e-mail ends with. Send the same link as the message's
+ * `listUnsubscribe` too, for mail programs' own unsubscribe button.
  */
 export function newsletterFooter(link: string): string {
   return [
@@ -61,9 +61,10 @@ export function newsletterFooter(link: string): string {
 }
 
 /** The confirmation of a new subscription. It does not repeat the name typed into the form. */
-function newsletterWelcome(to: string, link: string) {
+function newsletterWelcome(to: string, link: string): OutgoingEmail {
   return {
     to,
+    listUnsubscribe: link,
     subject: `You are subscribed to the ${organisation.shortName} newsletter`,
     text: [
       "Hello,",

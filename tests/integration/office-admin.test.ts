@@ -292,6 +292,8 @@ describe("newsletter unsubscribe", () => {
     const token = new URL(url!).searchParams.get("token");
     expect(verifyUnsubscribeToken(token)).toBe(row.id);
     expect(mails[0]!.text).not.toContain("Reader");
+    // The same link goes in the List-Unsubscribe header, for the mail program's own button.
+    expect(mails[0]!.listUnsubscribe).toBe(url);
   });
 
   it("GET changes nothing; POST unsubscribes; invalid links get 400 or 404, not 500", async () => {

@@ -65,6 +65,32 @@ describe("outbox delivery", () => {
     }
   });
 
+  it("sends List-Unsubscribe with one-click only on mail that has an unsubscribe link", async () => {
+    const { db } = database;
+    const sink = await startSmtpSink();
+    try {
+      const link = "https://mhat.example/unsubscribe?token=abc.def";
+      await enqueueEmail(db, {
+        to: "reader@example.com",
+        subject: "Subscribed",
+        text: "Body",
+        listUnsubscribe: link,
+      });
+      await enqueueEmail(db, { to: "patient@example.com", subject: "Booked", text: "Body" });
+      expect(await deliverDueEmails(db, nodemailer.createTransport(sink.url), FROM)).toBe(2);
+      const headerOf = (raw: string, name: string) =>
+        new RegExp(`^${name}: (.*)$`, "im").exec(raw.replace(/\r\n[ \t]+/g, " "))?.[1];
+      const subscribed = sink.received.find((mail) => mail.parsed.subject === "Subscribed")!;
+      expect(headerOf(subscribed.raw, "List-Unsubscribe")).toBe(`<${link}>`);
+      expect(headerOf(subscribed.raw, "List-Unsubscribe-Post")).toBe("List-Unsubscribe=One-Click");
+      const booked = sink.received.find((mail) => mail.parsed.subject === "Booked")!;
+      expect(headerOf(booked.raw, "List-Unsubscribe")).toBeUndefined();
+      expect(headerOf(booked.raw, "List-Unsubscribe-Post")).toBeUndefined();
+    } finally {
+      await sink.close();
+    }
+  });
+
   it("gives up after the last attempt", async () => {
     const { db } = database;
     const failing = await startSmtpSink({ rejectWith: "no such user" });

@@ -1,0 +1,1 @@
+ALTER TABLE "outbox_email" ADD COLUMN "list_unsubscribe" text;
