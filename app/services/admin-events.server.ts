@@ -931,6 +931,11 @@ async function refundBooking(db: Db, row: BookingRow, now: Date): Promise<Refund
 export interface RefundSummary {
   /** paid bookings of the cancelled event now refunded */
   refunded: number;
+  /**
+   * of those, refunds PayPal accepted but has not finished (PENDING: the payer's eCheck has not
+   * cleared); PayPal completes them by itself
+   */
+  pendingAtPayPal: number;
   /** paid bookings still to refund, with the last failure of each (if one was tried) */
   outstanding: number;
   failures: RefundFailure[];
@@ -977,8 +982,20 @@ export async function refundSummary(db: Db, eventId: string): Promise<RefundSumm
       failures.push({ reference: row.reference, reason: row.issue ?? row.status });
     }
   }
+  const [pending] = await db
+    .select({ count: sql<number>`count(*)`.mapWith(Number) })
+    .from(paymentTransaction)
+    .innerJoin(booking, eq(booking.id, paymentTransaction.bookingId))
+    .where(
+      and(
+        eq(booking.eventId, eventId),
+        eq(paymentTransaction.kind, "refund"),
+        eq(paymentTransaction.status, "PENDING"),
+      ),
+    );
   return {
     refunded: counts?.refunded ?? 0,
+    pendingAtPayPal: pending?.count ?? 0,
     outstanding: counts?.outstanding ?? 0,
     failures,
     activeAfterCancel: counts?.active ?? 0,

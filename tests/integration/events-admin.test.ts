@@ -544,6 +544,7 @@ describe("cancelling an event", () => {
     ).toHaveLength(1);
     expect((await findEventForAdmin(db, ev.id, minutes(8)))!.refunds).toEqual({
       refunded: 2,
+      pendingAtPayPal: 0,
       outstanding: 0,
       failures: [],
       activeAfterCancel: 0,
@@ -681,6 +682,29 @@ describe("cancelling an event", () => {
       failures: [{ reference: a.reference, reason: "PENDING_CAPTURE" }],
     });
     expect(await cancellationMail(a.email)).toHaveLength(1);
+  });
+
+  it("counts a refund PayPal has accepted but not finished (an eCheck) as made, and says it is pending", async () => {
+    const ev = await paidEvent({ status: "published" });
+    const a = await paidBooking(ev.id, "10:00");
+    fake.makeRefundsPending();
+    try {
+      const result = await cancelOk(ev.id, minutes(5));
+      expect(result.refunds).toMatchObject({ refunded: 1, failed: 0 });
+    } finally {
+      fake.makeRefundsPending(false);
+    }
+    expect([...fake.refunds.values()].map((refund) => refund.status)).toContain("PENDING");
+    expect(await bookingRow(a.bookingId)).toMatchObject({ paymentStatus: "refunded" });
+    expect((await findEventForAdmin(db, ev.id, minutes(5)))!.refunds).toMatchObject({
+      refunded: 1,
+      pendingAtPayPal: 1,
+      outstanding: 0,
+    });
+    // Retrying asks PayPal nothing more: the pending refund is the booking's one refund.
+    const before = fake.requestsTo("POST", /\/refund$/).length;
+    await cancelOk(ev.id, minutes(6));
+    expect(fake.requestsTo("POST", /\/refund$/).length).toBe(before);
   });
 
   it("refunds a simulated (demo) payment through the simulated provider, never PayPal", async () => {

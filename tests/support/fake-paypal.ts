@@ -67,7 +67,8 @@ export interface FakeCapture {
 export interface FakeRefund {
   id: string;
   captureId: string;
-  status: "COMPLETED";
+  /** PENDING (reason ECHECK) until the payer's eCheck clears, as PayPal says for such refunds */
+  status: "COMPLETED" | "PENDING";
   currency: string;
   minor: number;
   requestId?: string;
@@ -180,6 +181,7 @@ export async function startFakePayPal(options: FakePayPalOptions = {}) {
   const orders = new Map<string, FakeOrder>();
   const captures = new Map<string, FakeCapture>();
   const refunds = new Map<string, FakeRefund>();
+  let refundsPending = false;
   /** access token -> expiry (ms since epoch) */
   const tokens = new Map<string, number>();
   /** `${path} ${PayPal-Request-Id}` -> the first successful answer */
@@ -313,6 +315,7 @@ export async function startFakePayPal(options: FakePayPalOptions = {}) {
     return {
       id: refund.id,
       status: refund.status,
+      ...(refund.status === "PENDING" ? { status_details: { reason: "ECHECK" } } : {}),
       amount,
       ...(refund.noteToPayer ? { note_to_payer: refund.noteToPayer } : {}),
       seller_payable_breakdown: {
@@ -697,7 +700,7 @@ export async function startFakePayPal(options: FakePayPalOptions = {}) {
     const refund: FakeRefund = {
       id: randomId(17),
       captureId,
-      status: "COMPLETED",
+      status: refundsPending ? "PENDING" : "COMPLETED",
       currency: capture.currency,
       minor,
       ...(request.requestId ? { requestId: request.requestId } : {}),
@@ -892,6 +895,10 @@ export async function startFakePayPal(options: FakePayPalOptions = {}) {
      */
     approve(orderId: string): string | undefined {
       return approveAsPayer(order(orderId)).location;
+    },
+    /** Refunds from now on are PENDING (an eCheck not yet cleared) instead of COMPLETED. */
+    makeRefundsPending(pending = true) {
+      refundsPending = pending;
     },
     /** Every access token handed out so far is rejected from now on (401). */
     expireTokens() {

@@ -377,6 +377,14 @@ export default function ManageEvent({ loaderData, actionData }: Route.ComponentP
               {plural(refunds.outstanding, "paid booking", "paid bookings")} still to refund
               {refunds.failures.length > 0 ? ` (${refunds.failures.length} failed)` : ""}.
             </p>
+            {refunds.pendingAtPayPal > 0 && (
+              <p>
+                PayPal is still finishing{" "}
+                {plural(refunds.pendingAtPayPal, "of these refunds", "of these refunds")}: the
+                payment was by eCheck, which has not cleared yet. PayPal finishes it by itself, so
+                there is nothing to do here.
+              </p>
+            )}
             {refunds.activeAfterCancel > 0 && (
               <p>
                 {plural(refunds.activeAfterCancel, "booking was", "bookings were")} confirmed after
