@@ -251,7 +251,10 @@ export const usedTotpCode = pgTable(
     userId: text("user_id")
       .notNull()
       .references(() => user.id, { onDelete: "cascade" }),
-    /** SHA-256 of the six digits: the code itself is not kept. */
+    /**
+     * SHA-256 of the six digits. Six digits are quickly found again from their hash, which is
+     * harmless only because a code is dead within a minute or so: rows are kept for minutes.
+     */
     codeHash: text("code_hash").notNull(),
     usedAt: timestamp("used_at", { withTimezone: true }).notNull(),
   },

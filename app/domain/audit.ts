@@ -28,6 +28,7 @@ export const AUDIT_ACTIONS = {
   "access-code.revoke": "Revoked an access code",
   "staff.two-factor": "Turned on two-factor sign-in",
   "staff.two-factor.reset": "Reset someone's two-factor sign-in",
+  "staff.two-factor.replayed": "Typed a two-factor code already used (refused)",
   "staff.invite": "Invited a staff member",
   "staff.invite.revoke": "Revoked a staff invitation",
   "staff.setup": "Set up a staff account",

@@ -35,16 +35,22 @@ export function formatLondonTime(instant: Date | string): string {
   return londonClock.format(new Date(instant));
 }
 
-const londonCalendar = new Intl.DateTimeFormat("en-CA", {
+const londonCalendar = new Intl.DateTimeFormat("en-GB", {
   year: "numeric",
-  month: "2-digit",
-  day: "2-digit",
+  month: "numeric",
+  day: "numeric",
   timeZone: "Europe/London",
 });
+
+/** The London calendar date of an instant, as "yyyy-MM-dd". */
+function londonCalendarDate(instant: Date): string {
+  const part = (type: Intl.DateTimeFormatPartTypes) =>
+    londonCalendar.formatToParts(instant).find((item) => item.type === type)!.value;
+  return `${part("year")}-${part("month").padStart(2, "0")}-${part("day").padStart(2, "0")}`;
+}
 
 /** "Friday, 05 January 2024, 14:32": an instant as staff pages show when something happened. */
 export function formatLondonDateTime(instant: Date | string, separator = ", "): string {
   const date = new Date(instant);
-  // en-CA writes calendar dates as yyyy-MM-dd.
-  return `${formatLongDate(londonCalendar.format(date))}${separator}${formatLondonTime(date)}`;
+  return `${formatLongDate(londonCalendarDate(date))}${separator}${formatLondonTime(date)}`;
 }

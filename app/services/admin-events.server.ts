@@ -932,10 +932,12 @@ export interface RefundSummary {
   /** paid bookings of the cancelled event now refunded */
   refunded: number;
   /**
-   * of those, refunds PayPal accepted but has not finished (PENDING: the payer's eCheck has not
-   * cleared); PayPal completes them by itself
+   * of those, refunds PayPal accepted but has not finished (PENDING, usually an eCheck that has
+   * not cleared); PayPal completes them by itself, and we do not hear when (no webhooks)
    */
   pendingAtPayPal: number;
+  /** when the first of those was accepted */
+  pendingSince: Date | null;
   /** paid bookings still to refund, with the last failure of each (if one was tried) */
   outstanding: number;
   failures: RefundFailure[];
@@ -983,7 +985,12 @@ export async function refundSummary(db: Db, eventId: string): Promise<RefundSumm
     }
   }
   const [pending] = await db
-    .select({ count: sql<number>`count(*)`.mapWith(Number) })
+    .select({
+      count: sql<number>`count(*)`.mapWith(Number),
+      since: sql<Date | null>`min(${paymentTransaction.createdAt})`.mapWith(
+        (value: string | Date | null) => (value === null ? null : new Date(value)),
+      ),
+    })
     .from(paymentTransaction)
     .innerJoin(booking, eq(booking.id, paymentTransaction.bookingId))
     .where(
@@ -996,6 +1003,7 @@ export async function refundSummary(db: Db, eventId: string): Promise<RefundSumm
   return {
     refunded: counts?.refunded ?? 0,
     pendingAtPayPal: pending?.count ?? 0,
+    pendingSince: pending?.since ?? null,
     outstanding: counts?.outstanding ?? 0,
     failures,
     activeAfterCancel: counts?.active ?? 0,

@@ -3,7 +3,8 @@ import { eq } from "drizzle-orm";
 import { db } from "#app/db/client.server";
 import { session, user } from "#app/db/schema";
 import { auth } from "./auth.server";
-import { logError, routeOf } from "./log.server";
+import { recordAudit } from "./audit.server";
+import { log, logError, routeOf } from "./log.server";
 import { claimTotpCode } from "./two-factor.server";
 import { hitRateLimit, peekRateLimit } from "./rate-limit.server";
 
@@ -120,28 +121,59 @@ function newSessionToken(headers: Headers): string | undefined {
   return undefined;
 }
 
+export type SecondFactorOutcome =
+  /** the session is marked; send its cookie */
+  | "accepted"
+  /** the app code had been used already: the new session is ended, and the attempt audited */
+  | "replayed"
+  /** better-auth set no session we can find (it should have): sign in again */
+  | "no-session";
+
 /**
  * Marks the session that better-auth has just set (in `headers`) as one where the person gave
  * their second factor; staff pages accept no other session. With `appCode`, the code from the
- * authenticator app must not have been accepted before (claimTotpCode): a replayed code ends the
- * new session instead, and the answer is false.
+ * authenticator app must not have been accepted before (claimTotpCode). A replay comes after the
+ * right password, so it is audited and logged as well as refused.
  */
-export async function acceptSecondFactor(headers: Headers, appCode?: string): Promise<boolean> {
+export async function acceptSecondFactor(
+  headers: Headers,
+  options: { appCode?: string; clientAddress: string },
+): Promise<SecondFactorOutcome> {
   const token = newSessionToken(headers);
-  if (!token) return false;
-  return db().transaction(async (tx) => {
+  if (!token) return "no-session";
+  const outcome = await db().transaction(async (tx) => {
     const [found] = await tx
-      .select({ userId: session.userId })
+      .select({ userId: session.userId, email: user.email })
       .from(session)
+      .innerJoin(user, eq(user.id, session.userId))
       .where(eq(session.token, token));
-    if (!found) return false;
-    if (appCode !== undefined && !(await claimTotpCode(tx, found.userId, appCode))) {
+    if (!found) return { outcome: "no-session" as const };
+    if (
+      options.appCode !== undefined &&
+      !(await claimTotpCode(tx, found.userId, options.appCode))
+    ) {
       await tx.delete(session).where(eq(session.token, token));
-      return false;
+      await recordAudit(
+        tx,
+        { id: found.userId, email: found.email, clientAddress: options.clientAddress },
+        {
+          action: "staff.two-factor.replayed",
+          subjectUserId: found.userId,
+          entityType: "user",
+          entityId: found.userId,
+        },
+      );
+      return { outcome: "replayed" as const, userId: found.userId };
     }
     await tx.update(session).set({ twoFactorVerified: true }).where(eq(session.token, token));
-    return true;
+    return { outcome: "accepted" as const };
   });
+  if (outcome.outcome === "replayed")
+    log.warn(
+      { code: "totp_code_replayed", userId: outcome.userId },
+      "two-factor: a used code was typed again; refused",
+    );
+  return outcome.outcome;
 }
 
 /** Signs out and clears the session cookie. */

@@ -197,6 +197,17 @@ describe("the sign-in steps", () => {
       };
     }
 
+    const sessions = async () =>
+      Number(
+        (
+          await query<{ count: string }>(
+            `select count(*) from session s join "user" u on u.id = s.user_id where u.email = $1`,
+            [email],
+          )
+        )[0]!.count,
+      );
+    const sessionsBefore = await sessions();
+
     // The code typed to turn two-factor sign-in on cannot sign in as well.
     const replayedEnrolment = await signInWith(enrolmentCode);
     expect(replayedEnrolment.response.status).toBe(401);
@@ -210,6 +221,13 @@ describe("the sign-in steps", () => {
     const replayed = await signInWith(code);
     expect(replayed.response.status).toBe(401);
     expect((await replayed.attempt.fetch("/admin")).status).toBe(302);
+    // Only the accepted sign-in made a session; each replay is in the audit log.
+    expect(await sessions()).toBe(sessionsBefore + 1);
+    const replays = await query(
+      `select 1 from audit_log where action = 'staff.two-factor.replayed' and actor_email = $1`,
+      [email],
+    );
+    expect(replays).toHaveLength(2);
   });
 
   it("/admin/setup with no token or a made-up one offers nothing", async () => {

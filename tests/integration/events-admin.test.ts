@@ -545,6 +545,7 @@ describe("cancelling an event", () => {
     expect((await findEventForAdmin(db, ev.id, minutes(8)))!.refunds).toEqual({
       refunded: 2,
       pendingAtPayPal: 0,
+      pendingSince: null,
       outstanding: 0,
       failures: [],
       activeAfterCancel: 0,
@@ -699,6 +700,7 @@ describe("cancelling an event", () => {
     expect((await findEventForAdmin(db, ev.id, minutes(5)))!.refunds).toMatchObject({
       refunded: 1,
       pendingAtPayPal: 1,
+      pendingSince: minutes(5),
       outstanding: 0,
     });
     // Retrying asks PayPal nothing more: the pending refund is the booking's one refund.

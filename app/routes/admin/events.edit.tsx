@@ -208,6 +208,15 @@ function plural(count: number, one: string, many: string) {
   return `${count} ${count === 1 ? one : many}`;
 }
 
+/** "PayPal has accepted 2 of these refunds but not finished them yet (the first on …)." */
+function pendingRefundsNote(count: number, since: Date | null) {
+  const one = count === 1;
+  const when = since
+    ? ` (${one ? "accepted" : "the first"} on ${formatLondonDateTime(since, " at ")})`
+    : "";
+  return `PayPal has accepted ${count} of these refunds but not finished ${one ? "it" : "them"} yet${when}.`;
+}
+
 function RefundOutcome({ refunds }: { refunds: RefundRun }) {
   const made = refunds.refunded + refunds.alreadyRefunded;
   return (
@@ -379,10 +388,9 @@ export default function ManageEvent({ loaderData, actionData }: Route.ComponentP
             </p>
             {refunds.pendingAtPayPal > 0 && (
               <p>
-                PayPal is still finishing{" "}
-                {plural(refunds.pendingAtPayPal, "of these refunds", "of these refunds")}: the
-                payment was by eCheck, which has not cleared yet. PayPal finishes it by itself, so
-                there is nothing to do here.
+                {pendingRefundsNote(refunds.pendingAtPayPal, refunds.pendingSince)} This usually
+                means the payment was by eCheck, which has not cleared. PayPal finishes such refunds
+                by itself; if one still shows here after a week, look it up in PayPal.
               </p>
             )}
             {refunds.activeAfterCancel > 0 && (

@@ -10,7 +10,6 @@ import { recordAudit } from "#app/services/audit.server";
 import { requireStaff } from "#app/services/guards.server";
 import { acceptSecondFactor, cookieHeaders } from "#app/services/session.server";
 import {
-  claimTotpCode,
   enrolmentPassCookie,
   hasEnrolmentPass,
   pendingEnrolment,
@@ -76,15 +75,19 @@ export async function action(args: Route.ActionArgs) {
       returnHeaders: true,
     });
     // better-auth replaces the session once two-factor sign-in is on; the new one has seen the
-    // code. The code is recorded as used, so it cannot also sign someone in elsewhere.
-    await acceptSecondFactor(headers);
-    await claimTotpCode(db(), staff.id, code);
+    // code, which is claimed, so it cannot also sign someone in elsewhere.
+    const outcome = await acceptSecondFactor(headers, {
+      appCode: code,
+      clientAddress: staff.clientAddress,
+    });
     await recordAudit(db(), staff, {
       action: "staff.two-factor",
       subjectUserId: staff.id,
       entityType: "user",
       entityId: staff.id,
     });
+    // Two-factor sign-in is on either way; if this session did not take, sign in with a new code.
+    if (outcome !== "accepted") return redirect("/login?redirectTo=%2Fadmin");
     return redirect("/admin", { headers: cookieHeaders(headers) });
   } catch (error) {
     if (!(error instanceof APIError)) throw error;

@@ -19,7 +19,7 @@ export const TWO_FACTOR_MESSAGES = {
   wrongCode: "That code is not right. Try the newest code from your app.",
   expired: "Signing in took too long. Please sign in again.",
   codeUsed:
-    "That code has already been used. Please sign in again, and type the next code your app shows.",
+    "That code has already been used. Please sign in again, and when your app shows a new code, type that one.",
 } as const;
 
 export async function loader({ request }: Route.LoaderArgs) {
@@ -33,7 +33,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 type ActionData = { fieldErrors: FieldErrors; expired?: boolean };
 
-export async function action({ request }: Route.ActionArgs) {
+export async function action({ request, context }: Route.ActionArgs) {
   const form = await readForm(request);
   const redirectTo = safeRedirect(form.get("redirectTo"), "/admin");
   const typed = String(form.get("code") ?? "").trim();
@@ -54,12 +54,15 @@ export async function action({ request }: Route.ActionArgs) {
           headers: request.headers,
           returnHeaders: true,
         });
-    if (!(await acceptSecondFactor(headers, isAppCode ? appCode : undefined))) {
-      // A replayed code: the sign-in it began is over (better-auth has used up its challenge).
-      return data<ActionData>(
-        { fieldErrors: { code: TWO_FACTOR_MESSAGES.codeUsed }, expired: true },
-        401,
-      );
+    const outcome = await acceptSecondFactor(headers, {
+      appCode: isAppCode ? appCode : undefined,
+      clientAddress: context.clientAddress,
+    });
+    if (outcome !== "accepted") {
+      // The sign-in is over either way: better-auth has used up its challenge.
+      const message =
+        outcome === "replayed" ? TWO_FACTOR_MESSAGES.codeUsed : TWO_FACTOR_MESSAGES.expired;
+      return data<ActionData>({ fieldErrors: { code: message }, expired: true }, 401);
     }
     return redirect(redirectTo, { headers: cookieHeaders(headers) });
   } catch (error) {
