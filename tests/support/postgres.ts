@@ -19,6 +19,18 @@ export async function createScratchDatabase(prefix = "mhat_test") {
     async drop() {
       const client = new pg.Client({ connectionString: ADMIN_DATABASE_URL });
       await client.connect();
+      // A pool's end() resolves once it has asked its connections to close, not once they have.
+      // Dropping WITH (FORCE) at that moment kills them mid-close, and the server's "terminating
+      // connection" error then reaches a pool that may have no error listener left: an uncaught
+      // error in whichever test file is running. So wait (briefly) for them to go first.
+      for (let waited = 0; waited < 3000; waited += 50) {
+        const { rows } = await client.query<{ open: number }>(
+          "select count(*)::int as open from pg_stat_activity where datname = $1",
+          [name],
+        );
+        if (rows[0]!.open === 0) break;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
       await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       await client.end();
     },
