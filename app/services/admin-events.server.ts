@@ -1,5 +1,17 @@
 import crypto from "node:crypto";
-import { and, asc, desc, eq, gt, inArray, isNotNull, isNull, or, sql } from "drizzle-orm";
+import {
+  and,
+  asc,
+  desc,
+  eq,
+  gt,
+  inArray,
+  isNotNull,
+  isNull,
+  notInArray,
+  or,
+  sql,
+} from "drizzle-orm";
 import { config } from "#app/config.server";
 import { organisation } from "#app/content/organisation";
 import type { Db } from "#app/db/client.server";
@@ -32,6 +44,7 @@ import type { FieldErrors } from "#app/domain/forms";
 import { eventEnd } from "#app/domain/events";
 import { addLondonDays, londonDate, londonInstant } from "#app/domain/london-time";
 import { formatPounds } from "#app/domain/pricing";
+import { refundRetryDue } from "#app/domain/refund-retries";
 import { createAccessCode, hashAccessCode } from "./access-codes.server";
 import { recordAudit, type AuditActor } from "./audit.server";
 import { enqueueEmail } from "./email.server";
@@ -757,14 +770,60 @@ export async function refundCancelledEvent(
     .from(booking)
     .where(stillToRefund(eventId))
     .orderBy(asc(booking.createdAt));
-  for (const row of targets) {
-    const outcome = await refundBooking(db, row, now);
-    if (outcome.outcome === "refunded") run.refunded++;
-    else if (outcome.outcome === "already") run.alreadyRefunded++;
-    else {
-      run.failed++;
-      run.failures.push({ reference: row.reference, reason: outcome.reason });
-    }
+  for (const row of targets) addToRun(run, row.reference, await refundBooking(db, row, now));
+  return run;
+}
+
+function addToRun(run: RefundRun, reference: string, outcome: RefundOutcome) {
+  if (outcome.outcome === "refunded") run.refunded++;
+  else if (outcome.outcome === "already") run.alreadyRefunded++;
+  else {
+    run.failed++;
+    run.failures.push({ reference, reason: outcome.reason });
+  }
+}
+
+/** Refund statuses that mean the money is on its way back; any other refund row is a failed try. */
+const REFUND_MADE = ["COMPLETED", "PENDING"];
+
+/**
+ * The booking worker's pass over refunds: tries again every booking of a cancelled event still
+ * to refund whose wait is over (`refundRetryDue`), so that a PayPal outage during a cancellation
+ * heals by itself. Safe beside a coordinator's "Retry refunds" or another server doing the same:
+ * each refund is made once (see refundCancelledEvent).
+ */
+export async function retryDueRefunds(db: Db, now = new Date()): Promise<RefundRun> {
+  const run: RefundRun = { refunded: 0, alreadyRefunded: 0, failed: 0, failures: [] };
+  const candidates = await db
+    .select({
+      booking,
+      failedAttempts: sql<number>`count(${paymentTransaction.id})`.mapWith(Number),
+      lastAttemptAt: sql<Date | null>`max(${paymentTransaction.createdAt})`.mapWith(
+        (value: string | Date | null) => (value === null ? null : new Date(value)),
+      ),
+    })
+    .from(booking)
+    .innerJoin(event, eq(event.id, booking.eventId))
+    .leftJoin(
+      paymentTransaction,
+      and(
+        eq(paymentTransaction.bookingId, booking.id),
+        eq(paymentTransaction.kind, "refund"),
+        notInArray(paymentTransaction.status, REFUND_MADE),
+      ),
+    )
+    .where(
+      and(
+        eq(event.status, "cancelled"),
+        eq(booking.status, "cancelled"),
+        inArray(booking.paymentStatus, ["paid", "pending"]),
+      ),
+    )
+    .groupBy(booking.id)
+    .orderBy(asc(booking.createdAt));
+  for (const candidate of candidates) {
+    if (!refundRetryDue(candidate.failedAttempts, candidate.lastAttemptAt, now)) continue;
+    addToRun(run, candidate.booking.reference, await refundBooking(db, candidate.booking, now));
   }
   return run;
 }
@@ -805,7 +864,7 @@ async function refundBooking(db: Db, row: BookingRow, now: Date): Promise<Refund
       and(
         eq(paymentTransaction.bookingId, row.id),
         eq(paymentTransaction.kind, "refund"),
-        inArray(paymentTransaction.status, ["COMPLETED", "PENDING"]),
+        inArray(paymentTransaction.status, REFUND_MADE),
       ),
     )
     .limit(1);

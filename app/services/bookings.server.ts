@@ -28,7 +28,7 @@ import { londonInstant } from "#app/domain/london-time";
 import { formatPounds, isPaidEvent } from "#app/domain/pricing";
 import { noteDatabaseError } from "#app/db/health.server";
 import { enqueueEmail, type OutgoingEmail } from "./email.server";
-import { refundCancelledEvent } from "./admin-events.server";
+import { refundCancelledEvent, retryDueRefunds } from "./admin-events.server";
 import { eventsChanged, isEventId, placesTaken } from "./events.server";
 import { log, logError } from "./log.server";
 import { paymentProvider, type PaymentProvider } from "./payments.server";
@@ -1333,14 +1333,28 @@ export interface BookingWorker {
   stop(): Promise<void>;
 }
 
-/** Runs `reconcilePayments` every `intervalMs`, one pass at a time. */
+/**
+ * Every `intervalMs`, one pass at a time: `reconcilePayments`, then the refunds of cancelled
+ * events that are due another try (`retryDueRefunds`).
+ */
 export function startBookingWorker(options: { db: Db; intervalMs: number }): BookingWorker {
   let running: Promise<ReconcileSummary | undefined> | undefined;
   const runOnce = () => {
     running ??= reconcilePayments(options.db)
-      .then((summary) => {
+      .then(async (summary) => {
         if (summary.confirmed + summary.expired + summary.failed + summary.pending > 0)
           log.info({ code: "payment_reconciled", ...summary }, "payments reconciled");
+        const refunds = await retryDueRefunds(options.db);
+        if (refunds.refunded + refunds.alreadyRefunded + refunds.failed > 0)
+          log.info(
+            {
+              code: "refunds_retried",
+              refunded: refunds.refunded,
+              alreadyRefunded: refunds.alreadyRefunded,
+              failed: refunds.failed,
+            },
+            "refunds retried",
+          );
         return summary;
       })
       .catch((error: unknown) => {

@@ -25,6 +25,7 @@ import {
   listProducts,
   publishEvent,
   refundCancelledEvent,
+  retryDueRefunds,
   revokeAccessCode,
   unpublishEvent,
   updateEvent,
@@ -734,6 +735,82 @@ describe("cancelling an event", () => {
       { provider: "simulated", status: "COMPLETED", amountPence: 2500 },
     ]);
     expect(await bookingRow(made!.id)).toMatchObject({ paymentStatus: "refunded" });
+  });
+});
+
+describe("refunds the server tries again by itself", () => {
+  const seconds = (at: Date, n: number) => new Date(at.getTime() + n * 1000);
+  /** Refund requests PayPal has had for this booking (other tests' bookings may be retried too). */
+  const refundRequests = (bookingId: string) =>
+    fake
+      .requestsTo("POST", /\/refund$/)
+      .filter((request) => request.requestId === `refund-${bookingId}`).length;
+
+  it("tries a failed refund again once its wait is over, and refunds once", async () => {
+    const ev = await paidEvent({ status: "published" });
+    const a = await paidBooking(ev.id, "10:00");
+    fake.dropNextResponse("/v2/payments/captures");
+    const cancelled = await cancelOk(ev.id, minutes(5));
+    expect(cancelled.refunds.failed).toBe(1);
+    expect(refundRequests(a.bookingId)).toBe(1);
+
+    // After one failed try the next waits a minute.
+    await retryDueRefunds(db, seconds(minutes(5), 59));
+    expect(refundRequests(a.bookingId)).toBe(1);
+    expect(await bookingRow(a.bookingId)).toMatchObject({ paymentStatus: "paid" });
+
+    await retryDueRefunds(db, seconds(minutes(5), 60));
+    expect(refundRequests(a.bookingId)).toBe(2);
+    expect(await bookingRow(a.bookingId)).toMatchObject({ paymentStatus: "refunded" });
+    // PayPal made one refund: the retry carried the same request id.
+    const made = (await refundRows(a.bookingId)).filter((row) => row.status === "COMPLETED");
+    expect(made).toHaveLength(1);
+    expect(
+      [...fake.refunds.values()].filter((r) => r.captureId === made[0]!.captureId),
+    ).toHaveLength(1);
+
+    // Refunded: later passes leave it alone.
+    await retryDueRefunds(db, minutes(600));
+    expect(refundRequests(a.bookingId)).toBe(2);
+  });
+
+  it("stops after the fourteenth failed try, and the event's page still lists it as owed", async () => {
+    const ev = await paidEvent({ status: "published" });
+    // PayPal refuses to refund a capture it is still reviewing.
+    const a = await paidBooking(ev.id, "10:00", "pending");
+    await cancelOk(ev.id, minutes(5));
+    const [first] = await refundRows(a.bookingId);
+    expect(first).toMatchObject({ issue: "PENDING_CAPTURE" });
+    // Thirteen more failed tries, as the worker would have made them over the next day and a half.
+    const failedTry = {
+      bookingId: a.bookingId,
+      kind: "refund" as const,
+      provider: first!.provider,
+      status: first!.status,
+      issue: first!.issue,
+      requestId: first!.requestId,
+      captureId: first!.captureId,
+    };
+    await db
+      .insert(paymentTransaction)
+      .values(
+        Array.from({ length: 13 }, (_, index) => ({ ...failedTry, createdAt: minutes(6 + index) })),
+      );
+    const before = refundRequests(a.bookingId);
+    await retryDueRefunds(db, minutes(60 * 24 * 7));
+    expect(refundRequests(a.bookingId)).toBe(before);
+    expect((await findEventForAdmin(db, ev.id, minutes(60 * 24 * 7)))!.refunds).toMatchObject({
+      outstanding: 1,
+      failures: [{ reference: a.reference, reason: "PENDING_CAPTURE" }],
+    });
+  });
+
+  it("leaves a booking of an event that is not cancelled alone", async () => {
+    const ev = await paidEvent({ status: "published" });
+    const a = await paidBooking(ev.id, "10:00");
+    await retryDueRefunds(db, minutes(10));
+    expect(refundRequests(a.bookingId)).toBe(0);
+    expect(await bookingRow(a.bookingId)).toMatchObject({ paymentStatus: "paid" });
   });
 });
 

@@ -425,7 +425,11 @@ export default function ManageEvent({ loaderData, actionData }: Route.ComponentP
             {(refunds.outstanding > 0 || refunds.activeAfterCancel > 0) && (
               <Form method="post" action={here}>
                 <input type="hidden" name="intent" value="refund" />
-                <p>A retried refund is made once: PayPal is told it is the same refund.</p>
+                <p>
+                  The website tries failed refunds again by itself, waiting longer each time, for
+                  about a day and a half. You can retry now as well: a retried refund is made once,
+                  because PayPal is told it is the same refund.
+                </p>
                 <SubmitButton busy={busy} busyLabel="Refunding...">
                   Retry refunds
                 </SubmitButton>
