@@ -34,6 +34,7 @@ import {
 import {
   capturePayment,
   holdPlace,
+  startBookingWorker,
   startPayment,
   submitConsent,
 } from "#app/services/bookings.server";
@@ -803,6 +804,23 @@ describe("refunds the server tries again by itself", () => {
       outstanding: 1,
       failures: [{ reference: a.reference, reason: "PENDING_CAPTURE" }],
     });
+  });
+
+  it("is part of the booking worker's pass", async () => {
+    const ev = await paidEvent({ status: "published" });
+    const a = await paidBooking(ev.id, "10:00");
+    fake.dropNextResponse("/v2/payments/captures");
+    await cancelOk(ev.id, minutes(5));
+    expect(await bookingRow(a.bookingId)).toMatchObject({ paymentStatus: "paid" });
+    // The worker works in real time, months after this test's cancellation: the wait is over.
+    const worker = startBookingWorker({ db, intervalMs: 3_600_000 });
+    try {
+      await worker.runOnce();
+    } finally {
+      await worker.stop();
+    }
+    expect(await bookingRow(a.bookingId)).toMatchObject({ paymentStatus: "refunded" });
+    expect(refundRequests(a.bookingId)).toBe(2);
   });
 
   it("leaves a booking of an event that is not cancelled alone", async () => {
