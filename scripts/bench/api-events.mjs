@@ -34,7 +34,7 @@ const INSERT_EVENTS = `
   from generate_series(1, ${EVENT_COUNT}) as n, product`;
 
 const dir = mkdtempSync(path.join(os.tmpdir(), "mhat-bench-"));
-let env = { ...productionBenchEnv(dir), DEMO_DATA: "0" };
+let env = productionBenchEnv(dir);
 let dropDatabase = async () => {};
 
 if (usePostgres) {

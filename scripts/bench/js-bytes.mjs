@@ -6,11 +6,11 @@ import path from "node:path";
 import { gzipSync } from "node:zlib";
 import { chromium } from "playwright-core";
 import { CHROMIUM_FLAGS, CHROMIUM_PATH } from "../lib/chromium.mjs";
-import { productionBenchEnv, startBuiltServer } from "../lib/start-server.mjs";
+import { startProductionBenchServer } from "../lib/start-server.mjs";
 
 const paths = process.argv.slice(2).length ? process.argv.slice(2) : ["/", "/about-us", "/news"];
 const dir = mkdtempSync(path.join(os.tmpdir(), "mhat-bench-"));
-const server = process.env.BASE_URL ? null : await startBuiltServer(productionBenchEnv(dir));
+const server = process.env.BASE_URL ? null : await startProductionBenchServer(dir);
 const base = process.env.BASE_URL ?? server.url;
 const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_FLAGS });
 

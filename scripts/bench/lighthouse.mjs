@@ -7,11 +7,11 @@ import path from "node:path";
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
 import { CHROMIUM_FLAGS, CHROMIUM_PATH } from "../lib/chromium.mjs";
-import { productionBenchEnv, startBuiltServer } from "../lib/start-server.mjs";
+import { startProductionBenchServer } from "../lib/start-server.mjs";
 
 const paths = process.argv.slice(2).length ? process.argv.slice(2) : ["/", "/about-us", "/news"];
 const dir = mkdtempSync(path.join(os.tmpdir(), "mhat-bench-"));
-const server = process.env.BASE_URL ? null : await startBuiltServer(productionBenchEnv(dir));
+const server = process.env.BASE_URL ? null : await startProductionBenchServer(dir);
 const base = process.env.BASE_URL ?? server.url;
 
 const chrome = await chromeLauncher.launch({

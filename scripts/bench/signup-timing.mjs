@@ -14,7 +14,7 @@ const dir = mkdtempSync(path.join(os.tmpdir(), "mhat-bench-"));
 // The server's own address is its APP_URL here, so that form posts pass the same-origin checks.
 const env = productionBenchEnv(dir);
 delete env.APP_URL;
-const server = await startBuiltServer({ ...env, DEMO_DATA: "0" });
+const server = await startBuiltServer(env);
 const appOrigin = server.url;
 
 const form = (email) =>

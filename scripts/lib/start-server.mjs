@@ -67,13 +67,13 @@ export async function startBuiltServer(env, timeoutMs = 60_000, options = {}) {
   };
 }
 
-/** Production settings for measuring: a throw-away embedded database with demo data. */
+/** Production settings for measuring, on a throw-away embedded database. */
 export function productionBenchEnv(pgliteDir) {
   return {
     NODE_ENV: "production",
     PGLITE_DIR: pgliteDir,
     DATABASE_URL: "",
-    DEMO_DATA: "1",
+    DEMO_DATA: "0",
     APP_URL: "http://127.0.0.1",
     AUTH_SECRET: "bench-only-secret-bench-only-secret-0000",
     SMTP_URL: "smtp://127.0.0.1:9",
@@ -82,4 +82,19 @@ export function productionBenchEnv(pgliteDir) {
     PAYPAL_CLIENT_SECRET: "bench-client-secret",
     PAYPAL_API_BASE: "http://127.0.0.1:9",
   };
+}
+
+/**
+ * The built server in production mode on a throw-away database holding the demo's events and
+ * people. Production refuses to seed demo data (its staff passwords are public), so a short
+ * development-mode run seeds the folder first; nothing but a benchmark ever uses it.
+ */
+export async function startProductionBenchServer(pgliteDir) {
+  const seeding = await startBuiltServer({
+    ...productionBenchEnv(pgliteDir),
+    NODE_ENV: "development",
+    DEMO_DATA: "1",
+  });
+  await seeding.stop();
+  return startBuiltServer(productionBenchEnv(pgliteDir));
 }
