@@ -5,6 +5,7 @@ import { user as userTable, userRole } from "#app/db/schema";
 import { safeRedirect } from "#app/domain/redirect";
 import { STAFF_SESSION_HOURS, type StaffRole } from "#app/domain/roles";
 import { getSessionUser, signOut, type SessionUser } from "./session.server";
+import { NO_STORE } from "#app/utils/headers";
 
 /**
  * The guards every protected loader and action starts with. Each either returns who is signed in
@@ -86,10 +87,6 @@ export async function requireStaff(
 /** For JSON endpoints: someone signed in, or a 401 answer in JSON (no redirect to a page). */
 export async function requireApiUser(request: Request): Promise<SessionUser> {
   const user = await getSessionUser(request);
-  if (!user)
-    throw Response.json(
-      { error: "Unauthorized" },
-      { status: 401, headers: { "Cache-Control": "no-store" } },
-    );
+  if (!user) throw Response.json({ error: "Unauthorized" }, { status: 401, headers: NO_STORE });
   return user;
 }

@@ -4,7 +4,7 @@ import { PortalPanel } from "#app/components/portal-panel";
 import { db } from "#app/db/client.server";
 import { findProfileForUser } from "#app/services/profiles.server";
 import { requireUser } from "#app/services/guards.server";
-import { pipeHeaders } from "#app/utils/headers";
+import { NO_STORE, pipeHeaders } from "#app/utils/headers";
 
 export const headers = pipeHeaders;
 
@@ -17,7 +17,7 @@ export async function loader({ request }: Route.LoaderArgs) {
       name: profile ? `${profile.firstName} ${profile.lastName}` : user.name,
       reference: profile?.reference ?? null,
     },
-    { headers: { "Cache-Control": "no-store" } },
+    { headers: NO_STORE },
   );
 }
 

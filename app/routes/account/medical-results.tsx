@@ -18,7 +18,7 @@ import {
 import { requireUser } from "#app/services/guards.server";
 import { logError, routeOf } from "#app/services/log.server";
 import { correctionDates } from "#app/services/results-admin.server";
-import { pipeHeaders } from "#app/utils/headers";
+import { NO_STORE, pipeHeaders } from "#app/utils/headers";
 
 export const meta = () => pageMeta("Medical results", "Your medical results and appointments.");
 
@@ -55,10 +55,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     const correctedOn = Object.fromEntries(
       Object.entries(corrections).map(([reference, at]) => [reference, londonDate(at)]),
     );
-    return data(
-      { appointments, correctedOn, failed: false },
-      { headers: { "Cache-Control": "no-store" } },
-    );
+    return data({ appointments, correctedOn, failed: false }, { headers: NO_STORE });
   } catch (error) {
     logError(error, { route: routeOf(request), code: "results_load_failed" });
     return data(
@@ -67,7 +64,7 @@ export async function loader({ request }: Route.LoaderArgs) {
         correctedOn: {} as Record<string, string>,
         failed: true,
       },
-      { status: 500, headers: { "Cache-Control": "no-store" } },
+      { status: 500, headers: NO_STORE },
     );
   }
 }

@@ -12,7 +12,7 @@ import { profileEditSchema } from "#app/domain/personal-details";
 import { requireUser } from "#app/services/guards.server";
 import { logError, routeOf } from "#app/services/log.server";
 import { findProfileForUser, updateOwnProfile, type Profile } from "#app/services/profiles.server";
-import { pipeHeaders } from "#app/utils/headers";
+import { NO_STORE, pipeHeaders } from "#app/utils/headers";
 import { readForm } from "#app/utils/http.server";
 
 export const meta = () => pageMeta("Your profile", "Your personal information.");
@@ -33,7 +33,7 @@ export async function loader({ request }: Route.LoaderArgs) {
       editing: url.searchParams.has("edit"),
       saved: url.searchParams.has("saved"),
     },
-    { headers: { "Cache-Control": "no-store" } },
+    { headers: NO_STORE },
   );
 }
 

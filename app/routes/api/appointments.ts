@@ -4,6 +4,7 @@ import { db } from "#app/db/client.server";
 import { HOLD_REFUSAL_MESSAGES, holdPlace } from "#app/services/bookings.server";
 import { requireApiUser } from "#app/services/guards.server";
 import { jsonEndpoint, jsonError, methodNotAllowed, parseJsonBody } from "#app/utils/http.server";
+import { NO_STORE } from "#app/utils/headers";
 
 const bodySchema = z.object({
   eventId: z.string({ error: "eventId is required" }).max(64),
@@ -30,7 +31,7 @@ export const action = jsonEndpoint(async ({ request }: Route.ActionArgs) => {
         slotTime: result.booking.slotTime,
         holdExpiresAt: result.booking.holdExpiresAt.toISOString(),
       },
-      { status: 201, headers: { "Cache-Control": "no-store" } },
+      { status: 201, headers: NO_STORE },
     );
   }
   if (result.reason === "event-not-found")

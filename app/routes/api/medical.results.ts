@@ -4,6 +4,7 @@ import { listAppointmentsAndResults } from "#app/services/bookings.server";
 import { requireApiUser } from "#app/services/guards.server";
 import { findProfileForUser } from "#app/services/profiles.server";
 import { jsonEndpoint, jsonError } from "#app/utils/http.server";
+import { NO_STORE } from "#app/utils/headers";
 
 /**
  * GET /api/medical/results/{profileId}: the signed-in person's own appointments and released
@@ -35,6 +36,6 @@ export const loader = jsonEndpoint(async ({ request, params }: Route.LoaderArgs)
         },
       })),
     },
-    { headers: { "Cache-Control": "no-store" } },
+    { headers: NO_STORE },
   );
 });

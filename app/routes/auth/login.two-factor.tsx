@@ -8,7 +8,7 @@ import { safeRedirect } from "#app/domain/redirect";
 import { auth } from "#app/services/auth.server";
 import { requireAnonymous } from "#app/services/guards.server";
 import { acceptSecondFactor, cookieHeaders } from "#app/services/session.server";
-import { pipeHeaders } from "#app/utils/headers";
+import { NO_STORE, pipeHeaders } from "#app/utils/headers";
 import { readForm } from "#app/utils/http.server";
 
 export const meta = () => pageMeta("Enter your code", "The second step of signing in for staff.");
@@ -27,7 +27,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   const url = new URL(request.url);
   return data(
     { redirectTo: safeRedirect(url.searchParams.get("redirectTo"), "/admin") },
-    { headers: { "Cache-Control": "no-store" } },
+    { headers: NO_STORE },
   );
 }
 

@@ -22,7 +22,7 @@ import { HOLD_REFUSAL_MESSAGES, holdPlace } from "#app/services/bookings.server"
 import { requireUser } from "#app/services/guards.server";
 import { logError, routeOf } from "#app/services/log.server";
 import { addMissingNhsNumber } from "#app/services/profiles.server";
-import { pipeHeaders } from "#app/utils/headers";
+import { NO_STORE, pipeHeaders } from "#app/utils/headers";
 import { readForm } from "#app/utils/http.server";
 import { z } from "zod";
 
@@ -38,8 +38,6 @@ export const BOOK_EVENT_MESSAGES = {
   timeGone: "That time is no longer available. Please choose another time.",
   nhsMissing: "Enter your NHS number",
 } as const;
-
-const NO_STORE = { "Cache-Control": "no-store" };
 
 /**
  * The booking page for one event (`/book-event?event={id}`): it needs someone signed in (the

@@ -9,7 +9,7 @@ import { db } from "#app/db/client.server";
 import { formatLongDate } from "#app/domain/date-labels";
 import { findBookingForUser } from "#app/services/bookings.server";
 import { requireUser } from "#app/services/guards.server";
-import { pipeHeaders } from "#app/utils/headers";
+import { NO_STORE, pipeHeaders } from "#app/utils/headers";
 
 export const meta = () => pageMeta("Booking confirmed", "Your screening appointment is booked.");
 
@@ -26,7 +26,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   if (!booking) throw data(null, { status: 404 });
   if (booking.status !== "confirmed" && booking.paymentStatus !== "pending")
     throw redirect(`/book-event/consent?booking=${booking.reference}`);
-  return data({ booking }, { headers: { "Cache-Control": "no-store" } });
+  return data({ booking }, { headers: NO_STORE });
 }
 
 export default function BookingSuccess({ loaderData }: Route.ComponentProps) {

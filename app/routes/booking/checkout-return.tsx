@@ -5,7 +5,7 @@ import { WarningIcon } from "#app/components/icons";
 import { db } from "#app/db/client.server";
 import { capturePayment } from "#app/services/bookings.server";
 import { requireUser } from "#app/services/guards.server";
-import { pipeHeaders } from "#app/utils/headers";
+import { NO_STORE, pipeHeaders } from "#app/utils/headers";
 import { bookingPaths } from "#app/domain/booking-paths";
 
 export const meta = () => pageMeta("Your payment", "The result of your payment.");
@@ -35,7 +35,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     case "failed":
       return data(
         { reference: result.reference, message: result.message },
-        { status: 402, headers: { "Cache-Control": "no-store" } },
+        { status: 402, headers: NO_STORE },
       );
   }
 }

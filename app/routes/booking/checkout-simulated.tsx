@@ -6,7 +6,7 @@ import { pageMeta } from "#app/components/meta";
 import { formatPounds } from "#app/domain/pricing";
 import { requireUser } from "#app/services/guards.server";
 import { simulatedProvider, type SimulatedDecision } from "#app/services/payments.server";
-import { pipeHeaders } from "#app/utils/headers";
+import { NO_STORE, pipeHeaders } from "#app/utils/headers";
 import { readForm } from "#app/utils/http.server";
 
 export const meta = () => pageMeta("Test payment", "A simulated payment page for demonstration.");
@@ -27,7 +27,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   const provider = simulatedProvider();
   const order = provider?.describe(new URL(request.url).searchParams.get("order") ?? "");
   if (!provider || !order) throw data(null, { status: 404 });
-  return data({ order }, { headers: { "Cache-Control": "no-store" } });
+  return data({ order }, { headers: NO_STORE });
 }
 
 export async function action({ request }: Route.ActionArgs) {

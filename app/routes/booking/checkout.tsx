@@ -12,7 +12,7 @@ import { formatLongDate } from "#app/domain/date-labels";
 import { PAYMENT_MESSAGES, findBookingForUser, startPayment } from "#app/services/bookings.server";
 import { requireUser } from "#app/services/guards.server";
 import { paymentProviderName } from "#app/services/payments.server";
-import { pipeHeaders } from "#app/utils/headers";
+import { NO_STORE, pipeHeaders } from "#app/utils/headers";
 import { readForm } from "#app/utils/http.server";
 import { bookingPaths } from "#app/domain/booking-paths";
 
@@ -25,8 +25,6 @@ const SDK_LOAD_FAILED = "Failed to load the PayPal JS SDK script.";
 export const meta = () => pageMeta("Checkout", "Pay for your screening appointment.");
 
 export const headers = pipeHeaders;
-
-const NO_STORE = { "Cache-Control": "no-store" };
 
 /** What a return from the payment page says, by the `payment` query value. */
 const CHECKOUT_NOTICES = {

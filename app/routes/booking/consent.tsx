@@ -10,15 +10,13 @@ import { parseConsentForm } from "#app/domain/consent";
 import { formatLongDate } from "#app/domain/date-labels";
 import { findBookingForUser, submitConsent } from "#app/services/bookings.server";
 import { requireUser } from "#app/services/guards.server";
-import { pipeHeaders } from "#app/utils/headers";
+import { NO_STORE, pipeHeaders } from "#app/utils/headers";
 import { readForm } from "#app/utils/http.server";
 
 export const meta = () =>
   pageMeta("Consent form", "Answer a few questions and give your consent for the PSA test.");
 
 export const headers = pipeHeaders;
-
-const NO_STORE = { "Cache-Control": "no-store" };
 
 /** Step two of booking: the consent form, while the chosen time is held. */
 export async function loader({ request }: Route.LoaderArgs) {

@@ -5,7 +5,7 @@ import { pageMeta } from "#app/components/meta";
 import { config } from "#app/config.server";
 import { db } from "#app/db/client.server";
 import { listOutbox } from "#app/services/email.server";
-import { pipeHeaders } from "#app/utils/headers";
+import { NO_STORE, pipeHeaders } from "#app/utils/headers";
 
 export const meta = () =>
   pageMeta("Development mailbox", "Messages the site has queued, for development only.");
@@ -27,7 +27,7 @@ export async function loader() {
         createdAt: message.createdAt.toISOString(),
       })),
     },
-    { headers: { "Cache-Control": "no-store" } },
+    { headers: NO_STORE },
   );
 }
 
