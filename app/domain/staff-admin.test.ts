@@ -41,8 +41,17 @@ describe("staff forms", () => {
     });
   });
 
-  it("reads a change of roles for one person", () => {
+  it("reads a change of roles for one person, where none at all ends their staff access", () => {
     expect(parseForm(rolesSchema, { userId: "u1", roles: ["coordinator"] }).ok).toBe(true);
-    expect(parseForm(rolesSchema, { userId: "u1" }).ok).toBe(false);
+    const none = parseForm(rolesSchema, { userId: "u1", roles: [] });
+    expect(none.ok && none.data.roles).toEqual([]);
+    expect(parseForm(rolesSchema, { userId: "u1", roles: ["owner"] }).ok).toBe(false);
+    expect(parseForm(rolesSchema, { roles: ["coordinator"] }).ok).toBe(false);
+  });
+
+  it("still needs at least one role to invite someone", () => {
+    const parsed = parseForm(inviteSchema, { email: "new.person@example.org", roles: [] });
+    expect(parsed.ok).toBe(false);
+    expect(!parsed.ok && parsed.fieldErrors.roles).toBe(STAFF_MESSAGES.roles);
   });
 });

@@ -6,10 +6,10 @@ import { STAFF_MESSAGES } from "./staff-messages";
 
 export { STAFF_MESSAGES };
 
-const roles = z
+const anyRoles = z
   .array(z.enum(STAFF_ROLES, { error: STAFF_MESSAGES.roles }), { error: STAFF_MESSAGES.roles })
-  .min(1, { error: STAFF_MESSAGES.roles })
   .transform((list) => STAFF_ROLES.filter((role) => list.includes(role)));
+const roles = anyRoles.refine((list) => list.length > 0, { error: STAFF_MESSAGES.roles });
 
 /** Invite someone: an address and at least one role. Roles come from checkboxes (`getAll`). */
 export const inviteSchema = z.object({
@@ -19,7 +19,11 @@ export const inviteSchema = z.object({
 
 const userId = z.string({ error: STAFF_MESSAGES.missing }).min(1).max(100);
 
-export const rolesSchema = z.object({ userId, roles });
+/**
+ * Change someone's roles. None at all ends their staff access but keeps their account, for their
+ * own bookings and results (deactivating would shut them out of those too).
+ */
+export const rolesSchema = z.object({ userId, roles: anyRoles.default([]) });
 
 export const accountSchema = z.object({ userId });
 

@@ -10,6 +10,8 @@ export const STAFF_MESSAGES = {
     "You cannot deactivate your own account. Ask another admin to do it, so that the charity always has an admin who can sign in.",
   invited: "Invitation sent. The link in it works for 3 days.",
   rolesSaved: "Roles saved.",
+  staffAccessEnded:
+    "Staff access ended. The account stays, so they can still see their own bookings and results.",
   deactivated: "Account deactivated. They have been signed out.",
   reactivated: "Account reactivated. They can sign in again.",
   revoked: "Invitation revoked. Its link no longer works.",

@@ -279,3 +279,23 @@ describe("staff sessions", () => {
     expect(response.status).toBe(401);
   });
 });
+
+describe("ending someone's staff access", () => {
+  it("unticking every role keeps their own account: back office 403, their results still open", async () => {
+    const { jar, email } = await newStaffMember();
+    const [person] = await query<{ id: string }>(`select id from "user" where email = $1`, [email]);
+    // Their own account works as a coordinator's first (the page asks for two-factor set-up).
+    expect((await jar.fetch("/admin")).headers.get("location")).toBe("/admin/two-factor");
+
+    const saved = await people.admin!.post("/admin/staff", {
+      intent: "roles",
+      userId: person!.id,
+    });
+    expect(saved.status).toBe(302);
+    expect(saved.headers.get("location")).toBe("/admin/staff?done=staffAccessEnded");
+    expect(await query("select role from user_role where user_id = $1", [person!.id])).toEqual([]);
+
+    expect((await jar.fetch("/admin")).status).toBe(403);
+    expect((await jar.fetch("/medical-results")).status).toBe(200);
+  });
+});

@@ -33,6 +33,7 @@ export const headers = pipeHeaders;
 const DONE_MESSAGES = {
   invited: STAFF_MESSAGES.invited,
   roles: STAFF_MESSAGES.rolesSaved,
+  staffAccessEnded: STAFF_MESSAGES.staffAccessEnded,
   deactivated: STAFF_MESSAGES.deactivated,
   reactivated: STAFF_MESSAGES.reactivated,
   revoked: STAFF_MESSAGES.revoked,
@@ -140,7 +141,9 @@ export async function action(args: Route.ActionArgs) {
         { intent, userId, roles, fieldErrors: { [key]: STAFF_MESSAGES[result.reason] } },
         result.reason === "missing" ? 404 : 400,
       );
-    return redirect("/admin/staff?done=roles");
+    return redirect(
+      `/admin/staff?done=${parsed.data.roles.length > 0 ? "roles" : "staffAccessEnded"}`,
+    );
   }
 
   if (intent === "deactivate" || intent === "reactivate") {
@@ -277,6 +280,10 @@ export default function Staff({ loaderData, actionData }: Route.ComponentProps) 
             {confirm.name} ({confirm.email}) will be signed out at once and will not be able to sign
             in until an admin reactivates the account.
           </p>
+          <p>
+            That includes their own bookings and results, if they have been screened with us. To end
+            only their staff access, untick all their roles instead.
+          </p>
           <div className="admin-actions">
             <Form method="post" action="/admin/staff">
               <input type="hidden" name="intent" value="deactivate" />
@@ -333,7 +340,11 @@ export default function Staff({ loaderData, actionData }: Route.ComponentProps) 
                     idBase={errorKey}
                     checked={checked}
                     legend={`Roles for ${person.name || person.email}`}
-                    hint={isMe ? "You cannot remove your own Admin role." : undefined}
+                    hint={
+                      isMe
+                        ? "You cannot remove your own Admin role."
+                        : "Untick every role to end their staff access but keep their own account."
+                    }
                     error={error}
                   />
                   <SubmitButton busy={busy && pendingIntent === "roles"} busyLabel="Saving...">
