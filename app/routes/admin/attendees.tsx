@@ -1,4 +1,5 @@
 import { useEffect, useRef } from "react";
+import { AdminTable } from "#app/components/admin/admin-table";
 import { Form, Link, data, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/attendees";
 import { ErrorSummary, fieldId } from "#app/components/form";
@@ -505,28 +506,16 @@ export default function Attendees({ loaderData, actionData }: Route.ComponentPro
       {cancelled.length > 0 && (
         <>
           <h2>Cancelled bookings ({cancelled.length})</h2>
-          <div className="table-scroll" role="region" aria-label="Cancelled bookings" tabIndex={0}>
-            <table className="admin-table">
-              <thead>
-                <tr>
-                  <th scope="col">Time</th>
-                  <th scope="col">Name</th>
-                  <th scope="col">Reference</th>
-                  <th scope="col">Payment</th>
-                </tr>
-              </thead>
-              <tbody>
-                {cancelled.map((row) => (
-                  <tr key={row.bookingId} id={`booking-${row.reference}`}>
-                    <td>{row.slotTime}</td>
-                    <th scope="row">{row.name}</th>
-                    <td>{row.reference}</td>
-                    <td>{PAYMENT_STATUS_LABELS[row.paymentStatus]}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <AdminTable label="Cancelled bookings" columns={["Time", "Name", "Reference", "Payment"]}>
+            {cancelled.map((row) => (
+              <tr key={row.bookingId} id={`booking-${row.reference}`}>
+                <td>{row.slotTime}</td>
+                <th scope="row">{row.name}</th>
+                <td>{row.reference}</td>
+                <td>{PAYMENT_STATUS_LABELS[row.paymentStatus]}</td>
+              </tr>
+            ))}
+          </AdminTable>
         </>
       )}
     </>

@@ -1,4 +1,5 @@
 import { Link, data } from "react-router";
+import { AdminTable } from "#app/components/admin/admin-table";
 import type { Route } from "./+types/dashboard";
 import { pageMeta } from "#app/components/meta";
 import { db } from "#app/db/client.server";
@@ -61,40 +62,25 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
       {events.length === 0 ? (
         <p>No upcoming events.</p>
       ) : (
-        <div className="table-scroll" role="region" aria-label="Upcoming events" tabIndex={0}>
-          <table className="admin-table">
-            <thead>
-              <tr>
-                <th scope="col">Event</th>
-                <th scope="col">Date</th>
-                <th scope="col">Status</th>
-                <th scope="col">Booked</th>
-                <th scope="col">Held</th>
-                <th scope="col">Total places</th>
-              </tr>
-            </thead>
-            <tbody>
-              {events.map((row) => (
-                <tr key={row.id}>
-                  <th scope="row">
-                    {canRunEvents ? (
-                      <Link to={`/admin/events/${row.id}`}>{row.name}</Link>
-                    ) : (
-                      row.name
-                    )}
-                  </th>
-                  <td>
-                    {formatLongDate(row.eventDate)}, {row.startTime}
-                  </td>
-                  <td>{STATUS_LABELS[row.status]}</td>
-                  <td>{row.booked}</td>
-                  <td>{row.held}</td>
-                  <td>{row.total}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <AdminTable
+          label="Upcoming events"
+          columns={["Event", "Date", "Status", "Booked", "Held", "Total places"]}
+        >
+          {events.map((row) => (
+            <tr key={row.id}>
+              <th scope="row">
+                {canRunEvents ? <Link to={`/admin/events/${row.id}`}>{row.name}</Link> : row.name}
+              </th>
+              <td>
+                {formatLongDate(row.eventDate)}, {row.startTime}
+              </td>
+              <td>{STATUS_LABELS[row.status]}</td>
+              <td>{row.booked}</td>
+              <td>{row.held}</td>
+              <td>{row.total}</td>
+            </tr>
+          ))}
+        </AdminTable>
       )}
     </>
   );

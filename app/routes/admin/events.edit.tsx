@@ -1,4 +1,5 @@
 import { Form, Link, data, redirect, useNavigation } from "react-router";
+import { AdminTable } from "#app/components/admin/admin-table";
 import type { Route } from "./+types/events.edit";
 import {
   CATEGORY_LABELS,
@@ -401,26 +402,16 @@ export default function ManageEvent({ loaderData, actionData }: Route.ComponentP
               </p>
             )}
             {refunds.failures.length > 0 && (
-              <div className="table-scroll" role="region" aria-label="Failed refunds" tabIndex={0}>
-                <table className="admin-table">
-                  <thead>
-                    <tr>
-                      <th scope="col">Booking</th>
-                      <th scope="col">Why it failed</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {refunds.failures.map((failure) => (
-                      <tr key={failure.reference}>
-                        <th scope="row" className="reference">
-                          {failure.reference}
-                        </th>
-                        <td>{failure.reason}</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
+              <AdminTable label="Failed refunds" columns={["Booking", "Why it failed"]}>
+                {refunds.failures.map((failure) => (
+                  <tr key={failure.reference}>
+                    <th scope="row" className="reference">
+                      {failure.reference}
+                    </th>
+                    <td>{failure.reason}</td>
+                  </tr>
+                ))}
+              </AdminTable>
             )}
             {(refunds.outstanding > 0 || refunds.activeAfterCancel > 0) && (
               <Form method="post" action={here}>
@@ -463,56 +454,46 @@ export default function ManageEvent({ loaderData, actionData }: Route.ComponentP
         {codes.length === 0 ? (
           <p>No codes yet.</p>
         ) : (
-          <div className="table-scroll" role="region" aria-label="Access codes" tabIndex={0}>
-            <table className="admin-table">
-              <thead>
-                <tr>
-                  <th scope="col">Given to</th>
-                  <th scope="col">Uses</th>
-                  <th scope="col">Works until</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Action</th>
-                </tr>
-              </thead>
-              <tbody>
-                {codes.map((code) => (
-                  <tr key={code.id}>
-                    <th scope="row">
-                      {code.label ?? "No label"}
-                      <br />
-                      <span className="hint">Made {code.created}</span>
-                    </th>
-                    <td>
-                      {code.uses} of {code.maxUses ?? "unlimited"}
-                    </td>
-                    <td>{code.lastDay ? `End of ${code.lastDay}` : "No end date"}</td>
-                    <td>
-                      <span className="status-tag">{CODE_STATE_LABELS[code.state]}</span>
-                    </td>
-                    <td>
-                      {code.state === "revoked" ? (
-                        "None"
-                      ) : (
-                        <Form method="post" action={here}>
-                          <input type="hidden" name="intent" value="revoke-code" />
-                          <input type="hidden" name="codeId" value={code.id} />
-                          {/* aria-label, not a hidden span: an absolutely placed span would
-                              escape the table's scroll box and widen the page at 320 px. */}
-                          <button
-                            type="submit"
-                            className="button button--secondary button--small"
-                            aria-label={`Revoke the code for ${code.label ?? "no label"}`}
-                          >
-                            Revoke
-                          </button>
-                        </Form>
-                      )}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <AdminTable
+            label="Access codes"
+            columns={["Given to", "Uses", "Works until", "Status", "Action"]}
+          >
+            {codes.map((code) => (
+              <tr key={code.id}>
+                <th scope="row">
+                  {code.label ?? "No label"}
+                  <br />
+                  <span className="hint">Made {code.created}</span>
+                </th>
+                <td>
+                  {code.uses} of {code.maxUses ?? "unlimited"}
+                </td>
+                <td>{code.lastDay ? `End of ${code.lastDay}` : "No end date"}</td>
+                <td>
+                  <span className="status-tag">{CODE_STATE_LABELS[code.state]}</span>
+                </td>
+                <td>
+                  {code.state === "revoked" ? (
+                    "None"
+                  ) : (
+                    <Form method="post" action={here}>
+                      <input type="hidden" name="intent" value="revoke-code" />
+                      <input type="hidden" name="codeId" value={code.id} />
+                      {/* aria-label, not a hidden span: an absolutely placed span would
+                          escape the table's scroll box and widen the page at 320 px. */}
+                      <button
+                        type="submit"
+                        className="button button--secondary button--small"
+                        aria-label={`Revoke the code for ${code.label ?? "no label"}`}
+                      >
+                        Revoke
+                      </button>
+                    </Form>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </AdminTable>
         )}
         {!cancelled && (
           <>

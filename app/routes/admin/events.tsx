@@ -1,4 +1,5 @@
 import { Form, Link, data } from "react-router";
+import { AdminTable } from "#app/components/admin/admin-table";
 import type { Route } from "./+types/events";
 import { pageMeta } from "#app/components/meta";
 import { db } from "#app/db/client.server";
@@ -78,81 +79,77 @@ export default function AdminEvents({ loaderData }: Route.ComponentProps) {
             {status ? ` (${STATUS_LABELS[status].toLowerCase()})` : ""}.
           </p>
           {/* Row links skip route discovery: hundreds of rows would ask for every path at once. */}
-          <div className="table-scroll" role="region" aria-label="Events" tabIndex={0}>
-            <table className="admin-table">
-              <thead>
-                <tr>
-                  <th scope="col">Event</th>
-                  <th scope="col">Date and time</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Booked</th>
-                  <th scope="col">Held</th>
-                  <th scope="col">Total places</th>
-                  <th scope="col">Links</th>
-                </tr>
-              </thead>
-              <tbody>
-                {events.map((row) => (
-                  <tr key={row.id}>
-                    <th scope="row">
-                      <Link to={`/admin/events/${row.id}`} discover="none">
-                        {row.name}
+          <AdminTable
+            label="Events"
+            columns={[
+              "Event",
+              "Date and time",
+              "Status",
+              "Booked",
+              "Held",
+              "Total places",
+              "Links",
+            ]}
+          >
+            {events.map((row) => (
+              <tr key={row.id}>
+                <th scope="row">
+                  <Link to={`/admin/events/${row.id}`} discover="none">
+                    {row.name}
+                  </Link>
+                  <br />
+                  <span className="hint">
+                    {row.productName}, {row.city}
+                    {row.isPublic ? "" : ", private"}
+                  </span>
+                </th>
+                <td>
+                  {formatLongDate(row.eventDate)}, {row.startTime} to {row.endTime}
+                </td>
+                <td>
+                  <span className="status-tag">{STATUS_LABELS[row.status]}</span>
+                </td>
+                <td>{row.booked}</td>
+                <td>{row.held}</td>
+                <td>{row.total}</td>
+                <td>
+                  <ul className="plain-list">
+                    <li>
+                      <Link
+                        to={`/admin/events/${row.id}`}
+                        discover="none"
+                        aria-label={`Manage ${row.name}`}
+                      >
+                        Manage
                       </Link>
-                      <br />
-                      <span className="hint">
-                        {row.productName}, {row.city}
-                        {row.isPublic ? "" : ", private"}
-                      </span>
-                    </th>
-                    <td>
-                      {formatLongDate(row.eventDate)}, {row.startTime} to {row.endTime}
-                    </td>
-                    <td>
-                      <span className="status-tag">{STATUS_LABELS[row.status]}</span>
-                    </td>
-                    <td>{row.booked}</td>
-                    <td>{row.held}</td>
-                    <td>{row.total}</td>
-                    <td>
-                      <ul className="plain-list">
-                        <li>
-                          <Link
-                            to={`/admin/events/${row.id}`}
-                            discover="none"
-                            aria-label={`Manage ${row.name}`}
-                          >
-                            Manage
-                          </Link>
-                        </li>
-                        {canSeeAttendees && (
-                          <li>
-                            <Link
-                              to={`/admin/events/${row.id}/attendees`}
-                              discover="none"
-                              aria-label={`Attendees of ${row.name}`}
-                            >
-                              Attendees
-                            </Link>
-                          </li>
-                        )}
-                        {row.status === "published" && (
-                          <li>
-                            <Link
-                              to={`/event/${row.id}`}
-                              discover="none"
-                              aria-label={`On the site: ${row.name}`}
-                            >
-                              On the site
-                            </Link>
-                          </li>
-                        )}
-                      </ul>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+                    </li>
+                    {canSeeAttendees && (
+                      <li>
+                        <Link
+                          to={`/admin/events/${row.id}/attendees`}
+                          discover="none"
+                          aria-label={`Attendees of ${row.name}`}
+                        >
+                          Attendees
+                        </Link>
+                      </li>
+                    )}
+                    {row.status === "published" && (
+                      <li>
+                        <Link
+                          to={`/event/${row.id}`}
+                          discover="none"
+                          aria-label={`On the site: ${row.name}`}
+                        >
+                          On the site
+                        </Link>
+                      </li>
+                    )}
+                  </ul>
+                </td>
+              </tr>
+            ))}
+          </AdminTable>
         </>
       )}
     </>

@@ -1,4 +1,5 @@
 import { Form, Link, data, redirect, useNavigation } from "react-router";
+import { AdminTable } from "#app/components/admin/admin-table";
 import type { Route } from "./+types/products";
 import { ErrorSummary, SubmitButton, TextArea, TextField } from "#app/components/form";
 import { pageMeta } from "#app/components/meta";
@@ -90,43 +91,28 @@ export default function Products({ loaderData, actionData }: Route.ComponentProp
       {products.length === 0 ? (
         <p>No products yet.</p>
       ) : (
-        <div className="table-scroll" role="region" aria-label="Products" tabIndex={0}>
-          <table className="admin-table">
-            <thead>
-              <tr>
-                <th scope="col">Product</th>
-                <th scope="col">Price</th>
-                <th scope="col">Events</th>
-                <th scope="col">Action</th>
-              </tr>
-            </thead>
-            <tbody>
-              {products.map((product) => (
-                <tr key={product.id}>
-                  <th scope="row">
-                    {product.name}
-                    {product.description && (
-                      <>
-                        <br />
-                        <span className="hint">{product.description}</span>
-                      </>
-                    )}
-                  </th>
-                  <td>{formatPounds(product.pricePence)}</td>
-                  <td>{product.events}</td>
-                  <td>
-                    <Link
-                      to={`?edit=${product.id}#product-form`}
-                      aria-label={`Change ${product.name}`}
-                    >
-                      Change
-                    </Link>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <AdminTable label="Products" columns={["Product", "Price", "Events", "Action"]}>
+          {products.map((product) => (
+            <tr key={product.id}>
+              <th scope="row">
+                {product.name}
+                {product.description && (
+                  <>
+                    <br />
+                    <span className="hint">{product.description}</span>
+                  </>
+                )}
+              </th>
+              <td>{formatPounds(product.pricePence)}</td>
+              <td>{product.events}</td>
+              <td>
+                <Link to={`?edit=${product.id}#product-form`} aria-label={`Change ${product.name}`}>
+                  Change
+                </Link>
+              </td>
+            </tr>
+          ))}
+        </AdminTable>
       )}
 
       <section aria-labelledby="product-form" className="form-section">

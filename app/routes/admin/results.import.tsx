@@ -1,4 +1,5 @@
 import { Form, Link, data, redirect, useNavigation } from "react-router";
+import { AdminTable } from "#app/components/admin/admin-table";
 import type { Route } from "./+types/results.import";
 import { ErrorSummary, SubmitButton, fieldId } from "#app/components/form";
 import { pageMeta } from "#app/components/meta";
@@ -183,26 +184,16 @@ function UploadForm({
         result. Each row is matched to a booking by its reference, its sample id, or both (which
         must then be the same booking).
       </p>
-      <div className="table-scroll" role="region" aria-label="Columns of the file" tabIndex={0}>
-        <table className="admin-table">
-          <thead>
-            <tr>
-              <th scope="col">Column</th>
-              <th scope="col">What goes in it</th>
-            </tr>
-          </thead>
-          <tbody>
-            {columns.map((column) => (
-              <tr key={column.header}>
-                <th scope="row">
-                  <code>{column.header}</code>
-                </th>
-                <td>{column.description}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <AdminTable label="Columns of the file" columns={["Column", "What goes in it"]}>
+        {columns.map((column) => (
+          <tr key={column.header}>
+            <th scope="row">
+              <code>{column.header}</code>
+            </th>
+            <td>{column.description}</td>
+          </tr>
+        ))}
+      </AdminTable>
       <p>For example:</p>
       <div className="table-scroll" role="region" aria-label="An example file" tabIndex={0}>
         <pre>
@@ -215,38 +206,28 @@ function UploadForm({
       {recent.length > 0 && (
         <>
           <h2>Your recent files</h2>
-          <div className="table-scroll" role="region" aria-label="Your recent files" tabIndex={0}>
-            <table className="admin-table">
-              <thead>
-                <tr>
-                  <th scope="col">File</th>
-                  <th scope="col">Uploaded</th>
-                  <th scope="col">Rows</th>
-                  <th scope="col">With problems</th>
-                  <th scope="col">Status</th>
-                </tr>
-              </thead>
-              <tbody>
-                {recent.map((item) => (
-                  <tr key={item.id}>
-                    <th scope="row">
-                      <Link to={`/admin/results/import?import=${item.id}`}>
-                        {item.filename ?? "Results file"}
-                      </Link>
-                    </th>
-                    <td>{item.createdLabel}</td>
-                    <td>{item.counts.rows}</td>
-                    <td>{item.counts.errors}</td>
-                    <td>
-                      {item.committedLabel
-                        ? `Imported ${item.committedLabel}`
-                        : "Checked, not imported"}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <AdminTable
+            label="Your recent files"
+            columns={["File", "Uploaded", "Rows", "With problems", "Status"]}
+          >
+            {recent.map((item) => (
+              <tr key={item.id}>
+                <th scope="row">
+                  <Link to={`/admin/results/import?import=${item.id}`}>
+                    {item.filename ?? "Results file"}
+                  </Link>
+                </th>
+                <td>{item.createdLabel}</td>
+                <td>{item.counts.rows}</td>
+                <td>{item.counts.errors}</td>
+                <td>
+                  {item.committedLabel
+                    ? `Imported ${item.committedLabel}`
+                    : "Checked, not imported"}
+                </td>
+              </tr>
+            ))}
+          </AdminTable>
         </>
       )}
     </>
@@ -292,77 +273,66 @@ function Preview({
         </div>
       )}
 
-      <div className="table-scroll" role="region" aria-label="Rows of the file" tabIndex={0}>
-        <table className="admin-table">
-          <thead>
-            <tr>
-              <th scope="col">Line</th>
-              <th scope="col">Patient</th>
-              <th scope="col">Age at sample</th>
-              <th scope="col">PSA</th>
-              <th scope="col">Suggested flag</th>
-              <th scope="col">Status</th>
+      <AdminTable
+        label="Rows of the file"
+        columns={["Line", "Patient", "Age at sample", "PSA", "Suggested flag", "Status"]}
+      >
+        {preview.rows.map((row, index) => {
+          const good = row.errors.length === 0;
+          return (
+            <tr key={`${row.line}-${index}`}>
+              <th scope="row">{row.line}</th>
+              <td>
+                {row.patient ? (
+                  <>
+                    {row.patient.name}
+                    <br />
+                    {row.patient.reference}
+                    <br />
+                    {row.patient.eventName}, {formatLongDate(row.patient.eventDate)}
+                  </>
+                ) : (
+                  <>
+                    {row.reference && <>Reference: {row.reference}</>}
+                    {row.reference && row.sampleId && <br />}
+                    {row.sampleId && <>Sample id: {row.sampleId}</>}
+                  </>
+                )}
+              </td>
+              <td>{good && row.age !== null ? row.age : ""}</td>
+              <td>
+                {row.psa} {row.unit}
+              </td>
+              <td>
+                {good
+                  ? row.suggestedFlag
+                    ? FLAG_LABELS[row.suggestedFlag]
+                    : "None: set the flag yourself"
+                  : ""}
+              </td>
+              <td>
+                <strong>
+                  {good ? (committedLabel ? "Imported" : "Ready to import") : "Not imported"}
+                </strong>
+                {row.errors.length > 0 && (
+                  <ul>
+                    {row.errors.map((error) => (
+                      <li key={error}>{error}</li>
+                    ))}
+                  </ul>
+                )}
+                {good && row.notes.length > 0 && (
+                  <ul>
+                    {row.notes.map((note) => (
+                      <li key={note}>{note}</li>
+                    ))}
+                  </ul>
+                )}
+              </td>
             </tr>
-          </thead>
-          <tbody>
-            {preview.rows.map((row, index) => {
-              const good = row.errors.length === 0;
-              return (
-                <tr key={`${row.line}-${index}`}>
-                  <th scope="row">{row.line}</th>
-                  <td>
-                    {row.patient ? (
-                      <>
-                        {row.patient.name}
-                        <br />
-                        {row.patient.reference}
-                        <br />
-                        {row.patient.eventName}, {formatLongDate(row.patient.eventDate)}
-                      </>
-                    ) : (
-                      <>
-                        {row.reference && <>Reference: {row.reference}</>}
-                        {row.reference && row.sampleId && <br />}
-                        {row.sampleId && <>Sample id: {row.sampleId}</>}
-                      </>
-                    )}
-                  </td>
-                  <td>{good && row.age !== null ? row.age : ""}</td>
-                  <td>
-                    {row.psa} {row.unit}
-                  </td>
-                  <td>
-                    {good
-                      ? row.suggestedFlag
-                        ? FLAG_LABELS[row.suggestedFlag]
-                        : "None: set the flag yourself"
-                      : ""}
-                  </td>
-                  <td>
-                    <strong>
-                      {good ? (committedLabel ? "Imported" : "Ready to import") : "Not imported"}
-                    </strong>
-                    {row.errors.length > 0 && (
-                      <ul>
-                        {row.errors.map((error) => (
-                          <li key={error}>{error}</li>
-                        ))}
-                      </ul>
-                    )}
-                    {good && row.notes.length > 0 && (
-                      <ul>
-                        {row.notes.map((note) => (
-                          <li key={note}>{note}</li>
-                        ))}
-                      </ul>
-                    )}
-                  </td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
-      </div>
+          );
+        })}
+      </AdminTable>
 
       {!committedLabel &&
         (counts.good > 0 ? (

@@ -1,4 +1,5 @@
 import { Form, Link, data, useNavigation } from "react-router";
+import { AdminTable } from "#app/components/admin/admin-table";
 import type { Route } from "./+types/results.thresholds";
 import { ErrorSummary, SubmitButton, TextField } from "#app/components/form";
 import { pageMeta } from "#app/components/meta";
@@ -86,42 +87,30 @@ export default function Thresholds({ loaderData, actionData }: Route.ComponentPr
       )}
       <Form method="post" noValidate className="form">
         <input type="hidden" name="intent" value="save" />
-        <div className="table-scroll" role="region" aria-label="Thresholds by age" tabIndex={0}>
-          <table className="admin-table">
-            <thead>
-              <tr>
-                <th scope="col">Age</th>
-                <th scope="col">Threshold (ng/ml)</th>
+        <AdminTable label="Thresholds by age" columns={["Age", "Threshold (ng/ml)"]}>
+          {loaderData.bands.map((band) => {
+            const name = thresholdFieldName(band.id);
+            const ages = `${band.minAge} to ${band.maxAge}`;
+            return (
+              <tr key={band.id}>
+                <th scope="row">{ages}</th>
+                <td>
+                  <TextField
+                    name={name}
+                    label={`Threshold for ages ${ages}, in ng/ml`}
+                    hint="Blank for none, or a number like 1.00"
+                    inputMode="decimal"
+                    autoComplete="off"
+                    spellCheck={false}
+                    defaultValue={failed ? (failed.values[name] ?? "") : (band.thresholdNgMl ?? "")}
+                    error={errors[name]}
+                    key={`${name}-${failed ? "typed" : (band.thresholdNgMl ?? "")}`}
+                  />
+                </td>
               </tr>
-            </thead>
-            <tbody>
-              {loaderData.bands.map((band) => {
-                const name = thresholdFieldName(band.id);
-                const ages = `${band.minAge} to ${band.maxAge}`;
-                return (
-                  <tr key={band.id}>
-                    <th scope="row">{ages}</th>
-                    <td>
-                      <TextField
-                        name={name}
-                        label={`Threshold for ages ${ages}, in ng/ml`}
-                        hint="Blank for none, or a number like 1.00"
-                        inputMode="decimal"
-                        autoComplete="off"
-                        spellCheck={false}
-                        defaultValue={
-                          failed ? (failed.values[name] ?? "") : (band.thresholdNgMl ?? "")
-                        }
-                        error={errors[name]}
-                        key={`${name}-${failed ? "typed" : (band.thresholdNgMl ?? "")}`}
-                      />
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </div>
+            );
+          })}
+        </AdminTable>
         <SubmitButton busy={busy} busyLabel="Saving...">
           Save thresholds
         </SubmitButton>
