@@ -25,6 +25,8 @@ const envSchema = z
     TRUST_PROXY: z.string().optional(),
     RATE_LIMIT_FORMS_PER_WINDOW: z.coerce.number().int().min(1).default(10),
     RATE_LIMIT_POSTS_PER_WINDOW: z.coerce.number().int().min(1).default(60),
+    /** New holds on a place (not moves to another time) per client address per hour. */
+    RATE_LIMIT_HOLDS_PER_HOUR: z.coerce.number().int().min(1).default(20),
     OUTBOX_POLL_MS: z.coerce.number().int().min(50).default(5000),
     HOLD_MINUTES: z.coerce.number().int().min(1).max(120).default(15),
   })

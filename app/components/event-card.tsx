@@ -1,6 +1,6 @@
 import { Link } from "react-router";
 import { formatCardDate } from "#app/domain/date-labels";
-import { isCorporateOnly, type CardState } from "#app/domain/events";
+import { isCorporateOnly, type BookingWindow } from "#app/domain/events";
 import { isPaidEvent, priceLabel } from "#app/domain/pricing";
 import type { EventView } from "#app/services/events.server";
 import {
@@ -19,7 +19,7 @@ import {
 export const CORPORATE_ONLY_LABEL = "Corporate event: for the host employer's staff only";
 
 /** The words on an event that cannot be booked, always shown with an icon. */
-export const UNAVAILABLE_LABELS: Record<Exclude<CardState, "bookable">, string> = {
+export const UNAVAILABLE_LABELS: Record<Exclude<BookingWindow, "bookable">, string> = {
   passed: "Event Passed",
   full: "Fully Booked",
   closed: "Booking closed",
@@ -92,7 +92,7 @@ export function EventAudience({
   );
 }
 
-function UnavailableIcon({ state }: { state: Exclude<CardState, "bookable"> }) {
+function UnavailableIcon({ state }: { state: Exclude<BookingWindow, "bookable"> }) {
   if (state === "passed") return <PassedIcon />;
   if (state === "closed") return <ClosedIcon />;
   return <FullIcon />;

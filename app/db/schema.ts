@@ -17,6 +17,7 @@ import {
   uniqueIndex,
   uuid,
 } from "drizzle-orm/pg-core";
+import { BOOKING_STATUSES, PAYMENT_STATUSES } from "../domain/booking-lifecycle";
 import { STAFF_ROLES } from "../domain/roles";
 
 const createdAt = () => timestamp("created_at", { withTimezone: true }).notNull().defaultNow();
@@ -121,8 +122,8 @@ export const eventStatus = pgEnum("event_status", EVENT_STATUSES);
 
 /**
  * A screening event. Dates and times are London wall-clock values; rules turn them into instants.
- * Capacity: `totalSpaces` for the event and `placesPerSlot` for each time slot; `bookedSpaces` is
- * kept by the booking transaction, under a row lock.
+ * Capacity: `totalSpaces` for the event and `placesPerSlot` for each time slot. What is taken is
+ * always counted from the bookings (no stored counter that could drift from them).
  */
 export const event = pgTable(
   "event",
@@ -143,7 +144,6 @@ export const event = pgTable(
     sessionDuration: integer("session_duration").notNull(),
     totalSpaces: integer("total_spaces").notNull(),
     placesPerSlot: integer("places_per_slot").notNull().default(1),
-    bookedSpaces: integer("booked_spaces").notNull().default(0),
     category: eventCategory("category").notNull(),
     /** "CORPORATE" marks an event reserved for one employer's staff. */
     exclusiveFor: text("exclusive_for"),
@@ -167,7 +167,7 @@ export const event = pgTable(
   },
   (table) => [
     index("event_date_idx").on(table.eventDate),
-    check("event_spaces_check", sql`${table.bookedSpaces} >= 0 AND ${table.totalSpaces} >= 0`),
+    check("event_spaces_check", sql`${table.totalSpaces} >= 0`),
     check("event_session_check", sql`${table.sessionDuration} > 0 AND ${table.placesPerSlot} > 0`),
     check("event_times_check", sql`${table.endTime} > ${table.startTime}`),
   ],
@@ -194,6 +194,28 @@ export const eventAccessCode = pgTable(
     createdAt: createdAt(),
   },
   (table) => [uniqueIndex("event_access_code_hash_key").on(table.eventId, table.codeHash)],
+);
+
+/**
+ * Who has unlocked a private event with one of its codes: kept on the server, per person, so that
+ * taking a place checks it whichever way the request came (the page, the API, anything later).
+ * Revoking the code closes the event again to those who used it, for new bookings.
+ */
+export const eventUnlock = pgTable(
+  "event_unlock",
+  {
+    eventId: uuid("event_id")
+      .notNull()
+      .references(() => event.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    accessCodeId: uuid("access_code_id")
+      .notNull()
+      .references(() => eventAccessCode.id, { onDelete: "cascade" }),
+    unlockedAt: timestamp("unlocked_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [primaryKey({ columns: [table.eventId, table.userId] })],
 );
 
 /** Fixed-window counters for rate limits that several server instances must share. */
@@ -423,32 +445,18 @@ export const profile = pgTable("profile", {
 
 /**
  * held → awaiting_payment → confirmed; or expired (the hold ran out, or the worker cleared it)
- * and cancelled (a refused payment, or later the person or staff). Only `confirmed` counts in
- * `event.booked_spaces`; `held` and `awaiting_payment` take a place while `hold_expires_at` is ahead.
+ * and cancelled (a refused payment, or staff). `confirmed` takes a place; `held` and
+ * `awaiting_payment` take one while `hold_expires_at` is ahead. The stages and the steps between
+ * them are `app/domain/booking-lifecycle.ts`.
  */
-export const bookingStatus = pgEnum("booking_status", [
-  "held",
-  "awaiting_payment",
-  "confirmed",
-  "expired",
-  "cancelled",
-]);
+export const bookingStatus = pgEnum("booking_status", BOOKING_STATUSES);
 
 /**
  * not_required: a free event (the spec's "paid" for free bookings); unpaid: nothing taken yet;
  * pending: PayPal holds the capture for review; paid: captured (the spec's "paid by card");
  * refunded: money given back.
  */
-export const paymentStatus = pgEnum("payment_status", [
-  "not_required",
-  "unpaid",
-  "pending",
-  "paid",
-  "refunded",
-]);
-
-/** The statuses that take a place (the first two only until their hold expires). */
-export const ACTIVE_BOOKING_STATUSES = ["held", "awaiting_payment", "confirmed"] as const;
+export const paymentStatus = pgEnum("payment_status", PAYMENT_STATUSES);
 
 /** One person's place at one time slot of one event. */
 export const booking = pgTable(

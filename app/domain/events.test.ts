@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
   availableSlots,
-  cardState,
+  bookingWindow,
   dateWindowRange,
   eventEnd,
   eventStart,
@@ -52,20 +52,20 @@ describe("London instants", () => {
 
 describe("card state", () => {
   it("is bookable well before the event with spaces left", () => {
-    expect(cardState(base, new Date("2026-06-01T12:00:00Z"))).toBe("bookable");
+    expect(bookingWindow(base, new Date("2026-06-01T12:00:00Z"))).toBe("bookable");
   });
   it("is Fully Booked when no spaces remain", () => {
-    expect(cardState({ ...base, bookedSpaces: 40 }, new Date("2026-06-01T12:00:00Z"))).toBe("full");
-    expect(cardState({ ...base, bookedSpaces: 45 }, new Date("2026-06-01T12:00:00Z"))).toBe("full");
+    expect(bookingWindow({ ...base, bookedSpaces: 40 }, new Date("2026-06-01T12:00:00Z"))).toBe("full");
+    expect(bookingWindow({ ...base, bookedSpaces: 45 }, new Date("2026-06-01T12:00:00Z"))).toBe("full");
   });
   it("closes a public event 24 hours before its end (Booking closed, not Fully Booked)", () => {
     // End: 14:00 BST on 10 June = 13:00 UTC. Closing point: 13:00 UTC on 9 June.
-    expect(cardState(base, new Date("2026-06-09T12:59:00Z"))).toBe("bookable");
-    expect(cardState(base, new Date("2026-06-09T13:00:00Z"))).toBe("closed");
-    expect(cardState(base, new Date("2026-06-10T10:00:00Z"))).toBe("closed");
+    expect(bookingWindow(base, new Date("2026-06-09T12:59:00Z"))).toBe("bookable");
+    expect(bookingWindow(base, new Date("2026-06-09T13:00:00Z"))).toBe("closed");
+    expect(bookingWindow(base, new Date("2026-06-10T10:00:00Z"))).toBe("closed");
   });
   it("says Fully Booked rather than closed when an event within 24 hours has no spaces", () => {
-    expect(cardState({ ...base, bookedSpaces: 40 }, new Date("2026-06-10T10:00:00Z"))).toBe("full");
+    expect(bookingWindow({ ...base, bookedSpaces: 40 }, new Date("2026-06-10T10:00:00Z"))).toBe("full");
   });
   it("recognises corporate-only events in any case", () => {
     expect(isCorporateOnly("CORPORATE")).toBe(true);
@@ -76,32 +76,32 @@ describe("card state", () => {
   });
   it("keeps a corporate-only event bookable until it ends", () => {
     const corporate = { ...base, exclusiveFor: "CORPORATE" };
-    expect(cardState(corporate, new Date("2026-06-10T10:00:00Z"))).toBe("bookable");
+    expect(bookingWindow(corporate, new Date("2026-06-10T10:00:00Z"))).toBe("bookable");
     expect(
-      cardState({ ...corporate, exclusiveFor: "corporate" }, new Date("2026-06-10T12:59:00Z")),
+      bookingWindow({ ...corporate, exclusiveFor: "corporate" }, new Date("2026-06-10T12:59:00Z")),
     ).toBe("bookable");
-    expect(cardState({ ...corporate, bookedSpaces: 40 }, new Date("2026-06-10T10:00:00Z"))).toBe(
+    expect(bookingWindow({ ...corporate, bookedSpaces: 40 }, new Date("2026-06-10T10:00:00Z"))).toBe(
       "full",
     );
   });
   it("shows Event Passed once the end is before now", () => {
-    expect(cardState(base, new Date("2026-06-10T13:01:00Z"))).toBe("passed");
+    expect(bookingWindow(base, new Date("2026-06-10T13:01:00Z"))).toBe("passed");
     expect(
-      cardState({ ...base, exclusiveFor: "CORPORATE" }, new Date("2026-06-11T00:00:00Z")),
+      bookingWindow({ ...base, exclusiveFor: "CORPORATE" }, new Date("2026-06-11T00:00:00Z")),
     ).toBe("passed");
   });
   it("applies the 24-hour rule in real hours across the spring clock change", () => {
     // Ends 10:00 BST on 29 March 2026 = 09:00 UTC, so it closes at 09:00 UTC on 28 March.
     // Reading local times as UTC would close it an hour late.
     const sunday = { ...base, eventDate: "2026-03-29", startTime: "08:00", endTime: "10:00" };
-    expect(cardState(sunday, new Date("2026-03-28T08:59:00Z"))).toBe("bookable");
-    expect(cardState(sunday, new Date("2026-03-28T09:30:00Z"))).toBe("closed");
+    expect(bookingWindow(sunday, new Date("2026-03-28T08:59:00Z"))).toBe("bookable");
+    expect(bookingWindow(sunday, new Date("2026-03-28T09:30:00Z"))).toBe("closed");
   });
   it("applies the 24-hour rule across the autumn clock change", () => {
     // Ends 10:00 GMT on 25 October 2026 = 10:00 UTC; closes at 10:00 UTC (11:00 BST) on 24 October.
     const sunday = { ...base, eventDate: "2026-10-25", startTime: "08:00", endTime: "10:00" };
-    expect(cardState(sunday, new Date("2026-10-24T09:30:00Z"))).toBe("bookable");
-    expect(cardState(sunday, new Date("2026-10-24T10:00:00Z"))).toBe("closed");
+    expect(bookingWindow(sunday, new Date("2026-10-24T09:30:00Z"))).toBe("bookable");
+    expect(bookingWindow(sunday, new Date("2026-10-24T10:00:00Z"))).toBe("closed");
   });
 });
 

@@ -15,6 +15,7 @@ export interface EventTiming {
 
 export interface EventCapacity {
   totalSpaces: number;
+  /** every place taken: confirmed bookings and live holds (the spec's `booked_spaces`) */
   bookedSpaces: number;
 }
 
@@ -44,7 +45,8 @@ export function spacesLeft(event: EventCapacity): number {
   return Math.max(0, event.totalSpaces - event.bookedSpaces);
 }
 
-export type CardState = "passed" | "full" | "closed" | "bookable";
+/** Where an event stands for someone who wants to book it (shown on its card and page). */
+export type BookingWindow = "passed" | "full" | "closed" | "bookable";
 
 /** An event reserved for the staff of the employer that hosts it (`exclusive_for` CORPORATE). */
 export function isCorporateOnly(exclusiveFor: string | null | undefined): boolean {
@@ -52,15 +54,16 @@ export function isCorporateOnly(exclusiveFor: string | null | undefined): boolea
 }
 
 /**
+ * The booking window: whether an event takes bookings at `now`, and if not, why.
  * Event Passed when its end is before now. Fully Booked ("full") when no spaces remain. Booking
  * closed ("closed") when it is not corporate-only and its end is within 24 hours, even with
  * spaces left. Otherwise bookable. Corporate-only events stay bookable to the end, because staff
  * often book late.
  */
-export function cardState(
+export function bookingWindow(
   event: EventTiming & EventCapacity & { exclusiveFor: string | null },
   now: Date,
-): CardState {
+): BookingWindow {
   const end = eventEnd(event).getTime();
   if (end < now.getTime()) return "passed";
   if (spacesLeft(event) <= 0) return "full";

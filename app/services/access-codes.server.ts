@@ -3,7 +3,7 @@ import { and, eq, gt, isNull, lt, or, sql } from "drizzle-orm";
 import { createCookie } from "react-router";
 import { config } from "#app/config.server";
 import type { Db } from "#app/db/client.server";
-import { eventAccessCode } from "#app/db/schema";
+import { eventAccessCode, eventUnlock } from "#app/db/schema";
 import { findEvent } from "./events.server";
 import { hitRateLimit, peekRateLimit } from "./rate-limit.server";
 import { serverSecret } from "./secrets.server";
@@ -68,15 +68,27 @@ export type AccessCheck =
   | { status: "invalid" }
   | { status: "rate-limited"; retryAfterSeconds: number };
 
+type CodeCheck =
+  Exclude<AccessCheck, { status: "success" }> | { status: "success"; codeId: string };
+
 /**
  * Checks a code for an event. A correct code that is not used up or expired counts one use and
- * succeeds; a browser that already unlocked the event does not use the code up again.
+ * succeeds; a person or browser that already unlocked the event does not use the code up again.
  */
 export async function checkAccessCode(
   db: Db,
   input: { eventId: string; code: string; clientAddress: string; alreadyUnlocked: boolean },
   now = new Date(),
 ): Promise<AccessCheck> {
+  const checked = await verifyAccessCode(db, input, now);
+  return checked.status === "success" ? { status: "success" } : checked;
+}
+
+async function verifyAccessCode(
+  db: Db,
+  input: { eventId: string; code: string; clientAddress: string; alreadyUnlocked: boolean },
+  now: Date,
+): Promise<CodeCheck> {
   const { windowMs, perAddressAndEvent, perEvent } = ACCESS_CODE_LIMITS;
   const addressKey = `access-code-failures:${input.eventId}:${input.clientAddress}`;
   const eventKey = `access-code-failures:${input.eventId}`;
@@ -89,18 +101,20 @@ export async function checkAccessCode(
   if (byEvent.hits >= perEvent)
     return { status: "rate-limited", retryAfterSeconds: byEvent.retryAfterSeconds };
 
-  if (await codeIsAccepted(db, input, now)) return { status: "success" };
+  const codeId = await acceptedCodeId(db, input, now);
+  if (codeId) return { status: "success", codeId };
   await hitRateLimit(db, addressKey, perAddressAndEvent, windowMs, now);
   await hitRateLimit(db, eventKey, perEvent, windowMs, now);
   return { status: "invalid" };
 }
 
-async function codeIsAccepted(
+/** The id of the code that was accepted, or null. */
+async function acceptedCodeId(
   db: Db,
   input: { eventId: string; code: string; alreadyUnlocked: boolean },
   now: Date,
-): Promise<boolean> {
-  if (!input.code.trim()) return false;
+): Promise<string | null> {
+  if (!input.code.trim()) return null;
   const usable = and(
     eq(eventAccessCode.eventId, input.eventId),
     eq(eventAccessCode.codeHash, hashAccessCode(input.code)),
@@ -109,7 +123,7 @@ async function codeIsAccepted(
   );
   if (input.alreadyUnlocked) {
     const [known] = await db.select({ id: eventAccessCode.id }).from(eventAccessCode).where(usable);
-    return Boolean(known);
+    return known?.id ?? null;
   }
   // One statement, so two people racing for the last use cannot both get it.
   const [claimed] = await db
@@ -122,7 +136,7 @@ async function codeIsAccepted(
       ),
     )
     .returning({ id: eventAccessCode.id });
-  return Boolean(claimed);
+  return claimed?.id ?? null;
 }
 
 /** The answer to "unlock this private event with this code", the same for the page and the API. */
@@ -134,23 +148,34 @@ export type UnlockResult =
 /**
  * The one access-code check behind the event page's form and POST /api/events/{id}/check-access-code:
  * the same statuses from both. 404 unknown event, 400 public event or no code, 403 wrong code,
- * 429 too many wrong codes (with the real wait), 200 with the cookie that remembers the unlock.
+ * 429 too many wrong codes (with the real wait), 200 with the cookie that remembers the unlock in
+ * this browser. For someone signed in (`userId`), the unlock is kept on the server as theirs, and
+ * that is what taking a place checks.
  */
 export async function unlockPrivateEvent(
   db: Db,
   request: Request,
-  input: { eventId: string | undefined; code: string; clientAddress: string },
+  input: { eventId: string | undefined; code: string; clientAddress: string; userId?: string },
+  now = new Date(),
 ): Promise<UnlockResult> {
   const view = await findEvent(db, input.eventId);
   if (!view) return { status: 404, error: "Event not found" };
   if (!view.is_private) return { status: 400, error: ACCESS_CODE_MESSAGES.publicEvent };
   if (!input.code.trim()) return { status: 400, error: ACCESS_CODE_MESSAGES.invalid };
-  const result = await checkAccessCode(db, {
-    eventId: view.id,
-    code: input.code.slice(0, 100),
-    clientAddress: input.clientAddress,
-    alreadyUnlocked: (await readUnlockedEvents(request)).includes(view.id),
-  });
+  const inBrowser = await readBrowserUnlocks(request);
+  const alreadyUnlocked =
+    inBrowser.some((unlock) => unlock.eventId === view.id) ||
+    (input.userId !== undefined && (await hasUnlocked(db, view.id, input.userId)));
+  const result = await verifyAccessCode(
+    db,
+    {
+      eventId: view.id,
+      code: input.code.slice(0, 100),
+      clientAddress: input.clientAddress,
+      alreadyUnlocked,
+    },
+    now,
+  );
   if (result.status === "rate-limited") {
     return {
       status: 429,
@@ -159,10 +184,69 @@ export async function unlockPrivateEvent(
     };
   }
   if (result.status === "invalid") return { status: 403, error: ACCESS_CODE_MESSAGES.invalid };
-  return { status: 200, setCookie: await unlockEventCookieHeader(request, view.id) };
+  const unlock = { eventId: view.id, codeId: result.codeId };
+  if (input.userId !== undefined) await recordUnlocks(db, input.userId, [unlock], now);
+  return { status: 200, setCookie: await browserUnlockCookieHeader(request, unlock) };
 }
 
-/** Remembers, in a signed cookie, which private events this browser has unlocked. */
+/**
+ * Whether this person has unlocked this private event with a code that still works for it (a
+ * revoked code closes the event again to those who used it, for new bookings).
+ */
+export async function hasUnlocked(db: Db, eventId: string, userId: string): Promise<boolean> {
+  const [row] = await db
+    .select({ eventId: eventUnlock.eventId })
+    .from(eventUnlock)
+    .innerJoin(eventAccessCode, eq(eventAccessCode.id, eventUnlock.accessCodeId))
+    .where(
+      and(
+        eq(eventUnlock.eventId, eventId),
+        eq(eventUnlock.userId, userId),
+        eq(eventAccessCode.eventId, eventId),
+        isNull(eventAccessCode.revokedAt),
+      ),
+    );
+  return Boolean(row);
+}
+
+export interface BrowserUnlock {
+  eventId: string;
+  codeId: string;
+}
+
+/**
+ * Keeps unlocks as this person's: from the code they just gave, or from this browser's signed
+ * cookie (a visitor who gave the code before signing in). Only codes of that event count.
+ */
+export async function recordUnlocks(
+  db: Db,
+  userId: string,
+  unlocks: readonly BrowserUnlock[],
+  now = new Date(),
+): Promise<void> {
+  for (const unlock of unlocks) {
+    const [code] = await db
+      .select({ id: eventAccessCode.id })
+      .from(eventAccessCode)
+      .where(
+        and(
+          eq(eventAccessCode.id, unlock.codeId),
+          eq(eventAccessCode.eventId, unlock.eventId),
+          isNull(eventAccessCode.revokedAt),
+        ),
+      );
+    if (!code) continue;
+    await db
+      .insert(eventUnlock)
+      .values({ eventId: unlock.eventId, userId, accessCodeId: code.id, unlockedAt: now })
+      .onConflictDoUpdate({
+        target: [eventUnlock.eventId, eventUnlock.userId],
+        set: { accessCodeId: code.id, unlockedAt: now },
+      });
+  }
+}
+
+/** Remembers, in a signed cookie, which private events this browser has unlocked, and with which code. */
 export function unlockedEventsCookie() {
   const settings = config();
   // "__Host-" in production: only this host, over https, for the whole site.
@@ -177,13 +261,25 @@ export function unlockedEventsCookie() {
   });
 }
 
-export async function readUnlockedEvents(request: Request): Promise<string[]> {
-  const value = await unlockedEventsCookie().parse(request.headers.get("Cookie"));
-  return Array.isArray(value) ? value.filter((id): id is string => typeof id === "string") : [];
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The unlocks this browser's signed cookie carries ("eventId:codeId"; older forms are ignored). */
+export async function readBrowserUnlocks(request: Request): Promise<BrowserUnlock[]> {
+  const value: unknown = await unlockedEventsCookie().parse(request.headers.get("Cookie"));
+  if (!Array.isArray(value)) return [];
+  return value.flatMap((entry) => {
+    if (typeof entry !== "string") return [];
+    const [eventId, codeId] = entry.split(":");
+    return eventId && codeId && UUID.test(eventId) && UUID.test(codeId)
+      ? [{ eventId, codeId }]
+      : [];
+  });
 }
 
-export async function unlockEventCookieHeader(request: Request, eventId: string): Promise<string> {
-  const unlocked = await readUnlockedEvents(request);
-  const next = [eventId, ...unlocked.filter((id) => id !== eventId)].slice(0, 20);
+async function browserUnlockCookieHeader(request: Request, unlock: BrowserUnlock): Promise<string> {
+  const earlier = (await readBrowserUnlocks(request)).filter(
+    (entry) => entry.eventId !== unlock.eventId,
+  );
+  const next = [unlock, ...earlier].slice(0, 20).map((entry) => `${entry.eventId}:${entry.codeId}`);
   return unlockedEventsCookie().serialize(next);
 }

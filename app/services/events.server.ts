@@ -3,12 +3,12 @@ import type { Db } from "#app/db/client.server";
 import { booking, event, screeningProduct } from "#app/db/schema";
 import {
   availableSlots,
-  cardState,
+  bookingWindow,
   dateWindowRange,
   eventStart,
   isUpcoming,
   spacesLeft,
-  type CardState,
+  type BookingWindow,
   type DateWindow,
   type EventCategory,
 } from "#app/domain/events";
@@ -53,7 +53,7 @@ export interface EventView {
   country: string;
   latitude: number | null;
   longitude: number | null;
-  booking_status: CardState;
+  booking_status: BookingWindow;
 }
 
 /**
@@ -142,7 +142,7 @@ function toView(
     country: row.country,
     latitude: row.latitude,
     longitude: row.longitude,
-    booking_status: cardState({ ...timing, ...capacity, exclusiveFor: row.exclusiveFor }, now),
+    booking_status: bookingWindow({ ...timing, ...capacity, exclusiveFor: row.exclusiveFor }, now),
   };
 }
 

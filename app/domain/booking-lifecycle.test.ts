@@ -1,0 +1,98 @@
+import { describe, expect, it } from "vitest";
+import {
+  bookingStage,
+  canTake,
+  isHoldLive,
+  renewedHoldEnd,
+  takesPlace,
+  type BookingState,
+} from "./booking-lifecycle";
+
+const base: BookingState = {
+  status: "held",
+  paymentStatus: "unpaid",
+  paymentOrderId: null,
+  arrivedAt: null,
+  noShowAt: null,
+  sampleTakenAt: null,
+};
+const when = new Date("2026-06-10T09:00:00Z");
+
+describe("bookingStage", () => {
+  it.each<[string, Partial<BookingState>, string]>([
+    ["a hold", {}, "held"],
+    ["consented, no order yet", { status: "awaiting_payment" }, "consented"],
+    ["an order at PayPal", { status: "awaiting_payment", paymentOrderId: "5O190127TN364715T" }, "awaiting_payment"],
+    ["a capture PayPal is reviewing", { status: "awaiting_payment", paymentStatus: "pending" }, "awaiting_payment"],
+    ["confirmed", { status: "confirmed", paymentStatus: "paid" }, "confirmed"],
+    ["arrived", { status: "confirmed", arrivedAt: when }, "checked_in"],
+    ["did not come", { status: "confirmed", noShowAt: when }, "no_show"],
+    ["sample taken", { status: "confirmed", arrivedAt: when, sampleTakenAt: when }, "sample_taken"],
+    ["expired", { status: "expired" }, "expired"],
+    ["cancelled, money still to give back", { status: "cancelled", paymentStatus: "paid" }, "cancelled"],
+    ["cancelled and refunded", { status: "cancelled", paymentStatus: "refunded" }, "refunded"],
+  ])("reads %s as %s", (_label, row, stage) => {
+    expect(bookingStage({ ...base, ...row })).toBe(stage);
+  });
+});
+
+describe("canTake", () => {
+  it("never cancels a booking whose sample is taken", () => {
+    expect(canTake("sample_taken", "cancel")).toBe(false);
+    expect(canTake("confirmed", "cancel")).toBe(true);
+    expect(canTake("checked_in", "cancel")).toBe(true);
+  });
+
+  it("checks in only a confirmed booking", () => {
+    expect(canTake("held", "arrive")).toBe(false);
+    expect(canTake("awaiting_payment", "take-sample")).toBe(false);
+    expect(canTake("confirmed", "take-sample")).toBe(true);
+  });
+
+  it("refunds only a cancelled booking, once", () => {
+    expect(canTake("cancelled", "refund")).toBe(true);
+    expect(canTake("refunded", "refund")).toBe(false);
+    expect(canTake("confirmed", "refund")).toBe(false);
+  });
+
+  it("expires only what is still waiting", () => {
+    for (const stage of ["held", "consented", "awaiting_payment"] as const)
+      expect(canTake(stage, "expire")).toBe(true);
+    for (const stage of ["confirmed", "cancelled", "expired"] as const)
+      expect(canTake(stage, "expire")).toBe(false);
+  });
+});
+
+describe("live holds", () => {
+  const later = new Date(when.getTime() + 60_000);
+  it("counts a hold until its end, and never an expired or cancelled row", () => {
+    expect(isHoldLive({ status: "held", holdExpiresAt: later }, when)).toBe(true);
+    expect(isHoldLive({ status: "held", holdExpiresAt: when }, when)).toBe(false);
+    expect(isHoldLive({ status: "awaiting_payment", holdExpiresAt: later }, when)).toBe(true);
+    expect(isHoldLive({ status: "expired", holdExpiresAt: later }, when)).toBe(false);
+    expect(isHoldLive({ status: "held", holdExpiresAt: null }, when)).toBe(false);
+  });
+
+  it("takes a place when confirmed whatever its hold says", () => {
+    expect(takesPlace({ status: "confirmed", holdExpiresAt: null }, when)).toBe(true);
+    expect(takesPlace({ status: "cancelled", holdExpiresAt: later }, when)).toBe(false);
+  });
+});
+
+describe("renewedHoldEnd", () => {
+  const start = new Date("2026-06-01T09:00:00Z");
+  const minutes = (n: number) => new Date(start.getTime() + n * 60_000);
+
+  it("gives HOLD_MINUTES from the step", () => {
+    expect(renewedHoldEnd(start, minutes(5), 15)).toEqual(minutes(20));
+  });
+
+  it("never goes past twice HOLD_MINUTES from the first choice", () => {
+    expect(renewedHoldEnd(start, minutes(25), 15)).toEqual(minutes(30));
+  });
+
+  it("gives nothing once the whole life is over", () => {
+    expect(renewedHoldEnd(start, minutes(30), 15)).toBeNull();
+    expect(renewedHoldEnd(start, minutes(90), 15)).toBeNull();
+  });
+});

@@ -1,0 +1,161 @@
+/**
+ * A booking's life, as one table of stages and the steps between them. Every service that changes
+ * a booking asks `canTake(stage, step)` before it writes, so a step that the table does not allow
+ * (cancelling a booking whose sample is taken, checking in a hold) is refused wherever it comes
+ * from: a page, the API, the worker or a later feature.
+ *
+ * The database keeps a booking's `status` (held, awaiting_payment, confirmed, expired, cancelled)
+ * beside its payment status, its payment order and its check-in times; `bookingStage` reads the
+ * stage from them.
+ */
+
+/** The `booking.status` column's values. */
+export const BOOKING_STATUSES = [
+  "held",
+  "awaiting_payment",
+  "confirmed",
+  "expired",
+  "cancelled",
+] as const;
+export type BookingStatus = (typeof BOOKING_STATUSES)[number];
+
+/** The `booking.payment_status` column's values. */
+export const PAYMENT_STATUSES = ["not_required", "unpaid", "pending", "paid", "refunded"] as const;
+export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
+
+/** Statuses that keep a place while the hold lasts (until `hold_expires_at`). */
+export const HOLD_STATUSES = ["held", "awaiting_payment"] as const satisfies BookingStatus[];
+
+/** Statuses that can take a place: a confirmed booking always, a hold while it lasts. */
+export const PLACE_STATUSES = [...HOLD_STATUSES, "confirmed"] as const satisfies BookingStatus[];
+
+export type BookingStage =
+  /** a time chosen; consent not given yet */
+  | "held"
+  /** consented to a paid event; nothing sent to PayPal yet */
+  | "consented"
+  /** an order is with PayPal (approved, captured and pending review, or not yet) */
+  | "awaiting_payment"
+  /** booked, paid or free */
+  | "confirmed"
+  /** arrived on the day */
+  | "checked_in"
+  /** did not come */
+  | "no_show"
+  /** the nurse took the sample: from here on the booking carries health data */
+  | "sample_taken"
+  /** the hold ran out, or the payment was never made */
+  | "expired"
+  /** cancelled by a refused payment or by staff; money taken is still to be given back */
+  | "cancelled"
+  /** cancelled and the money given back */
+  | "refunded";
+
+export interface BookingState {
+  status: BookingStatus;
+  paymentStatus: PaymentStatus;
+  paymentOrderId: string | null;
+  arrivedAt: Date | null;
+  noShowAt: Date | null;
+  sampleTakenAt: Date | null;
+}
+
+export function bookingStage(row: BookingState): BookingStage {
+  switch (row.status) {
+    case "held":
+      return "held";
+    case "awaiting_payment":
+      return row.paymentOrderId === null && row.paymentStatus !== "pending"
+        ? "consented"
+        : "awaiting_payment";
+    case "confirmed":
+      if (row.sampleTakenAt) return "sample_taken";
+      if (row.arrivedAt) return "checked_in";
+      if (row.noShowAt) return "no_show";
+      return "confirmed";
+    case "expired":
+      return "expired";
+    case "cancelled":
+      return row.paymentStatus === "refunded" ? "refunded" : "cancelled";
+  }
+}
+
+/** The steps that change a booking, each with the stages it may start from. */
+export const BOOKING_STEPS = {
+  /** choose another time of the same event while holding */
+  move: ["held"],
+  /** give consent: a free booking is confirmed, a paid one goes on to payment */
+  consent: ["held", "consented"],
+  /** create a payment order with PayPal (again, after a declined card) */
+  "start-payment": ["consented", "awaiting_payment"],
+  /** take the money for an approved order */
+  capture: ["consented", "awaiting_payment"],
+  /** the hold ran out, or the order was never approved */
+  expire: ["held", "consented", "awaiting_payment"],
+  /** PayPal refused the payment for good, or the person gave up at checkout */
+  "release-unpaid": ["held", "consented", "awaiting_payment"],
+  /**
+   * staff cancel it (with its event): never once a sample is taken, so that a result is never
+   * lost with a cancelled booking
+   */
+  cancel: ["held", "consented", "awaiting_payment", "confirmed", "checked_in", "no_show"],
+  /** give back the money of a cancelled booking */
+  refund: ["cancelled"],
+  /** check-in on the day */
+  arrive: ["confirmed", "no_show"],
+  "mark-no-show": ["confirmed", "checked_in"],
+  "take-sample": ["confirmed", "checked_in"],
+} as const satisfies Record<string, readonly BookingStage[]>;
+
+export type BookingStep = keyof typeof BOOKING_STEPS;
+
+export function canTake(stage: BookingStage, step: BookingStep): boolean {
+  return (BOOKING_STEPS[step] as readonly BookingStage[]).includes(stage);
+}
+
+/** The stages that count as "someone's place" on an attendee list and in the booked count. */
+export const BOOKED_STAGES: readonly BookingStage[] = [
+  "confirmed",
+  "checked_in",
+  "no_show",
+  "sample_taken",
+];
+
+/**
+ * The one test of "this hold still keeps its place": held or awaiting payment, and its end is
+ * still ahead. The SQL twin is `liveHold` in `app/services/booking/places.server.ts`.
+ */
+export function isHoldLive(
+  row: { status: BookingStatus; holdExpiresAt: Date | null },
+  now: Date,
+): boolean {
+  return (
+    (HOLD_STATUSES as readonly BookingStatus[]).includes(row.status) &&
+    row.holdExpiresAt !== null &&
+    row.holdExpiresAt.getTime() > now.getTime()
+  );
+}
+
+/** A booking takes a place when confirmed, or while its hold is live. */
+export function takesPlace(
+  row: { status: BookingStatus; holdExpiresAt: Date | null },
+  now: Date,
+): boolean {
+  return row.status === "confirmed" || isHoldLive(row, now);
+}
+
+/**
+ * A hold lasts HOLD_MINUTES from each step the person takes (choosing a time, consenting,
+ * starting to pay), but never longer than HOLD_LIFE_MULTIPLE times that from when the time was
+ * first chosen: posting again, or going back and forth, cannot keep a place for ever. After that
+ * the person chooses a time again, which is a new hold (and new holds are limited per address).
+ */
+export const HOLD_LIFE_MULTIPLE = 2;
+
+/** When a hold started at `heldSince` and renewed at `now` ends; null once its whole life is over. */
+export function renewedHoldEnd(heldSince: Date, now: Date, holdMinutes: number): Date | null {
+  const holdMs = holdMinutes * 60_000;
+  const lastEnd = heldSince.getTime() + HOLD_LIFE_MULTIPLE * holdMs;
+  if (now.getTime() >= lastEnd) return null;
+  return new Date(Math.min(now.getTime() + holdMs, lastEnd));
+}

@@ -1,0 +1,343 @@
+import crypto from "node:crypto";
+import { and, eq } from "drizzle-orm";
+import { config } from "#app/config.server";
+import type { Db } from "#app/db/client.server";
+import { booking } from "#app/db/schema";
+import { bookingStage, canTake, isHoldLive } from "#app/domain/booking-lifecycle";
+import { eventEnd } from "#app/domain/events";
+import { eventsChanged } from "../events.server";
+import { log, logError } from "../log.server";
+import {
+  PayPalError,
+  PayPalNetworkError,
+  type PayPalCapture,
+  type PayPalOrder,
+} from "../payments/paypal.server";
+import { paymentProvider, type PaymentProvider } from "../payments/provider.server";
+import { refundCancelledEvent } from "../payments/refunds.server";
+import { errorRecord, recordTransaction } from "../payments/transactions.server";
+import { PAYMENT_MESSAGES } from "./checkout.server";
+import { confirmLocked } from "./confirm.server";
+import { lockBooking, lockEvent, placeProblem, type Booking } from "./places.server";
+import { bookingForOrder } from "./view.server";
+
+/**
+ * Capture: the last step of a paid booking. The money for an approved order is taken and the
+ * booking confirmed, exactly once however many times (or however concurrently) it is asked.
+ */
+
+export type CaptureResult =
+  /** paid and booked ("paid by card"): on to the success page */
+  | { outcome: "confirmed"; reference: string }
+  /** PayPal is holding the capture for review: the place is kept until it decides */
+  | { outcome: "pending"; reference: string; message: string }
+  /** INSTRUMENT_DECLINED or PAYER_ACTION_REQUIRED (or not approved yet): the hold is kept; start again */
+  | { outcome: "recoverable"; reference: string; message: string }
+  /** "Non-recoverable error: {description} ({debug id})": no booking, the place is released */
+  | { outcome: "failed"; reference: string; message: string; debugId: string | null }
+  /** the hold ran out and the place has gone; no money was taken */
+  | { outcome: "expired"; reference: string }
+  /** no answer from PayPal: the booking waits, and the reconciler settles it */
+  | { outcome: "no-response"; reference: string; message: string }
+  | { outcome: "not-found" };
+
+/**
+ * Takes the money for an approved order and confirms the booking, exactly once however many times
+ * (or however concurrently) it is called: the booking's row lock, the stored PayPal-Request-Id
+ * (replayed by PayPal) and a unique capture id see to that. `userId` is checked when given (the
+ * return page); the worker calls it without.
+ */
+export async function capturePayment(
+  db: Db,
+  input: { userId?: string; orderId: string },
+  now = new Date(),
+): Promise<CaptureResult> {
+  const found = await bookingForOrder(db, input.orderId);
+  if (!found || (input.userId !== undefined && found.userId !== input.userId))
+    return { outcome: "not-found" };
+  const reference = found.reference;
+  if (found.status === "confirmed") return { outcome: "confirmed", reference };
+  if (found.status === "held") return { outcome: "not-found" };
+  if (found.status !== "awaiting_payment") return { outcome: "expired", reference };
+  const provider = paymentProvider();
+
+  // A capture already pending at PayPal: look it up instead of capturing again.
+  if (found.paymentStatus === "pending") {
+    return lookUpAndSettle(db, provider, found, input.orderId, now);
+  }
+
+  let changed = false;
+  const prepared = await db.transaction(async (tx) => {
+    const ev = (await lockEvent(tx, found.eventId))!;
+    const row = await lockBooking(tx, found.id);
+    if (row.status === "confirmed") return { done: { outcome: "confirmed", reference } as const };
+    if (row.status !== "awaiting_payment" || !canTake(bookingStage(row), "capture"))
+      return { done: { outcome: "expired", reference } as const };
+    let holdExpiresAt = row.holdExpiresAt;
+    if (!isHoldLive(row, now) && row.paymentStatus !== "pending") {
+      // The hold ran out while the payer was at PayPal. Take the money only if the place is still
+      // free. The payer has approved a payment, so the hold's life cap does not apply here: it
+      // stops places being kept without paying, and this is the paying.
+      if (await placeProblem(tx, ev, row.slotTime, now, row.id)) {
+        await tx
+          .update(booking)
+          .set({ status: "expired", updatedAt: now })
+          .where(eq(booking.id, row.id));
+        changed = true;
+        return { done: { outcome: "expired", reference } as const };
+      }
+      holdExpiresAt = new Date(now.getTime() + config().HOLD_MINUTES * 60_000);
+      changed = true;
+    }
+    const sameOrder = row.paymentOrderId === input.orderId;
+    // The same id for every attempt at this order until PayPal answers: a retry after no
+    // response, or a concurrent call, is then replayed by PayPal rather than captured twice.
+    const requestId =
+      (sameOrder ? row.captureRequestId : null) ?? `capture-${row.id}-${crypto.randomUUID()}`;
+    await tx
+      .update(booking)
+      .set({
+        paymentOrderId: input.orderId,
+        captureRequestId: requestId,
+        holdExpiresAt,
+        updatedAt: now,
+      })
+      .where(eq(booking.id, row.id));
+    return { requestId };
+  });
+  if (changed) eventsChanged();
+  if (prepared.done) return prepared.done;
+  const requestId = prepared.requestId!;
+
+  let order: PayPalOrder;
+  try {
+    order = await provider.captureOrder(input.orderId, { requestId });
+  } catch (error) {
+    if (error instanceof PayPalNetworkError) {
+      log.warn({ code: "payment_no_response", bookingId: found.id }, "payment: no response");
+      return { outcome: "no-response", reference, message: PAYMENT_MESSAGES.noResponse };
+    }
+    if (!(error instanceof PayPalError)) throw error;
+    await recordTransaction(db, {
+      bookingId: found.id,
+      kind: "capture",
+      provider: provider.name,
+      orderId: input.orderId,
+      requestId,
+      createdAt: now,
+      ...errorRecord(error),
+    });
+    if (error.issue === "ORDER_ALREADY_CAPTURED") {
+      // Captured before (an earlier attempt whose answer we lost): use that capture.
+      return lookUpAndSettle(db, provider, found, input.orderId, now);
+    }
+    if (error.status >= 500) {
+      // PayPal failed on its side; whether it captured is unknown. Same request id next time.
+      return { outcome: "no-response", reference, message: PAYMENT_MESSAGES.noResponse };
+    }
+    // PayPal answered: a new attempt needs a new request id.
+    await db
+      .update(booking)
+      .set({ captureRequestId: null, updatedAt: now })
+      .where(and(eq(booking.id, found.id), eq(booking.paymentOrderId, input.orderId)));
+    if (error.recoverable || error.issue === "ORDER_NOT_APPROVED") {
+      log.warn(
+        { code: "payment_recoverable", issue: error.issue, debugId: error.debugId },
+        "Recoverable Payment",
+      );
+      return { outcome: "recoverable", reference, message: PAYMENT_MESSAGES.declined };
+    }
+    log.error(
+      { code: "payment_failed", issue: error.issue, debugId: error.debugId },
+      "Non-recoverable Payment",
+    );
+    const released = await releaseAfterRefusal(db, found, input.orderId, now);
+    if (released === "confirmed") return { outcome: "confirmed", reference };
+    return { outcome: "failed", reference, message: error.message, debugId: error.debugId ?? null };
+  }
+  return settle(db, provider, found, order, { kind: "capture", requestId }, now);
+}
+
+/** Ends a booking whose payment PayPal refused for good, unless it was confirmed meanwhile. */
+async function releaseAfterRefusal(
+  db: Db,
+  found: Booking,
+  orderId: string,
+  now: Date,
+): Promise<"released" | "confirmed" | "unchanged"> {
+  const outcome = await db.transaction(async (tx) => {
+    await lockEvent(tx, found.eventId);
+    const row = await lockBooking(tx, found.id);
+    if (row.status === "confirmed") return "confirmed" as const;
+    if (row.status !== "awaiting_payment" || row.paymentOrderId !== orderId)
+      return "unchanged" as const;
+    await tx
+      .update(booking)
+      .set({ status: "cancelled", cancelledAt: now, captureRequestId: null, updatedAt: now })
+      .where(eq(booking.id, row.id));
+    return "released" as const;
+  });
+  if (outcome === "released") eventsChanged();
+  return outcome;
+}
+
+/** Reads the order from PayPal (after ORDER_ALREADY_CAPTURED, or for a pending capture) and acts on it. */
+async function lookUpAndSettle(
+  db: Db,
+  provider: PaymentProvider,
+  found: Booking,
+  orderId: string,
+  now: Date,
+): Promise<CaptureResult> {
+  let order: PayPalOrder;
+  try {
+    order = await provider.getOrder(orderId);
+  } catch (error) {
+    if (
+      error instanceof PayPalNetworkError ||
+      (error instanceof PayPalError && error.status >= 500)
+    )
+      return {
+        outcome: "no-response",
+        reference: found.reference,
+        message: PAYMENT_MESSAGES.noResponse,
+      };
+    throw error;
+  }
+  return settle(db, provider, found, order, { kind: "reconcile", requestId: null }, now);
+}
+
+/**
+ * Acts on an order PayPal has answered with: a COMPLETED capture confirms the booking ("paid by
+ * card"); PENDING keeps the place; DECLINED or FAILED releases it. The capture is recorded once
+ * (unique capture id), and the booking changes under its locks, so repeats do nothing.
+ */
+export async function settle(
+  db: Db,
+  provider: PaymentProvider,
+  found: Booking,
+  order: PayPalOrder,
+  how: { kind: "capture" | "reconcile"; requestId: string | null },
+  now: Date,
+): Promise<CaptureResult> {
+  const reference = found.reference;
+  const capture: PayPalCapture | undefined = order.capture;
+  if (!capture) {
+    // Not captured (yet): nothing to settle.
+    return { outcome: "no-response", reference, message: PAYMENT_MESSAGES.noResponse };
+  }
+  let changed = false;
+  let refundAfterwards = false;
+  const result = await db.transaction(async (tx): Promise<CaptureResult> => {
+    const ev = (await lockEvent(tx, found.eventId))!;
+    const row = await lockBooking(tx, found.id);
+    const record = {
+      bookingId: row.id,
+      provider: provider.name,
+      orderId: order.id,
+      captureId: capture.id,
+      status: capture.status,
+      issue: capture.statusReason ?? null,
+      requestId: how.requestId,
+      amountPence: capture.amountPence,
+      raw: order,
+      createdAt: now,
+    };
+    // The capture itself, once; a look-up that acted is recorded as a reconcile row as well.
+    await recordTransaction(tx, { ...record, kind: "capture" });
+    if (how.kind === "reconcile" && row.status !== "confirmed")
+      await recordTransaction(tx, { ...record, kind: "reconcile" });
+
+    if (capture.status === "COMPLETED") {
+      if (row.status === "confirmed") return { outcome: "confirmed", reference };
+      if (ev.status === "cancelled") {
+        // Staff cancelled the event while this payment was on its way: the booking stays
+        // cancelled, and the payment is marked taken so that it is refunded like the others.
+        await tx
+          .update(booking)
+          .set({
+            status: "cancelled",
+            cancelledAt: row.cancelledAt ?? now,
+            paymentStatus: "paid",
+            captureRequestId: null,
+            updatedAt: now,
+          })
+          .where(eq(booking.id, row.id));
+        refundAfterwards = true;
+        return {
+          outcome: "failed",
+          reference,
+          message: PAYMENT_MESSAGES.eventCancelled,
+          debugId: null,
+        };
+      }
+      if (capture.amountPence !== row.pricePence || capture.currency !== "GBP") {
+        log.error(
+          { code: "payment_amount_mismatch", bookingId: row.id },
+          "payment: captured amount differs from the booking's price",
+        );
+      }
+      if (row.status !== "awaiting_payment") {
+        // Money was taken for a booking that had lost its hold: keep the payment, confirm the
+        // place (one over capacity at worst), and let staff see it in the log.
+        log.warn(
+          { code: "payment_after_expiry", bookingId: row.id },
+          "payment: captured after the hold ended; confirmed anyway",
+        );
+      }
+      await confirmLocked(tx, ev, row, "paid", now);
+      changed = true;
+      return { outcome: "confirmed", reference };
+    }
+    if (capture.status === "PENDING") {
+      if (row.status === "awaiting_payment" && row.paymentStatus !== "pending") {
+        // Keep the place while PayPal reviews the payment, up to the end of the event.
+        await tx
+          .update(booking)
+          .set({
+            paymentStatus: "pending",
+            holdExpiresAt: eventEnd({
+              eventDate: ev.eventDate,
+              startTime: ev.startTime,
+              endTime: ev.endTime,
+            }),
+            updatedAt: now,
+          })
+          .where(eq(booking.id, row.id));
+        changed = true;
+      }
+      return {
+        outcome: "pending",
+        reference,
+        message: PAYMENT_MESSAGES.pending(capture.status, capture.id),
+      };
+    }
+    if (capture.status === "DECLINED" || capture.status === "FAILED") {
+      if (row.status === "awaiting_payment") {
+        await tx
+          .update(booking)
+          .set({ status: "cancelled", cancelledAt: now, captureRequestId: null, updatedAt: now })
+          .where(eq(booking.id, row.id));
+        changed = true;
+      }
+      return {
+        outcome: "failed",
+        reference,
+        message: `Non-recoverable error: the payment was ${capture.status.toLowerCase()} (${capture.id})`,
+        debugId: null,
+      };
+    }
+    // PARTIALLY_REFUNDED or REFUNDED: it was completed once; staff have handled it.
+    return row.status === "confirmed"
+      ? { outcome: "confirmed", reference }
+      : { outcome: "expired", reference };
+  });
+  if (changed) eventsChanged();
+  if (refundAfterwards) {
+    // The payment is recorded; a refund that fails now is listed on the event's page to retry.
+    await refundCancelledEvent(db, found.eventId, now).catch((error: unknown) =>
+      logError(error, { code: "refund_after_cancel_failed", bookingId: found.id }),
+    );
+  }
+  return result;
+}

@@ -1,0 +1,135 @@
+import { eq } from "drizzle-orm";
+import { config } from "#app/config.server";
+import { organisation } from "#app/content/organisation";
+import type { Db } from "#app/db/client.server";
+import { booking, profile, screeningProduct, user } from "#app/db/schema";
+import { bookingCalendar } from "#app/domain/calendar";
+import { formatLongDate } from "#app/domain/date-labels";
+import { NHS_NUMBER_LAB } from "#app/domain/eligibility";
+import { formatPounds } from "#app/domain/pricing";
+import { enqueueEmail, type OutgoingEmail } from "../email.server";
+import type { Booking, EventRow } from "./places.server";
+import { toBookingView, WHAT_TO_BRING, type BookingView } from "./view.server";
+
+/** Confirming a booking: the last step, for a free booking at consent and a paid one at capture. */
+
+function siteHost(): string {
+  try {
+    return new URL(config().publicBaseUrl).hostname || "localhost";
+  } catch {
+    return "localhost";
+  }
+}
+
+/** The confirmation e-mail: where, when, what to bring, how to change. No consent answers, no health data. */
+function confirmationEmail(details: {
+  to: string;
+  firstName: string;
+  view: BookingView;
+  event: EventRow;
+  now: Date;
+}): OutgoingEmail {
+  const { view, event: ev } = details;
+  const { booking: helpline } = organisation.phones;
+  const paid =
+    view.paymentRequired && view.pricePence > 0
+      ? `Paid: ${formatPounds(view.pricePence)}`
+      : "Price: free of charge";
+  const lines = [
+    `Hello ${details.firstName},`,
+    "",
+    "Your screening booking is confirmed.",
+    "",
+    `Booking reference: ${view.reference}`,
+    `Event: ${view.eventName}`,
+    `Date: ${formatLongDate(view.eventDate)}`,
+    `Time: ${view.slotStart} to ${view.slotEnd} (UK time). Please arrive a few minutes early.`,
+    `Address: ${view.address}`,
+    paid,
+    "",
+    "Before you come",
+    ...WHAT_TO_BRING.map((item) => `- ${item}`),
+    "",
+  ];
+  if (view.needsNhsNumber) {
+    lines.push(
+      `Your NHS number: the laboratory for this event (${NHS_NUMBER_LAB}) rejects a sample without your correct 10-digit NHS number. Please check that your profile has it; if it does not, call us before the day.`,
+      "",
+    );
+  }
+  lines.push(
+    "Changing or cancelling",
+    "You can change or cancel free of charge more than 48 hours before your appointment. A same-day cancellation is charged in full.",
+    `To change or cancel, call our ${helpline.label.toLowerCase()} on ${helpline.display} or e-mail ${organisation.emails.bookings}, quoting your booking reference.`,
+    "",
+    "A calendar entry for your appointment is attached.",
+    "",
+    organisation.name,
+  );
+  const ics = bookingCalendar({
+    reference: view.reference,
+    eventName: view.eventName,
+    eventDate: view.eventDate,
+    slotTime: view.slotStart,
+    sessionMinutes: ev.sessionDuration,
+    location: view.address,
+    latitude: ev.latitude,
+    longitude: ev.longitude,
+    uidHost: siteHost(),
+    stamp: details.now,
+  });
+  return {
+    to: details.to,
+    subject: `Your ${organisation.shortName} screening booking ${view.reference}`,
+    text: lines.join("\n"),
+    attachments: [
+      {
+        filename: `${organisation.shortName.toLowerCase()}-booking-${view.reference}.ics`,
+        contentType: "text/calendar; charset=utf-8; method=PUBLISH",
+        content: ics,
+      },
+    ],
+  };
+}
+
+/**
+ * Confirms a locked booking of a locked event and queues the confirmation e-mail, in the caller's
+ * transaction. (Its place is counted from the booking itself.)
+ */
+export async function confirmLocked(
+  tx: Db,
+  ev: EventRow,
+  row: Booking,
+  paymentStatus: "not_required" | "paid",
+  now: Date,
+) {
+  const [confirmed] = await tx
+    .update(booking)
+    .set({ status: "confirmed", paymentStatus, confirmedAt: now, updatedAt: now })
+    .where(eq(booking.id, row.id))
+    .returning();
+  const [person] = await tx
+    .select({ email: user.email, name: user.name, firstName: profile.firstName })
+    .from(user)
+    .leftJoin(profile, eq(profile.userId, user.id))
+    .where(eq(user.id, row.userId));
+  const [product] = await tx
+    .select({ name: screeningProduct.name })
+    .from(screeningProduct)
+    .where(eq(screeningProduct.id, ev.productId));
+  if (!person) throw new Error("booking without a user");
+  const view = toBookingView(
+    { booking: confirmed!, event: ev, productName: product?.name ?? "" },
+    now,
+  );
+  await enqueueEmail(
+    tx,
+    confirmationEmail({
+      to: person.email,
+      firstName: person.firstName ?? person.name,
+      view,
+      event: ev,
+      now,
+    }),
+  );
+}

@@ -1,0 +1,158 @@
+import { and, eq, gt, inArray, ne, or, sql, type SQL } from "drizzle-orm";
+import type { Db } from "#app/db/client.server";
+import { booking, event } from "#app/db/schema";
+import { HOLD_STATUSES } from "#app/domain/booking-lifecycle";
+import { availableSlots, bookingWindow } from "#app/domain/events";
+
+/**
+ * Places: what an event's bookings take at an instant, counted from the bookings themselves.
+ * A confirmed booking takes its place for good; a hold (held, awaiting payment) takes one until
+ * its `hold_expires_at`, so an expired hold frees its place at that instant with no job needed.
+ *
+ * Capacity is decided inside one transaction per change: each locks the event's row
+ * (`lockEvent`) before counting, so changes to one event's places happen one after another and
+ * the last place goes to exactly one person. Locks are always taken person, then event, then
+ * booking, so two transactions never wait for each other in a circle.
+ */
+
+export type Booking = typeof booking.$inferSelect;
+export type EventRow = typeof event.$inferSelect;
+
+/** A hold that still keeps its place at `now` (the SQL twin of `isHoldLive`). */
+export function liveHold(now: Date): SQL {
+  return and(inArray(booking.status, [...HOLD_STATUSES]), gt(booking.holdExpiresAt, now))!;
+}
+
+/** A booking that takes a place at `now` (the SQL twin of `takesPlace`). */
+export function takesPlace(now: Date): SQL {
+  return or(eq(booking.status, "confirmed"), liveHold(now))!;
+}
+
+/** Places taken per event at `now`, as a subquery to join on `eventId`: `taken` and `held`. */
+export function placesTakenByEvent(db: Db, now: Date) {
+  return db
+    .select({
+      eventId: booking.eventId,
+      taken: sql<number>`count(*)::int`.as("taken"),
+      held: sql<number>`count(*) filter (where ${booking.status} <> 'confirmed')::int`.as("held"),
+    })
+    .from(booking)
+    .where(takesPlace(now))
+    .groupBy(booking.eventId)
+    .as("places");
+}
+
+export interface PlacesTaken {
+  /** per slot ("HH:mm"): confirmed bookings and live holds */
+  perSlot: Map<string, number>;
+  /** every place taken */
+  taken: number;
+  /** of those, live holds */
+  held: number;
+  /** with `userId`: whether that person has one of the counted bookings */
+  mine: boolean;
+}
+
+/**
+ * The places an event's bookings take at `now`. The booking transaction calls this while it holds
+ * the event's row lock, leaving out the booking it is moving or renewing.
+ */
+export async function placesTaken(
+  db: Db,
+  eventId: string,
+  now: Date,
+  options: { exceptBookingId?: string; userId?: string } = {},
+): Promise<PlacesTaken> {
+  const rows = await db
+    .select({
+      slotTime: booking.slotTime,
+      taken: sql<number>`count(*)`.mapWith(Number),
+      held: sql<number>`count(*) filter (where ${booking.status} <> 'confirmed')`.mapWith(Number),
+      mine: options.userId
+        ? sql<boolean>`bool_or(${booking.userId} = ${options.userId})`
+        : sql<boolean>`false`,
+    })
+    .from(booking)
+    .where(
+      and(
+        eq(booking.eventId, eventId),
+        takesPlace(now),
+        options.exceptBookingId ? ne(booking.id, options.exceptBookingId) : undefined,
+      ),
+    )
+    .groupBy(booking.slotTime);
+  const result: PlacesTaken = { perSlot: new Map(), taken: 0, held: 0, mine: false };
+  for (const row of rows) {
+    result.perSlot.set(row.slotTime, row.taken);
+    result.taken += row.taken;
+    result.held += row.held;
+    result.mine ||= row.mine === true;
+  }
+  return result;
+}
+
+export async function lockEvent(tx: Db, eventId: string): Promise<EventRow | undefined> {
+  const [row] = await tx.select().from(event).where(eq(event.id, eventId)).for("update");
+  return row;
+}
+
+export async function lockBooking(tx: Db, bookingId: string): Promise<Booking> {
+  const [row] = await tx.select().from(booking).where(eq(booking.id, bookingId)).for("update");
+  if (!row) throw new Error("booking vanished while locked");
+  return row;
+}
+
+/** Postgres returns times as "HH:mm:ss"; the site speaks "HH:mm". */
+export const hhmm = (time: string) => time.slice(0, 5);
+
+export type PlaceProblem = "event-unavailable" | "slot-unavailable";
+
+/**
+ * Whether a place at this slot can be taken, given the places taken: the booking window must be
+ * open (not passed, not closed by the 24-hour rule, places left once holds are counted) and the
+ * slot one of the event's, still ahead, with a place left.
+ */
+export function placeProblemGiven(
+  row: EventRow,
+  taken: PlacesTaken,
+  slotTime: string,
+  now: Date,
+): PlaceProblem | null {
+  const timing = {
+    eventDate: row.eventDate,
+    startTime: hhmm(row.startTime),
+    endTime: hhmm(row.endTime),
+  };
+  const window = bookingWindow(
+    {
+      ...timing,
+      totalSpaces: row.totalSpaces,
+      bookedSpaces: taken.taken,
+      exclusiveFor: row.exclusiveFor,
+    },
+    now,
+  );
+  if (window !== "bookable") return "event-unavailable";
+  const open = availableSlots(
+    { ...timing, sessionDuration: row.sessionDuration, placesPerSlot: row.placesPerSlot },
+    taken.perSlot,
+    now,
+  );
+  return open.includes(slotTime) ? null : "slot-unavailable";
+}
+
+/** `placeProblemGiven` on a fresh count. Call it with the event's row locked. */
+export async function placeProblem(
+  tx: Db,
+  row: EventRow,
+  slotTime: string,
+  now: Date,
+  exceptBookingId?: string,
+): Promise<PlaceProblem | null> {
+  return placeProblemGiven(
+    row,
+    await placesTaken(tx, row.id, now, { exceptBookingId }),
+    slotTime,
+    now,
+  );
+}

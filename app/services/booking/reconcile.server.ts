@@ -1,0 +1,214 @@
+import { and, asc, eq, isNotNull, lte, or, sql } from "drizzle-orm";
+import type { Db } from "#app/db/client.server";
+import { noteDatabaseError } from "#app/db/health.server";
+import { booking } from "#app/db/schema";
+import { isHoldLive } from "#app/domain/booking-lifecycle";
+import { eventsChanged } from "../events.server";
+import { log } from "../log.server";
+import { PayPalError, PayPalNetworkError, type PayPalOrder } from "../payments/paypal.server";
+import { paymentProvider } from "../payments/provider.server";
+import { retryDueRefunds } from "../payments/refunds.server";
+import { capturePayment, settle, type CaptureResult } from "./capture.server";
+import { lockBooking, lockEvent } from "./places.server";
+
+/**
+ * The booking worker: no payment is lost and no hold outlives its end. It runs every minute on
+ * every server; each change it makes goes through the same locks as the pages', so running on
+ * several servers at once is safe.
+ */
+
+/** How long the browser gets to come back from PayPal before the worker looks at an order itself. */
+export const RECONCILE_GRACE_MS = 60_000;
+
+export interface ReconcileSummary {
+  /** held rows (and unpaid rows without an order) whose hold ran out, marked expired */
+  expiredHolds: number;
+  /** orders looked up at the provider */
+  checked: number;
+  confirmed: number;
+  pending: number;
+  /** unapproved orders whose hold ran out: released */
+  expired: number;
+  failed: number;
+  /** no answer from the provider: tried again next time */
+  unanswered: number;
+}
+
+/**
+ * No payment is lost: finds bookings awaiting payment with an order and settles each with the
+ * provider. A completed order confirms its booking, an approved one is captured, and an unapproved
+ * one whose hold has run out is released. Also marks plain expired holds `expired` (their places
+ * were already free: only unexpired holds count).
+ */
+export async function reconcilePayments(db: Db, now = new Date()): Promise<ReconcileSummary> {
+  const summary: ReconcileSummary = {
+    expiredHolds: 0,
+    checked: 0,
+    confirmed: 0,
+    pending: 0,
+    expired: 0,
+    failed: 0,
+    unanswered: 0,
+  };
+  const tidied = await db
+    .update(booking)
+    .set({ status: "expired", updatedAt: now })
+    .where(
+      and(
+        lte(booking.holdExpiresAt, now),
+        or(
+          eq(booking.status, "held"),
+          and(
+            eq(booking.status, "awaiting_payment"),
+            sql`${booking.paymentOrderId} is null`,
+            sql`${booking.paymentStatus} <> 'pending'`,
+          ),
+        ),
+      ),
+    )
+    .returning({ id: booking.id });
+  summary.expiredHolds = tidied.length;
+
+  const graceEdge = new Date(now.getTime() - RECONCILE_GRACE_MS);
+  const waiting = await db
+    .select()
+    .from(booking)
+    .where(
+      and(
+        eq(booking.status, "awaiting_payment"),
+        isNotNull(booking.paymentOrderId),
+        or(
+          lte(booking.updatedAt, graceEdge),
+          lte(booking.holdExpiresAt, now),
+          eq(booking.paymentStatus, "pending"),
+        ),
+      ),
+    )
+    .orderBy(asc(booking.updatedAt))
+    .limit(200);
+
+  const provider = paymentProvider();
+  for (const row of waiting) {
+    summary.checked++;
+    const orderId = row.paymentOrderId!;
+    try {
+      let order: PayPalOrder | null;
+      try {
+        order = await provider.getOrder(orderId);
+      } catch (error) {
+        // An order PayPal does not know (or a simulated one from before a restart) was never paid.
+        if (error instanceof PayPalError && error.status === 404) order = null;
+        else throw error;
+      }
+      let outcome: CaptureResult["outcome"] | "waiting";
+      if (order?.status === "APPROVED") {
+        outcome = (await capturePayment(db, { orderId }, now)).outcome;
+      } else if (order?.status === "COMPLETED") {
+        outcome = (
+          await settle(db, provider, row, order, { kind: "reconcile", requestId: null }, now)
+        ).outcome;
+      } else if (!isHoldLive(row, now) && row.paymentStatus !== "pending") {
+        outcome = (await expireUnpaid(db, row.id, orderId, now)) ? "expired" : "waiting";
+      } else {
+        outcome = "waiting";
+      }
+      if (outcome === "confirmed") summary.confirmed++;
+      else if (outcome === "pending") summary.pending++;
+      else if (outcome === "expired") summary.expired++;
+      else if (outcome === "failed") summary.failed++;
+      else if (outcome === "no-response") summary.unanswered++;
+    } catch (error) {
+      if (
+        error instanceof PayPalNetworkError ||
+        (error instanceof PayPalError && error.status >= 500)
+      ) {
+        summary.unanswered++;
+        continue;
+      }
+      log.error(
+        { err: error, code: "payment_reconcile_failed", bookingId: row.id },
+        "payment: reconcile failed for one booking",
+      );
+    }
+  }
+  if (summary.expiredHolds > 0) eventsChanged();
+  return summary;
+}
+
+/** Releases an unpaid booking whose hold ran out, if nothing changed since it was read. */
+async function expireUnpaid(db: Db, bookingId: string, orderId: string, now: Date) {
+  const [row] = await db
+    .select({ eventId: booking.eventId })
+    .from(booking)
+    .where(eq(booking.id, bookingId));
+  if (!row) return false;
+  const expired = await db.transaction(async (tx) => {
+    await lockEvent(tx, row.eventId);
+    const locked = await lockBooking(tx, bookingId);
+    if (
+      locked.status !== "awaiting_payment" ||
+      locked.paymentOrderId !== orderId ||
+      locked.paymentStatus === "pending" ||
+      isHoldLive(locked, now)
+    )
+      return false;
+    await tx
+      .update(booking)
+      .set({ status: "expired", updatedAt: now })
+      .where(eq(booking.id, bookingId));
+    return true;
+  });
+  if (expired) eventsChanged();
+  return expired;
+}
+
+export interface BookingWorker {
+  /** Runs one pass now (or waits for the one running). */
+  runOnce(): Promise<ReconcileSummary | undefined>;
+  stop(): Promise<void>;
+}
+
+/**
+ * Every `intervalMs`, one pass at a time: `reconcilePayments`, then the refunds of cancelled
+ * events that are due another try (`retryDueRefunds`).
+ */
+export function startBookingWorker(options: { db: Db; intervalMs: number }): BookingWorker {
+  let running: Promise<ReconcileSummary | undefined> | undefined;
+  const runOnce = () => {
+    running ??= reconcilePayments(options.db)
+      .then(async (summary) => {
+        if (summary.confirmed + summary.expired + summary.failed + summary.pending > 0)
+          log.info({ code: "payment_reconciled", ...summary }, "payments reconciled");
+        const refunds = await retryDueRefunds(options.db);
+        if (refunds.refunded + refunds.alreadyRefunded + refunds.failed > 0)
+          log.info(
+            {
+              code: "refunds_retried",
+              refunded: refunds.refunded,
+              alreadyRefunded: refunds.alreadyRefunded,
+              failed: refunds.failed,
+            },
+            "refunds retried",
+          );
+        return summary;
+      })
+      .catch((error: unknown) => {
+        noteDatabaseError(error);
+        log.error({ err: error, code: "booking_worker_failed" }, "booking worker: pass failed");
+        return undefined;
+      })
+      .finally(() => {
+        running = undefined;
+      });
+    return running;
+  };
+  const timer = setInterval(() => void runOnce(), options.intervalMs);
+  timer.unref();
+  return {
+    runOnce,
+    async stop() {
+      clearInterval(timer);
+      await running;
+    },
+  };
+}

@@ -1,0 +1,363 @@
+import { and, asc, desc, eq, inArray, isNotNull, notInArray, sql } from "drizzle-orm";
+import { config } from "#app/config.server";
+import type { Db } from "#app/db/client.server";
+import { booking, event, paymentTransaction } from "#app/db/schema";
+import { refundRetryDue } from "#app/domain/refund-retries";
+import { isEventId } from "../events.server";
+import { log } from "../log.server";
+import { PayPalError, PayPalNetworkError, type PayPalRefund } from "./paypal.server";
+import { paymentProvider, type PaymentProvider } from "./provider.server";
+import { createSimulatedProvider } from "./simulated.server";
+
+/**
+ * Giving money back, in one place for everyone who refunds: the back office cancelling an event,
+ * the booking worker retrying what failed, and (later) a patient's own cancellation. Each refund
+ * is made once however often it is asked for: the PayPal-Request-Id is the booking's own
+ * (`refund-<booking id>`), and the database keeps one completed refund per booking.
+ */
+
+type BookingRow = typeof booking.$inferSelect;
+
+export interface RefundFailure {
+  reference: string;
+  /** PayPal's issue (e.g. PENDING_CAPTURE), or what went wrong here */
+  reason: string;
+}
+
+export interface RefundRun {
+  /** refunds made by this run */
+  refunded: number;
+  /** bookings already refunded before this run (nothing sent to PayPal again) */
+  alreadyRefunded: number;
+  failed: number;
+  failures: RefundFailure[];
+}
+
+/** Bookings of a cancelled event whose money is still with us: paid, or a capture PayPal holds. */
+function stillToRefund(eventId: string) {
+  return and(
+    eq(booking.eventId, eventId),
+    eq(booking.status, "cancelled"),
+    inArray(booking.paymentStatus, ["paid", "pending"]),
+  );
+}
+
+/**
+ * Refunds, in full, every paid booking of a cancelled event that is not refunded yet, one at a
+ * time. Each refund is made once however often this runs (or runs at once twice): the
+ * PayPal-Request-Id is the booking's own (`refund-<booking id>`), so PayPal answers a repeat with
+ * the first refund instead of making another, and the database keeps one completed refund per
+ * booking (a unique index). A refund whose answer was lost is asked again with the same id.
+ */
+export async function refundCancelledEvent(
+  db: Db,
+  eventId: string,
+  now = new Date(),
+): Promise<RefundRun> {
+  const run: RefundRun = { refunded: 0, alreadyRefunded: 0, failed: 0, failures: [] };
+  if (!isEventId(eventId)) return run;
+  const [ev] = await db.select({ status: event.status }).from(event).where(eq(event.id, eventId));
+  if (ev?.status !== "cancelled") return run;
+  const targets = await db
+    .select()
+    .from(booking)
+    .where(stillToRefund(eventId))
+    .orderBy(asc(booking.createdAt));
+  for (const row of targets) addToRun(run, row.reference, await refundBooking(db, row, now));
+  return run;
+}
+
+function addToRun(run: RefundRun, reference: string, outcome: RefundOutcome) {
+  if (outcome.outcome === "refunded") run.refunded++;
+  else if (outcome.outcome === "already") run.alreadyRefunded++;
+  else {
+    run.failed++;
+    run.failures.push({ reference, reason: outcome.reason });
+  }
+}
+
+/** Refund statuses that mean the money is on its way back; any other refund row is a failed try. */
+const REFUND_MADE = ["COMPLETED", "PENDING"];
+
+/**
+ * The booking worker's pass over refunds: tries again every booking of a cancelled event still
+ * to refund whose wait is over (`refundRetryDue`), so that a PayPal outage during a cancellation
+ * heals by itself. Safe beside a coordinator's "Retry refunds" or another server doing the same:
+ * each refund is made once (see refundCancelledEvent).
+ */
+export async function retryDueRefunds(db: Db, now = new Date()): Promise<RefundRun> {
+  const run: RefundRun = { refunded: 0, alreadyRefunded: 0, failed: 0, failures: [] };
+  const candidates = await db
+    .select({
+      booking,
+      failedAttempts: sql<number>`count(${paymentTransaction.id})`.mapWith(Number),
+      lastAttemptAt: sql<Date | null>`max(${paymentTransaction.createdAt})`.mapWith(
+        (value: string | Date | null) => (value === null ? null : new Date(value)),
+      ),
+    })
+    .from(booking)
+    .innerJoin(event, eq(event.id, booking.eventId))
+    .leftJoin(
+      paymentTransaction,
+      and(
+        eq(paymentTransaction.bookingId, booking.id),
+        eq(paymentTransaction.kind, "refund"),
+        notInArray(paymentTransaction.status, REFUND_MADE),
+      ),
+    )
+    .where(
+      and(
+        eq(event.status, "cancelled"),
+        eq(booking.status, "cancelled"),
+        inArray(booking.paymentStatus, ["paid", "pending"]),
+      ),
+    )
+    .groupBy(booking.id)
+    .orderBy(asc(booking.createdAt));
+  for (const candidate of candidates) {
+    if (!refundRetryDue(candidate.failedAttempts, candidate.lastAttemptAt, now)) continue;
+    addToRun(run, candidate.booking.reference, await refundBooking(db, candidate.booking, now));
+  }
+  return run;
+}
+
+type RefundOutcome =
+  { outcome: "refunded" } | { outcome: "already" } | { outcome: "failed"; reason: string };
+
+const REFUND_NOTE = "The screening event you booked was cancelled: a full refund.";
+
+/** A simulated provider kept for refunding simulated bookings while the site uses PayPal (never in production). */
+let simulatedForRefunds: PaymentProvider | undefined;
+
+/** Who refunds a payment: the provider that took it, or why nobody can. */
+function refundProvider(name: string): PaymentProvider | string {
+  const current = paymentProvider();
+  if (current.name === name) return current;
+  if (name === "simulated") {
+    if (config().isProduction)
+      return "Paid through the simulated provider, which took no money; nothing to refund in production";
+    simulatedForRefunds ??= createSimulatedProvider();
+    return simulatedForRefunds;
+  }
+  return "PayPal is not set up on this server (PAYPAL_CLIENT_ID, PAYPAL_CLIENT_SECRET)";
+}
+
+async function markRefunded(db: Db, bookingId: string, now: Date) {
+  await db
+    .update(booking)
+    .set({ paymentStatus: "refunded", updatedAt: now })
+    .where(and(eq(booking.id, bookingId), inArray(booking.paymentStatus, ["paid", "pending"])));
+}
+
+async function refundBooking(db: Db, row: BookingRow, now: Date): Promise<RefundOutcome> {
+  const [done] = await db
+    .select({ id: paymentTransaction.id })
+    .from(paymentTransaction)
+    .where(
+      and(
+        eq(paymentTransaction.bookingId, row.id),
+        eq(paymentTransaction.kind, "refund"),
+        inArray(paymentTransaction.status, REFUND_MADE),
+      ),
+    )
+    .limit(1);
+  if (done) {
+    // Refunded before, but the booking was not marked (a crash between the two): mark it now.
+    await markRefunded(db, row.id, now);
+    return { outcome: "already" };
+  }
+
+  const [capture] = await db
+    .select()
+    .from(paymentTransaction)
+    .where(
+      and(
+        eq(paymentTransaction.bookingId, row.id),
+        eq(paymentTransaction.kind, "capture"),
+        isNotNull(paymentTransaction.captureId),
+        inArray(paymentTransaction.status, [
+          "COMPLETED",
+          "PENDING",
+          "PARTIALLY_REFUNDED",
+          "REFUNDED",
+        ]),
+      ),
+    )
+    .orderBy(desc(paymentTransaction.createdAt))
+    .limit(1);
+  const providerName = capture?.provider ?? row.paymentProvider ?? "paypal";
+  const requestId = `refund-${row.id}`;
+  const base = {
+    bookingId: row.id,
+    kind: "refund" as const,
+    provider: providerName,
+    orderId: capture?.orderId ?? row.paymentOrderId,
+    requestId,
+    createdAt: now,
+  };
+  const fail = async (
+    reason: string,
+    record: { status: string; issue?: string | null; debugId?: string | null; raw?: unknown },
+  ): Promise<RefundOutcome> => {
+    await db
+      .insert(paymentTransaction)
+      .values({ ...base, captureId: capture?.captureId ?? null, ...record });
+    log.warn(
+      { code: "refund_failed", bookingId: row.id, issue: record.issue ?? record.status },
+      "refund: not made",
+    );
+    return { outcome: "failed", reason };
+  };
+
+  const provider = refundProvider(providerName);
+  if (typeof provider === "string") return fail(provider, { status: "NOT_CONFIGURED" });
+  // A simulated booking seeded as demo data has no capture: the simulated provider refunds it anyway.
+  const captureId =
+    capture?.captureId ??
+    (providerName === "simulated" ? `SIMCAP${row.id.replaceAll("-", "").toUpperCase()}` : null);
+  if (!captureId)
+    return fail("No capture is recorded for this booking: refund it in PayPal by hand", {
+      status: "NO_CAPTURE",
+    });
+
+  let refund: PayPalRefund;
+  try {
+    refund = await provider.refundCapture(captureId, {
+      requestId,
+      noteToPayer: REFUND_NOTE,
+      // The simulated provider may not hold the capture (it keeps orders in memory): say how much.
+      ...(provider.name === "simulated"
+        ? { amountPence: capture?.amountPence ?? row.pricePence }
+        : {}),
+    });
+  } catch (error) {
+    if (error instanceof PayPalError) {
+      const record = {
+        status: error.name,
+        issue: error.issue ?? null,
+        debugId: error.debugId ?? null,
+        raw: {
+          name: error.name,
+          status: error.status,
+          issue: error.issue,
+          description: error.description,
+          debug_id: error.debugId,
+        },
+      };
+      if (error.issue === "CAPTURE_FULLY_REFUNDED") {
+        // The money is back already (refunded at PayPal by hand, say): record it and mark the booking.
+        await db.insert(paymentTransaction).values({ ...base, captureId, ...record });
+        await markRefunded(db, row.id, now);
+        return { outcome: "already" };
+      }
+      return fail(error.issue ?? error.name, record);
+    }
+    if (error instanceof PayPalNetworkError) {
+      // PayPal may have made it: the same request id next time gets that refund, not a second one.
+      return fail("No response from PayPal", { status: "NO_RESPONSE" });
+    }
+    log.error({ err: error, code: "refund_error", bookingId: row.id }, "refund: unexpected error");
+    return fail("Unexpected error", { status: "ERROR" });
+  }
+
+  await db.transaction(async (tx) => {
+    // One completed refund per booking (a unique index): a concurrent run's row wins, this one is dropped.
+    await tx
+      .insert(paymentTransaction)
+      .values({
+        ...base,
+        captureId,
+        status: refund.status,
+        amountPence: refund.amountPence,
+        raw: refund,
+      })
+      .onConflictDoNothing();
+    if (refund.status === "COMPLETED" || refund.status === "PENDING") {
+      await markRefunded(tx, row.id, now);
+    }
+  });
+  if (refund.status === "COMPLETED" || refund.status === "PENDING") return { outcome: "refunded" };
+  return { outcome: "failed", reason: `Refund ${refund.status}` };
+}
+
+export interface RefundSummary {
+  /** paid bookings of the cancelled event now refunded */
+  refunded: number;
+  /**
+   * of those, refunds PayPal accepted but has not finished (PENDING, usually an eCheck that has
+   * not cleared); PayPal completes them by itself, and we do not hear when (no webhooks)
+   */
+  pendingAtPayPal: number;
+  /** when the first of those was accepted */
+  pendingSince: Date | null;
+  /** paid bookings still to refund, with the last failure of each (if one was tried) */
+  outstanding: number;
+  failures: RefundFailure[];
+  /** bookings that became active after the event was cancelled (a payment already on its way) */
+  activeAfterCancel: number;
+}
+
+/** Where an event's refunds stand, for its page. */
+export async function refundSummary(db: Db, eventId: string): Promise<RefundSummary> {
+  const [counts] = await db
+    .select({
+      refunded: sql<number>`count(*) filter (where ${booking.paymentStatus} = 'refunded')`.mapWith(
+        Number,
+      ),
+      outstanding:
+        sql<number>`count(*) filter (where ${booking.status} = 'cancelled' and ${booking.paymentStatus} in ('paid', 'pending'))`.mapWith(
+          Number,
+        ),
+      active:
+        sql<number>`count(*) filter (where ${booking.status} in ('held', 'awaiting_payment', 'confirmed') and ${event.status} = 'cancelled')`.mapWith(
+          Number,
+        ),
+    })
+    .from(booking)
+    .innerJoin(event, eq(event.id, booking.eventId))
+    .where(eq(booking.eventId, eventId));
+  const failures: RefundFailure[] = [];
+  if ((counts?.outstanding ?? 0) > 0) {
+    const rows = await db
+      .select({
+        reference: booking.reference,
+        status: paymentTransaction.status,
+        issue: paymentTransaction.issue,
+      })
+      .from(booking)
+      .innerJoin(
+        paymentTransaction,
+        and(eq(paymentTransaction.bookingId, booking.id), eq(paymentTransaction.kind, "refund")),
+      )
+      .where(stillToRefund(eventId))
+      .orderBy(asc(booking.reference), desc(paymentTransaction.createdAt));
+    for (const row of rows) {
+      if (failures.some((failure) => failure.reference === row.reference)) continue;
+      failures.push({ reference: row.reference, reason: row.issue ?? row.status });
+    }
+  }
+  const [pending] = await db
+    .select({
+      count: sql<number>`count(*)`.mapWith(Number),
+      since: sql<Date | null>`min(${paymentTransaction.createdAt})`.mapWith(
+        (value: string | Date | null) => (value === null ? null : new Date(value)),
+      ),
+    })
+    .from(paymentTransaction)
+    .innerJoin(booking, eq(booking.id, paymentTransaction.bookingId))
+    .where(
+      and(
+        eq(booking.eventId, eventId),
+        eq(paymentTransaction.kind, "refund"),
+        eq(paymentTransaction.status, "PENDING"),
+      ),
+    );
+  return {
+    refunded: counts?.refunded ?? 0,
+    pendingAtPayPal: pending?.count ?? 0,
+    pendingSince: pending?.since ?? null,
+    outstanding: counts?.outstanding ?? 0,
+    failures,
+    activeAfterCancel: counts?.active ?? 0,
+  };
+}
