@@ -5,7 +5,7 @@ import { config } from "#app/config.server";
 import { openDatabase, setDatabase, database } from "#app/db/client.server";
 import { watchDatabase } from "#app/db/health.server";
 import { seedDemoData } from "#app/demo/seed.server";
-import { startBookingWorker } from "#app/services/bookings.server";
+import { startBookingWorker } from "#app/services/booking/reconcile.server";
 import { startOutboxWorker, type OutboxWorker } from "#app/services/email.server";
 import { log } from "#app/services/log.server";
 import { loadServerSecret } from "#app/services/secrets.server";

@@ -3,6 +3,7 @@ import { addLondonDays, formatTimeOfDay, LONDON, londonDate } from "#app/domain/
 import { createAccessCode } from "#app/services/access-codes.server";
 import type { Db } from "#app/db/client.server";
 import { event, screeningProduct } from "#app/db/schema";
+import { generateSlots } from "#app/domain/events";
 
 /** The demo access codes, printed in the README. */
 export const DEMO_ACCESS_CODES = {
@@ -648,6 +649,23 @@ function demoEvents(now: Date): DemoEvent[] {
   ];
 }
 
+/** How many places each demo event has booked: real bookings, made by the attendees seeder. */
+export function demoBookedCounts(now: Date): { name: string; booked: number }[] {
+  return demoEvents(now)
+    .filter((demo) => demo.booked > 0)
+    .map((demo) => ({ name: demo.name, booked: demo.booked }));
+}
+
+/**
+ * Places per time: as many nurses as it takes for the event's places to fit its times (a demo
+ * event of 80 places over 12 quarter-hours has 7 chairs), so that a full event is full in every
+ * time, as a real one would be.
+ */
+function demoPlacesPerSlot(demo: DemoEvent): number {
+  const slots = generateSlots(demo.start, demo.end, demo.session ?? 15).length;
+  return Math.max(demo.perSlot ?? 2, Math.ceil(demo.total / Math.max(1, slots)));
+}
+
 export async function seedDemoEvents(db: Db, now: Date) {
   const [psa, psaHealth, funded] = await db
     .insert(screeningProduct)
@@ -686,8 +704,7 @@ export async function seedDemoEvents(db: Db, now: Date) {
         endTime: demo.end,
         sessionDuration: demo.session ?? 15,
         totalSpaces: demo.total,
-        placesPerSlot: demo.perSlot ?? 2,
-        bookedSpaces: demo.booked,
+        placesPerSlot: demoPlacesPerSlot(demo),
         category: demo.category,
         exclusiveFor: demo.corporateOnly ? "CORPORATE" : null,
         isPublic: !demo.isPrivate,

@@ -15,7 +15,8 @@ import { CONSENT_WORDING_VERSION, type ConsentAnswers } from "#app/domain/consen
 import { addLondonDays, londonInstant } from "#app/domain/london-time";
 import { isPaidEvent } from "#app/domain/pricing";
 import { authFor, withPendingProfile, type ProfileDraft } from "#app/services/auth.server";
-import { holdPlace, submitConsent } from "#app/services/bookings.server";
+import { submitConsent } from "#app/services/booking/consent.server";
+import { holdPlace } from "#app/services/booking/hold.server";
 
 /** The demo patient's sign-in, quoted in the README. The password passes the site's strength rule. */
 export const DEMO_PATIENT_EMAIL = "demo.patient@example.org";
@@ -66,8 +67,8 @@ interface PastVisit {
  * A signed-up, verified patient who shows every state of the medical-results page: a past visit
  * with a released Green result (retest in 2 years), one with a released Amber result, one whose
  * result is not back yet, and an upcoming confirmed booking (made through the booking service,
- * so its confirmation e-mail is in the dev mailbox). The past visits use the past demo events,
- * whose place counts already include him.
+ * so its confirmation e-mail is in the dev mailbox). The past visits use the past demo events;
+ * the invented attendees seeded after him fill the rest of their places.
  */
 export async function seedDemoPatient(tx: Db, now: Date) {
   const settings = config();
@@ -180,7 +181,11 @@ export async function seedDemoPatient(tx: Db, now: Date) {
     .from(event)
     .where(eq(event.name, "Stratford Community PSA Morning"));
   if (upcoming) {
-    const held = await holdPlace(tx, { eventId: upcoming.id, userId, slotTime: "10:00" }, now);
+    const held = await holdPlace(
+      tx,
+      { eventId: upcoming.id, userId, slotTime: "10:00", clientAddress: "demo-seed" },
+      now,
+    );
     if (held.ok) {
       await submitConsent(
         tx,

@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "#app/db/client.server";
 import { appMeta, enquiry, newsletterSubscription } from "#app/db/schema";
+import { seedDemoAttendees } from "./attendees.server";
 import { seedDemoEvents } from "./events.server";
 import { seedDemoPatient } from "./patient.server";
 import { seedDemoStaff } from "./staff.server";
@@ -15,6 +16,8 @@ const seeders: Seeder[] = [
   { name: "screening events", run: seedDemoEvents },
   { name: "demo patient with bookings and results", run: seedDemoPatient },
   { name: "demo staff with two-factor sign-in", run: seedDemoStaff },
+  // After the demo patient, whose bookings count towards each event's places.
+  { name: "invented attendees, so booked counts are real bookings", run: seedDemoAttendees },
   {
     name: "enquiries and newsletter",
     async run(tx) {

@@ -22,14 +22,26 @@ describe("bookingStage", () => {
   it.each<[string, Partial<BookingState>, string]>([
     ["a hold", {}, "held"],
     ["consented, no order yet", { status: "awaiting_payment" }, "consented"],
-    ["an order at PayPal", { status: "awaiting_payment", paymentOrderId: "5O190127TN364715T" }, "awaiting_payment"],
-    ["a capture PayPal is reviewing", { status: "awaiting_payment", paymentStatus: "pending" }, "awaiting_payment"],
+    [
+      "an order at PayPal",
+      { status: "awaiting_payment", paymentOrderId: "5O190127TN364715T" },
+      "awaiting_payment",
+    ],
+    [
+      "a capture PayPal is reviewing",
+      { status: "awaiting_payment", paymentStatus: "pending" },
+      "awaiting_payment",
+    ],
     ["confirmed", { status: "confirmed", paymentStatus: "paid" }, "confirmed"],
     ["arrived", { status: "confirmed", arrivedAt: when }, "checked_in"],
     ["did not come", { status: "confirmed", noShowAt: when }, "no_show"],
     ["sample taken", { status: "confirmed", arrivedAt: when, sampleTakenAt: when }, "sample_taken"],
     ["expired", { status: "expired" }, "expired"],
-    ["cancelled, money still to give back", { status: "cancelled", paymentStatus: "paid" }, "cancelled"],
+    [
+      "cancelled, money still to give back",
+      { status: "cancelled", paymentStatus: "paid" },
+      "cancelled",
+    ],
     ["cancelled and refunded", { status: "cancelled", paymentStatus: "refunded" }, "refunded"],
   ])("reads %s as %s", (_label, row, stage) => {
     expect(bookingStage({ ...base, ...row })).toBe(stage);

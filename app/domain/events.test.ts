@@ -55,8 +55,12 @@ describe("card state", () => {
     expect(bookingWindow(base, new Date("2026-06-01T12:00:00Z"))).toBe("bookable");
   });
   it("is Fully Booked when no spaces remain", () => {
-    expect(bookingWindow({ ...base, bookedSpaces: 40 }, new Date("2026-06-01T12:00:00Z"))).toBe("full");
-    expect(bookingWindow({ ...base, bookedSpaces: 45 }, new Date("2026-06-01T12:00:00Z"))).toBe("full");
+    expect(bookingWindow({ ...base, bookedSpaces: 40 }, new Date("2026-06-01T12:00:00Z"))).toBe(
+      "full",
+    );
+    expect(bookingWindow({ ...base, bookedSpaces: 45 }, new Date("2026-06-01T12:00:00Z"))).toBe(
+      "full",
+    );
   });
   it("closes a public event 24 hours before its end (Booking closed, not Fully Booked)", () => {
     // End: 14:00 BST on 10 June = 13:00 UTC. Closing point: 13:00 UTC on 9 June.
@@ -65,7 +69,9 @@ describe("card state", () => {
     expect(bookingWindow(base, new Date("2026-06-10T10:00:00Z"))).toBe("closed");
   });
   it("says Fully Booked rather than closed when an event within 24 hours has no spaces", () => {
-    expect(bookingWindow({ ...base, bookedSpaces: 40 }, new Date("2026-06-10T10:00:00Z"))).toBe("full");
+    expect(bookingWindow({ ...base, bookedSpaces: 40 }, new Date("2026-06-10T10:00:00Z"))).toBe(
+      "full",
+    );
   });
   it("recognises corporate-only events in any case", () => {
     expect(isCorporateOnly("CORPORATE")).toBe(true);
@@ -80,9 +86,9 @@ describe("card state", () => {
     expect(
       bookingWindow({ ...corporate, exclusiveFor: "corporate" }, new Date("2026-06-10T12:59:00Z")),
     ).toBe("bookable");
-    expect(bookingWindow({ ...corporate, bookedSpaces: 40 }, new Date("2026-06-10T10:00:00Z"))).toBe(
-      "full",
-    );
+    expect(
+      bookingWindow({ ...corporate, bookedSpaces: 40 }, new Date("2026-06-10T10:00:00Z")),
+    ).toBe("full");
   });
   it("shows Event Passed once the end is before now", () => {
     expect(bookingWindow(base, new Date("2026-06-10T13:01:00Z"))).toBe("passed");

@@ -190,6 +190,19 @@ export async function unlockPrivateEvent(
 }
 
 /**
+ * Whether the visitor may go on to book this private event: this browser gave its code, or the
+ * signed-in person did (anywhere). Taking a place checks the person's own unlock again.
+ */
+export async function visitorHasUnlocked(
+  db: Db,
+  eventId: string,
+  visitor: { userId: string | null; browserUnlocks: readonly BrowserUnlock[] },
+): Promise<boolean> {
+  if (visitor.browserUnlocks.some((unlock) => unlock.eventId === eventId)) return true;
+  return visitor.userId !== null && hasUnlocked(db, eventId, visitor.userId);
+}
+
+/**
  * Whether this person has unlocked this private event with a code that still works for it (a
  * revoked code closes the event again to those who used it, for new bookings).
  */

@@ -19,9 +19,9 @@ import {
   booking,
   event,
   eventAccessCode,
-  paymentTransaction,
   profile,
   screeningProduct,
+  testResult,
   user,
 } from "#app/db/schema";
 import { formatLongDate } from "#app/domain/date-labels";
@@ -45,13 +45,24 @@ import { eventEnd } from "#app/domain/events";
 import { addLondonDays, londonDate, londonInstant } from "#app/domain/london-time";
 import { formatPounds } from "#app/domain/pricing";
 import { refundRetryDue } from "#app/domain/refund-retries";
+import {
+  bookingStage,
+  canTake,
+  HOLD_STATUSES,
+  PLACE_STATUSES,
+  takesPlace,
+} from "#app/domain/booking-lifecycle";
 import { createAccessCode, hashAccessCode } from "./access-codes.server";
 import { recordAudit, type AuditActor } from "./audit.server";
+import { lockEvent, placesTaken, placesTakenByEvent } from "./booking/places.server";
 import { enqueueEmail } from "./email.server";
-import { eventsChanged, isEventId, placesTaken } from "./events.server";
-import { log } from "./log.server";
-import { createSimulatedProvider, paymentProvider, type PaymentProvider } from "./payments.server";
-import { PayPalError, PayPalNetworkError, type PayPalRefund } from "./paypal.server";
+import { eventsChanged, isEventId } from "./events.server";
+import {
+  refundCancelledEvent,
+  refundSummary,
+  type RefundRun,
+  type RefundSummary,
+} from "./payments/refunds.server";
 
 /**
  * The back office's events: list, create, edit, publish, unpublish and cancel them (with refunds),
@@ -62,21 +73,6 @@ import { PayPalError, PayPalNetworkError, type PayPalRefund } from "./paypal.ser
 
 type EventRow = typeof event.$inferSelect;
 type BookingRow = typeof booking.$inferSelect;
-
-async function lockEvent(tx: Db, eventId: string): Promise<EventRow | undefined> {
-  const [row] = await tx.select().from(event).where(eq(event.id, eventId)).for("update");
-  return row;
-}
-
-/** Holds that still take a place at `now` (a hold counts until it expires). */
-function liveHoldsOf(now: Date) {
-  return sql<number>`(
-    select count(*)::int from ${booking}
-    where ${booking.eventId} = ${event.id}
-      and ${booking.status} in ('held', 'awaiting_payment')
-      and ${booking.holdExpiresAt} > ${now}
-  )`.mapWith(Number);
-}
 
 /* ---------------------------------------------------------------------------------------------- */
 /* Lists                                                                                          */
@@ -108,6 +104,7 @@ export async function listEventsForAdmin(
 ): Promise<AdminEventListRow[]> {
   const today = londonDate(now);
   const upcoming = sql`${event.eventDate} >= ${today}::date`;
+  const places = placesTakenByEvent(db, now);
   const rows = await db
     .select({
       id: event.id,
@@ -119,12 +116,13 @@ export async function listEventsForAdmin(
       isPublic: event.isPublic,
       city: event.city,
       productName: screeningProduct.name,
-      booked: event.bookedSpaces,
-      held: liveHoldsOf(now),
+      booked: sql<number>`coalesce(${places.taken} - ${places.held}, 0)`.mapWith(Number),
+      held: sql<number>`coalesce(${places.held}, 0)`.mapWith(Number),
       total: event.totalSpaces,
     })
     .from(event)
     .innerJoin(screeningProduct, eq(event.productId, screeningProduct.id))
+    .leftJoin(places, eq(places.eventId, event.id))
     .where(filter.status ? eq(event.status, filter.status) : undefined)
     .orderBy(
       sql`case when ${upcoming} then 0 else 1 end`,
@@ -217,14 +215,19 @@ export async function eventFormChoices(db: Db) {
 /* One event                                                                                      */
 
 /**
- * What an event has booked at `now`: confirmed places (the stored count) and unexpired holds,
+ * What an event has booked at `now`: confirmed places and unexpired holds,
  * the most taken at one time, and the booked times. Call it with the event's row locked when the
  * answer decides a change.
  */
-async function bookingsSoFar(db: Db, row: EventRow, now: Date): Promise<BookingsSoFar> {
+async function bookingsSoFar(
+  db: Db,
+  row: EventRow,
+  now: Date,
+): Promise<BookingsSoFar & { held: number }> {
   const taken = await placesTaken(db, row.id, now);
   return {
-    taken: row.bookedSpaces + taken.held,
+    taken: taken.taken,
+    held: taken.held,
     mostAtOneTime: Math.max(0, ...taken.perSlot.values()),
     bookedTimes: [...taken.perSlot.keys()],
     eventDate: row.eventDate,
@@ -239,15 +242,20 @@ async function activeBookingCount(db: Db, row: EventRow, now: Date): Promise<num
     .where(
       and(
         eq(booking.eventId, row.id),
-        inArray(booking.status, ["held", "awaiting_payment"]),
         or(
-          gt(booking.holdExpiresAt, now),
-          isNotNull(booking.paymentOrderId),
-          eq(booking.paymentStatus, "pending"),
+          eq(booking.status, "confirmed"),
+          and(
+            inArray(booking.status, [...HOLD_STATUSES]),
+            or(
+              gt(booking.holdExpiresAt, now),
+              isNotNull(booking.paymentOrderId),
+              eq(booking.paymentStatus, "pending"),
+            ),
+          ),
         ),
       ),
     );
-  return row.bookedSpaces + (counted?.count ?? 0);
+  return counted?.count ?? 0;
 }
 
 export interface AccessCodeRow {
@@ -288,7 +296,7 @@ export interface AdminEventDetail {
   productPricePence: number;
   booked: number;
   held: number;
-  bookings: BookingsSoFar;
+  bookings: BookingsSoFar & { held: number };
   activeBookings: number;
   /** active bookings that have paid (or whose payment PayPal is still reviewing): refunded on cancelling */
   paidBookings: number;
@@ -322,7 +330,7 @@ export async function findEventForAdmin(
       .where(
         and(
           eq(booking.eventId, eventId),
-          inArray(booking.status, [...ACTIVE]),
+          inArray(booking.status, [...PLACE_STATUSES]),
           inArray(booking.paymentStatus, ["paid", "pending"]),
         ),
       ),
@@ -331,8 +339,8 @@ export async function findEventForAdmin(
   ]);
   return {
     ...found,
-    booked: found.event.bookedSpaces,
-    held: bookings.taken - found.event.bookedSpaces,
+    booked: bookings.taken - bookings.held,
+    held: bookings.held,
     bookings,
     activeBookings,
     paidBookings: paid?.count ?? 0,
@@ -560,13 +568,10 @@ export async function revokeAccessCode(
 /* ---------------------------------------------------------------------------------------------- */
 /* Cancelling, and refunds                                                                        */
 
-const ACTIVE = ["held", "awaiting_payment", "confirmed"] as const;
-
 /** The booking was someone's place at the moment of cancelling, so they are told. */
 function wasBooked(row: BookingRow, now: Date): boolean {
   return (
-    row.status === "confirmed" ||
-    (row.holdExpiresAt !== null && row.holdExpiresAt.getTime() > now.getTime()) ||
+    takesPlace(row, now) ||
     row.paymentOrderId !== null ||
     row.paymentStatus === "pending" ||
     row.paymentStatus === "paid"
@@ -612,6 +617,11 @@ export type CancelResult =
       /** false when the event was cancelled before (this run only tidied up and retried refunds) */
       newlyCancelled: boolean;
       bookingsCancelled: number;
+      /**
+       * bookings left as they are because a sample was taken or a result exists: their results
+       * stay with the patient, and staff deal with them by hand
+       */
+      bookingsKept: number;
       emailsQueued: number;
       refunds: RefundRun;
     }
@@ -620,7 +630,9 @@ export type CancelResult =
 
 /**
  * Cancels an event. In one transaction, under the event's row lock: the event becomes cancelled,
- * every active booking (held, awaiting payment, confirmed) is cancelled and its place given back,
+ * every active booking (held, awaiting payment, confirmed) that the booking lifecycle lets staff
+ * cancel is cancelled and its place given back (never one whose sample is taken or that has a
+ * result: it stays, with its result, and the answer says how many were kept),
  * everyone who was booked gets an e-mail through the outbox, and the audit log gets its row. Then
  * every paid booking is refunded in full (`refundCancelledEvent`). Calling it again is safe: it
  * cancels any booking that became active since (a payment that was already on its way), and
@@ -635,7 +647,12 @@ export async function cancelEvent(
   if (!isEventId(eventId)) return null;
   type Done =
     | { refused: string }
-    | { newlyCancelled: boolean; bookingsCancelled: number; emailsQueued: number };
+    | {
+        newlyCancelled: boolean;
+        bookingsCancelled: number;
+        bookingsKept: number;
+        emailsQueued: number;
+      };
   const cancelled = await db.transaction(async (tx): Promise<Done | null> => {
     const ev = await lockEvent(tx, eventId);
     if (!ev) return null;
@@ -643,11 +660,18 @@ export async function cancelEvent(
     const problem = newlyCancelled ? cancelProblem(eventEnd(ev).getTime() <= now.getTime()) : null;
     if (problem) return { refused: problem };
     // Locks are taken event first, then bookings, as the booking service takes them.
-    const active = await tx
-      .select()
+    const candidates = await tx
+      .select({
+        booking,
+        hasResult: sql<boolean>`exists (select 1 from ${testResult} where ${testResult.bookingId} = ${booking.id})`,
+      })
       .from(booking)
-      .where(and(eq(booking.eventId, ev.id), inArray(booking.status, [...ACTIVE])))
-      .for("update");
+      .where(and(eq(booking.eventId, ev.id), inArray(booking.status, [...PLACE_STATUSES])))
+      .for("update", { of: booking });
+    const active = candidates
+      .filter((row) => !row.hasResult && canTake(bookingStage(row.booking), "cancel"))
+      .map((row) => row.booking);
+    const bookingsKept = candidates.length - active.length;
     if (active.length > 0) {
       await tx
         .update(booking)
@@ -664,8 +688,6 @@ export async function cancelEvent(
       .set({
         status: "cancelled",
         cancelledAt: ev.cancelledAt ?? now,
-        // Every confirmed booking is cancelled, so no place is booked any more.
-        bookedSpaces: 0,
         updatedAt: now,
       })
       .where(eq(event.id, ev.id));
@@ -711,12 +733,13 @@ export async function cancelEvent(
         entityId: ev.id,
         details: {
           bookingsCancelled: active.length,
+          bookingsKept,
           emailsQueued,
           alreadyCancelled: !newlyCancelled,
         },
       });
     }
-    return { newlyCancelled, bookingsCancelled: active.length, emailsQueued };
+    return { newlyCancelled, bookingsCancelled: active.length, bookingsKept, emailsQueued };
   });
   if (!cancelled) return null;
   if ("refused" in cancelled) return { ok: false, message: cancelled.refused };

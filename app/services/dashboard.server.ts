@@ -2,7 +2,7 @@ import { and, asc, count, eq, gte, isNotNull, isNull, ne, sql } from "drizzle-or
 import type { Db } from "#app/db/client.server";
 import { enquiry, event, testResult } from "#app/db/schema";
 import { londonDate } from "#app/domain/london-time";
-import { unexpiredHolds } from "./events.server";
+import { placesTakenByEvent } from "./booking/places.server";
 
 export interface DashboardEvent {
   id: string;
@@ -17,7 +17,7 @@ export interface DashboardEvent {
 
 /** The first screen of the back office: what is coming up and what is waiting for someone. */
 export async function dashboardSummary(db: Db, now = new Date()) {
-  const holds = unexpiredHolds(db, now);
+  const places = placesTakenByEvent(db, now);
   const [events, [awaiting], [enquiries]] = await Promise.all([
     db
       .select({
@@ -26,12 +26,12 @@ export async function dashboardSummary(db: Db, now = new Date()) {
         eventDate: event.eventDate,
         startTime: event.startTime,
         status: event.status,
-        booked: event.bookedSpaces,
-        held: sql<number>`coalesce(${holds.held}, 0)`.mapWith(Number),
+        booked: sql<number>`coalesce(${places.taken} - ${places.held}, 0)`.mapWith(Number),
+        held: sql<number>`coalesce(${places.held}, 0)`.mapWith(Number),
         total: event.totalSpaces,
       })
       .from(event)
-      .leftJoin(holds, eq(holds.eventId, event.id))
+      .leftJoin(places, eq(places.eventId, event.id))
       .where(and(gte(event.eventDate, londonDate(now)), ne(event.status, "cancelled")))
       .orderBy(asc(event.eventDate), asc(event.startTime))
       .limit(20),

@@ -1,6 +1,6 @@
-import { and, asc, eq, gt, gte, ilike, inArray, lte, ne, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, eq, gte, ilike, inArray, lte, or, sql, type SQL } from "drizzle-orm";
 import type { Db } from "#app/db/client.server";
-import { booking, event, screeningProduct } from "#app/db/schema";
+import { event, screeningProduct } from "#app/db/schema";
 import {
   availableSlots,
   bookingWindow,
@@ -14,12 +14,13 @@ import {
 } from "#app/domain/events";
 import { londonDate } from "#app/domain/london-time";
 import { createTtlCache } from "#app/domain/ttl-cache";
+import { hhmm, placesTaken, placesTakenByEvent } from "./booking/places.server";
 
 /**
  * An event as the API and the pages show it, in the spec's field names. Prices are pence.
- * `booking_status` is the card state at the moment the view was made. `booked_spaces` is every
- * place taken at that moment: confirmed bookings (the stored count) plus holds that have not
- * expired, so that `total_spaces - booked_spaces` is what is still free, as the spec reads it.
+ * `booking_status` is the booking window at the moment the view was made. `booked_spaces` is
+ * every place taken at that moment, counted from the bookings: confirmed ones plus holds that have
+ * not expired, so that `total_spaces - booked_spaces` is what is still free, as the spec reads it.
  */
 export interface EventView {
   event_id: string;
@@ -56,35 +57,20 @@ export interface EventView {
   booking_status: BookingWindow;
 }
 
-/**
- * Places held while people consent and pay, per event: holds count only until they expire, so an
- * expired hold frees its place at that instant, with no job needed.
- */
-export function unexpiredHolds(db: Db, now: Date) {
-  return db
-    .select({ eventId: booking.eventId, held: sql<number>`count(*)::int`.as("held") })
-    .from(booking)
-    .where(
-      and(inArray(booking.status, ["held", "awaiting_payment"]), gt(booking.holdExpiresAt, now)),
-    )
-    .groupBy(booking.eventId)
-    .as("holds");
-}
-
-/** The event, its product, and its unexpired holds, as one query. */
+/** The event, its product, and the places its bookings take, as one query. */
 function selectEvents(db: Db, now: Date) {
-  const holds = unexpiredHolds(db, now);
+  const places = placesTakenByEvent(db, now);
   return db
     .select({
       event,
       productName: screeningProduct.name,
       productPrice: screeningProduct.pricePence,
       productTemplate: screeningProduct.emailTemplate,
-      held: sql<number>`coalesce(${holds.held}, 0)`.mapWith(Number),
+      taken: sql<number>`coalesce(${places.taken}, 0)`.mapWith(Number),
     })
     .from(event)
     .innerJoin(screeningProduct, eq(event.productId, screeningProduct.id))
-    .leftJoin(holds, eq(holds.eventId, event.id));
+    .leftJoin(places, eq(places.eventId, event.id));
 }
 
 type Row = {
@@ -92,15 +78,12 @@ type Row = {
   productName: string;
   productPrice: number;
   productTemplate: string | null;
-  /** unexpired holds */
-  held: number;
+  /** confirmed bookings and unexpired holds */
+  taken: number;
 };
 
-/** Postgres returns times as "HH:mm:ss"; the site speaks "HH:mm". */
-const hhmm = (time: string) => time.slice(0, 5);
-
 function toView(
-  { event: row, productName, productPrice, productTemplate, held }: Row,
+  { event: row, productName, productPrice, productTemplate, taken }: Row,
   now: Date,
 ): EventView {
   const timing = {
@@ -108,8 +91,7 @@ function toView(
     startTime: hhmm(row.startTime),
     endTime: hhmm(row.endTime),
   };
-  // Confirmed bookings (kept in the row by the booking transaction) and unexpired holds.
-  const capacity = { totalSpaces: row.totalSpaces, bookedSpaces: row.bookedSpaces + held };
+  const capacity = { totalSpaces: row.totalSpaces, bookedSpaces: taken };
   return {
     event_id: row.id,
     id: row.id,
@@ -242,56 +224,6 @@ export async function findEvent(
     and(eq(event.id, id), eq(event.status, "published")),
   );
   return row ? toView(row, now) : null;
-}
-
-/**
- * The places an event's bookings take at `now`: per slot ("HH:mm"), confirmed bookings and
- * unexpired holds; and `held`, the unexpired holds alone (confirmed ones are already counted in
- * the event's `booked_spaces`). The booking transaction calls this while it holds the event's row
- * lock, leaving out the booking it is moving or renewing. With `userId`, `mine` says whether that
- * person has one of the counted bookings.
- */
-export async function placesTaken(
-  db: Db,
-  eventId: string,
-  now: Date,
-  options: { exceptBookingId?: string; userId?: string } = {},
-): Promise<{ perSlot: Map<string, number>; held: number; mine: boolean }> {
-  const rows = await db
-    .select({
-      slotTime: booking.slotTime,
-      confirmed: sql<number>`count(*) filter (where ${booking.status} = 'confirmed')`.mapWith(
-        Number,
-      ),
-      held: sql<number>`count(*) filter (where ${booking.status} <> 'confirmed')`.mapWith(Number),
-      mine: options.userId
-        ? sql<boolean>`bool_or(${booking.userId} = ${options.userId})`
-        : sql<boolean>`false`,
-    })
-    .from(booking)
-    .where(
-      and(
-        eq(booking.eventId, eventId),
-        or(
-          eq(booking.status, "confirmed"),
-          and(
-            inArray(booking.status, ["held", "awaiting_payment"]),
-            gt(booking.holdExpiresAt, now),
-          ),
-        ),
-        options.exceptBookingId ? ne(booking.id, options.exceptBookingId) : undefined,
-      ),
-    )
-    .groupBy(booking.slotTime);
-  const perSlot = new Map<string, number>();
-  let held = 0;
-  let mine = false;
-  for (const row of rows) {
-    perSlot.set(row.slotTime, row.confirmed + row.held);
-    held += row.held;
-    mine ||= row.mine === true;
-  }
-  return { perSlot, held, mine };
 }
 
 /** How many places each slot of an event has taken: confirmed bookings and unexpired holds. */

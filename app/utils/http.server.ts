@@ -53,8 +53,16 @@ function discardRest(reader: ReadableStreamDefaultReader<Uint8Array>) {
 }
 
 /** A JSON error answer, the same shape from every API endpoint. */
-export function jsonError(status: number, error: string, details?: unknown) {
-  return Response.json(details === undefined ? { error } : { error, details }, { status });
+export function jsonError(
+  status: number,
+  error: string,
+  details?: unknown,
+  headers?: Record<string, string>,
+) {
+  return Response.json(details === undefined ? { error } : { error, details }, {
+    status,
+    headers,
+  });
 }
 
 const FORM_TYPE = /^application\/x-www-form-urlencoded\b|^multipart\/form-data\b.*;\s*boundary=/i;

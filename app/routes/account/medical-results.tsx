@@ -14,7 +14,7 @@ import { londonDate } from "#app/domain/london-time";
 import {
   listAppointmentsAndResults,
   type AppointmentWithResult,
-} from "#app/services/bookings.server";
+} from "#app/services/booking/appointments.server";
 import { requireUser } from "#app/services/guards.server";
 import { logError, routeOf } from "#app/services/log.server";
 import { correctionDates } from "#app/services/results-admin.server";

@@ -26,8 +26,8 @@ import {
   revokeAccessCode,
   unpublishEvent,
   updateEvent,
-  type RefundRun,
 } from "#app/services/admin-events.server";
+import type { RefundRun } from "#app/services/payments/refunds.server";
 import { recordAudit } from "#app/services/audit.server";
 import { requireStaff } from "#app/services/guards.server";
 import { NO_STORE, pipeHeaders } from "#app/utils/headers";

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { Route } from "./+types/appointments";
 import { db } from "#app/db/client.server";
-import { HOLD_REFUSAL_MESSAGES, holdPlace } from "#app/services/bookings.server";
+import { holdPlace, holdRefusalMessage } from "#app/services/booking/hold.server";
 import { requireApiUser } from "#app/services/guards.server";
 import { jsonEndpoint, jsonError, methodNotAllowed, parseJsonBody } from "#app/utils/http.server";
 import { NO_STORE } from "#app/utils/headers";
@@ -15,15 +15,21 @@ const bodySchema = z.object({
 
 /**
  * POST /api/appointments {eventId, slotTime}: holds that time for the signed-in person while they
- * consent and pay. 201 with the booking reference and when the hold ends; 409 when the time (or
- * the event) is no longer available.
+ * consent and pay. 201 with the booking reference and when the hold ends; 403 for a private event
+ * this person has not unlocked, or when they may not book it; 409 when the time (or the event) is
+ * no longer available, or they are paying for another booking; 429 after too many new holds from
+ * one address.
  */
-export const action = jsonEndpoint(async ({ request }: Route.ActionArgs) => {
+export const action = jsonEndpoint(async ({ request, context }: Route.ActionArgs) => {
   if (request.method !== "POST") return methodNotAllowed("POST");
   const user = await requireApiUser(request);
   const body = await parseJsonBody(request, bodySchema, 1024);
   if (!body.ok) return body.response;
-  const result = await holdPlace(db(), { userId: user.id, ...body.data });
+  const result = await holdPlace(db(), {
+    userId: user.id,
+    ...body.data,
+    clientAddress: context.clientAddress,
+  });
   if (result.ok) {
     return Response.json(
       {
@@ -34,11 +40,14 @@ export const action = jsonEndpoint(async ({ request }: Route.ActionArgs) => {
       { status: 201, headers: NO_STORE },
     );
   }
-  if (result.reason === "event-not-found")
-    return jsonError(404, HOLD_REFUSAL_MESSAGES[result.reason]);
+  const message = holdRefusalMessage(result);
+  if (result.reason === "event-not-found") return jsonError(404, message);
+  if (result.reason === "locked") return jsonError(403, message);
   if (result.reason === "not-eligible")
-    return jsonError(403, HOLD_REFUSAL_MESSAGES[result.reason], { problems: result.problems });
-  return jsonError(409, HOLD_REFUSAL_MESSAGES[result.reason]);
+    return jsonError(403, message, { problems: result.problems });
+  if (result.reason === "too-many-holds")
+    return jsonError(429, message, undefined, { "Retry-After": String(result.retryAfterSeconds) });
+  return jsonError(409, message);
 });
 
 export function loader() {

@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { Route } from "./+types/events.check-access-code";
 import { db } from "#app/db/client.server";
 import { unlockPrivateEvent } from "#app/services/access-codes.server";
+import { getSessionUser } from "#app/services/session.server";
 import { jsonEndpoint, methodNotAllowed, parseJsonBody } from "#app/utils/http.server";
 
 const bodySchema = z.object({
@@ -19,6 +20,8 @@ export const action = jsonEndpoint(async ({ request, params, context }: Route.Ac
     eventId: params.eventId,
     code: body.data.access_code,
     clientAddress: context.clientAddress,
+    // Signed in: the unlock is kept as this person's, which is what taking a place checks.
+    userId: (await getSessionUser(request))?.id,
   });
   if (result.status === 200)
     return Response.json({ status: "success" }, { headers: { "Set-Cookie": result.setCookie } });

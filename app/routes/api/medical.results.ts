@@ -1,6 +1,6 @@
 import type { Route } from "./+types/medical.results";
 import { db } from "#app/db/client.server";
-import { listAppointmentsAndResults } from "#app/services/bookings.server";
+import { listAppointmentsAndResults } from "#app/services/booking/appointments.server";
 import { requireApiUser } from "#app/services/guards.server";
 import { findProfileForUser } from "#app/services/profiles.server";
 import { jsonEndpoint, jsonError } from "#app/utils/http.server";

@@ -1,6 +1,6 @@
 import type { Route } from "./+types/payments.capture";
 import { db } from "#app/db/client.server";
-import { capturePayment } from "#app/services/bookings.server";
+import { capturePayment } from "#app/services/booking/capture.server";
 import { requireApiUser } from "#app/services/guards.server";
 import { jsonEndpoint, jsonError, methodNotAllowed } from "#app/utils/http.server";
 

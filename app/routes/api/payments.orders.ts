@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { Route } from "./+types/payments.orders";
 import { config } from "#app/config.server";
 import { db } from "#app/db/client.server";
-import { startPayment } from "#app/services/bookings.server";
+import { startPayment } from "#app/services/booking/checkout.server";
 import { requireApiUser } from "#app/services/guards.server";
 import { jsonEndpoint, jsonError, methodNotAllowed, parseJsonBody } from "#app/utils/http.server";
 

@@ -16,9 +16,9 @@ import { formatLongDate } from "#app/domain/date-labels";
 import { ELIGIBILITY_MESSAGES } from "#app/domain/eligibility";
 import { nhsNumberField } from "#app/domain/fields";
 import { formValues, parseForm, type FieldErrors } from "#app/domain/forms";
-import { readUnlockedEvents } from "#app/services/access-codes.server";
-import { bookingPage } from "#app/services/booking-page.server";
-import { HOLD_REFUSAL_MESSAGES, holdPlace } from "#app/services/bookings.server";
+import { readBrowserUnlocks } from "#app/services/access-codes.server";
+import { holdPlace, holdRefusalMessage } from "#app/services/booking/hold.server";
+import { bookingPage } from "#app/services/booking/page.server";
 import { requireUser } from "#app/services/guards.server";
 import { logError, routeOf } from "#app/services/log.server";
 import { addMissingNhsNumber } from "#app/services/profiles.server";
@@ -50,7 +50,11 @@ export async function loader({ request }: Route.LoaderArgs) {
   if (!eventId) return data({ invalid: "no-event" as const }, { status: 400, headers: NO_STORE });
   let page: Awaited<ReturnType<typeof bookingPage>>;
   try {
-    page = await bookingPage(db(), { userId: user.id, eventId });
+    page = await bookingPage(db(), {
+      userId: user.id,
+      eventId,
+      browserUnlocks: await readBrowserUnlocks(request),
+    });
   } catch (error) {
     // An outage is answered 503 by the database gate; anything else gets the spec's message.
     if (noteDatabaseError(error)) throw error;
@@ -58,9 +62,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     return data({ invalid: "slots-failed" as const }, { status: 500, headers: NO_STORE });
   }
   if (!page) throw data(null, { status: 404 });
-  if (page.event.is_private && !(await readUnlockedEvents(request)).includes(page.event.id)) {
-    throw redirect(`/event/${page.event.id}?access-code#access-code`);
-  }
+  if (page.locked) throw redirect(accessCodeForm(page.event.id));
   return data({ invalid: null, ...page }, { headers: NO_STORE });
 }
 
@@ -68,7 +70,10 @@ type ActionData = { fieldErrors?: FieldErrors; values?: Record<string, string> }
 
 const nhsSchema = z.object({ nhsNumber: nhsNumberField });
 
-export async function action({ request }: Route.ActionArgs) {
+/** The event's page with its access-code form open. */
+const accessCodeForm = (eventId: string) => `/event/${eventId}?access-code#access-code`;
+
+export async function action({ request, context }: Route.ActionArgs) {
   const user = await requireUser(request);
   const eventId = new URL(request.url).searchParams.get("event") ?? "";
   const form = await readForm(request);
@@ -93,17 +98,24 @@ export async function action({ request }: Route.ActionArgs) {
       { fieldErrors: { slotTime: BOOK_EVENT_MESSAGES.chooseTime } },
       { status: 400, headers: NO_STORE },
     );
-  const result = await holdPlace(db(), { eventId, userId: user.id, slotTime });
+  const result = await holdPlace(db(), {
+    eventId,
+    userId: user.id,
+    slotTime,
+    clientAddress: context.clientAddress,
+  });
   if (result.ok) return redirect(bookingPaths.consent(result.booking.reference));
   if (result.reason === "event-not-found") throw data(null, { status: 404 });
+  if (result.reason === "locked") throw redirect(accessCodeForm(eventId));
   const message =
     result.reason === "slot-unavailable"
       ? BOOK_EVENT_MESSAGES.timeGone
-      : HOLD_REFUSAL_MESSAGES[result.reason];
-  return data<ActionData>(
-    { fieldErrors: { slotTime: message }, values },
-    { status: 409, headers: NO_STORE },
-  );
+      : holdRefusalMessage(result);
+  const status = result.reason === "too-many-holds" ? 429 : 409;
+  const headers = new Headers(NO_STORE);
+  if (result.reason === "too-many-holds")
+    headers.set("Retry-After", String(result.retryAfterSeconds));
+  return data<ActionData>({ fieldErrors: { slotTime: message }, values }, { status, headers });
 }
 
 export default function BookEvent({ loaderData, actionData }: Route.ComponentProps) {

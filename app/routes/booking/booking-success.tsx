@@ -7,7 +7,7 @@ import { HOW_TO_CHANGE } from "#app/content/booking";
 import { organisation } from "#app/content/organisation";
 import { db } from "#app/db/client.server";
 import { formatLongDate } from "#app/domain/date-labels";
-import { findBookingForUser } from "#app/services/bookings.server";
+import { findBookingForUser } from "#app/services/booking/view.server";
 import { requireUser } from "#app/services/guards.server";
 import { NO_STORE, pipeHeaders } from "#app/utils/headers";
 

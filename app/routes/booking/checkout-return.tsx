@@ -3,7 +3,7 @@ import type { Route } from "./+types/checkout-return";
 import { pageMeta } from "#app/components/meta";
 import { WarningIcon } from "#app/components/icons";
 import { db } from "#app/db/client.server";
-import { capturePayment } from "#app/services/bookings.server";
+import { capturePayment } from "#app/services/booking/capture.server";
 import { requireUser } from "#app/services/guards.server";
 import { NO_STORE, pipeHeaders } from "#app/utils/headers";
 import { bookingPaths } from "#app/domain/booking-paths";

@@ -5,7 +5,8 @@ import { WarningIcon } from "#app/components/icons";
 import { pageMeta } from "#app/components/meta";
 import { formatPounds } from "#app/domain/pricing";
 import { requireUser } from "#app/services/guards.server";
-import { simulatedProvider, type SimulatedDecision } from "#app/services/payments.server";
+import { simulatedProvider } from "#app/services/payments/provider.server";
+import type { SimulatedDecision } from "#app/services/payments/simulated.server";
 import { NO_STORE, pipeHeaders } from "#app/utils/headers";
 import { readForm } from "#app/utils/http.server";
 

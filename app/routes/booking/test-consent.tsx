@@ -5,7 +5,7 @@ import { pageMeta } from "#app/components/meta";
 import { db } from "#app/db/client.server";
 import { parseConsentForm } from "#app/domain/consent";
 import { formatLongDate } from "#app/domain/date-labels";
-import { recordConsent } from "#app/services/bookings.server";
+import { recordConsent } from "#app/services/booking/consent.server";
 import { checkConsentLink } from "#app/services/consent-links.server";
 import { logError, routeOf } from "#app/services/log.server";
 import { getSessionUser } from "#app/services/session.server";

@@ -19,7 +19,11 @@ import { isCorporateOnly } from "#app/domain/events";
 import { needsNhsNumber } from "#app/domain/eligibility";
 import { priceLabel } from "#app/domain/pricing";
 import { formatLongDate } from "#app/domain/date-labels";
-import { readUnlockedEvents, unlockPrivateEvent } from "#app/services/access-codes.server";
+import {
+  readBrowserUnlocks,
+  unlockPrivateEvent,
+  visitorHasUnlocked,
+} from "#app/services/access-codes.server";
 import { findEvent } from "#app/services/events.server";
 import { getSessionUser } from "#app/services/session.server";
 import { pipeHeaders } from "#app/utils/headers";
@@ -38,7 +42,12 @@ function signInThenBook(eventId: string) {
 export async function loader({ params, request }: Route.LoaderArgs) {
   const view = await findEvent(db(), params.eventId);
   if (!view) throw data(null, { status: 404 });
-  const unlocked = (await readUnlockedEvents(request)).includes(view.id);
+  const unlocked =
+    view.is_private &&
+    (await visitorHasUnlocked(db(), view.id, {
+      userId: (await getSessionUser(request))?.id ?? null,
+      browserUnlocks: await readBrowserUnlocks(request),
+    }));
   return { event: view, unlocked, tileUrl: config().MAP_TILE_URL };
 }
 
@@ -57,10 +66,12 @@ export type AccessCodeActionData = { accessError?: string };
 export async function action({ params, request, context }: Route.ActionArgs) {
   const form = await readForm(request);
   if (form.get("intent") !== "access-code") throw data(null, { status: 400 });
+  const user = await getSessionUser(request);
   const result = await unlockPrivateEvent(db(), request, {
     eventId: params.eventId,
     code: String(form.get("access_code") ?? ""),
     clientAddress: context.clientAddress,
+    userId: user?.id,
   });
   if (result.status === 404) throw data(null, { status: 404 });
   if (result.status !== 200) {
@@ -75,7 +86,7 @@ export async function action({ params, request, context }: Route.ActionArgs) {
   }
   // Signed in: straight to booking. Signed out: sign in first, then back to booking.
   const eventId = params.eventId!;
-  const next = (await getSessionUser(request)) ? bookingPath(eventId) : signInThenBook(eventId);
+  const next = user ? bookingPath(eventId) : signInThenBook(eventId);
   return redirect(next, { headers: { "Set-Cookie": result.setCookie } });
 }
 

@@ -1,12 +1,16 @@
-import { and, eq, gt, inArray, or } from "drizzle-orm";
+import { and, eq, or } from "drizzle-orm";
 import type { Db } from "#app/db/client.server";
 import { booking, profile } from "#app/db/schema";
 import { bookingEligibility, type Eligibility } from "#app/domain/eligibility";
 import { slotChoices, type SlotChoice } from "#app/domain/slot-choices";
-import { findEvent, placesTaken, type EventView } from "./events.server";
+import { hasUnlocked, recordUnlocks, type BrowserUnlock } from "../access-codes.server";
+import { findEvent, type EventView } from "../events.server";
+import { liveHold, placesTaken } from "./places.server";
 
 export interface BookingPage {
   event: EventView;
+  /** a private event this person has not unlocked with its code: they go back to enter it */
+  locked: boolean;
   eligibility: Eligibility;
   choices: SlotChoice[];
   /** this person's booking for the event that is confirmed, or held / awaiting payment and still live */
@@ -14,17 +18,24 @@ export interface BookingPage {
 }
 
 /**
- * What the booking page shows one person for one event: whether they may book it (age on the day,
- * NHS number for the laboratory that needs one), every time marked available, full or passed, and
- * any booking of theirs that is already under way.
+ * What the booking page shows one person for one event: whether they may book it (the private
+ * event's code, age on the day, NHS number for the laboratory that needs one), every time marked
+ * available, full or passed, and any booking of theirs that is already under way. A code given in
+ * this browser before signing in (`browserUnlocks`, from its signed cookie) becomes theirs here.
  */
 export async function bookingPage(
   db: Db,
-  input: { userId: string; eventId: string | undefined },
+  input: { userId: string; eventId: string | undefined; browserUnlocks: readonly BrowserUnlock[] },
   now = new Date(),
 ): Promise<BookingPage | null> {
   const event = await findEvent(db, input.eventId, now);
   if (!event) return null;
+  let locked = false;
+  if (event.is_private) {
+    const fromBrowser = input.browserUnlocks.filter((unlock) => unlock.eventId === event.id);
+    if (fromBrowser.length > 0) await recordUnlocks(db, input.userId, fromBrowser, now);
+    locked = !(await hasUnlocked(db, event.id, input.userId));
+  }
   const [person] = await db
     .select({ dateOfBirth: profile.dateOfBirth, nhsNumber: profile.nhsNumber })
     .from(profile)
@@ -36,13 +47,7 @@ export async function bookingPage(
       and(
         eq(booking.eventId, event.id),
         eq(booking.userId, input.userId),
-        or(
-          eq(booking.status, "confirmed"),
-          and(
-            inArray(booking.status, ["held", "awaiting_payment"]),
-            gt(booking.holdExpiresAt, now),
-          ),
-        ),
+        or(eq(booking.status, "confirmed"), liveHold(now)),
       ),
     );
   const taken = await placesTaken(db, event.id, now);
@@ -62,6 +67,7 @@ export async function bookingPage(
       : [];
   return {
     event,
+    locked,
     eligibility: bookingEligibility(person ?? { dateOfBirth: null, nhsNumber: null }, {
       eventDate: event.event_date,
       labName: event.lab_name,
