@@ -1,17 +1,5 @@
 import crypto from "node:crypto";
-import {
-  and,
-  asc,
-  desc,
-  eq,
-  gt,
-  inArray,
-  isNotNull,
-  isNull,
-  notInArray,
-  or,
-  sql,
-} from "drizzle-orm";
+import { and, asc, desc, eq, gt, inArray, isNotNull, isNull, or, sql } from "drizzle-orm";
 import { config } from "#app/config.server";
 import { organisation } from "#app/content/organisation";
 import type { Db } from "#app/db/client.server";
@@ -44,7 +32,6 @@ import type { FieldErrors } from "#app/domain/forms";
 import { eventEnd } from "#app/domain/events";
 import { addLondonDays, londonDate, londonInstant } from "#app/domain/london-time";
 import { formatPounds } from "#app/domain/pricing";
-import { refundRetryDue } from "#app/domain/refund-retries";
 import {
   bookingStage,
   canTake,

@@ -2,18 +2,18 @@ import crypto from "node:crypto";
 import { and, eq, inArray } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "#app/db/client.server";
-import { booking, event, profile, testResult, user } from "#app/db/schema";
+import type { event } from "#app/db/schema";
+import { booking, profile, testResult, user } from "#app/db/schema";
 import type { ConsentForm } from "#app/domain/consent";
 import { cancelEvent } from "#app/services/admin-events.server";
 import { createAccessCode, unlockPrivateEvent } from "#app/services/access-codes.server";
-import {
-  holdPlace,
-  listAppointmentsAndResults,
-  startPayment,
-  submitConsent,
-} from "#app/services/bookings.server";
+import { listAppointmentsAndResults } from "#app/services/booking/appointments.server";
+import { startPayment } from "#app/services/booking/checkout.server";
+import { submitConsent } from "#app/services/booking/consent.server";
+import { holdPlace } from "#app/services/booking/hold.server";
 import { findEvent } from "#app/services/events.server";
-import { createSimulatedProvider, usePaymentProvider } from "#app/services/payments.server";
+import { usePaymentProvider } from "#app/services/payments/provider.server";
+import { createSimulatedProvider } from "#app/services/payments/simulated.server";
 import { openTestDatabase } from "#tests/support/database";
 import { insertEvent, insertProduct } from "#tests/support/factories";
 
@@ -79,6 +79,7 @@ const consentForm: ConsentForm = {
     familyMemberWithProstateCancer: [],
     familyHistoryBreastOvarianCancer: "No",
     familyMemberWithOvarianCancer: [],
+    motherSideDetails: null,
     medicationHistory: "None",
   },
   gpConsent: true,

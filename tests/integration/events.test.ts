@@ -153,7 +153,8 @@ describe("listing upcoming events", () => {
       endTime: "11:30",
       sessionDuration: 30,
     });
-    const full = await insertEvent(db, product.id, { eventDate: "2026-06-10", bookedSpaces: 40 });
+    // No places at all: the event is full before anyone books.
+    const full = await insertEvent(db, product.id, { eventDate: "2026-06-10", totalSpaces: 0 });
     expect(await eventSlots(db, (await findEvent(db, open.id, now))!, now)).toEqual({
       "2026-06-10": { availableTimeSlots: ["10:00", "10:30", "11:00"] },
     });

@@ -12,7 +12,7 @@ import {
   valueToPence,
   type CreateOrderInput,
   type PayPalClient,
-} from "#app/services/paypal.server";
+} from "#app/services/payments/paypal.server";
 import { startFakePayPal, type FakePayPal } from "#tests/support/fake-paypal";
 
 let fake: FakePayPal;

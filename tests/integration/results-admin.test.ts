@@ -16,7 +16,7 @@ import {
 } from "#app/db/schema";
 import { generateBookingReference } from "#app/domain/booking-reference";
 import { IMPORT_MESSAGES } from "#app/domain/result-import";
-import { listAppointmentsAndResults } from "#app/services/bookings.server";
+import { listAppointmentsAndResults } from "#app/services/booking/appointments.server";
 import {
   commitImport,
   correctionDates,
