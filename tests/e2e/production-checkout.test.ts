@@ -10,7 +10,7 @@ import { createScratchDatabase } from "#tests/support/postgres";
 import { startBuiltServer } from "#tests/support/server";
 import { startSmtpSink } from "#tests/support/smtp-sink";
 import { launchBrowser } from "./support";
-import { fillConsent } from "./patient-support";
+import { fillConsent, fillSignupForm } from "./patient-support";
 
 /**
  * Issue 14, item 3: `/checkout` answered HTTP 500 in production (with PayPal credentials) although
@@ -20,7 +20,6 @@ import { fillConsent } from "./patient-support";
  * server logged nothing at error level.
  */
 
-const PASSWORD = "quartz ferry lantern";
 const EVENT_NAME = "Production Check Screening";
 
 let scratch: Awaited<ReturnType<typeof createScratchDatabase>>;
@@ -127,21 +126,7 @@ function serverErrorLines(): string[] {
 }
 
 async function signUp(page: Page, email: string) {
-  const fill = (label: string, value: string) =>
-    page.getByLabel(label, { exact: true }).fill(value);
-  await fill("First name", "Ambrose");
-  await fill("Last name", "Quillfeather");
-  await page.getByLabel("Day").fill("9");
-  await page.getByLabel("Month").fill("11");
-  await page.getByLabel("Year").fill("1958");
-  await page.getByLabel("Gender").selectOption("Male");
-  await page.getByLabel("Ethnic group").selectOption("White - British");
-  await fill("Phone number", "447700900456");
-  await fill("Address line 1", "3 Quay Street");
-  await fill("Postcode", "CO12 3AA");
-  await fill("Email address", email);
-  await fill("Password", PASSWORD);
-  await fill("Confirm password", PASSWORD);
+  await fillSignupForm(page, email);
   await page.getByRole("button", { name: "Create account" }).click();
 }
 
