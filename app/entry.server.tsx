@@ -12,6 +12,7 @@ import { ServerRouter } from "react-router";
 import { NonceProvider } from "./components/nonce";
 import { noteDatabaseError } from "./db/health.server";
 import { logError, routeOf } from "./services/log.server";
+import { streamingErrorLog } from "./services/render-errors.server";
 
 export const streamTimeout = 5_000;
 
@@ -24,7 +25,7 @@ export default function handleRequest(
 ) {
   const nonce = loadContext.cspNonce;
   return new Promise<Response>((resolve, reject) => {
-    let shellRendered = false;
+    const renderErrors = streamingErrorLog(routeOf(request));
     const userAgent = request.headers.get("user-agent");
     // Crawlers and SPA-mode builds get the whole document at once.
     const readyOption =
@@ -37,7 +38,7 @@ export default function handleRequest(
       {
         nonce,
         [readyOption]() {
-          shellRendered = true;
+          renderErrors.shellReady();
           const body = new PassThrough();
           responseHeaders.set("Content-Type", "text/html; charset=utf-8");
           resolve(
@@ -49,12 +50,10 @@ export default function handleRequest(
           pipe(body);
         },
         onShellError(error: unknown) {
+          renderErrors.shellFailed();
           reject(error);
         },
-        onError(error: unknown) {
-          responseStatusCode = 500;
-          if (shellRendered) logError(error, { route: routeOf(request), code: "render_failed" });
-        },
+        onError: renderErrors.onError,
       },
     );
     setTimeout(abort, streamTimeout + 1000);

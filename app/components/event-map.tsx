@@ -1,4 +1,5 @@
-import { lazy, Suspense, useSyncExternalStore } from "react";
+import { lazy } from "react";
+import { ClientOnly } from "./client-only";
 
 export interface MapMarker {
   id: string;
@@ -22,8 +23,6 @@ export function mapView(markers: readonly MapMarker[]): { center: [number, numbe
 // Leaflet needs `window`, so it loads after hydration and only on pages that render a map.
 const LeafletMap = lazy(() => import("./event-map.client"));
 
-const subscribe = () => () => {};
-
 export function EventMap({
   markers,
   tileUrl,
@@ -35,11 +34,6 @@ export function EventMap({
   label: string;
   tall?: boolean;
 }) {
-  const hydrated = useSyncExternalStore(
-    subscribe,
-    () => true,
-    () => false,
-  );
   return (
     <figure className="stack">
       <div
@@ -47,11 +41,9 @@ export function EventMap({
         role="region"
         aria-label={label}
       >
-        {hydrated && (
-          <Suspense fallback={null}>
-            <LeafletMap markers={markers} tileUrl={tileUrl} {...mapView(markers)} />
-          </Suspense>
-        )}
+        <ClientOnly>
+          <LeafletMap markers={markers} tileUrl={tileUrl} {...mapView(markers)} />
+        </ClientOnly>
       </div>
       <figcaption className="hint">
         {markers.length === 1

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { emailField, phoneField, requiredText } from "./fields";
+import { emailField, phoneField, requiredLine, requiredMultilineText } from "./fields";
 
 /** Field names as the spec gives them for the /about-us enquiry form. */
 export const contactFields = [
@@ -11,11 +11,11 @@ export const contactFields = [
 ] as const;
 
 export const contactFormSchema = z.object({
-  "first-name": requiredText("Enter your first name"),
-  "last-name": requiredText("Enter your last name"),
+  "first-name": requiredLine("Enter your first name"),
+  "last-name": requiredLine("Enter your last name"),
   email: emailField(),
   "phone-number": phoneField(),
-  message: requiredText("Enter your message", 2000),
+  message: requiredMultilineText("Enter your message", 2000),
 });
 
 export type ContactForm = z.output<typeof contactFormSchema>;

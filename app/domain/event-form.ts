@@ -1,7 +1,13 @@
 import { z } from "zod";
 import { EVENT_CATEGORIES, CORPORATE_ONLY, generateSlots } from "./events";
 import { COUNTRIES } from "./field-options";
-import { optionalText, postcodeField, requiredText } from "./fields";
+import {
+  optionalLine,
+  optionalMultilineText,
+  postcodeField,
+  requiredLine,
+  singleLine,
+} from "./fields";
 import type { FieldErrors, FormResult } from "./forms";
 import { parseForm } from "./forms";
 import { NHS_NUMBER_LAB } from "./eligibility";
@@ -286,8 +292,8 @@ export interface EventFormChoices {
 
 export function eventFormSchema(choices: EventFormChoices) {
   return z.object({
-    name: requiredText(EVENT_MESSAGES.name, 120),
-    description: optionalText(2000),
+    name: requiredLine(EVENT_MESSAGES.name, 120),
+    description: optionalMultilineText(2000),
     productId: oneOf(choices.productIds, EVENT_MESSAGES.product),
     price: optionalPounds(EVENT_MESSAGES.price),
     paymentRequired: z
@@ -312,8 +318,7 @@ export function eventFormSchema(choices: EventFormChoices) {
     visibility: z
       .enum(VISIBILITY, { error: EVENT_MESSAGES.visibility })
       .transform((value) => value === "public"),
-    contactEmail: z
-      .string()
+    contactEmail: singleLine()
       .default("")
       .transform((typed, ctx) => {
         const value = typed.trim().toLowerCase();
@@ -323,10 +328,10 @@ export function eventFormSchema(choices: EventFormChoices) {
         return z.NEVER;
       }),
     labName: oneOf(choices.labs, EVENT_MESSAGES.lab),
-    addressLine1: requiredText(EVENT_MESSAGES.addressLine1, 200),
-    addressLine2: optionalText(200),
-    city: requiredText(EVENT_MESSAGES.city, 100),
-    state: optionalText(100),
+    addressLine1: requiredLine(EVENT_MESSAGES.addressLine1, 200),
+    addressLine2: optionalLine(200),
+    city: requiredLine(EVENT_MESSAGES.city, 100),
+    state: optionalLine(100),
     postcode: postcodeField(EVENT_MESSAGES.postcode),
     country: z.enum(COUNTRIES, { error: EVENT_MESSAGES.country }),
     latitude: coordinate(90, EVENT_MESSAGES.latitude),
@@ -441,8 +446,8 @@ export function eventFormValues(row: {
 /* ---------- products ---------- */
 
 export const productFormSchema = z.object({
-  name: requiredText(PRODUCT_MESSAGES.name, 100),
-  description: optionalText(500),
+  name: requiredLine(PRODUCT_MESSAGES.name, 100),
+  description: optionalMultilineText(500),
   price: pounds(PRODUCT_MESSAGES.price),
 });
 
@@ -474,7 +479,7 @@ export function formatAccessCode(bytes: Uint8Array): string {
 
 export function accessCodeFormSchema(today: string) {
   return z.object({
-    label: optionalText(100),
+    label: optionalLine(100),
     maxUses: z
       .string()
       .default("")

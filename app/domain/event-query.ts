@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { hasControlCharacters } from "./fields";
+import { hasControlCharacters, hasLineBreaks, singleLine } from "./fields";
 import { DATE_WINDOWS, EVENT_CATEGORIES, type DateWindow, type EventCategory } from "./events";
 
 /**
@@ -23,8 +23,7 @@ export const eventQuerySchema = z.object({
         }),
       ),
     ),
-  location: z
-    .string()
+  location: singleLine()
     .trim()
     .max(100, { error: "location must be 100 characters or fewer" })
     .refine((text) => !hasControlCharacters(text), {
@@ -65,7 +64,10 @@ export function readEventQueryLeniently(params: URLSearchParams): EventQuery {
   const location = raw.location?.trim().slice(0, 100);
   return {
     for: categories,
-    location: location && !hasControlCharacters(location) ? location : undefined,
+    location:
+      location && !hasControlCharacters(location) && !hasLineBreaks(location)
+        ? location
+        : undefined,
     date,
   };
 }

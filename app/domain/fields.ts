@@ -7,11 +7,17 @@ import { PASSWORD_MESSAGES, passwordProblem } from "./password";
 /**
  * The site's field library: one rule per kind of answer (names, e-mail, phone, postcode, NHS
  * number, date of birth, passwords), shared by every form that asks for it.
+ *
+ * Text is of two kinds, and every text field is built from one of them: a line (`singleLine`,
+ * `requiredLine`, `optionalLine`: names, addresses, e-mail, phone, labels), which refuses line
+ * breaks, and text over several lines (`requiredMultilineText`, `optionalMultilineText`: messages,
+ * descriptions, comments), which keeps them.
  */
 
 export const FIELD_MESSAGES = {
   unusualCharacters:
     "This answer contains a character we cannot accept (a control code). Please retype it.",
+  lineBreak: "Enter this on one line, without line breaks",
   tooLong: (max: number) => `Must be ${max} characters or fewer`,
   email: "Enter an email address in the correct format, like name@example.com",
   phone: "Enter a phone number, like 01632 960 001 or +44 1632 960 001",
@@ -29,8 +35,45 @@ export function hasControlCharacters(text: string): boolean {
   return CONTROL_CHARACTERS.test(text);
 }
 
+/**
+ * Line breaks of every kind: CR, LF, NEL and Unicode's line and paragraph separators. In a name
+ * they would forge header-like lines in staff mail and split a row of the lab CSV.
+ */
+const LINE_BREAKS = /[\r\n\u0085\u2028\u2029]/;
+
+export function hasLineBreaks(text: string): boolean {
+  return LINE_BREAKS.test(text);
+}
+
+/**
+ * A string that must be one line, the base of every single-line field (and of the API's). The
+ * check comes before any trimming, so that no line break is silently dropped.
+ */
+export function singleLine(message?: string) {
+  return z
+    .string(message === undefined ? undefined : { error: message })
+    .refine((text) => !hasLineBreaks(text), { error: FIELD_MESSAGES.lineBreak });
+}
+
 /** A required line of text, trimmed. */
-export function requiredText(message: string, max = 100) {
+export function requiredLine(message: string, max = 100) {
+  return singleLine(message)
+    .trim()
+    .min(1, { error: message })
+    .max(max, { error: FIELD_MESSAGES.tooLong(max) });
+}
+
+/** An optional line of text, trimmed; empty becomes null. */
+export function optionalLine(max = 100) {
+  return singleLine()
+    .trim()
+    .max(max, { error: FIELD_MESSAGES.tooLong(max) })
+    .optional()
+    .transform((value) => value || null);
+}
+
+/** Required text over several lines (a text area), trimmed; its line breaks are kept. */
+export function requiredMultilineText(message: string, max: number) {
   return z
     .string({ error: message })
     .trim()
@@ -38,8 +81,8 @@ export function requiredText(message: string, max = 100) {
     .max(max, { error: FIELD_MESSAGES.tooLong(max) });
 }
 
-/** An optional line of text, trimmed; empty becomes null. */
-export function optionalText(max = 100) {
+/** Optional text over several lines (a text area), trimmed; empty becomes null. */
+export function optionalMultilineText(max: number) {
   return z
     .string()
     .trim()
@@ -66,8 +109,7 @@ export function optionalChoice<T extends readonly [string, ...string[]]>(
 
 /** RFC 5321 allows 254 characters in an address; trimmed and lowercased. */
 export function emailField(missing = "Enter your email address") {
-  return z
-    .string({ error: missing })
+  return singleLine(missing)
     .trim()
     .min(1, { error: missing })
     .max(254, { error: FIELD_MESSAGES.tooLong(254) })
@@ -78,12 +120,12 @@ export function emailField(missing = "Enter your email address") {
 export const PHONE_PATTERN = /^\+?[0-9 ()-]{7,20}$/;
 
 export function phoneField(missing = "Enter your phone number") {
-  return requiredText(missing, 20).regex(PHONE_PATTERN, { error: FIELD_MESSAGES.phone });
+  return requiredLine(missing, 20).regex(PHONE_PATTERN, { error: FIELD_MESSAGES.phone });
 }
 
 /** UK and Irish postcodes are letters, digits and spaces; printed in capitals. */
 export function postcodeField(missing = "Enter your postcode") {
-  return requiredText(missing, 10)
+  return requiredLine(missing, 10)
     .regex(/^[A-Za-z0-9 ]{2,10}$/, { error: FIELD_MESSAGES.postcode })
     .transform((value) => value.toUpperCase().replace(/\s+/g, " "));
 }

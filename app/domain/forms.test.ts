@@ -125,3 +125,21 @@ describe("control characters", () => {
     if (!result.ok) expect(result.fieldErrors.dateOfBirth).toMatch(/character we cannot accept/);
   });
 });
+
+describe("line breaks (issue 14: CR/LF in single-line fields)", () => {
+  it("refuses a last name that would forge a header line in the staff inbox's mail, keeping what was typed", () => {
+    const values = { ...validContact, "last-name": "Marsh\r\nBcc: x@example.org" };
+    const result = parseForm(contactFormSchema, values);
+    expect(result).toEqual({
+      ok: false,
+      fieldErrors: { "last-name": "Enter this on one line, without line breaks" },
+      values,
+    });
+  });
+
+  it("keeps accepting a message over several lines", () => {
+    const message = "Dear team,\r\nCould you run an event for our club?\r\n\r\nAlan";
+    const result = parseForm(contactFormSchema, { ...validContact, message });
+    expect(result.ok && result.data.message).toBe(message);
+  });
+});

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { emailField, requiredText } from "./fields";
+import { emailField, requiredLine } from "./fields";
 import type { FieldErrors } from "./forms";
 
 export const NEWSLETTER_MESSAGES = {
@@ -14,7 +14,7 @@ const NAME_MISSING = "Enter your name";
 const EMAIL_MISSING = "Enter your email address";
 
 export const newsletterSchema = z.object({
-  name: requiredText(NAME_MISSING),
+  name: requiredLine(NAME_MISSING),
   email: emailField(EMAIL_MISSING),
   // The old site always sent true; a form may leave it out.
   hear_about_event: z

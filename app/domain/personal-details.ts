@@ -10,11 +10,12 @@ import {
   newPasswordFields,
   nhsNumberField,
   optionalChoice,
-  optionalText,
+  optionalLine,
   phoneField,
   postcodeField,
   prepareNewPassword,
-  requiredText,
+  requiredLine,
+  requiredMultilineText,
   withDateParts,
 } from "./fields";
 
@@ -24,15 +25,15 @@ import {
  */
 
 const addressFields = {
-  homeAddressLine1: requiredText("Enter the first line of your address", 200),
-  homeAddressLine2: optionalText(200),
+  homeAddressLine1: requiredLine("Enter the first line of your address", 200),
+  homeAddressLine2: optionalLine(200),
   homePostcode: postcodeField(),
   homeCountry: countryField(),
 };
 
 const nameFields = {
-  firstName: requiredText("Enter your first name"),
-  lastName: requiredText("Enter your last name"),
+  firstName: requiredLine("Enter your first name"),
+  lastName: requiredLine("Enter your last name"),
 };
 
 /** The sign-up form. `today` (London, "yyyy-MM-dd") decides ages and what "the future" is. */
@@ -51,7 +52,7 @@ export function signupSchema(today: string) {
       dateOfBirth: dateOfBirthField(today),
       gender: choice(GENDERS, "Select your gender"),
       ethnicity: choice(ETHNICITIES, "Select your ethnic group"),
-      occupation: optionalText(),
+      occupation: optionalLine(),
       phone: phoneField(),
       ...addressFields,
       nhsNumber: nhsNumberField,
@@ -78,10 +79,10 @@ export function profileEditSchema(today: string) {
         .optional()
         .transform((value) => value ?? null),
       ethnicity: optionalChoice(ETHNICITIES, "Select your ethnic group"),
-      occupation: optionalText(),
+      occupation: optionalLine(),
       phone: phoneField(),
       ...addressFields,
-      billingAddress: requiredText("Enter your billing address", 300),
+      billingAddress: requiredMultilineText("Enter your billing address", 300),
     }),
   );
 }

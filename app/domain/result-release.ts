@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { optionalText } from "./fields";
+import { optionalMultilineText } from "./fields";
 import { psaValueProblem, RESULT_FLAGS } from "./psa-flag";
 
 /**
@@ -33,7 +33,7 @@ const decision = {
   seen: z.string().optional(),
   flag: flagField,
   retestYears: z.enum(["", ...RETEST_YEARS], { error: RELEASE_MESSAGES.retest }).optional(),
-  comments: optionalText(MAX_COMMENTS),
+  comments: optionalMultilineText(MAX_COMMENTS),
 };
 
 /** Green needs its retest interval; Amber and Red have none (whatever was sent is dropped). */

@@ -74,3 +74,29 @@ export async function fillConsent(page: Page) {
   await page.getByLabel("I agree to the terms and conditions.").check();
   await page.getByLabel("I consent to a blood sample being taken and tested for PSA.").check();
 }
+
+/** Fills in the sign-up form as a person would; `overrides` replaces a field's value by label. */
+export async function fillSignupForm(
+  page: Page,
+  email: string,
+  overrides: Record<string, string> = {},
+) {
+  const typed: Record<string, string> = {
+    "First name": "Ambrose",
+    "Last name": "Quillfeather",
+    Day: "9",
+    Month: "11",
+    Year: "1958",
+    "Phone number": "447700900456",
+    "Address line 1": "3 Quay Street",
+    Postcode: "CO12 3AA",
+    "Email address": email,
+    Password: PATIENT_PASSWORD,
+    "Confirm password": PATIENT_PASSWORD,
+    ...overrides,
+  };
+  for (const [label, value] of Object.entries(typed))
+    await page.getByLabel(label, { exact: true }).fill(value);
+  await page.getByLabel("Gender").selectOption("Male");
+  await page.getByLabel("Ethnic group").selectOption("White - British");
+}

@@ -1,6 +1,6 @@
-import { useSyncExternalStore } from "react";
 import { Link, data } from "react-router";
 import type { Route } from "./+types/attendees.print";
+import { useHydrated } from "#app/components/client-only";
 import { pageMeta } from "#app/components/meta";
 import { db } from "#app/db/client.server";
 import { AREA_ROLES } from "#app/domain/admin-nav";
@@ -29,20 +29,12 @@ export async function loader(args: Route.LoaderArgs) {
   );
 }
 
-const subscribeToNothing = () => () => {};
-
 /**
  * A button that opens the browser's print dialog. It needs JavaScript, so it appears only once
  * the page has hydrated; before that (or without scripts) the page says how to print instead.
  */
 function PrintButton() {
-  // false on the server and while hydrating, true once scripts run.
-  const ready = useSyncExternalStore(
-    subscribeToNothing,
-    () => true,
-    () => false,
-  );
-  if (!ready)
+  if (!useHydrated())
     return (
       <p className="hint">
         To print, use your browser&apos;s Print command (Ctrl + P, or ⌘ + P on a Mac).

@@ -4,7 +4,7 @@ import type { Route } from "./+types/setup";
 import { ErrorSummary, SubmitButton, TextField } from "#app/components/form";
 import { pageMeta } from "#app/components/meta";
 import { db } from "#app/db/client.server";
-import { newPasswordFields, prepareNewPassword, requiredText } from "#app/domain/fields";
+import { newPasswordFields, prepareNewPassword, requiredLine } from "#app/domain/fields";
 import { parseForm, type FieldErrors } from "#app/domain/forms";
 import { acceptInvitation, findUsableInvitation } from "#app/services/staff.server";
 import { cookieHeaders, getSessionUser, signIn } from "#app/services/session.server";
@@ -34,7 +34,7 @@ const setupSchema = z.preprocess(
     return { ...values, password: prepared.password, confirmPassword: prepared.confirmPassword };
   },
   z.object({
-    name: requiredText(SETUP_MESSAGES.name),
+    name: requiredLine(SETUP_MESSAGES.name),
     password: newPasswordFields.password,
     confirmPassword: newPasswordFields.confirmPassword,
   }),

@@ -1,13 +1,14 @@
 import { z } from "zod";
 import type { Route } from "./+types/appointments";
 import { db } from "#app/db/client.server";
+import { singleLine } from "#app/domain/fields";
 import { holdPlace, holdRefusalMessage } from "#app/services/booking/hold.server";
 import { requireApiUser } from "#app/services/guards.server";
 import { jsonEndpoint, jsonError, methodNotAllowed, parseJsonBody } from "#app/utils/http.server";
 import { NO_STORE } from "#app/utils/headers";
 
 const bodySchema = z.object({
-  eventId: z.string({ error: "eventId is required" }).max(64),
+  eventId: singleLine("eventId is required").max(64),
   slotTime: z.string({ error: "slotTime is required" }).regex(/^\d{2}:\d{2}$/, {
     error: "slotTime must be HH:mm",
   }),

@@ -1,14 +1,13 @@
 import { z } from "zod";
 import type { Route } from "./+types/events.check-access-code";
 import { db } from "#app/db/client.server";
+import { singleLine } from "#app/domain/fields";
 import { unlockPrivateEvent } from "#app/services/access-codes.server";
 import { getSessionUser } from "#app/services/session.server";
 import { jsonEndpoint, methodNotAllowed, parseJsonBody } from "#app/utils/http.server";
 
 const bodySchema = z.object({
-  access_code: z
-    .string({ error: "access_code is required" })
-    .max(100, { error: "access_code is too long" }),
+  access_code: singleLine("access_code is required").max(100, { error: "access_code is too long" }),
 });
 
 /** POST /api/events/{id}/check-access-code {"access_code": "..."} → {"status": "success"} */

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { Route } from "./+types/logs.error";
 import { db } from "#app/db/client.server";
+import { singleLine } from "#app/domain/fields";
 import { recordClientError } from "#app/services/client-errors.server";
 import { methodNotAllowed, parseJsonBody, jsonEndpoint } from "#app/utils/http.server";
 
@@ -14,7 +15,8 @@ const reportSchema = z.object({
     .min(1, { error: "errorMessage is required" })
     .max(1000),
   description: z.string().max(4000).optional(),
-  page: z.string().max(300).optional(),
+  // A browser's error message and description may run over several lines; a page address is one.
+  page: singleLine().max(300).optional(),
 });
 
 /** POST /api/logs/error: browsers report errors here; stored for staff, never echoed back. */

@@ -2,11 +2,12 @@ import { z } from "zod";
 import type { Route } from "./+types/payments.orders";
 import { config } from "#app/config.server";
 import { db } from "#app/db/client.server";
+import { singleLine } from "#app/domain/fields";
 import { startPayment } from "#app/services/booking/checkout.server";
 import { requireApiUser } from "#app/services/guards.server";
 import { jsonEndpoint, jsonError, methodNotAllowed, parseJsonBody } from "#app/utils/http.server";
 
-const bodySchema = z.object({ reference: z.string({ error: "reference is required" }).max(32) });
+const bodySchema = z.object({ reference: singleLine("reference is required").max(32) });
 
 /**
  * POST /api/payments/orders {reference}: creates the payment order for one of the signed-in

@@ -1,6 +1,7 @@
-import { lazy, Suspense, useState } from "react";
+import { lazy, useState } from "react";
 import { Form, data, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/checkout";
+import { ClientOnly } from "#app/components/client-only";
 import { pageMeta } from "#app/components/meta";
 import { HoldEnded, HoldNotice } from "#app/components/hold-notice";
 import { OrderSummary } from "#app/components/order-summary";
@@ -17,7 +18,10 @@ import { NO_STORE, pipeHeaders } from "#app/utils/headers";
 import { readForm } from "#app/utils/http.server";
 import { bookingPaths } from "#app/domain/booking-paths";
 
-/** PayPal's buttons (and their SDK) load only on this page, and only in the browser. */
+/**
+ * PayPal's buttons (and their SDK) load only on this page, and only in the browser: the server
+ * build leaves `*.client` modules empty, so they are rendered inside `ClientOnly`.
+ */
 const PayPalButtons = lazy(() => import("#app/components/paypal-buttons.client"));
 
 /** The spec's message when PayPal's script cannot be loaded; the redirect button then shows. */
@@ -138,13 +142,13 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
                 )}
                 {buttonsFailed && <p className="warning">{SDK_LOAD_FAILED}</p>}
                 {useButtons && (
-                  <Suspense fallback={<p className="loading">Loading PayPal…</p>}>
+                  <ClientOnly loading={<p className="loading">Loading PayPal…</p>}>
                     <PayPalButtons
                       clientId={paypalClientId}
                       reference={booking.reference}
                       onUnavailable={() => setButtonsFailed(true)}
                     />
-                  </Suspense>
+                  </ClientOnly>
                 )}
                 <Form method="post" className={useButtons ? "no-js-only" : undefined}>
                   <input type="hidden" name="intent" value="pay" />
