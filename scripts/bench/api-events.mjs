@@ -25,13 +25,22 @@ const EVENT_COUNT = 1000;
 const INSERT_EVENTS = `
   with product as (insert into screening_product (name, price_pence) values ('PSA Blood Test', 2500) returning id)
   insert into event (name, description, product_id, payment_required, event_date, start_time, end_time, session_duration,
-    total_spaces, booked_spaces, category, is_public, contact_email, address_line_1, city, state, postcode, latitude, longitude)
+    total_spaces, category, is_public, contact_email, address_line_1, city, state, postcode, latitude, longitude)
   select 'Benchmark Screening ' || n, 'PSA screening for men aged 40 to 80.', product.id, n % 3 <> 0,
-    current_date + 1 + (n % 365), '10:00', '14:00', 15, 60, n % 61,
+    current_date + 1 + (n % 365), '10:00', '14:00', 15, 60,
     (array['community','freemasons','corporate'])[1 + n % 3]::event_category, n % 10 <> 0, 'events@example.org',
     n || ' High Street', (array['Chelmsford','Ipswich','London','Colchester'])[1 + n % 4], 'Essex', 'CM1 1AA',
     51.5 + (n % 100) / 100.0, (n % 100) / 100.0
-  from generate_series(1, ${EVENT_COUNT}) as n, product`;
+  from generate_series(1, ${EVENT_COUNT}) as n, product;
+  -- Event n has n % 61 confirmed bookings, so the list counts real bookings (about 30,000).
+  insert into "user" (id, name, email, email_verified)
+  select 'bench-' || k, 'Bench ' || k, 'bench' || k || '@example.org', true
+  from generate_series(1, 60) as k;
+  insert into booking (reference, event_id, user_id, slot_time, status, price_pence, payment_required, payment_status)
+  select 'BENCH-' || e.n || '-' || k, e.id, 'bench-' || k, '10:00', 'confirmed', 0, false, 'not_required'
+  from (select id, row_number() over (order by name) as n from event) as e,
+    generate_series(1, 60) as k
+  where k <= e.n % 61`;
 
 const dir = mkdtempSync(path.join(os.tmpdir(), "mhat-bench-"));
 let env = productionBenchEnv(dir);

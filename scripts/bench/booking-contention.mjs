@@ -72,6 +72,7 @@ try {
     // Every client comes from one address here; the per-address limits would refuse most of them.
     RATE_LIMIT_POSTS_PER_WINDOW: "1000000",
     RATE_LIMIT_FORMS_PER_WINDOW: "1000000",
+    RATE_LIMIT_HOLDS_PER_HOUR: "1000000",
   });
   await db.connect();
 
@@ -82,9 +83,9 @@ try {
   } = await db.query(
     `with product as (insert into screening_product (name, price_pence) values ('PSA Blood Test', 2500) returning id)
      insert into event (name, product_id, payment_required, event_date, start_time, end_time, session_duration,
-       total_spaces, places_per_slot, booked_spaces, category, address_line_1, city, postcode)
+       total_spaces, places_per_slot, category, address_line_1, city, postcode)
      select 'Contention Benchmark', product.id, true, current_date + 10, '10:00', '12:00', 15,
-       $1, $1, 0, 'community', '1 Bench Street', 'Chelmsford', 'CM1 1AA'
+       $1, $1, 'community', '1 Bench Street', 'Chelmsford', 'CM1 1AA'
      from product returning id`,
     [PLACES],
   );

@@ -976,7 +976,7 @@ beforeAll(async () => {
     ids.public = byName("Harwich Quay");
     ids.past = byName("Colchester Rugby Club");
     const { rows: later } = await client.query<{ id: string }>(
-      "select id from event where is_public and exclusive_for is null and event_date > current_date + 3 and booked_spaces < total_spaces order by event_date limit 1",
+      "select id from event where is_public and exclusive_for is null and event_date > current_date + 3 and total_spaces > (select count(*) from booking b where b.event_id = event.id and b.status = 'confirmed') order by event_date limit 1",
     );
     ids.bookable = later[0]?.id ?? ids.public;
   } finally {

@@ -46,6 +46,7 @@ export default async function setup(project: TestProject) {
       // The suite submits forms many times from one address; the limiter itself has its own tests.
       RATE_LIMIT_FORMS_PER_WINDOW: "1000",
       RATE_LIMIT_POSTS_PER_WINDOW: "1000",
+      RATE_LIMIT_HOLDS_PER_HOUR: "1000",
     },
     60_000,
     { logFile: serverLogFile },

@@ -88,7 +88,7 @@ describe("private event bypass (issue 14, finding 1)", () => {
     expect(await query("select id from booking where event_id = $1", [eventId])).toEqual([]);
   });
 
-  it("refuses the booking page's form posted for a private event without its access code", async () => {
+  it("refuses the booking page's form posted for a private event without its access code, sending the person to enter it", async () => {
     const eventId = await insertPrivateEvent();
     const cookie = await signUp();
     const response = await post(
@@ -97,7 +97,9 @@ describe("private event bypass (issue 14, finding 1)", () => {
       new URLSearchParams({ slotTime: "10:30" }).toString(),
       "application/x-www-form-urlencoded",
     );
-    expect(response.status).toBe(403);
+    // A person (not a script) lands here only if the code stopped working: back to enter it.
+    expect(response.status).toBe(302);
+    expect(response.headers.get("location")).toBe(`/event/${eventId}?access-code#access-code`);
     expect(await query("select id from booking where event_id = $1", [eventId])).toEqual([]);
   });
 
