@@ -1,3 +1,4 @@
+import { isIP } from "node:net";
 import { z } from "zod";
 
 /** Every setting the service reads from the environment, validated once at start-up. */
@@ -9,6 +10,13 @@ const envSchema = z
   .object({
     NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
     PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+    // Loopback only unless asked: the dev mailbox shows password-reset links to whoever can connect.
+    HOST: z
+      .string()
+      .refine((value) => isIP(value) !== 0 || /^[a-z0-9]([a-z0-9.-]*[a-z0-9])?$/i.test(value), {
+        message: "must be an IP address (such as 127.0.0.1 or 0.0.0.0) or a host name",
+      })
+      .default("127.0.0.1"),
     APP_URL: z.url().optional(),
     DATABASE_URL: z.string().min(1).optional(),
     PGLITE_DIR: z.string().min(1).default("./.data/pglite"),

@@ -20,7 +20,7 @@ import {
   securityHeaders,
 } from "./security";
 
-export { log };
+export { config, log };
 export { createAdminFromCommandLine } from "./cli";
 
 declare module "react-router" {
