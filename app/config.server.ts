@@ -6,6 +6,12 @@ const booleanFlag = z
   .enum(["1", "0", "true", "false", "yes", "no", "on", "off"])
   .transform((value) => ["1", "true", "yes", "on"].includes(value));
 
+const postgresUrl = z
+  .string()
+  .refine((value) => URL.canParse(value) && /^postgres(ql)?:$/.test(new URL(value).protocol), {
+    message: "must be a connection string such as postgres://user:password@host:5432/database",
+  });
+
 const envSchema = z
   .object({
     NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
@@ -18,7 +24,9 @@ const envSchema = z
       })
       .default("127.0.0.1"),
     APP_URL: z.url().optional(),
-    DATABASE_URL: z.string().min(1).optional(),
+    DATABASE_URL: postgresUrl.optional(),
+    // The tables' owner, used only to migrate; DATABASE_URL's role then gets rows, not tables.
+    MIGRATION_DATABASE_URL: postgresUrl.optional(),
     PGLITE_DIR: z.string().min(1).default("./.data/pglite"),
     DEMO_DATA: booleanFlag.optional(),
     AUTH_SECRET: z.string().min(32).optional(),
@@ -37,6 +45,12 @@ const envSchema = z
     HOLD_MINUTES: z.coerce.number().int().min(1).max(120).default(15),
   })
   .superRefine((env, ctx) => {
+    if (env.MIGRATION_DATABASE_URL && !env.DATABASE_URL)
+      ctx.addIssue({
+        code: "custom",
+        path: ["MIGRATION_DATABASE_URL"],
+        message: "needs DATABASE_URL as well (the embedded database has no roles)",
+      });
     if (env.NODE_ENV !== "production") return;
     for (const key of ["APP_URL", "AUTH_SECRET", "SMTP_URL"] as const) {
       if (!env[key])

@@ -2,7 +2,7 @@ import "react-router";
 import { createRequestHandler } from "@react-router/express";
 import express, { type Request, type Response } from "express";
 import { config } from "#app/config.server";
-import { openDatabase, setDatabase, database } from "#app/db/client.server";
+import { openConfiguredDatabase, setDatabase, database } from "#app/db/client.server";
 import { watchDatabase } from "#app/db/health.server";
 import { seedDemoData } from "#app/demo/seed.server";
 import { startBookingWorker } from "#app/services/bookings.server";
@@ -34,9 +34,7 @@ declare module "react-router" {
 /** Opens the database, applies migrations, seeds demo data and starts the mail worker. */
 export async function startup() {
   const settings = config();
-  const opened = openDatabase(
-    settings.DATABASE_URL ? { url: settings.DATABASE_URL } : { pgliteDir: settings.PGLITE_DIR },
-  );
+  const opened = openConfiguredDatabase(settings);
   await opened.migrate();
   setDatabase(opened);
   watchDatabase(opened.ping);
