@@ -18,6 +18,7 @@ import {
   requestShape,
   sameOriginOnly,
   securityHeaders,
+  servedMethodsOnly,
 } from "./security";
 
 export { config, log };
@@ -106,6 +107,7 @@ export function security({ viteDevServer }: { viteDevServer: boolean }) {
       postsPerWindow: settings.RATE_LIMIT_POSTS_PER_WINDOW,
     }),
   );
+  router.use(servedMethodsOnly);
   router.get("/healthz", async (_req: Request, res: Response) => {
     res.set("Cache-Control", "no-store");
     try {
