@@ -1,7 +1,7 @@
 import "react-router";
 import { createRequestHandler } from "@react-router/express";
 import express, { type Request, type Response } from "express";
-import { config } from "#app/config.server";
+import { config, SetupError } from "#app/config.server";
 import { openConfiguredDatabase, setDatabase, database } from "#app/db/client.server";
 import { watchDatabase } from "#app/db/health.server";
 import { seedDemoData } from "#app/demo/seed.server";
@@ -21,7 +21,7 @@ import {
   servedMethodsOnly,
 } from "./security";
 
-export { config, log };
+export { config, log, SetupError };
 export { createAdminFromCommandLine } from "./cli";
 
 declare module "react-router" {
@@ -35,6 +35,10 @@ declare module "react-router" {
 /** Opens the database, applies migrations, seeds demo data and starts the mail worker. */
 export async function startup() {
   const settings = config();
+  if (settings.TRUST_PROXY === true)
+    log.warn(
+      "TRUST_PROXY=true believes any X-Forwarded-For a client sends, so anyone can pick their own address for rate limits and sign-in throttling: give the number of proxies in front (such as 1) or their addresses instead",
+    );
   const opened = openConfiguredDatabase(settings);
   await opened.migrate();
   setDatabase(opened);

@@ -17,14 +17,30 @@ if (DEVELOPMENT) {
 } else {
   server = await import("../build/server/index.js");
 }
-const settings = server.config();
+
+/** A bad setting, or the embedded database already in use: its lines, no stack, exit code 1. */
+function refuseToStart(error) {
+  if (!(error instanceof server.SetupError)) throw error;
+  process.stderr.write(`${error.message}\n`);
+  process.exit(1);
+}
+
+let settings;
+let runtime;
+try {
+  settings = server.config();
+  runtime = await server.startup();
+} catch (error) {
+  await vite?.close();
+  refuseToStart(error);
+}
 
 const app = express();
 app.disable("x-powered-by");
-if (process.env.TRUST_PROXY) app.set("trust proxy", process.env.TRUST_PROXY);
+// Validated and typed by the configuration: true/false, a count of proxies, or a list of addresses.
+if (settings.TRUST_PROXY !== undefined) app.set("trust proxy", settings.TRUST_PROXY);
 app.use(compression());
 
-const runtime = await server.startup();
 app.use(server.security({ viteDevServer: DEVELOPMENT }));
 if (vite) {
   app.use(vite.middlewares);

@@ -263,12 +263,15 @@ export function rateLimits(
 ): RequestHandler[] {
   const message = "Too many requests. Please wait a few minutes and try again.";
   const handler = (req: Request, res: Response) => refuse(req, res, 429, message);
+  // TRUST_PROXY=true is warned about once at start-up (server/app.ts), not with a stack per limiter.
+  const validate = { trustProxy: false };
   const anyPost = rateLimit({
     windowMs: 60_000,
     limit: options.postsPerWindow,
     skip: (req) => !UNSAFE_METHODS.has(req.method),
     standardHeaders: "draft-8",
     legacyHeaders: false,
+    validate,
     handler,
   });
   const publicForms = rateLimit({
@@ -278,6 +281,7 @@ export function rateLimits(
     standardHeaders: "draft-8",
     legacyHeaders: false,
     identifier: "public-forms",
+    validate,
     handler,
   });
   return [anyPost, publicForms];
