@@ -1,4 +1,4 @@
-import { mkdirSync } from "node:fs";
+import { mkdirSync, readFileSync, unlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { sql } from "drizzle-orm";
@@ -8,7 +8,7 @@ import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import pg from "pg";
-import type { Config } from "#app/config.server";
+import { SetupError, type Config } from "#app/config.server";
 import { log } from "#app/services/log.server";
 import * as schema from "./schema";
 
@@ -75,7 +75,9 @@ export function openDatabase(options: DatabaseOptions): Database {
     };
   }
   let client: PGlite;
+  let unlock = () => {};
   if ("pgliteDir" in options) {
+    unlock = lockEmbeddedDatabase(options.pgliteDir);
     mkdirSync(options.pgliteDir, { recursive: true });
     client = new PGlite(options.pgliteDir);
   } else {
@@ -87,8 +89,63 @@ export function openDatabase(options: DatabaseOptions): Database {
     driver: "pglite",
     migrate: () => migratePglite(db as never, { migrationsFolder }),
     ping: async () => void (await db.execute(sql`select 1`)),
-    close: () => client.close(),
+    close: async () => {
+      await client.close();
+      unlock();
+    },
   };
+}
+
+/** Lock files this process holds, so that it too cannot open one folder twice. */
+const heldLocks = new Set<string>();
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/**
+ * The embedded database's files can be opened by one process only: a second one (the site and
+ * `npm run create-admin`, say) works on its own copy in memory, and what it writes is lost or
+ * damages the first's. PGlite does not lock its folder, so a file beside it names the process
+ * holding it; one left by a process that has gone is taken over. Returns the release.
+ */
+export function lockEmbeddedDatabase(dir: string): () => void {
+  const lockFile = `${path.resolve(dir)}.lock`;
+  mkdirSync(path.dirname(lockFile), { recursive: true });
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      writeFileSync(lockFile, `${process.pid}\n`, { flag: "wx" });
+      heldLocks.add(lockFile);
+      return () => {
+        heldLocks.delete(lockFile);
+        try {
+          if (readFileSync(lockFile, "utf8").trim() === String(process.pid)) unlinkSync(lockFile);
+        } catch {
+          // already gone
+        }
+      };
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+    }
+    const holder = Number.parseInt(readFileSync(lockFile, "utf8"), 10);
+    // An empty file is one being written this instant: in use. Our own pid without our own lock
+    // is a file left by an earlier run that had the same pid (pid 1 in a container).
+    const inUse =
+      Number.isNaN(holder) ||
+      heldLocks.has(lockFile) ||
+      (holder !== process.pid && isRunning(holder));
+    if (inUse)
+      throw new SetupError(
+        `The embedded database in ${dir} is in use by another process (${Number.isNaN(holder) ? "starting" : `pid ${holder}`}): stop the site first, or use DATABASE_URL. If no such process runs, delete ${lockFile}.`,
+      );
+    unlinkSync(lockFile);
+  }
+  throw new SetupError(`The embedded database in ${dir} could not be locked (${lockFile}).`);
 }
 
 /** Held while one instance migrates and grants, so instances starting together take turns. */
