@@ -20,3 +20,97 @@ describe("configuration", () => {
     expect(() => parseConfig({ ...production, DEMO_DATA: "1" })).toThrow(/DEMO_DATA/);
   });
 });
+
+/** Finding 9 of issue 14: TRUST_PROXY=1 trusted nothing and TRUST_PROXY=true crashed. */
+describe("TRUST_PROXY takes the forms of Express's trust proxy setting", () => {
+  const trust = (value: string) => parseConfig({ TRUST_PROXY: value }).TRUST_PROXY;
+
+  it("true and false are booleans", () => {
+    expect(trust("true")).toBe(true);
+    expect(trust("false")).toBe(false);
+    expect(trust(" TRUE ")).toBe(true);
+  });
+
+  it("a whole number is the count of proxies in front", () => {
+    expect(trust("1")).toBe(1);
+    expect(trust("2")).toBe(2);
+    expect(trust("0")).toBe(0);
+  });
+
+  it("addresses, subnets and Express's names are a list", () => {
+    expect(trust("loopback")).toEqual(["loopback"]);
+    expect(trust("loopback, linklocal, uniquelocal")).toEqual([
+      "loopback",
+      "linklocal",
+      "uniquelocal",
+    ]);
+    expect(trust("10.0.0.1,192.168.0.0/16, fd00::/8")).toEqual([
+      "10.0.0.1",
+      "192.168.0.0/16",
+      "fd00::/8",
+    ]);
+    expect(trust("10.0.0.0/255.0.0.0")).toEqual(["10.0.0.0/255.0.0.0"]);
+    expect(trust("::1")).toEqual(["::1"]);
+  });
+
+  it("is not set when blank", () => {
+    expect(parseConfig({ TRUST_PROXY: "" }).TRUST_PROXY).toBeUndefined();
+    expect(parseConfig({}).TRUST_PROXY).toBeUndefined();
+  });
+
+  it.each([
+    "yes please",
+    "1.5",
+    "-1",
+    "10.0.0.0/33",
+    "fd00::/129",
+    "10.0.0",
+    "loopback,,",
+    "300.1.1.1",
+  ])("refuses %j, naming the setting", (value) => {
+    expect(() => parseConfig({ TRUST_PROXY: value })).toThrow(/^Configuration: TRUST_PROXY /);
+  });
+});
+
+describe("every setting is checked before anything uses it (finding 9: LOG_LEVEL=verbose crashed in pino)", () => {
+  it("refuses an unknown LOG_LEVEL and accepts pino's levels", () => {
+    expect(() => parseConfig({ LOG_LEVEL: "verbose" })).toThrow(/^Configuration: LOG_LEVEL /);
+    for (const level of ["fatal", "error", "warn", "info", "debug", "trace", "silent"])
+      expect(parseConfig({ LOG_LEVEL: level }).LOG_LEVEL).toBe(level);
+    expect(parseConfig({}).LOG_LEVEL).toBe("info");
+  });
+
+  it("puts each problem on one line of its own, naming the setting", () => {
+    try {
+      parseConfig({ LOG_LEVEL: "verbose", HOLD_MINUTES: "0", PORT: "eighty" });
+      expect.unreachable();
+    } catch (error) {
+      const lines = (error as Error).message.split("\n");
+      expect(lines.map((line) => line.split(" ")[1]).sort()).toEqual([
+        "HOLD_MINUTES",
+        "LOG_LEVEL",
+        "PORT",
+      ]);
+      for (const line of lines) expect(line).toMatch(/^Configuration: [A-Z_]+ \S/);
+    }
+  });
+
+  it("refuses database, mail and site addresses that cannot work", () => {
+    expect(() => parseConfig({ DATABASE_URL: "mysql://root@db/mhat" })).toThrow(/DATABASE_URL/);
+    expect(() => parseConfig({ SMTP_URL: "mail.example.org" })).toThrow(/SMTP_URL/);
+    expect(() => parseConfig({ APP_URL: "www.example.org" })).toThrow(/APP_URL/);
+    expect(() => parseConfig({ PAYPAL_CLIENT_ID: "only-the-id" })).toThrow(/PAYPAL_CLIENT_SECRET/);
+    expect(parseConfig({ DATABASE_URL: "postgresql://site@db:5432/mhat" }).DATABASE_URL).toBe(
+      "postgresql://site@db:5432/mhat",
+    );
+    expect(parseConfig({ SMTP_URL: "smtps://user:pass@mail.example.org:465" }).SMTP_URL).toBe(
+      "smtps://user:pass@mail.example.org:465",
+    );
+  });
+
+  it("refuses a HOST that is neither an address nor a host name, and defaults to loopback", () => {
+    expect(() => parseConfig({ HOST: "not a host!" })).toThrow(/^Configuration: HOST /);
+    expect(parseConfig({}).HOST).toBe("127.0.0.1");
+    expect(parseConfig({ HOST: "::" }).HOST).toBe("::");
+  });
+});

@@ -1,36 +1,124 @@
+import { isIP } from "node:net";
 import { z } from "zod";
 
 /** Every setting the service reads from the environment, validated once at start-up. */
 const booleanFlag = z
-  .enum(["1", "0", "true", "false", "yes", "no", "on", "off"])
+  .enum(["1", "0", "true", "false", "yes", "no", "on", "off"], {
+    error: "must be 1, 0, true, false, yes, no, on or off",
+  })
   .transform((value) => ["1", "true", "yes", "on"].includes(value));
+
+/** pino's levels. */
+export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
+
+const oneOf = <const T extends readonly [string, ...string[]]>(values: T) =>
+  z.enum(values, { error: `must be one of ${values.join(", ")}` });
+
+function wholeNumber(min: number, max?: number) {
+  const error = `must be a whole number ${max === undefined ? `of at least ${min}` : `from ${min} to ${max}`}`;
+  const atLeast = z.coerce.number({ error }).int({ error }).min(min, { error });
+  return max === undefined ? atLeast : atLeast.max(max, { error });
+}
+
+/** An absolute address with one of these schemes. */
+function urlWith(protocols: string[], example: string) {
+  return z
+    .string()
+    .refine(
+      (value) => URL.canParse(value) && protocols.includes(new URL(value).protocol.slice(0, -1)),
+      { error: `must be an address such as ${example}` },
+    );
+}
+
+const postgresUrl = urlWith(
+  ["postgres", "postgresql"],
+  "postgres://user:password@host:5432/database",
+);
+const webUrl = urlWith(["https", "http"], "https://www.example.org");
+
+/** Express's names for address ranges, accepted in TRUST_PROXY's list. */
+const PROXY_RANGE_NAMES = new Set(["loopback", "linklocal", "uniquelocal"]);
+
+/** An address or a subnet (address/prefix length, or IPv4 address/netmask), as proxy-addr takes it. */
+function isAddressOrSubnet(item: string): boolean {
+  const [address = "", range, ...rest] = item.split("/");
+  const family = isIP(address);
+  if (!family || rest.length) return false;
+  if (range === undefined) return true;
+  if (/^\d{1,3}$/.test(range)) return Number(range) <= (family === 4 ? 32 : 128);
+  return family === 4 && isIP(range) === 4;
+}
+
+/**
+ * What Express's `trust proxy` setting takes, typed as Express wants it: true or false, a count of
+ * proxies in front ("1"; as a string Express would read it as an address and trust nothing), or a
+ * comma-separated list of addresses, subnets and the names loopback, linklocal and uniquelocal.
+ */
+export const trustProxySetting = z.string().transform((value, ctx): boolean | number | string[] => {
+  const text = value.trim().toLowerCase();
+  if (text === "true" || text === "false") return text === "true";
+  if (/^\d+$/.test(text)) return Number(text);
+  const items = text.split(",").map((item) => item.trim());
+  if (items.every((item) => PROXY_RANGE_NAMES.has(item) || isAddressOrSubnet(item))) return items;
+  ctx.addIssue({
+    code: "custom",
+    message:
+      "must be true, false, a number of proxies (such as 1), or a comma-separated list of addresses, subnets (10.0.0.0/8) and the names loopback, linklocal and uniquelocal",
+  });
+  return z.NEVER;
+});
 
 const envSchema = z
   .object({
-    NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
-    PORT: z.coerce.number().int().min(0).max(65535).default(3000),
-    APP_URL: z.url().optional(),
-    DATABASE_URL: z.string().min(1).optional(),
-    PGLITE_DIR: z.string().min(1).default("./.data/pglite"),
+    NODE_ENV: oneOf(["development", "production", "test"]).default("development"),
+    PORT: wholeNumber(0, 65535).default(3000),
+    // Loopback only unless asked: the dev mailbox shows password-reset links to whoever can connect.
+    HOST: z
+      .string()
+      .refine((value) => isIP(value) !== 0 || /^[a-z0-9]([a-z0-9.-]*[a-z0-9])?$/i.test(value), {
+        error: "must be an IP address (such as 127.0.0.1 or 0.0.0.0) or a host name",
+      })
+      .default("127.0.0.1"),
+    APP_URL: webUrl.optional(),
+    DATABASE_URL: postgresUrl.optional(),
+    // The tables' owner, used only to migrate; DATABASE_URL's role then gets rows, not tables.
+    MIGRATION_DATABASE_URL: postgresUrl.optional(),
+    PGLITE_DIR: z.string().default("./.data/pglite"),
     DEMO_DATA: booleanFlag.optional(),
-    AUTH_SECRET: z.string().min(32).optional(),
-    SMTP_URL: z.string().min(1).optional(),
-    MAIL_FROM: z.string().min(3).default("Men's Health Advocacy Trust <bookings@example.org>"),
-    STAFF_NOTIFY_EMAIL: z.email().default("info@example.org"),
+    AUTH_SECRET: z.string().min(32, { error: "must be at least 32 characters long" }).optional(),
+    SMTP_URL: urlWith(["smtp", "smtps"], "smtp://user:password@smtp.example.org:587").optional(),
+    MAIL_FROM: z
+      .string()
+      .min(3, { error: "must be a sender such as Name <address@example.org>" })
+      .default("Men's Health Advocacy Trust <bookings@example.org>"),
+    STAFF_NOTIFY_EMAIL: z.email({ error: "must be an e-mail address" }).default("info@example.org"),
     PAYPAL_CLIENT_ID: z.string().optional(),
     PAYPAL_CLIENT_SECRET: z.string().optional(),
-    PAYPAL_ENV: z.enum(["sandbox", "production"]).default("sandbox"),
-    PAYPAL_API_BASE: z.url().optional(),
+    PAYPAL_ENV: oneOf(["sandbox", "production"]).default("sandbox"),
+    PAYPAL_API_BASE: webUrl.optional(),
     MAP_TILE_URL: z.string().default("https://tile.openstreetmap.org/{z}/{x}/{y}.png"),
-    TRUST_PROXY: z.string().optional(),
-    RATE_LIMIT_FORMS_PER_WINDOW: z.coerce.number().int().min(1).default(10),
-    RATE_LIMIT_POSTS_PER_WINDOW: z.coerce.number().int().min(1).default(60),
+    TRUST_PROXY: trustProxySetting.optional(),
+    RATE_LIMIT_FORMS_PER_WINDOW: wholeNumber(1).default(10),
+    RATE_LIMIT_POSTS_PER_WINDOW: wholeNumber(1).default(60),
     /** New holds on a place (not moves to another time) per client address per hour. */
-    RATE_LIMIT_HOLDS_PER_HOUR: z.coerce.number().int().min(1).default(20),
-    OUTBOX_POLL_MS: z.coerce.number().int().min(50).default(5000),
-    HOLD_MINUTES: z.coerce.number().int().min(1).max(120).default(15),
+    RATE_LIMIT_HOLDS_PER_HOUR: wholeNumber(1).default(20),
+    OUTBOX_POLL_MS: wholeNumber(50).default(5000),
+    HOLD_MINUTES: wholeNumber(1, 120).default(15),
+    LOG_LEVEL: oneOf(LOG_LEVELS).default("info"),
   })
   .superRefine((env, ctx) => {
+    // Half a pair would quietly fall back to the simulated provider.
+    if (Boolean(env.PAYPAL_CLIENT_ID) !== Boolean(env.PAYPAL_CLIENT_SECRET)) {
+      const missing = env.PAYPAL_CLIENT_ID ? "PAYPAL_CLIENT_SECRET" : "PAYPAL_CLIENT_ID";
+      const other = env.PAYPAL_CLIENT_ID ? "PAYPAL_CLIENT_ID" : "PAYPAL_CLIENT_SECRET";
+      ctx.addIssue({ code: "custom", path: [missing], message: `is needed with ${other}` });
+    }
+    if (env.MIGRATION_DATABASE_URL && !env.DATABASE_URL)
+      ctx.addIssue({
+        code: "custom",
+        path: ["MIGRATION_DATABASE_URL"],
+        message: "needs DATABASE_URL as well (the embedded database has no roles)",
+      });
     if (env.NODE_ENV !== "production") return;
     for (const key of ["APP_URL", "AUTH_SECRET", "SMTP_URL"] as const) {
       if (!env[key])
@@ -54,6 +142,14 @@ const envSchema = z
     }
   });
 
+/**
+ * A problem with how the service is set up, such as a bad setting: told in plain lines, each
+ * complete in itself, and printed without a stack (server/index.js, scripts/create-admin.mjs).
+ */
+export class SetupError extends Error {
+  override name = "SetupError";
+}
+
 export type Config = ReturnType<typeof parseConfig>;
 
 export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
@@ -63,8 +159,11 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env) {
   );
   const result = envSchema.safeParse(present);
   if (!result.success) {
-    const lines = result.error.issues.map((issue) => `  ${issue.path.join(".")}: ${issue.message}`);
-    throw new Error(`Invalid configuration:\n${lines.join("\n")}`);
+    // One line per setting, never its value (it may be a password or a secret).
+    const lines = result.error.issues.map(
+      (issue) => `Configuration: ${issue.path.join(".")} ${issue.message}`,
+    );
+    throw new SetupError([...new Set(lines)].join("\n"));
   }
   const env_ = result.data;
   const isProduction = env_.NODE_ENV === "production";

@@ -8,7 +8,7 @@ import type {
   EntryContext,
   LoaderFunctionArgs,
 } from "react-router";
-import { ServerRouter } from "react-router";
+import { isRouteErrorResponse, ServerRouter } from "react-router";
 import { NonceProvider } from "./components/nonce";
 import { noteDatabaseError } from "./db/health.server";
 import { logError, routeOf } from "./services/log.server";
@@ -41,6 +41,9 @@ export default function handleRequest(
           renderErrors.shellReady();
           const body = new PassThrough();
           responseHeaders.set("Content-Type", "text/html; charset=utf-8");
+          // A page answers 405 to a post when it has no form (other methods stop earlier, in
+          // server/security.ts); it still serves GET and HEAD.
+          if (responseStatusCode === 405) responseHeaders.set("Allow", "GET, HEAD");
           resolve(
             new Response(createReadableStreamFromReadable(body), {
               headers: responseHeaders,
@@ -67,6 +70,8 @@ export default function handleRequest(
  */
 export function handleError(error: unknown, { request }: LoaderFunctionArgs | ActionFunctionArgs) {
   if (request.signal.aborted) return;
+  // No such page, or a post to a page without a form (404, 405): the client's mistake, not ours.
+  if (isRouteErrorResponse(error) && error.status < 500) return;
   if (noteDatabaseError(error)) return;
   logError(error, { route: routeOf(request), method: request.method, code: "request_failed" });
 }

@@ -1,6 +1,7 @@
 // `npm run create-admin -- --email someone@example.org`: prints a one-time link that sets up the
 // first admin account. Uses the built server when there is one, otherwise the source through Vite.
-// With the embedded database (PGlite), stop the site first: only one process can open it.
+// With the embedded database (PGlite), stop the site first: only one process can open it, and
+// this refuses while the site holds it.
 import { existsSync } from "node:fs";
 
 if (existsSync(".env")) process.loadEnvFile(".env");
@@ -15,6 +16,14 @@ if (existsSync("build/server/index.js")) {
   );
   server = await vite.ssrLoadModule("./server/app.ts");
 }
-const code = await server.createAdminFromCommandLine(process.argv.slice(2));
+let code;
+try {
+  code = await server.createAdminFromCommandLine(process.argv.slice(2));
+} catch (error) {
+  // A bad setting, or the site holding the embedded database: its lines, without a stack.
+  if (!(error instanceof server.SetupError)) throw error;
+  process.stderr.write(`${error.message}\n`);
+  code = 1;
+}
 await vite?.close();
 process.exit(code);

@@ -1,8 +1,8 @@
 import "react-router";
 import { createRequestHandler } from "@react-router/express";
 import express, { type Request, type Response } from "express";
-import { config } from "#app/config.server";
-import { openDatabase, setDatabase, database } from "#app/db/client.server";
+import { config, SetupError } from "#app/config.server";
+import { openConfiguredDatabase, setDatabase, database } from "#app/db/client.server";
 import { watchDatabase } from "#app/db/health.server";
 import { seedDemoData } from "#app/demo/seed.server";
 import { startBookingWorker } from "#app/services/booking/reconcile.server";
@@ -18,9 +18,10 @@ import {
   requestShape,
   sameOriginOnly,
   securityHeaders,
+  servedMethodsOnly,
 } from "./security";
 
-export { log };
+export { config, log, SetupError };
 export { createAdminFromCommandLine } from "./cli";
 
 declare module "react-router" {
@@ -34,9 +35,11 @@ declare module "react-router" {
 /** Opens the database, applies migrations, seeds demo data and starts the mail worker. */
 export async function startup() {
   const settings = config();
-  const opened = openDatabase(
-    settings.DATABASE_URL ? { url: settings.DATABASE_URL } : { pgliteDir: settings.PGLITE_DIR },
-  );
+  if (settings.TRUST_PROXY === true)
+    log.warn(
+      "TRUST_PROXY=true believes any X-Forwarded-For a client sends, so anyone can pick their own address for rate limits and sign-in throttling: give the number of proxies in front (such as 1) or their addresses instead",
+    );
+  const opened = openConfiguredDatabase(settings);
   await opened.migrate();
   setDatabase(opened);
   watchDatabase(opened.ping);
@@ -108,6 +111,7 @@ export function security({ viteDevServer }: { viteDevServer: boolean }) {
       postsPerWindow: settings.RATE_LIMIT_POSTS_PER_WINDOW,
     }),
   );
+  router.use(servedMethodsOnly);
   router.get("/healthz", async (_req: Request, res: Response) => {
     res.set("Cache-Control", "no-store");
     try {

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { config } from "#app/config.server";
-import { openDatabase } from "#app/db/client.server";
+import { openConfiguredDatabase } from "#app/db/client.server";
 import { emailField } from "#app/domain/fields";
 import { loadServerSecret } from "#app/services/secrets.server";
 import { inviteStaff } from "#app/services/staff.server";
@@ -22,9 +22,7 @@ export async function createAdminFromCommandLine(argv: string[]): Promise<number
     return 2;
   }
   const settings = config();
-  const opened = openDatabase(
-    settings.DATABASE_URL ? { url: settings.DATABASE_URL } : { pgliteDir: settings.PGLITE_DIR },
-  );
+  const opened = openConfiguredDatabase(settings);
   try {
     await opened.migrate();
     await loadServerSecret(opened.db, settings.AUTH_SECRET);

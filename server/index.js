@@ -8,12 +8,6 @@ if (existsSync(".env")) process.loadEnvFile(".env");
 
 // `--dev` serves through Vite with hot reload; otherwise the built site in build/ is served.
 const DEVELOPMENT = process.argv.includes("--dev");
-const PORT = Number.parseInt(process.env.PORT || "3000", 10);
-
-const app = express();
-app.disable("x-powered-by");
-if (process.env.TRUST_PROXY) app.set("trust proxy", process.env.TRUST_PROXY);
-app.use(compression());
 
 let server;
 let vite;
@@ -24,7 +18,29 @@ if (DEVELOPMENT) {
   server = await import("../build/server/index.js");
 }
 
-const runtime = await server.startup();
+/** A bad setting, or the embedded database already in use: its lines, no stack, exit code 1. */
+function refuseToStart(error) {
+  if (!(error instanceof server.SetupError)) throw error;
+  process.stderr.write(`${error.message}\n`);
+  process.exit(1);
+}
+
+let settings;
+let runtime;
+try {
+  settings = server.config();
+  runtime = await server.startup();
+} catch (error) {
+  await vite?.close();
+  refuseToStart(error);
+}
+
+const app = express();
+app.disable("x-powered-by");
+// Validated and typed by the configuration: true/false, a count of proxies, or a list of addresses.
+if (settings.TRUST_PROXY !== undefined) app.set("trust proxy", settings.TRUST_PROXY);
+app.use(compression());
+
 app.use(server.security({ viteDevServer: DEVELOPMENT }));
 if (vite) {
   app.use(vite.middlewares);
@@ -34,10 +50,18 @@ if (vite) {
 }
 app.use(server.handler);
 
-const listener = app.listen(PORT, () => {
+const listener = app.listen(settings.PORT, settings.HOST, (error) => {
+  if (error) {
+    process.stderr.write(
+      `Cannot listen on ${settings.HOST} port ${settings.PORT}: ${error.code}\n`,
+    );
+    process.exit(1);
+  }
   const address = listener.address();
-  const port = typeof address === "object" && address ? address.port : PORT;
-  server.log.info(`Listening on http://localhost:${port} (database: ${runtime.driver})`);
+  const host = typeof address === "object" && address ? address.address : settings.HOST;
+  const port = typeof address === "object" && address ? address.port : settings.PORT;
+  const shown = host.includes(":") ? `[${host}]` : host;
+  server.log.info(`Listening on http://${shown}:${port} (database: ${runtime.driver})`);
 });
 
 async function shutdown() {

@@ -88,6 +88,19 @@ export const clientAddress: RequestHandler = (req, _res, next) => {
   next();
 };
 
+/** The methods the site serves: pages and files (GET, HEAD) and forms and the API (POST). */
+export const SERVED_METHODS = ["GET", "HEAD", "POST"] as const;
+
+/**
+ * Any other method (TRACE, OPTIONS, PROPFIND, PUT…) is 405 with an Allow header, before a route
+ * sees it: React Router would log it as an error, and fetch's Request refuses TRACE outright (500).
+ */
+export const servedMethodsOnly: RequestHandler = (req, res, next) => {
+  if ((SERVED_METHODS as readonly string[]).includes(req.method)) return next();
+  res.set("Allow", SERVED_METHODS.join(", "));
+  refuse(req, res, 405, "This address does not accept that kind of request");
+};
+
 /**
  * Requests no page or endpoint accepts, refused before any of them runs: a NUL or other control
  * character in the address (400), a state change whose body is not a form (pages) or JSON (the
@@ -250,12 +263,15 @@ export function rateLimits(
 ): RequestHandler[] {
   const message = "Too many requests. Please wait a few minutes and try again.";
   const handler = (req: Request, res: Response) => refuse(req, res, 429, message);
+  // TRUST_PROXY=true is warned about once at start-up (server/app.ts), not with a stack per limiter.
+  const validate = { trustProxy: false };
   const anyPost = rateLimit({
     windowMs: 60_000,
     limit: options.postsPerWindow,
     skip: (req) => !UNSAFE_METHODS.has(req.method),
     standardHeaders: "draft-8",
     legacyHeaders: false,
+    validate,
     handler,
   });
   const publicForms = rateLimit({
@@ -265,6 +281,7 @@ export function rateLimits(
     standardHeaders: "draft-8",
     legacyHeaders: false,
     identifier: "public-forms",
+    validate,
     handler,
   });
   return [anyPost, publicForms];

@@ -1,4 +1,4 @@
-import { mkdirSync } from "node:fs";
+import { mkdirSync, readFileSync, unlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { sql } from "drizzle-orm";
@@ -8,6 +8,7 @@ import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import pg from "pg";
+import { SetupError, type Config } from "#app/config.server";
 import { log } from "#app/services/log.server";
 import * as schema from "./schema";
 
@@ -27,13 +28,32 @@ export interface Database {
 const migrationsFolder = path.resolve(process.cwd(), "drizzle");
 
 export type DatabaseOptions =
-  | { url: string }
+  | {
+      url: string;
+      /**
+       * The tables' owner, for migrations. When given, the role in `url` is then granted only what
+       * the running site needs (see grantSitePrivileges); without it, `url` migrates as well.
+       */
+      migrationUrl?: string;
+    }
   | { pgliteDir: string }
   /** An in-memory PGlite, for tests. */
   | { memory: true };
 
+/** The database the settings name: Postgres (with its owner for migrations, if given) or PGlite. */
+export function openConfiguredDatabase(
+  settings: Pick<Config, "DATABASE_URL" | "MIGRATION_DATABASE_URL" | "PGLITE_DIR">,
+): Database {
+  return openDatabase(
+    settings.DATABASE_URL
+      ? { url: settings.DATABASE_URL, migrationUrl: settings.MIGRATION_DATABASE_URL }
+      : { pgliteDir: settings.PGLITE_DIR },
+  );
+}
+
 export function openDatabase(options: DatabaseOptions): Database {
   if ("url" in options) {
+    const { migrationUrl } = options;
     // A request waits at most 5 s for a connection, so an unreachable server means a prompt 503.
     const pool = new pg.Pool({
       connectionString: options.url,
@@ -47,13 +67,17 @@ export function openDatabase(options: DatabaseOptions): Database {
     return {
       db,
       driver: "postgres",
-      migrate: () => migratePg(db as never, { migrationsFolder }),
+      migrate: migrationUrl
+        ? () => migrateAsOwner(migrationUrl, pool)
+        : () => migratePg(db as never, { migrationsFolder }),
       ping: async () => void (await pool.query("select 1")),
       close: () => pool.end(),
     };
   }
   let client: PGlite;
+  let unlock = () => {};
   if ("pgliteDir" in options) {
+    unlock = lockEmbeddedDatabase(options.pgliteDir);
     mkdirSync(options.pgliteDir, { recursive: true });
     client = new PGlite(options.pgliteDir);
   } else {
@@ -65,8 +89,147 @@ export function openDatabase(options: DatabaseOptions): Database {
     driver: "pglite",
     migrate: () => migratePglite(db as never, { migrationsFolder }),
     ping: async () => void (await db.execute(sql`select 1`)),
-    close: () => client.close(),
+    close: async () => {
+      await client.close();
+      unlock();
+    },
   };
+}
+
+/** Lock files this process holds, so that it too cannot open one folder twice. */
+const heldLocks = new Set<string>();
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/**
+ * The embedded database's files can be opened by one process only: a second one (the site and
+ * `npm run create-admin`, say) works on its own copy in memory, and what it writes is lost or
+ * damages the first's. PGlite does not lock its folder, so a file beside it names the process
+ * holding it; one left by a process that has gone is taken over. Returns the release.
+ */
+export function lockEmbeddedDatabase(dir: string): () => void {
+  const lockFile = `${path.resolve(dir)}.lock`;
+  mkdirSync(path.dirname(lockFile), { recursive: true });
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      writeFileSync(lockFile, `${process.pid}\n`, { flag: "wx" });
+      heldLocks.add(lockFile);
+      return () => {
+        heldLocks.delete(lockFile);
+        try {
+          if (readFileSync(lockFile, "utf8").trim() === String(process.pid)) unlinkSync(lockFile);
+        } catch {
+          // already gone
+        }
+      };
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+    }
+    const holder = Number.parseInt(readFileSync(lockFile, "utf8"), 10);
+    // An empty file is one being written this instant: in use. Our own pid without our own lock
+    // is a file left by an earlier run that had the same pid (pid 1 in a container).
+    const inUse =
+      Number.isNaN(holder) ||
+      heldLocks.has(lockFile) ||
+      (holder !== process.pid && isRunning(holder));
+    if (inUse)
+      throw new SetupError(
+        `The embedded database in ${dir} is in use by another process (${Number.isNaN(holder) ? "starting" : `pid ${holder}`}): stop the site first, or use DATABASE_URL. If no such process runs, delete ${lockFile}.`,
+      );
+    unlinkSync(lockFile);
+  }
+  throw new SetupError(`The embedded database in ${dir} could not be locked (${lockFile}).`);
+}
+
+/** Held while one instance migrates and grants, so instances starting together take turns. */
+const MIGRATION_LOCK = 0x4d484154_4d49; // "MHATMI"
+
+/**
+ * Migrates as the owner, then gives the site's own role (the pool's) exactly what it needs. The
+ * owner's session holds an advisory lock throughout: two GRANTs on one table at once can fail
+ * ("tuple concurrently updated"), and two migrations at once would both try to create tables.
+ */
+async function migrateAsOwner(ownerUrl: string, sitePool: pg.Pool) {
+  const { rows } = await sitePool.query<{ role: string }>("select current_user as role");
+  const siteRole = rows[0]!.role;
+  const owner = new pg.Client({ connectionString: ownerUrl, connectionTimeoutMillis: 5000 });
+  await owner.connect();
+  try {
+    await owner.query("select pg_advisory_lock($1)", [MIGRATION_LOCK]);
+    await migratePg(drizzlePg(owner, { schema }) as never, { migrationsFolder });
+    await grantSitePrivileges(owner, siteRole);
+  } finally {
+    // Ending the session releases the lock.
+    await owner.end();
+  }
+}
+
+/**
+ * The site reads and writes rows and nothing more: no TRUNCATE, no ALTER (only an owner can turn a
+ * trigger off). Tables guarded by the append-only trigger (the audit log, earlier versions of
+ * results) it may only add to and read. Run after every migration, so new tables are covered,
+ * in one transaction, so a running instance never sees the privileges half-changed.
+ */
+async function grantSitePrivileges(owner: pg.Client, siteRole: string) {
+  const { rows: me } = await owner.query<{ role: string }>("select current_user as role");
+  if (me[0]!.role === siteRole) {
+    log.warn(
+      "MIGRATION_DATABASE_URL and DATABASE_URL name the same role: the audit log is protected only by its trigger",
+    );
+    return;
+  }
+  const role = owner.escapeIdentifier(siteRole);
+  const { rows: appendOnly } = await owner.query<{ name: string }>(
+    `select distinct c.relname as name
+       from pg_trigger t
+       join pg_class c on c.oid = t.tgrelid
+       join pg_namespace n on n.oid = c.relnamespace
+       join pg_proc p on p.oid = t.tgfoid
+      where n.nspname = 'public' and p.proname = 'audit_log_refuse_change' and not t.tgisinternal
+      order by 1`,
+  );
+  await owner.query("begin");
+  try {
+    await owner.query(`REVOKE ALL ON ALL TABLES IN SCHEMA public FROM ${role}`);
+    await owner.query(`REVOKE ALL ON ALL SEQUENCES IN SCHEMA public FROM ${role}`);
+    await owner.query(`GRANT USAGE ON SCHEMA public TO ${role}`);
+    await owner.query(
+      `GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO ${role}`,
+    );
+    await owner.query(`GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA public TO ${role}`);
+    for (const { name } of appendOnly) {
+      await owner.query(
+        `REVOKE UPDATE, DELETE ON TABLE public.${owner.escapeIdentifier(name)} FROM ${role}`,
+      );
+    }
+    await owner.query("commit");
+  } catch (error) {
+    await owner.query("rollback");
+    throw error;
+  }
+  // The owner itself, a superuser or a member of the owner's role keeps every right regardless.
+  const { rows } = await owner.query<{ unprotected: boolean }>(
+    "select has_table_privilege($1, 'public.audit_log', 'UPDATE') as unprotected",
+    [siteRole],
+  );
+  if (rows[0]?.unprotected) {
+    log.warn(
+      { role: siteRole },
+      "DATABASE_URL's role can still change the audit log (it owns the tables, is a superuser or is a member of the owner's role): give the site a role of its own",
+    );
+  } else {
+    log.info(
+      { role: siteRole, appendOnly: appendOnly.map((row) => row.name) },
+      "database privileges granted",
+    );
+  }
 }
 
 let current: Database | undefined;

@@ -1,5 +1,6 @@
 import crypto from "node:crypto";
 import pino from "pino";
+import { LOG_LEVELS } from "#app/config.server";
 
 /**
  * The service's one logger. Lines carry ids, routes and codes; never what a person typed. Three
@@ -84,7 +85,9 @@ export function describeError(error: unknown): ErrorDescription {
 export function createLogger(destination?: pino.DestinationStream) {
   return pino(
     {
-      level: process.env.LOG_LEVEL || "info",
+      // The logger exists before the settings are checked; a bad LOG_LEVEL is then refused with
+      // the other settings' problems (config.server.ts) rather than thrown from inside pino here.
+      level: LOG_LEVELS.find((level) => level === process.env.LOG_LEVEL) ?? "info",
       base: undefined,
       redact: {
         paths: PERSONAL_FIELDS.flatMap((field) => [field, `*.${field}`]),
