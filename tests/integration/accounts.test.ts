@@ -1,6 +1,6 @@
-import { eq } from "drizzle-orm";
+import { eq, like } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { account, outboxEmail, profile, user } from "#app/db/schema";
+import { account, outboxEmail, profile, user, verification } from "#app/db/schema";
 import { config } from "#app/config.server";
 import { authFor, withPendingProfile, type ProfileDraft } from "#app/services/auth.server";
 import { openTestDatabase } from "#tests/support/database";
@@ -120,5 +120,29 @@ describe("session cookies", () => {
     const session = headers.getSetCookie().find((cookie) => cookie.includes("session_token="));
     expect(session).toMatch(/^mhat\.session_token=/);
     expect(session).not.toMatch(/; Secure/i);
+  });
+});
+
+describe("mail bombing: password resets for one address", () => {
+  it("mail one reset link however often it is asked for, and keep no link nobody was sent", async () => {
+    const email = "reset-bombed@example.com";
+    await signUp(email, draft(email));
+    for (let request = 0; request < 5; request++)
+      await auth.api.requestPasswordReset({
+        body: { email, redirectTo: "/reset-password" },
+        headers: new Headers({ origin: "http://localhost:3000" }),
+      });
+    const resets = (
+      await database.db.select().from(outboxEmail).where(eq(outboxEmail.to, email))
+    ).filter((mail) => /^Reset your/.test(mail.subject));
+    expect(resets).toHaveLength(1);
+    const [created] = await database.db.select().from(user).where(eq(user.email, email));
+    const tokens = await database.db
+      .select()
+      .from(verification)
+      .where(like(verification.identifier, "reset-password:%"));
+    const mine = tokens.filter((token) => token.value === created!.id);
+    expect(mine).toHaveLength(1);
+    expect(resets[0]!.text).toContain(mine[0]!.identifier.slice("reset-password:".length));
   });
 });
