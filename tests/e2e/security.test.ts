@@ -122,7 +122,7 @@ describe("the auth library's own endpoints", () => {
 });
 
 describe("sign-in limits", () => {
-  it("hold per account on every sign-in path, whatever X-Forwarded-For says", async () => {
+  it("hold per account and client address on every sign-in path, whatever X-Forwarded-For says", async () => {
     const email = uniqueEmail("forged");
     await signUp(email);
     const forged = () => ({ "x-forwarded-for": `198.51.100.${crypto.randomInt(1, 254)}` });
@@ -138,6 +138,7 @@ describe("sign-in limits", () => {
     for (const path of ["/login", "/login.data"]) {
       const response = await postForm(path, { email, password: PASSWORD }, { headers: forged() });
       expect(response.status, path).toBe(429);
+      expect(Number(response.headers.get("retry-after")), path).toBeGreaterThan(0);
     }
     // The library's own sign-in is not there to try instead.
     const direct = await postJson(
@@ -156,6 +157,39 @@ const postFormFrom = (from: string, path: string, values: Record<string, string>
     headers: { "content-type": "application/x-www-form-urlencoded", origin: baseURL() },
     body: new URLSearchParams(values).toString(),
   });
+
+describe("sign-in lock-out of someone else's account", () => {
+  it("10 wrong passwords from one address leave the right one working from another; the first waits, told how long", async () => {
+    const email = uniqueEmail("locked-out");
+    await signUp(email);
+    const attacker = "127.0.7.1";
+    for (let attempt = 1; attempt <= 10; attempt++) {
+      const response = await postFormFrom(attacker, "/login", {
+        email,
+        password: `wrong password ${attempt}`,
+      });
+      expect(response.status, `wrong password ${attempt}`).toBe(401);
+    }
+
+    const owner = await postFormFrom("127.0.7.2", "/login", { email, password: PASSWORD });
+    expect(owner.status, "the owner, from their own address").toBe(302);
+    expect(owner.headers["set-cookie"]?.some((cookie) => cookie.includes("session_token="))).toBe(
+      true,
+    );
+
+    for (const path of ["/login", "/login.data"]) {
+      const refused = await postFormFrom(attacker, path, { email, password: PASSWORD });
+      expect(refused.status, path).toBe(429);
+      const retryAfter = Number(refused.headers["retry-after"]);
+      expect(retryAfter, `${path} Retry-After`).toBeGreaterThan(0);
+      expect(retryAfter, `${path} Retry-After`).toBeLessThanOrEqual(15 * 60);
+      const minutes = Math.max(1, Math.ceil(retryAfter / 60));
+      expect(refused.body, path).toContain(
+        `Please wait ${minutes} minute${minutes === 1 ? "" : "s"} and try again`,
+      );
+    }
+  });
+});
 
 describe("mail bombing through the account forms", () => {
   /** The rule (README, Accounts): one mail of each kind per address per 10 minutes, 4 an hour. */
