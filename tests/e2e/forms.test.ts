@@ -168,6 +168,20 @@ for (const javaScriptEnabled of [true, false]) {
       if (javaScriptEnabled) await expectNoAxeViolations(page);
       expect(await subscriptions()).toEqual([{ name: "Stanley" }]);
 
+      // The welcome mail's link unsubscribes, with or without scripts.
+      const welcome = await waitForMail(
+        (message) =>
+          message.to?.[0]?.address === email && /^You are subscribed/.test(message.subject ?? ""),
+      );
+      const leave = /https?:\/\/\S+\/unsubscribe\?token=\S+/.exec(welcome.text ?? "")![0];
+      await page.goto(leave);
+      await page.getByRole("button", { name: "Unsubscribe" }).click();
+      await page.getByRole("heading", { name: "You have been unsubscribed" }).waitFor();
+      const [left] = await query<{ unsubscribed: boolean }>(
+        "select unsubscribed_at is not null as unsubscribed from newsletter_subscription where email = $1",
+        [email],
+      );
+      expect(left).toEqual({ unsubscribed: true });
       await page.context().close();
     });
 
