@@ -74,7 +74,8 @@ export default [
     route("medical/results/:profileId", "routes/api/medical.results.ts"),
   ]),
 
-  // newsletter: leaving the list from a signed link, without signing in
+  // newsletter: joining and leaving the list from signed links, without signing in
+  route("newsletter/confirm", "routes/site/newsletter-confirm.tsx"),
   route("unsubscribe", "routes/site/unsubscribe.tsx"),
 
   // admin: the back office for staff (each page checks its own role; see domain/admin-nav.ts)

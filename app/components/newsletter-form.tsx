@@ -17,14 +17,14 @@ export function NewsletterForm({
   const fetcher = useFetcher<NewsletterActionData>({ key: "newsletter" });
   const result = fetcher.data ?? fallbackResult;
   const busy = fetcher.state !== "idle";
-  const subscribed = result?.status === "subscribed";
-  const values = subscribed ? {} : (result?.values ?? {});
+  const requested = result?.status === "requested";
+  const values = requested ? {} : (result?.values ?? {});
   const errors = result?.fieldErrors ?? {};
   const formRef = useRef<HTMLFormElement>(null);
 
   // The spec clears name and e-mail after every successful subscription.
   useEffect(() => {
-    if (fetcher.data?.status !== "subscribed" || !formRef.current) return;
+    if (fetcher.data?.status !== "requested" || !formRef.current) return;
     for (const name of ["name", "email"]) {
       const input = formRef.current.elements.namedItem(name);
       if (input instanceof HTMLInputElement) input.value = "";
@@ -55,7 +55,7 @@ export function NewsletterForm({
       <div aria-live="polite">
         {result && (
           <p
-            className={`form-message form-message--${subscribed ? "success" : "error"}`}
+            className={`form-message form-message--${requested ? "success" : "error"}`}
             id="newsletter-message"
           >
             {result.message}

@@ -4,6 +4,7 @@ import { createCookie } from "react-router";
 import { config } from "#app/config.server";
 import type { Db } from "#app/db/client.server";
 import { eventAccessCode, eventUnlock } from "#app/db/schema";
+import { minutesToWait } from "#app/domain/retry-after";
 import { findEvent } from "./events.server";
 import { hitRateLimit, peekRateLimit } from "./rate-limit.server";
 import { serverSecret } from "./secrets.server";
@@ -12,10 +13,8 @@ export const ACCESS_CODE_MESSAGES = {
   invalid: "Invalid Access code",
   publicEvent: "This event is public and needs no access code",
   /** The wait is the real one, as in the Retry-After header. */
-  tooMany: (retryAfterSeconds: number) => {
-    const minutes = Math.max(1, Math.ceil(retryAfterSeconds / 60));
-    return `Too many attempts. Please wait ${minutes} minute${minutes === 1 ? "" : "s"} and try again, or e-mail us for help.`;
-  },
+  tooMany: (retryAfterSeconds: number) =>
+    `Too many attempts. Please wait ${minutesToWait(retryAfterSeconds)} and try again, or e-mail us for help.`,
 } as const;
 
 /**

@@ -10,8 +10,9 @@ import * as schema from "#app/db/schema";
 import { organisation } from "#app/content/organisation";
 import { PASSWORD_MAX, PASSWORD_MIN } from "#app/domain/password";
 import { CLIENT_ADDRESS_HEADER } from "#app/utils/http.server";
-import { enqueueEmail } from "./email.server";
+import { eq } from "drizzle-orm";
 import { describeError, log } from "./log.server";
+import { enqueueUnaskedMail } from "./recipient-mail.server";
 import { serverSecret } from "./secrets.server";
 
 /**
@@ -201,8 +202,8 @@ function createAuth(db: Db, settings = config(), secret = serverSecret()) {
       password: { hash: hashPassword, verify: verifyPassword },
       revokeSessionsOnPasswordReset: true,
       resetPasswordTokenExpiresIn: 60 * 60,
-      async sendResetPassword({ user, url }) {
-        await enqueueEmail(db, {
+      async sendResetPassword({ user, url, token }) {
+        const queued = await enqueueUnaskedMail(db, "password-reset", {
           to: user.email,
           subject: `Reset your ${organisation.shortName} password`,
           text: [
@@ -217,6 +218,11 @@ function createAuth(db: Db, settings = config(), secret = serverSecret()) {
             organisation.name,
           ].join("\n"),
         });
+        // Throttled: the link mailed last still works, and a link nobody was sent is removed.
+        if (!queued)
+          await db
+            .delete(schema.verification)
+            .where(eq(schema.verification.identifier, `reset-password:${token}`));
       },
     },
     emailVerification: {
@@ -224,7 +230,7 @@ function createAuth(db: Db, settings = config(), secret = serverSecret()) {
       autoSignInAfterVerification: true,
       expiresIn: 60 * 60 * 24,
       async sendVerificationEmail({ user, url }) {
-        await enqueueEmail(db, {
+        await enqueueUnaskedMail(db, "email-verification", {
           to: user.email,
           subject: `Confirm your e-mail address for ${organisation.shortName}`,
           text: [
@@ -270,6 +276,26 @@ function createAuth(db: Db, settings = config(), secret = serverSecret()) {
       // TOTP for staff (guards.server.ts requires it of anyone with a role), with recovery codes.
       twoFactor({ issuer: organisation.shortName, twoFactorCookieMaxAge: 10 * 60 }),
     ],
+  });
+}
+
+/**
+ * Told to the owner of an address when someone signs up with it again. The sign-up page answers
+ * as for a new account, so nobody learns which addresses are registered.
+ */
+export async function sendAlreadyRegisteredNotice(db: Db, email: string, settings = config()) {
+  await enqueueUnaskedMail(db, "already-registered", {
+    to: email,
+    subject: "Someone tried to register with your e-mail address",
+    text: [
+      "Hello,",
+      "",
+      `Someone, perhaps you, tried to create a new ${organisation.shortName} account with this e-mail address. You already have an account, so nothing has changed.`,
+      "",
+      `To sign in, or to reset your password if you have forgotten it, go to ${settings.publicBaseUrl}/login`,
+      "",
+      organisation.name,
+    ].join("\n"),
   });
 }
 

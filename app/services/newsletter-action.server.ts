@@ -8,11 +8,11 @@ import {
 } from "#app/domain/newsletter";
 import { readForm } from "#app/utils/http.server";
 import { logError, routeOf } from "./log.server";
-import { subscribeToNewsletter } from "./subscriptions.server";
+import { requestNewsletterSubscription } from "./subscriptions.server";
 
 export type NewsletterActionData = {
   form: "newsletter";
-  status: "subscribed" | "invalid" | "error";
+  status: "requested" | "invalid" | "error";
   message: string;
   fieldErrors?: Record<string, string>;
   values?: Record<string, string>;
@@ -21,12 +21,12 @@ export type NewsletterActionData = {
 /** The newsletter form on /news; the JSON twin is POST /api/subscriptions. */
 export async function handleNewsletterSubmission(request: Request) {
   const formData = await readForm(request);
-  const subscribed: NewsletterActionData = {
+  const requested: NewsletterActionData = {
     form: "newsletter",
-    status: "subscribed",
+    status: "requested",
     message: NEWSLETTER_MESSAGES.success,
   };
-  if (isHoneypotFilled(formData)) return data(subscribed);
+  if (isHoneypotFilled(formData)) return data(requested);
   const parsed = parseForm(newsletterSchema, formValues(formData, ["intent"]));
   if (!parsed.ok) {
     const message = newsletterFormMessage(parsed.fieldErrors);
@@ -43,8 +43,8 @@ export async function handleNewsletterSubmission(request: Request) {
   }
   const values = { name: parsed.data.name, email: parsed.data.email };
   try {
-    await subscribeToNewsletter(db(), parsed.data);
-    return data(subscribed);
+    await requestNewsletterSubscription(db(), parsed.data);
+    return data(requested);
   } catch (error) {
     logError(error, { route: routeOf(request), code: "newsletter_subscription_failed" });
     return data<NewsletterActionData>(

@@ -30,3 +30,15 @@ export function serverSecret(): string {
   if (!loaded) throw new Error("The server secret has not been loaded (start-up does that)");
   return loaded;
 }
+
+/**
+ * A keyed hash of a value such as an e-mail address, for use as a rate-limit key: the address is
+ * never stored in clear, and a copy of the database alone cannot tell whose counters are whose.
+ * `purpose` keeps hashes made for different uses apart.
+ */
+export function keyedHash(purpose: string, value: string): string {
+  return crypto
+    .createHmac("sha256", serverSecret())
+    .update(`${purpose}|${value}`)
+    .digest("base64url");
+}

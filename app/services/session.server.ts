@@ -2,11 +2,14 @@ import { APIError } from "better-auth";
 import { eq } from "drizzle-orm";
 import { db } from "#app/db/client.server";
 import { session, user } from "#app/db/schema";
+import { minutesToWait } from "#app/domain/retry-after";
+import { SIGN_IN_LIMITS, signInThrottle } from "#app/domain/sign-in-limits";
 import { auth } from "./auth.server";
 import { recordAudit } from "./audit.server";
 import { log, logError, routeOf } from "./log.server";
 import { claimTotpCode } from "./two-factor.server";
 import { hitRateLimit, peekRateLimit } from "./rate-limit.server";
+import { keyedHash } from "./secrets.server";
 
 export interface SessionUser {
   id: string;
@@ -50,18 +53,27 @@ async function lookUpSession(request: Request): Promise<SessionUser | null> {
 
 export const SIGN_IN_MESSAGES = {
   failed: "The email address or password is not right. Check them and try again.",
-  throttled:
-    "Too many failed attempts to sign in. Please wait 15 minutes and try again, or reset your password.",
+  /** The wait is the real one, as in the Retry-After header. */
+  throttled: (retryAfterSeconds: number) =>
+    `Too many failed attempts to sign in. Please wait ${minutesToWait(retryAfterSeconds)} and try again, or reset your password.`,
   unexpected: "An unexpected error occurred. Please try again.",
 } as const;
-
-/** ASVS 6.3.1: ten failures per address (or 50 from one network address) in 15 minutes, then wait. */
-export const SIGN_IN_LIMITS = { windowMs: 15 * 60_000, perAccount: 10, perAddress: 50 };
 
 /** `twoFactor`: the password was right and a code from the authenticator app is needed next. */
 export type SignInResult =
   | { ok: true; headers: Headers; twoFactor: boolean }
-  | { ok: false; status: 401 | 429 | 500; message: string };
+  | { ok: false; status: 401 | 500; message: string }
+  | { ok: false; status: 429; message: string; retryAfterSeconds: number };
+
+/** The rate-limit keys of failed sign-ins; the account is a keyed hash, never the address. */
+function signInKeys(email: string, clientAddress: string) {
+  const account = keyedHash("sign-in", email.trim().toLowerCase());
+  return {
+    accountAndAddress: `sign-in:${account}:${clientAddress}`,
+    account: `sign-in:${account}`,
+    address: `sign-in-address:${clientAddress}`,
+  };
+}
 
 export async function signIn(
   request: Request,
@@ -69,15 +81,22 @@ export async function signIn(
   password: string,
   clientAddress: string,
 ): Promise<SignInResult> {
-  const { windowMs, perAccount, perAddress } = SIGN_IN_LIMITS;
-  const accountKey = `sign-in:${email}`;
-  const addressKey = `sign-in-address:${clientAddress}`;
-  const [accountFailures, addressFailures] = await Promise.all([
-    peekRateLimit(db(), accountKey, windowMs),
-    peekRateLimit(db(), addressKey, windowMs),
+  const { windowMs, perAccountAndAddress, perAccount, perAddress } = SIGN_IN_LIMITS;
+  const keys = signInKeys(email, clientAddress);
+  const [accountAndAddress, account, address] = await Promise.all([
+    peekRateLimit(db(), keys.accountAndAddress, windowMs),
+    peekRateLimit(db(), keys.account, windowMs),
+    peekRateLimit(db(), keys.address, windowMs),
   ]);
-  if (accountFailures.hits >= perAccount || addressFailures.hits >= perAddress) {
-    return { ok: false, status: 429, message: SIGN_IN_MESSAGES.throttled };
+  const throttle = signInThrottle({ accountAndAddress, account, address });
+  if (!throttle.allowed) {
+    const { retryAfterSeconds } = throttle;
+    return {
+      ok: false,
+      status: 429,
+      message: SIGN_IN_MESSAGES.throttled(retryAfterSeconds),
+      retryAfterSeconds,
+    };
   }
   try {
     // A deactivated account is refused with the same answer as a wrong password.
@@ -94,8 +113,9 @@ export async function signIn(
       logError(error, { route: routeOf(request), code: "sign_in_failed" });
       return { ok: false, status: 500, message: SIGN_IN_MESSAGES.unexpected };
     }
-    await hitRateLimit(db(), accountKey, perAccount, windowMs);
-    await hitRateLimit(db(), addressKey, perAddress, windowMs);
+    await hitRateLimit(db(), keys.accountAndAddress, perAccountAndAddress, windowMs);
+    await hitRateLimit(db(), keys.account, perAccount, windowMs);
+    await hitRateLimit(db(), keys.address, perAddress, windowMs);
     return { ok: false, status: 401, message: SIGN_IN_MESSAGES.failed };
   }
 }

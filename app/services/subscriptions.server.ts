@@ -1,48 +1,71 @@
-import { asc, count, eq, isNull, sql } from "drizzle-orm";
+import { asc, count, isNull } from "drizzle-orm";
 import type { Db } from "#app/db/client.server";
 import { newsletterSubscription } from "#app/db/schema";
 import { organisation } from "#app/content/organisation";
 import { config } from "#app/config.server";
-import type { NewsletterSubscription } from "#app/domain/newsletter";
+import { NEWSLETTER_CONFIRM_LINK_DAYS, type NewsletterSubscription } from "#app/domain/newsletter";
 import { subscribersCsv, subscribersCsvFilename } from "#app/domain/subscribers-csv";
 import { recordAudit, type AuditActor } from "./audit.server";
 import { enqueueEmail, type OutgoingEmail } from "./email.server";
+import {
+  checkNewsletterConfirmation,
+  newsletterConfirmLink,
+  sealNewsletterRequest,
+  type NewsletterConfirmCheck,
+} from "./newsletter-confirmation.server";
+import { enqueueUnaskedMail } from "./recipient-mail.server";
 import { unsubscribeLink } from "./unsubscribe.server";
 
 /**
- * Subscribes an address. Subscribing again is not an error: it refreshes the name, and an address
- * that had unsubscribed is subscribed again. An address that was not subscribed before gets a
- * short confirmation with the unsubscribe link (an address already subscribed gets nothing, so the
- * form cannot be used to send someone mail again and again).
+ * Asks the owner of an address to confirm a subscription: it only sends them an e-mail with a
+ * link (double opt-in) and changes nothing, so nobody can subscribe someone else, undo their
+ * opt-out or change their name. The e-mail is limited per recipient like every mail a stranger
+ * can ask for (domain/recipient-mail.ts); the caller answers the same whether it was sent or not.
  */
-export async function subscribeToNewsletter(
+export async function requestNewsletterSubscription(
   db: Db,
   input: NewsletterSubscription,
   baseUrl: string = config().publicBaseUrl,
-) {
+  now = new Date(),
+): Promise<void> {
+  const token = sealNewsletterRequest(
+    { email: input.email, name: input.name, hearAboutEvents: input.hear_about_event },
+    now,
+  );
+  await enqueueUnaskedMail(
+    db,
+    "newsletter-confirmation",
+    newsletterConfirmation(input.email, newsletterConfirmLink(baseUrl, token)),
+    now,
+  );
+}
+
+/**
+ * Subscribes, or subscribes again, the address a confirmation link was made for, with the name
+ * typed when it was asked for. An address that was not subscribed gets a short welcome with the
+ * unsubscribe link.
+ */
+export async function confirmNewsletterSubscription(
+  db: Db,
+  token: string | null | undefined,
+  baseUrl: string = config().publicBaseUrl,
+  now = new Date(),
+): Promise<NewsletterConfirmCheck> {
   return db.transaction(async (tx) => {
-    const [before] = await tx
-      .select({ unsubscribedAt: newsletterSubscription.unsubscribedAt })
-      .from(newsletterSubscription)
-      .where(eq(newsletterSubscription.email, input.email))
-      .for("update");
+    const check = await checkNewsletterConfirmation(tx, token, now, { forUpdate: true });
+    if (!check.ok) return check;
+    const { email, name, hearAboutEvents } = check.request;
     const [row] = await tx
       .insert(newsletterSubscription)
-      .values({ name: input.name, email: input.email, hearAboutEvents: input.hear_about_event })
+      .values({ name, email, hearAboutEvents })
       .onConflictDoUpdate({
         target: newsletterSubscription.email,
-        set: {
-          name: input.name,
-          hearAboutEvents: input.hear_about_event,
-          unsubscribedAt: null,
-          updatedAt: sql`now()`,
-        },
+        set: { name, hearAboutEvents, unsubscribedAt: null, updatedAt: now },
       })
       .returning({ id: newsletterSubscription.id });
-    if (!before || before.unsubscribedAt) {
-      await enqueueEmail(tx, newsletterWelcome(input.email, unsubscribeLink(baseUrl, row!.id)));
-    }
-    return row!;
+    if (!check.wasSubscribed)
+      await enqueueEmail(tx, newsletterWelcome(email, unsubscribeLink(baseUrl, row!.id)));
+    return check;
   });
 }
 
@@ -60,7 +83,30 @@ export function newsletterFooter(link: string): string {
   ].join("\n");
 }
 
-/** The confirmation of a new subscription. It does not repeat the name typed into the form. */
+/**
+ * The request to confirm. It does not repeat the name typed into the form, which anyone could
+ * have typed.
+ */
+function newsletterConfirmation(to: string, link: string): OutgoingEmail {
+  return {
+    to,
+    subject: `Confirm your subscription to the ${organisation.shortName} newsletter`,
+    text: [
+      "Hello,",
+      "",
+      `Someone, perhaps you, asked to subscribe this e-mail address to the ${organisation.name} newsletter.`,
+      `To confirm, open this link and press "Confirm subscription" (it works for ${NEWSLETTER_CONFIRM_LINK_DAYS} days):`,
+      "",
+      link,
+      "",
+      "If you did not ask for this, ignore this e-mail: nothing changes, and you will not hear from us.",
+      "",
+      organisation.name,
+    ].join("\n"),
+  };
+}
+
+/** The welcome once a subscription is confirmed. It does not repeat the name either. */
 function newsletterWelcome(to: string, link: string): OutgoingEmail {
   return {
     to,
@@ -72,7 +118,7 @@ function newsletterWelcome(to: string, link: string): OutgoingEmail {
       `Thank you for subscribing to the ${organisation.name} newsletter. We will send you news`,
       "about men's health and our screening events.",
       "",
-      "If you did not subscribe, or change your mind, use the link below and we will stop.",
+      "If you change your mind, use the link below and we will stop.",
       "",
       organisation.name,
       newsletterFooter(link),

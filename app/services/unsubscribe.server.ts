@@ -69,7 +69,7 @@ export async function checkUnsubscribeToken(
 
 /**
  * Unsubscribes the address a token was made for. Doing it twice is not an error; the first time
- * is kept. Subscribing again later (the newsletter form) clears it.
+ * is kept. Only the owner confirming a new subscription from their inbox clears it.
  */
 export async function unsubscribeWithToken(
   db: Db,

@@ -3,6 +3,16 @@ import type { HeadersFunction } from "react-router";
 /** For responses that show personal data or a form's secrets: no cache keeps a copy. */
 export const NO_STORE = { "Cache-Control": "no-store" } as const;
 
+/**
+ * For a page opened from a link that carries a token: no cache keeps it, and no other site gets
+ * it in a Referer header. Not "no-referrer": with that, a browser without JavaScript posts the
+ * page's form with `Origin: null`, which the cross-site guard (server/security.ts) refuses.
+ */
+export const TOKEN_LINK_HEADERS = {
+  "Cache-Control": "no-store",
+  "Referrer-Policy": "same-origin",
+} as const;
+
 /** Headers a loader or action may set that must reach the page's own response. */
 const FORWARDED = ["Cache-Control", "Referrer-Policy", "Vary", "Retry-After"] as const;
 

@@ -371,6 +371,7 @@ describe("sign-in throttling", () => {
     expect(statuses).toEqual(Array(10).fill(401));
     const refused = await attempt();
     expect(refused.status).toBe(429);
+    expect(refused.headers.get("retry-after")).toMatch(/^[1-9]\d*$/);
     expect(await refused.text()).toContain("Too many failed attempts to sign in");
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { baseURL, query } from "./support";
+import { baseURL, query, waitForMail } from "./support";
 
 const postJson = (path: string, body: unknown, headers: Record<string, string> = {}) =>
   fetch(baseURL() + path, {
@@ -9,7 +9,7 @@ const postJson = (path: string, body: unknown, headers: Record<string, string> =
   });
 
 describe("POST /api/subscriptions", () => {
-  it("subscribes, and a second time is still a success with one row", async () => {
+  it("asks the owner to confirm: the same 202 answer each time, and no subscription yet", async () => {
     const email = `api-${Date.now()}@example.com`;
     for (let attempt = 0; attempt < 2; attempt++) {
       const response = await postJson("/api/subscriptions", {
@@ -17,15 +17,38 @@ describe("POST /api/subscriptions", () => {
         email,
         hear_about_event: true,
       });
-      expect(response.status).toBe(201);
+      expect(response.status).toBe(202);
       expect(await response.json()).toEqual({
         status: "success",
-        message: "Successfully subscribed to the newsletter!",
+        message:
+          "Thank you! To finish subscribing to the newsletter, check your inbox and open the link we have sent you.",
       });
     }
-    expect(
-      await query("select 1 from newsletter_subscription where email = $1", [email]),
-    ).toHaveLength(1);
+    expect(await query("select 1 from newsletter_subscription where email = $1", [email])).toEqual(
+      [],
+    );
+    const mail = await waitForMail((message) => message.to?.[0]?.address === email);
+    expect(mail.subject).toBe("Confirm your subscription to the MHAT newsletter");
+    expect(mail.text).toMatch(/\/newsletter\/confirm\?token=/);
+  });
+
+  it("newsletter opt-out is undone by anyone: an unsubscribed address posted again stays unsubscribed, its name unchanged", async () => {
+    const email = `opted-out-${Date.now()}@example.com`;
+    await query(
+      "insert into newsletter_subscription (name, email, unsubscribed_at) values ('Owner Name', $1, now())",
+      [email],
+    );
+    const response = await postJson("/api/subscriptions", {
+      name: "Someone Else",
+      email,
+      hear_about_event: true,
+    });
+    expect(response.status).toBe(202);
+    const rows = await query<{ name: string; unsubscribed: boolean }>(
+      "select name, unsubscribed_at is not null as unsubscribed from newsletter_subscription where email = $1",
+      [email],
+    );
+    expect(rows).toEqual([{ name: "Owner Name", unsubscribed: true }]);
   });
 
   it("answers 400 with the spec's message when a field is missing", async () => {

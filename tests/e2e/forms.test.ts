@@ -7,6 +7,9 @@ const browser = browserForThisFile();
 
 const unique = () => crypto.randomBytes(4).toString("hex");
 
+const NEWSLETTER_REQUESTED =
+  "Thank you! To finish subscribing to the newsletter, check your inbox and open the link we have sent you.";
+
 async function fillContactForm(page: Page, values: Record<string, string>) {
   for (const [label, value] of Object.entries(values))
     await page.getByLabel(label, { exact: true }).fill(value);
@@ -120,7 +123,7 @@ for (const javaScriptEnabled of [true, false]) {
       await page.context().close();
     });
 
-    it("subscribes, clears the fields, and does not duplicate a second sign-up", async () => {
+    it("asks for confirmation, clears the fields, and subscribes only from the e-mailed link", async () => {
       const page = await newPage(browser(), { javaScriptEnabled });
       const email = `reader-${unique()}@example.com`;
       for (const name of ["Stanley", "Stan"]) {
@@ -128,16 +131,71 @@ for (const javaScriptEnabled of [true, false]) {
         await page.getByLabel("Your name").fill(name);
         await page.getByLabel("Email address").fill(email.toUpperCase());
         await page.getByRole("button", { name: "Subscribe" }).click();
-        await page.getByText("Successfully subscribed to the newsletter!").waitFor();
+        await page.getByText(NEWSLETTER_REQUESTED).waitFor();
         await expect.poll(() => page.getByLabel("Your name").inputValue()).toBe("");
         expect(await page.getByLabel("Email address").inputValue()).toBe("");
       }
       if (javaScriptEnabled) await expectNoAxeViolations(page);
-      const rows = await query<{ name: string }>(
-        "select name from newsletter_subscription where email = $1",
+      const subscriptions = () =>
+        query<{ name: string }>("select name from newsletter_subscription where email = $1", [
+          email,
+        ]);
+      expect(await subscriptions()).toEqual([]);
+
+      // One mail for both posts (the per-recipient limit); its link shows what it will do.
+      const mail = await waitForMail((message) => message.to?.[0]?.address === email);
+      const link = /https?:\/\/\S+\/newsletter\/confirm\?token=\S+/.exec(mail.text ?? "")![0];
+      const response = await page.goto(link);
+      expect(response?.status()).toBe(200);
+      expect(response?.headers()["cache-control"]).toContain("no-store");
+      await page
+        .getByRole("heading", { name: "Confirm your subscription to the MHAT newsletter" })
+        .waitFor();
+      expect(await page.locator("main").textContent()).toContain("Stanley");
+      expect(await subscriptions()).toEqual([]);
+      // axe and the layout check run scripts in the page, so only where scripts are on.
+      if (javaScriptEnabled) {
+        await expectNoAxeViolations(page);
+        await page.setViewportSize({ width: 320, height: 640 });
+        await expect
+          .poll(() => page.evaluate(() => document.documentElement.scrollWidth))
+          .toBeLessThanOrEqual(320);
+        await expectNoAxeViolations(page);
+      }
+
+      await page.getByRole("button", { name: "Confirm subscription" }).click();
+      await page.getByRole("heading", { name: "You are subscribed to our newsletter" }).waitFor();
+      if (javaScriptEnabled) await expectNoAxeViolations(page);
+      expect(await subscriptions()).toEqual([{ name: "Stanley" }]);
+
+      // The welcome mail's link unsubscribes, with or without scripts.
+      const welcome = await waitForMail(
+        (message) =>
+          message.to?.[0]?.address === email && /^You are subscribed/.test(message.subject ?? ""),
+      );
+      const leave = /https?:\/\/\S+\/unsubscribe\?token=\S+/.exec(welcome.text ?? "")![0];
+      await page.goto(leave);
+      await page.getByRole("button", { name: "Unsubscribe" }).click();
+      await page.getByRole("heading", { name: "You have been unsubscribed" }).waitFor();
+      const [left] = await query<{ unsubscribed: boolean }>(
+        "select unsubscribed_at is not null as unsubscribed from newsletter_subscription where email = $1",
         [email],
       );
-      expect(rows).toEqual([{ name: "Stan" }]);
+      expect(left).toEqual({ unsubscribed: true });
+      await page.context().close();
+    });
+
+    it("refuses a changed confirmation link with a clear message", async () => {
+      const page = await newPage(browser(), { javaScriptEnabled });
+      const response = await page.goto("/newsletter/confirm?token=not-a-real-token");
+      expect(response?.status()).toBe(400);
+      await page
+        .getByRole("heading", { name: "We could not confirm your subscription with this link" })
+        .waitFor();
+      expect(await page.locator("main").textContent()).toContain(
+        "This confirmation link is not valid. It may have been changed or cut short.",
+      );
+      if (javaScriptEnabled) await expectNoAxeViolations(page);
       await page.context().close();
     });
   });

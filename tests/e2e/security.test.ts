@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { requestFrom } from "#tests/support/http";
-import { baseURL, query, waitForMail } from "./support";
+import { baseURL, mailsTo, query, waitForMail } from "./support";
 
 /**
  * The security items of the hardening issue, over HTTP against the built server: what the auth
@@ -122,7 +122,7 @@ describe("the auth library's own endpoints", () => {
 });
 
 describe("sign-in limits", () => {
-  it("hold per account on every sign-in path, whatever X-Forwarded-For says", async () => {
+  it("hold per account and client address on every sign-in path, whatever X-Forwarded-For says", async () => {
     const email = uniqueEmail("forged");
     await signUp(email);
     const forged = () => ({ "x-forwarded-for": `198.51.100.${crypto.randomInt(1, 254)}` });
@@ -138,6 +138,7 @@ describe("sign-in limits", () => {
     for (const path of ["/login", "/login.data"]) {
       const response = await postForm(path, { email, password: PASSWORD }, { headers: forged() });
       expect(response.status, path).toBe(429);
+      expect(Number(response.headers.get("retry-after")), path).toBeGreaterThan(0);
     }
     // The library's own sign-in is not there to try instead.
     const direct = await postJson(
@@ -146,6 +147,111 @@ describe("sign-in limits", () => {
       forged(),
     );
     expect(direct.status).toBe(404);
+  });
+});
+
+/** A form post from a chosen client address (see requestFrom). */
+const postFormFrom = (from: string, path: string, values: Record<string, string>) =>
+  requestFrom(from, baseURL() + path, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded", origin: baseURL() },
+    body: new URLSearchParams(values).toString(),
+  });
+
+describe("sign-in lock-out of someone else's account", () => {
+  it("10 wrong passwords from one address leave the right one working from another; the first waits, told how long", async () => {
+    const email = uniqueEmail("locked-out");
+    await signUp(email);
+    const attacker = "127.0.7.1";
+    for (let attempt = 1; attempt <= 10; attempt++) {
+      const response = await postFormFrom(attacker, "/login", {
+        email,
+        password: `wrong password ${attempt}`,
+      });
+      expect(response.status, `wrong password ${attempt}`).toBe(401);
+    }
+
+    const owner = await postFormFrom("127.0.7.2", "/login", { email, password: PASSWORD });
+    expect(owner.status, "the owner, from their own address").toBe(302);
+    expect(owner.headers["set-cookie"]?.some((cookie) => cookie.includes("session_token="))).toBe(
+      true,
+    );
+
+    for (const path of ["/login", "/login.data"]) {
+      const refused = await postFormFrom(attacker, path, { email, password: PASSWORD });
+      expect(refused.status, path).toBe(429);
+      const retryAfter = Number(refused.headers["retry-after"]);
+      expect(retryAfter, `${path} Retry-After`).toBeGreaterThan(0);
+      expect(retryAfter, `${path} Retry-After`).toBeLessThanOrEqual(15 * 60);
+      const minutes = Math.max(1, Math.ceil(retryAfter / 60));
+      expect(refused.body, path).toContain(
+        `Please wait ${minutes} minute${minutes === 1 ? "" : "s"} and try again`,
+      );
+    }
+  });
+});
+
+describe("mail bombing through the account forms", () => {
+  /** The rule (README, Accounts): one mail of each kind per address per 10 minutes, 4 an hour. */
+  const KIND_WINDOW_MS = 10 * 60_000;
+  const HOUR_MS = 60 * 60_000;
+  const ANY_KIND_PER_HOUR = 4;
+  /** How many of the rule's fixed windows the time from `start` to `end` touches. */
+  const windowsTouched = (start: number, end: number, windowMs: number) =>
+    Math.floor(end / windowMs) - Math.floor(start / windowMs) + 1;
+
+  it("5 sign-ups and 5 password resets for one address, from 10 client addresses, deliver one mail of each kind", async () => {
+    const email = uniqueEmail("mail-bombed");
+    const started = Date.now();
+    for (let attempt = 1; attempt <= 5; attempt++) {
+      const response = await postFormFrom(`127.0.5.${attempt}`, "/signup", signupValues(email));
+      expect(response.status, `sign-up ${attempt}`).toBe(302);
+      expect(response.headers.location, `sign-up ${attempt}`).toMatch(/^\/signup-success/);
+    }
+    for (let attempt = 1; attempt <= 5; attempt++) {
+      const response = await postFormFrom(`127.0.6.${attempt}`, "/login", {
+        email,
+        intent: "forgot",
+      });
+      expect(response.status, `reset ${attempt}`).toBe(200);
+      expect(response.body, `reset ${attempt}`).toContain(
+        "Password reset email sent. Check your inbox.",
+      );
+    }
+    const finished = Date.now();
+
+    // Wait until nothing for the address is left to send, then count what arrived.
+    await expect
+      .poll(
+        async () =>
+          (
+            await query<{ n: number }>(
+              `select count(*)::int as n from outbox_email where "to" = $1 and status = 'pending'`,
+              [email],
+            )
+          )[0]!.n,
+        { timeout: 15_000 },
+      )
+      .toBe(0);
+    const mails = await mailsTo(email);
+    const subjects = mails.map((mail) => mail.subject ?? "");
+    const ofKind = (pattern: RegExp) => subjects.filter((subject) => pattern.test(subject)).length;
+    const kinds = {
+      verification: ofKind(/^Confirm your e-mail address/),
+      alreadyRegistered: ofKind(/^Someone tried to register/),
+      passwordReset: ofKind(/^Reset your/),
+    };
+    const perKind = windowsTouched(started, finished, KIND_WINDOW_MS);
+    for (const [kind, count] of Object.entries(kinds)) {
+      expect(count, `${kind}: the first one is sent`).toBeGreaterThanOrEqual(1);
+      expect(count, `${kind}: no more than one per 10 minutes`).toBeLessThanOrEqual(perKind);
+    }
+    expect(mails.length, subjects.join("; ")).toBe(
+      kinds.verification + kinds.alreadyRegistered + kinds.passwordReset,
+    );
+    expect(mails.length).toBeLessThanOrEqual(
+      ANY_KIND_PER_HOUR * windowsTouched(started, finished, HOUR_MS),
+    );
   });
 });
 

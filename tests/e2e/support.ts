@@ -85,6 +85,17 @@ export async function waitForMail(
   }
 }
 
+/** Every e-mail in the SMTP sink's folder addressed to `address`, in no particular order. */
+export async function mailsTo(address: string): Promise<Email[]> {
+  const folder = inject("mailFolder");
+  const mails = await Promise.all(
+    readdirSync(folder).map((file) =>
+      PostalMime.parse(readFileSync(path.join(folder, file), "utf8")),
+    ),
+  );
+  return mails.filter((mail) => mail.to?.some((to) => to.address === address));
+}
+
 /** Runs one query against the e2e server's database. */
 export async function query<T extends pg.QueryResultRow>(
   sql: string,

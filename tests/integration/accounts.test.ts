@@ -1,8 +1,10 @@
-import { eq } from "drizzle-orm";
+import { eq, like } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { account, outboxEmail, profile, user } from "#app/db/schema";
+import { account, outboxEmail, profile, user, verification } from "#app/db/schema";
 import { config } from "#app/config.server";
+import { setDatabase } from "#app/db/client.server";
 import { authFor, withPendingProfile, type ProfileDraft } from "#app/services/auth.server";
+import { signIn } from "#app/services/session.server";
 import { openTestDatabase } from "#tests/support/database";
 
 let database: Awaited<ReturnType<typeof openTestDatabase>>;
@@ -10,8 +12,11 @@ let auth: ReturnType<typeof authFor>;
 beforeAll(async () => {
   database = await openTestDatabase();
   auth = authFor(database.db);
+  // signIn uses the process-wide database.
+  setDatabase(database);
 });
 afterAll(async () => {
+  setDatabase(undefined);
   await database?.close();
 });
 
@@ -120,5 +125,68 @@ describe("session cookies", () => {
     const session = headers.getSetCookie().find((cookie) => cookie.includes("session_token="));
     expect(session).toMatch(/^mhat\.session_token=/);
     expect(session).not.toMatch(/; Secure/i);
+  });
+});
+
+describe("mail bombing: password resets for one address", () => {
+  it("mail one reset link however often it is asked for, and keep no link nobody was sent", async () => {
+    const email = "reset-bombed@example.com";
+    await signUp(email, draft(email));
+    for (let request = 0; request < 5; request++)
+      await auth.api.requestPasswordReset({
+        body: { email, redirectTo: "/reset-password" },
+        headers: new Headers({ origin: "http://localhost:3000" }),
+      });
+    const resets = (
+      await database.db.select().from(outboxEmail).where(eq(outboxEmail.to, email))
+    ).filter((mail) => /^Reset your/.test(mail.subject));
+    expect(resets).toHaveLength(1);
+    const [created] = await database.db.select().from(user).where(eq(user.email, email));
+    const tokens = await database.db
+      .select()
+      .from(verification)
+      .where(like(verification.identifier, "reset-password:%"));
+    const mine = tokens.filter((token) => token.value === created!.id);
+    expect(mine).toHaveLength(1);
+    expect(resets[0]!.text).toContain(mine[0]!.identifier.slice("reset-password:".length));
+  });
+});
+
+describe("sign-in lock-out of someone else's account", () => {
+  const signInFrom = (clientAddress: string, email: string, password: string) =>
+    signIn(
+      new Request("http://localhost:3000/login", {
+        method: "POST",
+        headers: { origin: "http://localhost:3000" },
+      }),
+      email,
+      password,
+      clientAddress,
+    );
+
+  it("wrong passwords from one address never lock out another; only 100 from many addresses stop everyone", async () => {
+    const email = "lock-out-target@example.com";
+    await signUp(email, draft(email));
+    const right = "correct horse battery";
+
+    for (let attempt = 1; attempt <= 10; attempt++)
+      expect(await signInFrom("198.51.100.1", email, `wrong ${attempt}`)).toMatchObject({
+        status: 401,
+      });
+    const refused = await signInFrom("198.51.100.1", email, right);
+    expect(refused).toMatchObject({ ok: false, status: 429 });
+    expect(await signInFrom("198.51.100.2", email, right)).toMatchObject({ ok: true });
+
+    // Ten failures from each of nine more addresses: 100 for the account in all.
+    for (let address = 3; address <= 11; address++)
+      for (let attempt = 1; attempt <= 10; attempt++)
+        expect(await signInFrom(`198.51.100.${address}`, email, "wrong")).toMatchObject({
+          status: 401,
+        });
+    const distributed = await signInFrom("198.51.100.200", email, right);
+    expect(distributed).toMatchObject({ ok: false, status: 429 });
+    if (distributed.ok || distributed.status !== 429) throw new Error("expected a 429");
+    expect(distributed.retryAfterSeconds).toBeGreaterThan(0);
+    expect(distributed.retryAfterSeconds).toBeLessThanOrEqual(15 * 60);
   });
 });

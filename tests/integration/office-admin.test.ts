@@ -29,10 +29,11 @@ import {
   listStaff,
   revokeInvitation,
 } from "#app/services/staff.server";
+import { sealNewsletterRequest } from "#app/services/newsletter-confirmation.server";
 import {
+  confirmNewsletterSubscription,
   countCurrentSubscribers,
   exportSubscribers,
-  subscribeToNewsletter,
 } from "#app/services/subscriptions.server";
 import {
   checkUnsubscribeToken,
@@ -230,11 +231,12 @@ describe("subscribers export", () => {
 
 describe("newsletter unsubscribe", () => {
   async function subscribe(email = `${unique("reader")}@example.com`) {
-    await subscribeToNewsletter(
-      database.db,
-      { name: "Reader", email, hear_about_event: true },
-      "https://mhat.example",
+    // As the owner does: opening the link from the confirmation e-mail.
+    const token = sealNewsletterRequest(
+      { name: "Reader", email, hearAboutEvents: true },
+      new Date(),
     );
+    await confirmNewsletterSubscription(database.db, token, "https://mhat.example");
     const [row] = await database.db
       .select()
       .from(newsletterSubscription)

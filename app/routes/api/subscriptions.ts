@@ -6,10 +6,13 @@ import {
   newsletterFormMessage,
   newsletterSchema,
 } from "#app/domain/newsletter";
-import { subscribeToNewsletter } from "#app/services/subscriptions.server";
+import { requestNewsletterSubscription } from "#app/services/subscriptions.server";
 import { jsonError, methodNotAllowed, readJsonBody, jsonEndpoint } from "#app/utils/http.server";
 
-/** POST /api/subscriptions {name, email, hear_about_event}: subscribing twice is not an error. */
+/**
+ * POST /api/subscriptions {name, email, hear_about_event}: e-mails the address a link to confirm
+ * (double opt-in). The answer is the same whatever the address's state.
+ */
 export const action = jsonEndpoint(async ({ request }: Route.ActionArgs) => {
   if (request.method !== "POST") return methodNotAllowed("POST");
   const body = await readJsonBody(request, 4 * 1024);
@@ -23,10 +26,11 @@ export const action = jsonEndpoint(async ({ request }: Route.ActionArgs) => {
     return jsonError(400, newsletterFormMessage(parsed.fieldErrors), {
       fields: parsed.fieldErrors,
     });
-  await subscribeToNewsletter(db(), parsed.data);
+  await requestNewsletterSubscription(db(), parsed.data);
+  // 202: nothing is subscribed until the owner confirms from their inbox.
   return Response.json(
     { status: "success", message: NEWSLETTER_MESSAGES.success },
-    { status: 201 },
+    { status: 202 },
   );
 });
 

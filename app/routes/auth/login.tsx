@@ -86,7 +86,14 @@ export async function action({ request, context }: Route.ActionArgs) {
     context.clientAddress,
   );
   if (!result.ok)
-    return data<ActionData>({ formError: result.message, values }, { status: result.status });
+    return data<ActionData>(
+      { formError: result.message, values },
+      {
+        status: result.status,
+        headers:
+          result.status === 429 ? { "Retry-After": String(result.retryAfterSeconds) } : undefined,
+      },
+    );
   if (result.twoFactor) {
     // Staff: the password was right; the code from their app comes next.
     const next = `/login/two-factor?redirectTo=${encodeURIComponent(redirectTo === "/" ? "/admin" : redirectTo)}`;

@@ -8,8 +8,6 @@ import { ErrorSummary, Honeypot, SubmitButton, TextField } from "#app/components
 import { WarningIcon } from "#app/components/icons";
 import { pageMeta } from "#app/components/meta";
 import { PersonalDetailsFields } from "#app/components/personal-details-fields";
-import { config } from "#app/config.server";
-import { organisation } from "#app/content/organisation";
 import { db } from "#app/db/client.server";
 import { AGE_MESSAGES } from "#app/domain/age";
 import { formValues, isHoneypotFilled, parseForm, type FieldErrors } from "#app/domain/forms";
@@ -18,8 +16,12 @@ import { NHS_MESSAGES, cleanNhsNumber } from "#app/domain/nhs-number";
 import { SIGNUP_FIELDS } from "#app/domain/field-options";
 import { signupSchema } from "#app/domain/personal-details";
 import { safeRedirect } from "#app/domain/redirect";
-import { auth, hashPassword, withPendingProfile } from "#app/services/auth.server";
-import { enqueueEmail } from "#app/services/email.server";
+import {
+  auth,
+  hashPassword,
+  sendAlreadyRegisteredNotice,
+  withPendingProfile,
+} from "#app/services/auth.server";
 import { requireAnonymous } from "#app/services/guards.server";
 import { logError, routeOf } from "#app/services/log.server";
 import { cookieHeaders } from "#app/services/session.server";
@@ -91,19 +93,7 @@ export async function action({ request }: Route.ActionArgs) {
       // Same page as a new sign-up, so nobody learns which addresses are registered; the owner is
       // told by e-mail. The password is hashed anyway, so the answer takes as long as a new sign-up.
       await hashPassword(password);
-      await enqueueEmail(db(), {
-        to: email,
-        subject: `Someone tried to register with your e-mail address`,
-        text: [
-          "Hello,",
-          "",
-          `Someone, perhaps you, tried to create a new ${organisation.shortName} account with this e-mail address. You already have an account, so nothing has changed.`,
-          "",
-          `To sign in, or to reset your password if you have forgotten it, go to ${config().publicBaseUrl}/login`,
-          "",
-          organisation.name,
-        ].join("\n"),
-      });
+      await sendAlreadyRegisteredNotice(db(), email);
       return redirect(successPath);
     }
     const errorId = logError(error, { route: routeOf(request), code: "sign_up_failed" });

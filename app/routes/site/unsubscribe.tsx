@@ -10,7 +10,7 @@ import {
   unsubscribeWithToken,
   type UnsubscribeCheck,
 } from "#app/services/unsubscribe.server";
-import { pipeHeaders } from "#app/utils/headers";
+import { TOKEN_LINK_HEADERS, pipeHeaders } from "#app/utils/headers";
 import { readForm } from "#app/utils/http.server";
 
 export const meta = () => [
@@ -18,9 +18,6 @@ export const meta = () => [
   { name: "robots", content: "noindex" },
 ];
 export const headers = pipeHeaders;
-
-/** The link carries a token: keep it out of caches and out of any Referer header. */
-const PRIVATE = { "Cache-Control": "no-store", "Referrer-Policy": "no-referrer" };
 
 type PageState =
   | { state: "confirm"; token: string; maskedEmail: string }
@@ -31,7 +28,7 @@ function refusal(check: Extract<UnsubscribeCheck, { ok: false }>) {
   const status = check.reason === "unknown" ? 404 : 400;
   return data<PageState>(
     { state: "refused", message: UNSUBSCRIBE_MESSAGES[check.reason] },
-    { status, headers: PRIVATE },
+    { status, headers: TOKEN_LINK_HEADERS },
   );
 }
 
@@ -45,7 +42,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     check.unsubscribed
       ? { state: "already", maskedEmail }
       : { state: "confirm", token: token!, maskedEmail },
-    { headers: PRIVATE },
+    { headers: TOKEN_LINK_HEADERS },
   );
 }
 
@@ -64,7 +61,7 @@ export async function action({ request }: Route.ActionArgs) {
   if (!result.ok) return refusal(result);
   return data<PageState>(
     { state: "done", maskedEmail: maskEmail(result.email) },
-    { headers: PRIVATE },
+    { headers: TOKEN_LINK_HEADERS },
   );
 }
 

@@ -12,6 +12,7 @@ import {
 } from "#app/domain/booking-lifecycle";
 import { bookingEligibility, type EligibilityProblem } from "#app/domain/eligibility";
 import { isPaidEvent } from "#app/domain/pricing";
+import { minutesToWait } from "#app/domain/retry-after";
 import { hasUnlocked } from "../access-codes.server";
 import { eventsChanged, isEventId } from "../events.server";
 import { hitRateLimit } from "../rate-limit.server";
@@ -82,10 +83,8 @@ export const HOLD_REFUSAL_MESSAGES: Record<Exclude<HoldRefusal, "too-many-holds"
   "paying-elsewhere":
     "You are part-way through paying for another booking. Please finish or cancel that payment first.",
   "not-eligible": "You cannot book this event.",
-  "too-many-holds": (retryAfterSeconds) => {
-    const minutes = Math.max(1, Math.ceil(retryAfterSeconds / 60));
-    return `Too many bookings have been started from your internet connection. Please wait ${minutes} minute${minutes === 1 ? "" : "s"} and try again, or call us to book.`;
-  },
+  "too-many-holds": (retryAfterSeconds) =>
+    `Too many bookings have been started from your internet connection. Please wait ${minutesToWait(retryAfterSeconds)} and try again, or call us to book.`,
 };
 
 export interface HeldBooking {
