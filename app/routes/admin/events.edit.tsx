@@ -9,12 +9,12 @@ import {
 import { ErrorSummary, SubmitButton, TextField } from "#app/components/form";
 import { pageMeta } from "#app/components/meta";
 import { db } from "#app/db/client.server";
-import { AREA_ROLES } from "#app/domain/admin-nav";
 import type { AuditAction } from "#app/domain/audit";
 import { formatLondonDateTime, formatLongDate } from "#app/domain/date-labels";
 import { accessCodeFormSchema, eventFormValues } from "#app/domain/event-form";
 import type { FieldErrors } from "#app/domain/form-basics";
 import { formValues, parseForm } from "#app/domain/forms";
+import { can } from "#app/domain/permissions";
 import { londonDate } from "#app/domain/london-time";
 import { formatPounds } from "#app/domain/pricing";
 import {
@@ -29,7 +29,7 @@ import {
   type RefundRun,
 } from "#app/services/admin-events.server";
 import { recordAudit } from "#app/services/audit.server";
-import { requireStaff } from "#app/services/guards.server";
+import { staffRoute } from "#app/services/guards.server";
 import { NO_STORE, pipeHeaders } from "#app/utils/headers";
 import { readForm } from "#app/utils/http.server";
 
@@ -54,8 +54,7 @@ const CODE_STATE_LABELS = {
   revoked: "Revoked",
 } as const;
 
-export async function loader(args: Route.LoaderArgs) {
-  const staff = await requireStaff(args, AREA_ROLES.events);
+export const loader = staffRoute("event:edit", async (args: Route.LoaderArgs, staff) => {
   const now = new Date();
   const detail = await findEventForAdmin(db(), args.params.eventId, now);
   if (!detail) throw data("Event not found", { status: 404 });
@@ -108,13 +107,11 @@ export async function loader(args: Route.LoaderArgs) {
         saved && Object.hasOwn(SAVED_NOTICES, saved)
           ? SAVED_NOTICES[saved as keyof typeof SAVED_NOTICES]
           : null,
-      canSeeAttendees: staff.roles.some((role) =>
-        (AREA_ROLES.attendees as readonly string[]).includes(role),
-      ),
+      canSeeAttendees: can(staff, "attendee:read"),
     },
     { headers: NO_STORE },
   );
-}
+});
 
 type ActionData = {
   fieldErrors?: FieldErrors;
@@ -136,8 +133,7 @@ function reply(body: ActionData, status = 200) {
   return data<ActionData>(body, { status, headers: NO_STORE });
 }
 
-export async function action(args: Route.ActionArgs) {
-  const staff = await requireStaff(args, AREA_ROLES.events);
+export const action = staffRoute("event:edit", async (args: Route.ActionArgs, staff) => {
   const eventId = args.params.eventId;
   const here = `/admin/events/${eventId}`;
   const form = await readForm(args.request);
@@ -203,7 +199,7 @@ export async function action(args: Route.ActionArgs) {
     default:
       throw data("Unknown action", { status: 400 });
   }
-}
+});
 
 function plural(count: number, one: string, many: string) {
   return `${count} ${count === 1 ? one : many}`;

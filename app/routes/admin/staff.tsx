@@ -4,7 +4,6 @@ import { ErrorSummary, SubmitButton, TextField, fieldId } from "#app/components/
 import { pageMeta } from "#app/components/meta";
 import { config } from "#app/config.server";
 import { db } from "#app/db/client.server";
-import { AREA_ROLES } from "#app/domain/admin-nav";
 import { formatLondonDateTime } from "#app/domain/audit-filter";
 import type { FieldErrors } from "#app/domain/form-basics";
 import { formValues, parseForm } from "#app/domain/forms";
@@ -12,7 +11,7 @@ import { ROLE_LABELS, STAFF_ROLES, type StaffRole } from "#app/domain/roles";
 import { accountSchema, inviteSchema, revokeSchema, rolesSchema } from "#app/domain/staff-admin";
 import { STAFF_MESSAGES } from "#app/domain/staff-messages";
 import { recordAudit } from "#app/services/audit.server";
-import { requireStaff } from "#app/services/guards.server";
+import { staffRoute } from "#app/services/guards.server";
 import {
   changeAccountActive,
   changeStaffRoles,
@@ -46,8 +45,7 @@ function doneMessage(value: string | null): string | null {
     : null;
 }
 
-export async function loader(args: Route.LoaderArgs) {
-  const staff = await requireStaff(args, AREA_ROLES.staff);
+export const loader = staffRoute("staff:manage", async (args: Route.LoaderArgs, staff) => {
   const url = new URL(args.request.url);
   const [people, invitations] = await Promise.all([listStaff(db()), listPendingInvitations(db())]);
   await recordAudit(db(), staff, {
@@ -85,7 +83,7 @@ export async function loader(args: Route.LoaderArgs) {
     },
     { headers: NO_STORE },
   );
-}
+});
 
 type ActionData = {
   intent: string;
@@ -99,8 +97,7 @@ function problem(body: ActionData, status = 400) {
   return data<ActionData>(body, { status, headers: NO_STORE });
 }
 
-export async function action(args: Route.ActionArgs) {
-  const staff = await requireStaff(args, AREA_ROLES.staff);
+export const action = staffRoute("staff:manage", async (args: Route.ActionArgs, staff) => {
   const form = await readForm(args.request);
   const intent = String(form.get("intent") ?? "");
   const roles = form.getAll("roles").map(String);
@@ -188,7 +185,7 @@ export async function action(args: Route.ActionArgs) {
   }
 
   return problem({ intent, fieldErrors: { form: STAFF_MESSAGES.missing } });
-}
+});
 
 function RoleCheckboxes({
   name,
