@@ -43,6 +43,7 @@ import {
 import type { FieldErrors } from "#app/domain/forms";
 import { eventEnd } from "#app/domain/events";
 import { addLondonDays, londonDate, londonInstant } from "#app/domain/london-time";
+import { assertCan, type StaffActor } from "#app/domain/permissions";
 import { formatPounds } from "#app/domain/pricing";
 import { refundRetryDue } from "#app/domain/refund-retries";
 import { createAccessCode, hashAccessCode } from "./access-codes.server";
@@ -167,7 +168,12 @@ export async function listProducts(db: Db): Promise<ProductRow[]> {
     .orderBy(asc(screeningProduct.name), asc(screeningProduct.createdAt));
 }
 
-export async function createProduct(db: Db, data: ProductFormData): Promise<{ id: string }> {
+export async function createProduct(
+  db: Db,
+  actor: StaffActor,
+  data: ProductFormData,
+): Promise<{ id: string }> {
+  assertCan(actor, "product:edit");
   const [row] = await db
     .insert(screeningProduct)
     .values({ name: data.name, description: data.description, pricePence: data.price })
@@ -177,7 +183,13 @@ export async function createProduct(db: Db, data: ProductFormData): Promise<{ id
 }
 
 /** False when there is no such product. */
-export async function updateProduct(db: Db, id: string, data: ProductFormData): Promise<boolean> {
+export async function updateProduct(
+  db: Db,
+  actor: StaffActor,
+  id: string,
+  data: ProductFormData,
+): Promise<boolean> {
+  assertCan(actor, "product:edit");
   if (!isEventId(id)) return false;
   const changed = await db
     .update(screeningProduct)
@@ -382,9 +394,11 @@ export type SaveEventResult =
 /** A new event from the form, saved as a draft (staff publish it when it is ready). */
 export async function createEvent(
   db: Db,
+  actor: StaffActor,
   values: Record<string, string>,
   now = new Date(),
 ): Promise<SaveEventResult> {
+  assertCan(actor, "event:edit");
   const choices = await eventFormChoices(db);
   const result = validateEventForm(values, {
     productIds: choices.products.map((product) => product.id),
@@ -407,10 +421,12 @@ export async function createEvent(
  */
 export async function updateEvent(
   db: Db,
+  actor: StaffActor,
   eventId: string | undefined,
   values: Record<string, string>,
   now = new Date(),
 ): Promise<SaveEventResult> {
+  assertCan(actor, "event:edit");
   if (!isEventId(eventId)) return { ok: false, notFound: true };
   const choices = await eventFormChoices(db);
   const result = await db.transaction(async (tx): Promise<SaveEventResult> => {
@@ -444,11 +460,13 @@ export type StatusChange = { ok: true; status: EventStatus } | { ok: false; mess
 /** Shows a draft on the site (/book-event-main and its page). A cancelled event stays cancelled. */
 export async function publishEvent(
   db: Db,
+  actor: StaffActor,
   eventId: string | undefined,
   now = new Date(),
 ): Promise<StatusChange | null> {
-  if (!isEventId(eventId)) return null;
   const result = await db.transaction(async (tx): Promise<StatusChange | null> => {
+    assertCan(actor, "event:edit");
+    if (!isEventId(eventId)) return null;
     const row = await lockEvent(tx, eventId);
     if (!row) return null;
     if (row.status === "published") return { ok: true, status: "published" };
@@ -467,11 +485,13 @@ export async function publishEvent(
  */
 export async function unpublishEvent(
   db: Db,
+  actor: StaffActor,
   eventId: string | undefined,
   now = new Date(),
 ): Promise<StatusChange | null> {
-  if (!isEventId(eventId)) return null;
   const result = await db.transaction(async (tx): Promise<StatusChange | null> => {
+    assertCan(actor, "event:edit");
+    if (!isEventId(eventId)) return null;
     const row = await lockEvent(tx, eventId);
     if (!row) return null;
     if (row.status === "draft") return { ok: true, status: "draft" };
@@ -498,9 +518,11 @@ export type NewAccessCode =
  */
 export async function createEventAccessCode(
   db: Db,
+  actor: StaffActor,
   eventId: string | undefined,
   input: { label: string | null; maxUses: number | null; expiresOn: string | null },
 ): Promise<NewAccessCode> {
+  assertCan(actor, "access-code:manage");
   if (!isEventId(eventId)) return null;
   const [row] = await db
     .select({ id: event.id, status: event.status })
@@ -538,10 +560,12 @@ export async function createEventAccessCode(
 /** Stops a code working at once. False when the event has no such code or it was revoked before. */
 export async function revokeAccessCode(
   db: Db,
+  actor: StaffActor,
   eventId: string | undefined,
   codeId: string,
   now = new Date(),
 ): Promise<boolean> {
+  assertCan(actor, "access-code:manage");
   if (!isEventId(eventId) || !isEventId(codeId)) return false;
   const revoked = await db
     .update(eventAccessCode)

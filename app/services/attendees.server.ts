@@ -11,7 +11,8 @@ import {
   type CheckInState,
 } from "#app/domain/check-in";
 import { labCsv, labCsvFilename, type LabCsvRow } from "#app/domain/lab-csv";
-import { recordAudit, type AuditActor } from "./audit.server";
+import { assertCan, type StaffActor } from "#app/domain/permissions";
+import { recordAudit } from "./audit.server";
 
 /**
  * An event's attendees for the back office: the list (every read written to the audit log, one
@@ -206,7 +207,7 @@ export function attendeeTotals(rows: readonly AttendeeRow[]): AttendeeTotals {
  */
 async function auditShown(
   db: Db,
-  actor: AuditActor,
+  actor: StaffActor,
   action: AuditAction,
   eventId: string,
   rows: readonly AttendeeRow[],
@@ -236,9 +237,10 @@ export interface AttendeeView {
 /** The attendee list page: the event's attendees matching the search, each read audited. */
 export async function viewAttendees(
   db: Db,
-  actor: AuditActor,
+  actor: StaffActor,
   { eventId, search, now = new Date() }: { eventId: string; search?: string | null; now?: Date },
 ): Promise<AttendeeView | null> {
+  assertCan(actor, "attendee:read");
   const found = await findAttendeeEvent(db, eventId);
   if (!found) return null;
   const query = cleanSearch(search);
@@ -254,9 +256,10 @@ export async function viewAttendees(
 /** The printable list: everyone with a place (not the cancelled), each read audited. */
 export async function printAttendees(
   db: Db,
-  actor: AuditActor,
+  actor: StaffActor,
   { eventId, now = new Date() }: { eventId: string; now?: Date },
 ): Promise<{ event: AttendeeEvent; rows: AttendeeRow[] } | null> {
+  assertCan(actor, "attendee:read");
   const found = await findAttendeeEvent(db, eventId);
   if (!found) return null;
   const { active } = await loadAttendees(db, found.id, now);
@@ -270,9 +273,10 @@ export async function printAttendees(
  */
 export async function exportLabCsv(
   db: Db,
-  actor: AuditActor,
+  actor: StaffActor,
   { eventId, now = new Date() }: { eventId: string; now?: Date },
 ): Promise<{ filename: string; csv: string; count: number } | null> {
+  assertCan(actor, "lab-csv:export");
   const found = await findAttendeeEvent(db, eventId);
   if (!found) return null;
   const { active } = await loadAttendees(db, found.id, now);
@@ -305,11 +309,12 @@ const SAMPLE_ID_LOCK = 0x4d484154_5341; // "MHATSA"
  */
 export async function recordCheckIn(
   db: Db,
-  actor: AuditActor,
+  actor: StaffActor,
   { eventId, command, now = new Date() }: { eventId: string; command: CheckInCommand; now?: Date },
 ): Promise<CheckInResult> {
-  if (!GUID.test(eventId) || !GUID.test(command.bookingId)) return { outcome: "not-found" };
   return db.transaction(async (tx): Promise<CheckInResult> => {
+    assertCan(actor, "attendee:check-in");
+    if (!GUID.test(eventId) || !GUID.test(command.bookingId)) return { outcome: "not-found" };
     const [row] = await tx
       .select()
       .from(booking)

@@ -7,13 +7,13 @@ import { auditLog, booking, consent, profile, testResult, user } from "#app/db/s
 import { generateBookingReference } from "#app/domain/booking-reference";
 import { CHECK_IN_MESSAGES, type CheckInCommand } from "#app/domain/check-in";
 import { CONSENT_WORDING_VERSION, type ConsentForm } from "#app/domain/consent";
+import type { StaffActor } from "#app/domain/permissions";
 import {
   exportLabCsv,
   printAttendees,
   recordCheckIn,
   viewAttendees,
 } from "#app/services/attendees.server";
-import type { AuditActor } from "#app/services/audit.server";
 import { holdPlace, submitConsent } from "#app/services/bookings.server";
 import { openTestDatabase } from "#tests/support/database";
 import { insertEvent, insertProduct } from "#tests/support/factories";
@@ -36,12 +36,13 @@ const later = (minutes: number) => new Date(DAY.getTime() + minutes * 60_000);
 let counter = 0;
 const unique = () => `${++counter}-${crypto.randomUUID().slice(0, 8)}`;
 
-/** A coordinator, as the audit log records one. */
-function coordinator(): AuditActor & { id: string } {
+/** A coordinator, as the services are given one. */
+function coordinator(): StaffActor {
   return {
     id: `coordinator-${unique()}`,
     email: "coordinator@example.org",
     clientAddress: "10.0.0.7",
+    roles: ["coordinator"],
   };
 }
 

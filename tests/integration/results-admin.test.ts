@@ -15,6 +15,8 @@ import {
   user,
 } from "#app/db/schema";
 import { generateBookingReference } from "#app/domain/booking-reference";
+import type { StaffActor } from "#app/domain/permissions";
+import { thresholdFieldName } from "#app/domain/psa-flag";
 import { IMPORT_MESSAGES } from "#app/domain/result-import";
 import { listAppointmentsAndResults } from "#app/services/bookings.server";
 import {
@@ -28,26 +30,25 @@ import {
   saveThresholds,
   viewImport,
   viewResult,
-  type Clinician,
 } from "#app/services/results-admin.server";
 import { openTestDatabase } from "#tests/support/database";
 import { insertEvent, insertProduct } from "#tests/support/factories";
 
 let database: Awaited<ReturnType<typeof openTestDatabase>>;
 let db: Db;
-let clinician: Clinician;
-let otherClinician: Clinician;
+let clinician: StaffActor;
+let otherClinician: StaffActor;
 let eventId: string;
 
 /** The factory's event day; results arrive ten days later. */
 const EVENT_DATE = "2026-06-10";
 const NOW = new Date("2026-06-20T09:00:00Z");
 
-async function staffMember(label: string): Promise<Clinician> {
+async function staffMember(label: string): Promise<StaffActor> {
   const id = `staff-${label}-${crypto.randomUUID()}`;
   const email = `${label}-${id.slice(-6)}@example.org`;
   await db.insert(user).values({ id, name: `Clinician ${label}`, email, emailVerified: true });
-  return { id, email, clientAddress: "203.0.113.9" };
+  return { id, email, clientAddress: "203.0.113.9", roles: ["clinician"] };
 }
 
 let people = 0;
@@ -103,7 +104,7 @@ function csv(lines: string[]) {
   return ["reference,sample id,psa,unit,sample date", ...lines].join("\r\n") + "\r\n";
 }
 
-async function importFile(text: string, by: Clinician = clinician) {
+async function importFile(text: string, by: StaffActor = clinician) {
   const created = await createImport(db, by, { filename: "lab.csv", text }, NOW);
   if (!created.ok) throw new Error(`import refused: ${created.error}`);
   return created.id;
@@ -341,15 +342,13 @@ describe("thresholds", () => {
     const fifties = bands.find((band) => band.minAge === 50)!;
     expect(fifties.thresholdNgMl).toBe("2.00");
     try {
-      const saved = await saveThresholds(
-        db,
-        clinician,
-        new Map([
-          [sixties.id, "2.50"],
-          [fifties.id, "2.00"],
-        ]),
+      // The page posts every band's field: each as it was, but the sixties' typed in.
+      const form = Object.fromEntries(
+        bands.map((band) => [thresholdFieldName(band.id), band.thresholdNgMl ?? ""]),
       );
-      expect(saved).toEqual({ changed: 1 });
+      form[thresholdFieldName(sixties.id)] = "2.50";
+      const saved = await saveThresholds(db, clinician, form);
+      expect(saved).toEqual({ ok: true, changed: 1 });
       const [audit] = (await auditRows("thresholds.update")).slice(-1);
       expect(audit).toMatchObject({ actorUserId: clinician.id, details: { bands: 5, changed: 1 } });
 

@@ -144,7 +144,7 @@ export const action = staffRoute("event:edit", async (args: Route.ActionArgs, st
 
   switch (intent) {
     case "save": {
-      const saved = await updateEvent(db(), eventId, formValues(form, ["intent"]));
+      const saved = await updateEvent(db(), staff, eventId, formValues(form, ["intent"]));
       if (saved.ok) {
         await recordEventChange("event.update");
         return redirect(`${here}?saved=saved`);
@@ -159,8 +159,8 @@ export const action = staffRoute("event:edit", async (args: Route.ActionArgs, st
     case "unpublish": {
       const change =
         intent === "publish"
-          ? await publishEvent(db(), eventId)
-          : await unpublishEvent(db(), eventId);
+          ? await publishEvent(db(), staff, eventId)
+          : await unpublishEvent(db(), staff, eventId);
       if (!change) throw data("Event not found", { status: 404 });
       if (!change.ok) return reply({ statusError: change.message }, 400);
       await recordEventChange(intent === "publish" ? "event.publish" : "event.unpublish");
@@ -185,14 +185,14 @@ export const action = staffRoute("event:edit", async (args: Route.ActionArgs, st
       const values = formValues(form, ["intent"]);
       const parsed = parseForm(accessCodeFormSchema(londonDate(new Date())), values);
       if (!parsed.ok) return reply({ codeErrors: parsed.fieldErrors, codeValues: values }, 400);
-      const created = await createEventAccessCode(db(), eventId, parsed.data);
+      const created = await createEventAccessCode(db(), staff, eventId, parsed.data);
       if (!created) throw data("Event not found", { status: 404 });
       if (!created.ok) return reply({ statusError: created.message }, 400);
       await recordEventChange("access-code.create");
       return reply({ newCode: { code: created.code, label: parsed.data.label } });
     }
     case "revoke-code": {
-      await revokeAccessCode(db(), eventId, String(form.get("codeId") ?? ""));
+      await revokeAccessCode(db(), staff, eventId, String(form.get("codeId") ?? ""));
       await recordEventChange("access-code.revoke");
       return redirect(`${here}?saved=revoked#access-codes`);
     }

@@ -27,7 +27,7 @@ type ActionData = { fieldErrors: FieldErrors; values: Record<string, string> };
 
 export const action = staffRoute("event:edit", async (args: Route.ActionArgs, staff) => {
   const form = await readForm(args.request);
-  const saved = await createEvent(db(), formValues(form));
+  const saved = await createEvent(db(), staff, formValues(form));
   if (saved.ok) {
     await recordAudit(db(), staff, {
       action: "event.create",

@@ -46,7 +46,7 @@ export const loader = staffRoute("product:edit", async (args: Route.LoaderArgs) 
 
 type ActionData = { fieldErrors: FieldErrors; values: Record<string, string> };
 
-export const action = staffRoute("product:edit", async (args: Route.ActionArgs) => {
+export const action = staffRoute("product:edit", async (args: Route.ActionArgs, staff) => {
   const form = await readForm(args.request);
   const intent = String(form.get("intent") ?? "");
   const values = formValues(form, ["intent", "productId"]);
@@ -58,11 +58,12 @@ export const action = staffRoute("product:edit", async (args: Route.ActionArgs) 
     );
   if (intent === "update") {
     const id = String(form.get("productId") ?? "");
-    if (!(await updateProduct(db(), id, parsed.data))) throw data("Not found", { status: 404 });
+    if (!(await updateProduct(db(), staff, id, parsed.data)))
+      throw data("Not found", { status: 404 });
     return redirect(`/admin/products?saved=${id}`);
   }
   if (intent !== "create") throw data("Unknown action", { status: 400 });
-  const created = await createProduct(db(), parsed.data);
+  const created = await createProduct(db(), staff, parsed.data);
   return redirect(`/admin/products?saved=${created.id}`);
 });
 

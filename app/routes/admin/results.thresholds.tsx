@@ -6,7 +6,7 @@ import { pageMeta } from "#app/components/meta";
 import { db } from "#app/db/client.server";
 import type { FieldErrors } from "#app/domain/form-basics";
 import { formValues } from "#app/domain/forms";
-import { readThresholdForm, thresholdFieldName } from "#app/domain/psa-flag";
+import { thresholdFieldName } from "#app/domain/psa-flag";
 import { staffRoute } from "#app/services/guards.server";
 import { listThresholds, saveThresholds } from "#app/services/results-admin.server";
 import { NO_STORE, pipeHeaders } from "#app/utils/headers";
@@ -39,14 +39,13 @@ type ActionData =
 export const action = staffRoute("threshold:edit", async (args: Route.ActionArgs, staff) => {
   const form = await readForm(args.request);
   const values = formValues(form);
-  const bands = await listThresholds(db());
-  const read = readThresholdForm(
-    bands.map((band) => band.id),
-    values,
-  );
-  if (!read.ok) return data<ActionData>({ ok: false, fieldErrors: read.fieldErrors, values }, 400);
-  const { changed } = await saveThresholds(db(), staff, read.thresholds);
-  return data<ActionData>({ ok: true, changed });
+  const saved = await saveThresholds(db(), staff, values);
+  if (!saved.ok)
+    return data<ActionData>(
+      { ok: false, fieldErrors: saved.fieldErrors, values },
+      { status: 400, headers: NO_STORE },
+    );
+  return data<ActionData>({ ok: true, changed: saved.changed }, { headers: NO_STORE });
 });
 
 export default function Thresholds({ loaderData, actionData }: Route.ComponentProps) {

@@ -10,17 +10,14 @@ import { formValues, parseForm } from "#app/domain/forms";
 import { ROLE_LABELS, STAFF_ROLES, type StaffRole } from "#app/domain/roles";
 import { accountSchema, inviteSchema, revokeSchema, rolesSchema } from "#app/domain/staff-admin";
 import { STAFF_MESSAGES } from "#app/domain/staff-messages";
-import { recordAudit } from "#app/services/audit.server";
 import { staffRoute } from "#app/services/guards.server";
 import {
   changeAccountActive,
   changeStaffRoles,
-  inviteStaff,
-  isStaffEmail,
-  listPendingInvitations,
-  listStaff,
+  inviteStaffMember,
   resetTwoFactor,
   revokeInvitation,
+  viewStaff,
 } from "#app/services/staff.server";
 import { NO_STORE, pipeHeaders } from "#app/utils/headers";
 import { readForm } from "#app/utils/http.server";
@@ -47,12 +44,7 @@ function doneMessage(value: string | null): string | null {
 
 export const loader = staffRoute("staff:manage", async (args: Route.LoaderArgs, staff) => {
   const url = new URL(args.request.url);
-  const [people, invitations] = await Promise.all([listStaff(db()), listPendingInvitations(db())]);
-  await recordAudit(db(), staff, {
-    action: "staff.view",
-    entityType: "user",
-    details: { staff: people.length, invitations: invitations.length },
-  });
+  const { people, invitations } = await viewStaff(db(), staff);
   // The no-JavaScript confirmation step: ?deactivate=<id> asks "are you sure?" and changes nothing.
   const askId = url.searchParams.get("deactivate");
   const asked = people.find((person) => person.id === askId && !person.deactivatedAt);
@@ -106,18 +98,18 @@ export const action = staffRoute("staff:manage", async (args: Route.ActionArgs, 
     const parsed = parseForm(inviteSchema, { ...formValues(form, ["intent"]), roles });
     if (!parsed.ok)
       return problem({ intent, fieldErrors: parsed.fieldErrors, values: parsed.values, roles });
-    if (await isStaffEmail(db(), parsed.data.email))
-      return problem({
-        intent,
-        fieldErrors: { email: STAFF_MESSAGES.alreadyStaff },
-        values: { email: parsed.data.email },
-        roles,
-      });
-    await inviteStaff(db(), staff, {
+    const invited = await inviteStaffMember(db(), staff, {
       email: parsed.data.email,
       roles: parsed.data.roles,
       baseUrl: config().publicBaseUrl,
     });
+    if (!invited.ok)
+      return problem({
+        intent,
+        fieldErrors: { email: STAFF_MESSAGES[invited.reason] },
+        values: { email: parsed.data.email },
+        roles,
+      });
     return redirect("/admin/staff?done=invited");
   }
 
