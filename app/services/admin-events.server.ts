@@ -1,17 +1,5 @@
 import crypto from "node:crypto";
-import {
-  and,
-  asc,
-  desc,
-  eq,
-  gt,
-  inArray,
-  isNotNull,
-  isNull,
-  notInArray,
-  or,
-  sql,
-} from "drizzle-orm";
+import { and, asc, desc, eq, gt, inArray, isNotNull, notInArray, or, sql } from "drizzle-orm";
 import { config } from "#app/config.server";
 import { organisation } from "#app/content/organisation";
 import type { Db } from "#app/db/client.server";
@@ -24,6 +12,7 @@ import {
   screeningProduct,
   user,
 } from "#app/db/schema";
+import type { AuditAction } from "#app/domain/audit";
 import { formatLongDate } from "#app/domain/date-labels";
 import {
   LABS,
@@ -67,6 +56,17 @@ type BookingRow = typeof booking.$inferSelect;
 async function lockEvent(tx: Db, eventId: string): Promise<EventRow | undefined> {
   const [row] = await tx.select().from(event).where(eq(event.id, eventId)).for("update");
   return row;
+}
+
+/** Changes to events are audited too (they hold no one's personal data), in the change's transaction. */
+function recordEventChange(
+  tx: Db,
+  actor: StaffActor,
+  action: AuditAction,
+  eventId: string,
+  details?: Record<string, string>,
+) {
+  return recordAudit(tx, actor, { action, entityType: "event", entityId: eventId, details });
 }
 
 /** Holds that still take a place at `now` (a hold counts until it expires). */
@@ -406,12 +406,16 @@ export async function createEvent(
     today: londonDate(now),
   });
   if (!result.ok) return result;
-  const [row] = await db
-    .insert(event)
-    .values({ ...eventColumns(result.data), status: "draft", createdAt: now, updatedAt: now })
-    .returning({ id: event.id });
+  const id = await db.transaction(async (tx) => {
+    const [row] = await tx
+      .insert(event)
+      .values({ ...eventColumns(result.data), status: "draft", createdAt: now, updatedAt: now })
+      .returning({ id: event.id });
+    await recordEventChange(tx, actor, "event.create", row!.id);
+    return row!.id;
+  });
   eventsChanged();
-  return { ok: true, id: row!.id };
+  return { ok: true, id };
 }
 
 /**
@@ -446,6 +450,7 @@ export async function updateEvent(
       .update(event)
       .set({ ...eventColumns(checked.data), updatedAt: now })
       .where(eq(event.id, row.id));
+    await recordEventChange(tx, actor, "event.update", row.id);
     return { ok: true, id: row.id };
   });
   if (result.ok) eventsChanged();
@@ -473,6 +478,7 @@ export async function publishEvent(
     const problem = publishProblem(row, eventEnd(row).getTime() <= now.getTime());
     if (problem) return { ok: false, message: problem };
     await tx.update(event).set({ status: "published", updatedAt: now }).where(eq(event.id, row.id));
+    await recordEventChange(tx, actor, "event.publish", row.id);
     return { ok: true, status: "published" };
   });
   eventsChanged();
@@ -499,6 +505,7 @@ export async function unpublishEvent(
     const problem = unpublishProblem(await activeBookingCount(tx, row, now));
     if (problem) return { ok: false, message: problem };
     await tx.update(event).set({ status: "draft", updatedAt: now }).where(eq(event.id, row.id));
+    await recordEventChange(tx, actor, "event.unpublish", row.id);
     return { ok: true, status: "draft" };
   });
   eventsChanged();
@@ -524,61 +531,69 @@ export async function createEventAccessCode(
 ): Promise<NewAccessCode> {
   assertCan(actor, "access-code:manage");
   if (!isEventId(eventId)) return null;
-  const [row] = await db
-    .select({ id: event.id, status: event.status })
-    .from(event)
-    .where(eq(event.id, eventId));
-  if (!row) return null;
-  if (row.status === "cancelled") return { ok: false, message: STATUS_MESSAGES.editCancelled };
   const expiresAt = input.expiresOn
     ? londonInstant(addLondonDays(input.expiresOn, 1), "00:00")
     : null;
-  for (let attempt = 0; attempt < 5; attempt++) {
-    const code = formatAccessCode(crypto.randomBytes(32));
-    const [clash] = await db
-      .select({ id: eventAccessCode.id })
-      .from(eventAccessCode)
-      .where(
-        and(
-          eq(eventAccessCode.eventId, eventId),
-          eq(eventAccessCode.codeHash, hashAccessCode(code)),
-        ),
-      );
-    if (clash) continue;
-    const created = await createAccessCode(db, {
-      eventId,
-      code,
-      ...(input.label ? { label: input.label } : {}),
-      maxUses: input.maxUses,
-      expiresAt,
-    });
-    return { ok: true, code, id: created.id };
-  }
-  throw new Error("Could not find an unused access code");
+  return db.transaction(async (tx): Promise<NewAccessCode> => {
+    const [row] = await tx
+      .select({ id: event.id, status: event.status })
+      .from(event)
+      .where(eq(event.id, eventId));
+    if (!row) return null;
+    if (row.status === "cancelled") return { ok: false, message: STATUS_MESSAGES.editCancelled };
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const code = formatAccessCode(crypto.randomBytes(32));
+      const [clash] = await tx
+        .select({ id: eventAccessCode.id })
+        .from(eventAccessCode)
+        .where(
+          and(
+            eq(eventAccessCode.eventId, eventId),
+            eq(eventAccessCode.codeHash, hashAccessCode(code)),
+          ),
+        );
+      if (clash) continue;
+      const created = await createAccessCode(tx, {
+        eventId,
+        code,
+        ...(input.label ? { label: input.label } : {}),
+        maxUses: input.maxUses,
+        expiresAt,
+      });
+      await recordEventChange(tx, actor, "access-code.create", eventId, { codeId: created.id });
+      return { ok: true, code, id: created.id };
+    }
+    throw new Error("Could not find an unused access code");
+  });
 }
 
-/** Stops a code working at once. False when the event has no such code or it was revoked before. */
+export type RevokeOutcome = "revoked" | "already-revoked";
+
+/**
+ * Stops one of this event's codes working at once, audited with it. A code revoked before is left
+ * as it was (a second click); null when this event has no such code, such as another event's.
+ */
 export async function revokeAccessCode(
   db: Db,
   actor: StaffActor,
   eventId: string | undefined,
   codeId: string,
   now = new Date(),
-): Promise<boolean> {
+): Promise<RevokeOutcome | null> {
   assertCan(actor, "access-code:manage");
-  if (!isEventId(eventId) || !isEventId(codeId)) return false;
-  const revoked = await db
-    .update(eventAccessCode)
-    .set({ revokedAt: now })
-    .where(
-      and(
-        eq(eventAccessCode.id, codeId),
-        eq(eventAccessCode.eventId, eventId),
-        isNull(eventAccessCode.revokedAt),
-      ),
-    )
-    .returning({ id: eventAccessCode.id });
-  return revoked.length > 0;
+  if (!isEventId(eventId) || !isEventId(codeId)) return null;
+  return db.transaction(async (tx): Promise<RevokeOutcome | null> => {
+    const [code] = await tx
+      .select({ revokedAt: eventAccessCode.revokedAt })
+      .from(eventAccessCode)
+      .where(and(eq(eventAccessCode.id, codeId), eq(eventAccessCode.eventId, eventId)))
+      .for("update");
+    if (!code) return null;
+    if (code.revokedAt) return "already-revoked";
+    await tx.update(eventAccessCode).set({ revokedAt: now }).where(eq(eventAccessCode.id, codeId));
+    await recordEventChange(tx, actor, "access-code.revoke", eventId, { codeId });
+    return "revoked";
+  });
 }
 
 /* ---------------------------------------------------------------------------------------------- */

@@ -430,8 +430,8 @@ describe("access codes", () => {
       { id: made.id, label: "Stour Estuary Lodge", uses: 1, maxUses: 2, state: "active" },
     ]);
 
-    expect(await revokeAccessCode(db, COORDINATOR, ev.id, made.id, NOW)).toBe(true);
-    expect(await revokeAccessCode(db, COORDINATOR, ev.id, made.id, NOW)).toBe(false);
+    expect(await revokeAccessCode(db, COORDINATOR, ev.id, made.id, NOW)).toBe("revoked");
+    expect(await revokeAccessCode(db, COORDINATOR, ev.id, made.id, NOW)).toBe("already-revoked");
     expect(await check(made.code, "127.0.0.51")).toEqual({ status: "invalid" });
     detail = await findEventForAdmin(db, ev.id, NOW);
     expect(detail!.codes[0]!.state).toBe("revoked");
@@ -446,7 +446,7 @@ describe("access codes", () => {
       expiresOn: null,
     });
     if (!made?.ok) throw new Error("no code");
-    expect(await revokeAccessCode(db, COORDINATOR, other.id, made.id, NOW)).toBe(false);
+    expect(await revokeAccessCode(db, COORDINATOR, other.id, made.id, NOW)).toBeNull();
     const [stored] = await db.select().from(eventAccessCode).where(eq(eventAccessCode.id, made.id));
     expect(stored!.revokedAt).toBeNull();
   });

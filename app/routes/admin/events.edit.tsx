@@ -9,7 +9,6 @@ import {
 import { ErrorSummary, SubmitButton, TextField } from "#app/components/form";
 import { pageMeta } from "#app/components/meta";
 import { db } from "#app/db/client.server";
-import type { AuditAction } from "#app/domain/audit";
 import { formatLondonDateTime, formatLongDate } from "#app/domain/date-labels";
 import { accessCodeFormSchema, eventFormValues } from "#app/domain/event-form";
 import type { FieldErrors } from "#app/domain/form-basics";
@@ -28,7 +27,6 @@ import {
   updateEvent,
   type RefundRun,
 } from "#app/services/admin-events.server";
-import { recordAudit } from "#app/services/audit.server";
 import { staffRoute } from "#app/services/guards.server";
 import { NO_STORE, pipeHeaders } from "#app/utils/headers";
 import { readForm } from "#app/utils/http.server";
@@ -138,17 +136,11 @@ export const action = staffRoute("event:edit", async (args: Route.ActionArgs, st
   const here = `/admin/events/${eventId}`;
   const form = await readForm(args.request);
   const intent = String(form.get("intent") ?? "");
-  // Changes to events are in the audit log too (they hold no one's personal data).
-  const recordEventChange = (action: AuditAction) =>
-    recordAudit(db(), staff, { action, entityType: "event", entityId: eventId });
 
   switch (intent) {
     case "save": {
       const saved = await updateEvent(db(), staff, eventId, formValues(form, ["intent"]));
-      if (saved.ok) {
-        await recordEventChange("event.update");
-        return redirect(`${here}?saved=saved`);
-      }
+      if (saved.ok) return redirect(`${here}?saved=saved`);
       if ("notFound" in saved) throw data("Event not found", { status: 404 });
       return reply(
         { fieldErrors: saved.fieldErrors, values: saved.values, formError: saved.formError },
@@ -163,7 +155,6 @@ export const action = staffRoute("event:edit", async (args: Route.ActionArgs, st
           : await unpublishEvent(db(), staff, eventId);
       if (!change) throw data("Event not found", { status: 404 });
       if (!change.ok) return reply({ statusError: change.message }, 400);
-      await recordEventChange(intent === "publish" ? "event.publish" : "event.unpublish");
       return redirect(`${here}?saved=${intent}ed`);
     }
     case "cancel":
@@ -188,12 +179,10 @@ export const action = staffRoute("event:edit", async (args: Route.ActionArgs, st
       const created = await createEventAccessCode(db(), staff, eventId, parsed.data);
       if (!created) throw data("Event not found", { status: 404 });
       if (!created.ok) return reply({ statusError: created.message }, 400);
-      await recordEventChange("access-code.create");
       return reply({ newCode: { code: created.code, label: parsed.data.label } });
     }
     case "revoke-code": {
       await revokeAccessCode(db(), staff, eventId, String(form.get("codeId") ?? ""));
-      await recordEventChange("access-code.revoke");
       return redirect(`${here}?saved=revoked#access-codes`);
     }
     default:

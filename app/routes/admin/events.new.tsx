@@ -11,7 +11,6 @@ import { db } from "#app/db/client.server";
 import type { FieldErrors } from "#app/domain/form-basics";
 import { formValues } from "#app/domain/forms";
 import { createEvent, eventFormChoices } from "#app/services/admin-events.server";
-import { recordAudit } from "#app/services/audit.server";
 import { staffRoute } from "#app/services/guards.server";
 import { NO_STORE, pipeHeaders } from "#app/utils/headers";
 import { readForm } from "#app/utils/http.server";
@@ -28,14 +27,7 @@ type ActionData = { fieldErrors: FieldErrors; values: Record<string, string> };
 export const action = staffRoute("event:edit", async (args: Route.ActionArgs, staff) => {
   const form = await readForm(args.request);
   const saved = await createEvent(db(), staff, formValues(form));
-  if (saved.ok) {
-    await recordAudit(db(), staff, {
-      action: "event.create",
-      entityType: "event",
-      entityId: saved.id,
-    });
-    return redirect(`/admin/events/${saved.id}?saved=created`);
-  }
+  if (saved.ok) return redirect(`/admin/events/${saved.id}?saved=created`);
   if ("notFound" in saved) throw data("Not found", { status: 404 });
   return data<ActionData>(
     { fieldErrors: saved.fieldErrors, values: saved.values },
