@@ -365,6 +365,20 @@ describe("thresholds", () => {
   });
 });
 
+describe("a thresholds post without its band fields (issue 14, item 9)", () => {
+  it("is refused with a message for each band; no threshold changes and nothing is audited", async () => {
+    const before = await listThresholds(db);
+    const audited = (await auditRows("thresholds.update")).length;
+    const saved = await saveThresholds(db, clinician, { intent: "save" });
+    expect(saved.ok).toBe(false);
+    expect(saved.ok ? {} : Object.keys(saved.fieldErrors).sort()).toEqual(
+      before.map((band) => thresholdFieldName(band.id)).sort(),
+    );
+    expect(await listThresholds(db)).toEqual(before);
+    expect(await auditRows("thresholds.update")).toHaveLength(audited);
+  });
+});
+
 describe("release and correction", () => {
   async function importedResult(value = "1.37", options: Parameters<typeof bookedPatient>[0] = {}) {
     const patient = await bookedPatient(options);

@@ -182,7 +182,14 @@ export const action = staffRoute("event:edit", async (args: Route.ActionArgs, st
       return reply({ newCode: { code: created.code, label: parsed.data.label } });
     }
     case "revoke-code": {
-      await revokeAccessCode(db(), staff, eventId, String(form.get("codeId") ?? ""));
+      const revoked = await revokeAccessCode(
+        db(),
+        staff,
+        eventId,
+        String(form.get("codeId") ?? ""),
+      );
+      // Another event's code, or none: nothing was revoked, so the page does not say it was.
+      if (!revoked) throw data("Access code not found", { status: 404 });
       return redirect(`${here}?saved=revoked#access-codes`);
     }
     default:

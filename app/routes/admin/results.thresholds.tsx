@@ -35,7 +35,10 @@ type ActionData =
   | { ok: false; fieldErrors: FieldErrors; values: Record<string, string> }
   | { ok: true; changed: number };
 
-/** Saves every band in one transaction; a bad field keeps everything typed and saves nothing. */
+/**
+ * Saves every band in one transaction; a bad or missing field keeps everything typed and saves
+ * nothing (400, with a message beside each field).
+ */
 export const action = staffRoute("threshold:edit", async (args: Route.ActionArgs, staff) => {
   const form = await readForm(args.request);
   const values = formValues(form);
