@@ -6,11 +6,13 @@ import { cleanSearch, compareAttendees, matchesAttendeeSearch } from "#app/domai
 import {
   applyCheckIn,
   CHECK_IN_MESSAGES,
+  checkInOpen,
   checkInState,
   type CheckInCommand,
   type CheckInState,
 } from "#app/domain/check-in";
 import { labCsv, labCsvFilename, type LabCsvRow } from "#app/domain/lab-csv";
+import { londonDate } from "#app/domain/london-time";
 import { assertCan, type StaffActor } from "#app/domain/permissions";
 import { recordAudit } from "./audit.server";
 
@@ -232,6 +234,8 @@ export interface AttendeeView {
   /** Counted over the whole list, whatever the search. */
   totals: AttendeeTotals;
   search: string;
+  /** The event's day while it is still ahead (no check-in until then); null from that day on. */
+  checkInOpensOn: string | null;
 }
 
 /** The attendee list page: the event's attendees matching the search, each read audited. */
@@ -250,7 +254,15 @@ export async function viewAttendees(
   await auditShown(db, actor, "attendees.view", found.id, [...active, ...cancelled], {
     searched: query !== "",
   });
-  return { event: found, active, cancelled, totals: attendeeTotals(all.active), search: query };
+  const day = { today: londonDate(now), appointmentDate: found.eventDate };
+  return {
+    event: found,
+    active,
+    cancelled,
+    totals: attendeeTotals(all.active),
+    search: query,
+    checkInOpensOn: checkInOpen(day) ? null : found.eventDate,
+  };
 }
 
 /** The printable list: everyone with a place (not the cancelled), each read audited. */
@@ -304,7 +316,7 @@ const SAMPLE_ID_LOCK = 0x4d484154_5341; // "MHATSA"
 
 /**
  * Records an arrival, a no-show, a sample or an undo for a booking of this event, under the
- * booking's row lock. A sample id already on another booking is refused (checked across events,
+ * booking's row lock; nothing but an undo before the appointment's day (London). A sample id already on another booking is refused (checked across events,
  * since the lab's results are matched by sample id). Audited when something changed.
  */
 export async function recordCheckIn(
@@ -328,8 +340,16 @@ export async function recordCheckIn(
       message,
     });
     if (row.status !== "confirmed") return refuse("checkIn", CHECK_IN_MESSAGES.notConfirmed);
+    const [appointment] = await tx
+      .select({ date: event.eventDate })
+      .from(event)
+      .where(eq(event.id, eventId));
+    if (!appointment) return { outcome: "not-found" };
 
-    const outcome = applyCheckIn(row, command, now);
+    const outcome = applyCheckIn(row, command, now, {
+      today: londonDate(now),
+      appointmentDate: appointment.date,
+    });
     if (!outcome.ok) return refuse(outcome.field, outcome.error);
     if (!outcome.changed)
       return { outcome: "done", reference: row.reference, changed: false, to: outcome.to };

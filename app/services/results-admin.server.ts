@@ -38,7 +38,9 @@ import {
   changedFields,
   isSeenVersion,
   nextUpdatedAt,
+  releaseRefusal,
   type ReleaseDecision,
+  type ReleaseRefusal,
   type ResultCorrection,
 } from "#app/domain/result-release";
 import { recordAudit } from "./audit.server";
@@ -571,6 +573,7 @@ async function loadResult(db: Db, resultId: string) {
       accountName: user.name,
       reference: booking.reference,
       sampleId: booking.sampleId,
+      sampleTakenAt: booking.sampleTakenAt,
       slotTime: booking.slotTime,
       eventName: event.name,
       eventDate: event.eventDate,
@@ -675,11 +678,12 @@ async function lockAndLoadResult(tx: Db, resultId: string) {
 }
 
 export type ReleaseResult =
-  { ok: true } | { ok: false; reason: "not-found" | "already-released" | "no-value" | "changed" };
+  { ok: true } | { ok: false; reason: "not-found" | "changed" | ReleaseRefusal };
 
 /**
  * Sets the clinician's flag, retest interval and comments and releases the result to the patient,
- * in one transaction with its audit row (result.release) and the "results are ready" e-mail.
+ * in one transaction with its audit row (result.release) and the "results are ready" e-mail;
+ * refused for a booking whose sample was never taken (releaseRefusal).
  * Refused ("changed") unless the result is still the version the clinician opened
  * (`decision.seen`, its `updatedAt`): a file imported since, or another clinician, may have
  * changed the value.
@@ -696,8 +700,8 @@ export async function releaseResult(
     if (!isUuid(resultId)) return { ok: false, reason: "not-found" };
     const found = await lockAndLoadResult(tx, resultId);
     if (!found) return { ok: false, reason: "not-found" };
-    if (found.result.releasedAt) return { ok: false, reason: "already-released" };
-    if (!found.result.psaValue) return { ok: false, reason: "no-value" };
+    const refusal = releaseRefusal(found.result, found);
+    if (refusal) return { ok: false, reason: refusal };
     if (!isSeenVersion(found.result.updatedAt, decision.seen))
       return { ok: false, reason: "changed" };
     await tx

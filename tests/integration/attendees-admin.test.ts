@@ -433,6 +433,36 @@ describe("check-in", () => {
     return row!;
   }
 
+  // Issue 14, item 10: an appointment 10 days away was checked in and its sample recorded.
+  it("refuses check-in before the appointment's day: nothing changes, nothing is audited", async () => {
+    const { ev, bookings } = await eventWithBookings();
+    const staff = coordinator();
+    const id = bookings.bernard.id;
+    const tenDaysBefore = later(-60 * 24 * 10);
+    for (const command of [arrived(id), noShow(id), sample(id, `S-${unique()}`.slice(0, 40))]) {
+      expect(
+        await recordCheckIn(db, staff, { eventId: ev.id, command, now: tenDaysBefore }),
+      ).toEqual({
+        outcome: "refused",
+        reference: bookings.bernard.reference,
+        field: "checkIn",
+        message: "Check-in opens on the day of the appointment, Wednesday, 10 June 2026.",
+      });
+    }
+    expect(await stored(id)).toMatchObject({
+      arrivedAt: null,
+      noShowAt: null,
+      sampleId: null,
+      sampleTakenAt: null,
+    });
+    expect(await auditRows(staff.id, "checkin.update")).toEqual([]);
+    // The list says when check-in opens, and offers no check-in until then.
+    const early = await viewAttendees(db, staff, { eventId: ev.id, now: tenDaysBefore });
+    expect(early?.checkInOpensOn).toBe("2026-06-10");
+    const onTheDay = await viewAttendees(db, staff, { eventId: ev.id, now: DAY });
+    expect(onTheDay?.checkInOpensOn).toBeNull();
+  });
+
   it("marks an arrival, a no-show and back, each audited once", async () => {
     const { ev, people, bookings } = await eventWithBookings();
     const staff = coordinator();

@@ -290,7 +290,7 @@ function notRecorded(value: string | null) {
 }
 
 export default function Attendees({ loaderData, actionData }: Route.ComponentProps) {
-  const { event, active, cancelled, totals, search, confirmation } = loaderData;
+  const { event, active, cancelled, totals, search, confirmation, checkInOpensOn } = loaderData;
   const navigation = useNavigation();
   const busy = navigation.state === "submitting";
   const formAction = listPath(event.id, search);
@@ -319,6 +319,11 @@ export default function Attendees({ loaderData, actionData }: Route.ComponentPro
       {event.status === "cancelled" && (
         <p className="notice-panel">
           <strong>This event is cancelled.</strong>
+        </p>
+      )}
+      {checkInOpensOn && (
+        <p className="notice-panel">
+          Check-in opens on the day of the appointment, {formatLongDate(checkInOpensOn)}.
         </p>
       )}
 
@@ -480,7 +485,11 @@ export default function Attendees({ loaderData, actionData }: Route.ComponentPro
                           <span className="visually-hidden">Error:</span> {rowError.message}
                         </p>
                       )}
-                      {row.canCheckIn ? (
+                      {!row.canCheckIn ? (
+                        <p className="hint">Not confirmed yet, so cannot be checked in.</p>
+                      ) : checkInOpensOn ? (
+                        <p className="hint">Check-in opens on the day.</p>
+                      ) : (
                         <CheckInControls
                           row={row}
                           formAction={formAction}
@@ -488,8 +497,6 @@ export default function Attendees({ loaderData, actionData }: Route.ComponentPro
                           error={rowError}
                           typedSampleId={rowError?.sampleId}
                         />
-                      ) : (
-                        <p className="hint">Not confirmed yet, so cannot be checked in.</p>
                       )}
                     </td>
                   </tr>

@@ -95,10 +95,11 @@ export const action = staffRoute("result:read", async (args: Route.ActionArgs, s
       throw data({ error: "Not found" }, { status: 404, headers: NO_STORE });
     if (outcome.reason === "changed")
       return refuse({ fieldErrors: {}, formError: CHANGED_SINCE_OPENED }, 409);
-    const formError =
-      outcome.reason === "already-released"
-        ? RELEASE_MESSAGES.alreadyReleased
-        : RELEASE_MESSAGES.noValue;
+    const formError = {
+      "already-released": RELEASE_MESSAGES.alreadyReleased,
+      "no-value": RELEASE_MESSAGES.noValue,
+      "no-sample": RELEASE_MESSAGES.noSample,
+    }[outcome.reason];
     return refuse({ fieldErrors: {}, values, formError }, 409);
   }
 
