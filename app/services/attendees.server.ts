@@ -69,7 +69,7 @@ export interface AttendeeTotals {
 }
 
 /** The event, or null when there is none with this id (or the id cannot be one). */
-export async function findAttendeeEvent(db: Db, eventId: string): Promise<AttendeeEvent | null> {
+async function findAttendeeEvent(db: Db, eventId: string): Promise<AttendeeEvent | null> {
   if (!GUID.test(eventId)) return null;
   const [row] = await db
     .select({
@@ -97,7 +97,7 @@ const iso = (value: Date | null) => (value ? value.toISOString() : null);
  * confirmed ones and those still being made (a live hold, or a payment PayPal is reviewing);
  * `cancelled` the cancelled ones. Lapsed holds and expired bookings never became places: left out.
  */
-export async function loadAttendees(
+async function loadAttendees(
   db: Db,
   eventId: string,
   now: Date,
