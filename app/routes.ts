@@ -78,7 +78,7 @@ export default [
   route("newsletter/confirm", "routes/site/newsletter-confirm.tsx"),
   route("unsubscribe", "routes/site/unsubscribe.tsx"),
 
-  // admin: the back office for staff (each page checks its own role; see domain/admin-nav.ts)
+  // admin: the back office for staff (each page checks its own capability; see domain/permissions.ts)
   route("admin/setup", "routes/admin/setup.tsx"),
   route("admin/two-factor", "routes/admin/two-factor.tsx"),
   route("admin/events/:eventId/attendees/print", "routes/admin/attendees.print.tsx"),

@@ -3,6 +3,7 @@ import { parseForm } from "./forms";
 import {
   applyCheckIn,
   CHECK_IN_MESSAGES,
+  checkInOpen,
   checkInSchema,
   checkInState,
   type CheckInCommand,
@@ -21,6 +22,8 @@ const waiting: CheckInFields = {
 const arrived: CheckInFields = { ...waiting, arrivedAt: earlier };
 const noShow: CheckInFields = { ...waiting, noShowAt: earlier };
 const sampled: CheckInFields = { ...arrived, sampleId: "S-1", sampleTakenAt: earlier };
+/** `now` is on the appointment's day (10 June 2026, London). */
+const ON_THE_DAY = { today: "2026-06-10", appointmentDate: "2026-06-10" };
 
 const command = (value: Record<string, string>) => {
   const parsed = parseForm(checkInSchema, value);
@@ -87,7 +90,7 @@ describe("applyCheckIn", () => {
   const sample = command({ intent: "sample", bookingId: BOOKING, sampleId: "S-2" });
 
   it("marks someone waiting as arrived", () => {
-    expect(applyCheckIn(waiting, arrive, now)).toEqual({
+    expect(applyCheckIn(waiting, arrive, now, ON_THE_DAY)).toEqual({
       ok: true,
       from: "waiting",
       to: "arrived",
@@ -96,45 +99,54 @@ describe("applyCheckIn", () => {
     });
   });
   it("turns a no-show into an arrival (he came late)", () => {
-    expect(applyCheckIn(noShow, arrive, now)).toMatchObject({
+    expect(applyCheckIn(noShow, arrive, now, ON_THE_DAY)).toMatchObject({
       ok: true,
       to: "arrived",
       changes: { arrivedAt: now, noShowAt: null },
     });
   });
   it("changes nothing on a second tap", () => {
-    expect(applyCheckIn(arrived, arrive, now)).toMatchObject({ ok: true, changed: false });
-    expect(applyCheckIn(noShow, miss, now)).toMatchObject({ ok: true, changed: false });
-    expect(applyCheckIn(sampled, arrive, now)).toMatchObject({ ok: true, changed: false });
+    expect(applyCheckIn(arrived, arrive, now, ON_THE_DAY)).toMatchObject({
+      ok: true,
+      changed: false,
+    });
+    expect(applyCheckIn(noShow, miss, now, ON_THE_DAY)).toMatchObject({ ok: true, changed: false });
+    expect(applyCheckIn(sampled, arrive, now, ON_THE_DAY)).toMatchObject({
+      ok: true,
+      changed: false,
+    });
   });
   it("marks a no-show, clearing an arrival", () => {
-    expect(applyCheckIn(arrived, miss, now)).toMatchObject({
+    expect(applyCheckIn(arrived, miss, now, ON_THE_DAY)).toMatchObject({
       ok: true,
       to: "no_show",
       changes: { noShowAt: now, arrivedAt: null },
     });
   });
   it("refuses a no-show once a sample is taken", () => {
-    expect(applyCheckIn(sampled, miss, now)).toEqual({
+    expect(applyCheckIn(sampled, miss, now, ON_THE_DAY)).toEqual({
       ok: false,
       error: CHECK_IN_MESSAGES.noShowAfterSample,
       field: "checkIn",
     });
   });
   it("records a sample, which means he arrived", () => {
-    expect(applyCheckIn(waiting, sample, now)).toMatchObject({
+    expect(applyCheckIn(waiting, sample, now, ON_THE_DAY)).toMatchObject({
       ok: true,
       to: "sample_taken",
       changes: { sampleId: "S-2", sampleTakenAt: now, arrivedAt: now, noShowAt: null },
     });
-    expect(applyCheckIn(arrived, sample, now)).toMatchObject({
+    expect(applyCheckIn(arrived, sample, now, ON_THE_DAY)).toMatchObject({
       changes: { arrivedAt: earlier },
     });
   });
   it("accepts the same sample id again, but not a different one", () => {
     const same = command({ intent: "sample", bookingId: BOOKING, sampleId: "s-1" });
-    expect(applyCheckIn(sampled, same, now)).toMatchObject({ ok: true, changed: false });
-    expect(applyCheckIn(sampled, sample, now)).toEqual({
+    expect(applyCheckIn(sampled, same, now, ON_THE_DAY)).toMatchObject({
+      ok: true,
+      changed: false,
+    });
+    expect(applyCheckIn(sampled, sample, now, ON_THE_DAY)).toEqual({
       ok: false,
       error: CHECK_IN_MESSAGES.sampleAlready("S-1"),
       field: "sampleId",
@@ -142,23 +154,64 @@ describe("applyCheckIn", () => {
   });
   it("undoes the state the page showed, and only that", () => {
     const undo = (from: string) => command({ intent: "undo", bookingId: BOOKING, from });
-    expect(applyCheckIn(sampled, undo("sample_taken"), now)).toMatchObject({
+    expect(applyCheckIn(sampled, undo("sample_taken"), now, ON_THE_DAY)).toMatchObject({
       ok: true,
       to: "arrived",
       changes: { sampleId: null, sampleTakenAt: null },
     });
-    expect(applyCheckIn(arrived, undo("arrived"), now)).toMatchObject({
+    expect(applyCheckIn(arrived, undo("arrived"), now, ON_THE_DAY)).toMatchObject({
       to: "waiting",
       changes: { arrivedAt: null },
     });
-    expect(applyCheckIn(noShow, undo("no_show"), now)).toMatchObject({
+    expect(applyCheckIn(noShow, undo("no_show"), now, ON_THE_DAY)).toMatchObject({
       to: "waiting",
       changes: { noShowAt: null },
     });
-    expect(applyCheckIn(sampled, undo("arrived"), now)).toEqual({
+    expect(applyCheckIn(sampled, undo("arrived"), now, ON_THE_DAY)).toEqual({
       ok: false,
       error: CHECK_IN_MESSAGES.changedMeanwhile,
       field: "checkIn",
     });
+  });
+});
+
+// Issue 14, item 10: an appointment 10 days away was checked in, sampled, imported and released.
+describe("check-in before the appointment's day", () => {
+  const tenDaysBefore = new Date("2026-05-31T09:00:00Z");
+  const early = { today: "2026-05-31", appointmentDate: "2026-06-10" };
+  const refusal = {
+    ok: false,
+    error: "Check-in opens on the day of the appointment, Wednesday, 10 June 2026.",
+    field: "checkIn",
+  };
+
+  it("refuses arrived, no-show and sample taken", () => {
+    const arrive = command({ intent: "arrived", bookingId: BOOKING });
+    const miss = command({ intent: "no-show", bookingId: BOOKING });
+    const sample = command({ intent: "sample", bookingId: BOOKING, sampleId: "S-1" });
+    expect(applyCheckIn(waiting, arrive, tenDaysBefore, early)).toEqual(refusal);
+    expect(applyCheckIn(waiting, miss, tenDaysBefore, early)).toEqual(refusal);
+    expect(applyCheckIn(waiting, sample, tenDaysBefore, early)).toEqual(refusal);
+    // The day before, in the evening, is still before the day.
+    const dayBefore = { today: "2026-06-09", appointmentDate: "2026-06-10" };
+    const evening = new Date("2026-06-09T22:30:00Z");
+    expect(applyCheckIn(waiting, arrive, evening, dayBefore)).toEqual(refusal);
+  });
+
+  it("still lets a mark made earlier be undone", () => {
+    const undo = command({ intent: "undo", bookingId: BOOKING, from: "arrived" });
+    expect(applyCheckIn(arrived, undo, tenDaysBefore, early)).toMatchObject({
+      ok: true,
+      to: "waiting",
+    });
+  });
+
+  it("opens on the day and stays open after it", () => {
+    const arrive = command({ intent: "arrived", bookingId: BOOKING });
+    expect(applyCheckIn(waiting, arrive, now, ON_THE_DAY)).toMatchObject({ ok: true });
+    const dayAfter = { today: "2026-06-11", appointmentDate: "2026-06-10" };
+    expect(applyCheckIn(waiting, arrive, now, dayAfter)).toMatchObject({ ok: true });
+    expect(checkInOpen(ON_THE_DAY)).toBe(true);
+    expect(checkInOpen(early)).toBe(false);
   });
 });

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { formatLongDate } from "./date-labels";
 
 /**
  * Check-in on the day of an event: a booked person arrives (or does not), and a blood sample is
@@ -41,6 +42,8 @@ export const CHECK_IN_MESSAGES = {
   changedMeanwhile:
     "This person's check-in changed since the page was loaded. Check the row and try again.",
   notConfirmed: "Only confirmed bookings can be checked in.",
+  notYet: (appointmentDate: string) =>
+    `Check-in opens on the day of the appointment, ${formatLongDate(appointmentDate)}.`,
   resultImported:
     "A result has already been imported for this sample, so it cannot be undone here. Ask a clinician.",
   intent: "Choose what to record",
@@ -91,17 +94,37 @@ export type CheckInOutcome =
     }
   | { ok: false; error: string; field: "sampleId" | "checkIn" };
 
+/** Today and the appointment's day, both "yyyy-MM-dd" in London. */
+export interface CheckInDay {
+  today: string;
+  appointmentDate: string;
+}
+
+/**
+ * Check-in opens on the appointment's day (London) and stays open after it: before that day nobody
+ * can have arrived or given a sample, so nothing can be recorded (and no result can follow).
+ */
+export function checkInOpen({ today, appointmentDate }: CheckInDay): boolean {
+  return today >= appointmentDate;
+}
+
 /** Sample ids are compared without regard to case: a scanner and a person may differ. */
 export function sameSampleId(a: string, b: string) {
   return a.toUpperCase() === b.toUpperCase();
 }
 
-/** What a check-in command changes on a booking, or why it cannot. */
+/**
+ * What a check-in command changes on a booking, or why it cannot. Arrived, no-show and sample are
+ * refused before the appointment's day; an undo is always allowed.
+ */
 export function applyCheckIn(
   current: CheckInFields,
   command: CheckInCommand,
   now: Date,
+  day: CheckInDay,
 ): CheckInOutcome {
+  if (command.intent !== "undo" && !checkInOpen(day))
+    return { ok: false, error: CHECK_IN_MESSAGES.notYet(day.appointmentDate), field: "checkIn" };
   const from = checkInState(current);
   const unchanged = { ok: true as const, from, to: from, changed: false, changes: {} };
   const to = (changes: Partial<CheckInFields>): CheckInOutcome => ({

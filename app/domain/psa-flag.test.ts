@@ -156,4 +156,21 @@ describe("readThresholdForm", () => {
       },
     });
   });
+  // Issue 14, item 9: a post without the band fields set every threshold to NULL.
+  it("a thresholds post without its band fields is refused, with a message for each", () => {
+    expect(readThresholdForm(["a", "b"], { intent: "save" })).toEqual({
+      ok: false,
+      fieldErrors: {
+        "threshold-a": "This threshold was not sent. Reload the page, then enter it again.",
+        "threshold-b": "This threshold was not sent. Reload the page, then enter it again.",
+      },
+    });
+    // One field missing: that one is named; the one sent is fine.
+    expect(readThresholdForm(["a", "b"], { "threshold-a": "" })).toEqual({
+      ok: false,
+      fieldErrors: {
+        "threshold-b": "This threshold was not sent. Reload the page, then enter it again.",
+      },
+    });
+  });
 });

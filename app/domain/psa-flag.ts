@@ -39,6 +39,7 @@ export const PSA_MESSAGES = {
   thresholdFormat:
     "Enter a threshold of 0 or more with up to 2 decimal places, like 1.50, or leave it blank",
   thresholdTooLarge: `A threshold must be ${MAX_PSA.toLocaleString("en-GB")} or less`,
+  thresholdMissing: "This threshold was not sent. Reload the page, then enter it again.",
 } as const;
 
 const DECIMAL = /^(\d+)(?:\.(\d+))?$/;
@@ -143,7 +144,8 @@ export function thresholdFieldName(bandId: string) {
 
 /**
  * Reads the thresholds page: one field per band (blank: none). Gives every band's new threshold,
- * or the message for each bad field.
+ * or the message for each bad field. A field not sent at all is refused, not read as blank: a
+ * post that is not the page's form must not clear every threshold.
  */
 export function readThresholdForm(
   bandIds: readonly string[],
@@ -155,7 +157,12 @@ export function readThresholdForm(
   const fieldErrors: Record<string, string> = {};
   for (const id of bandIds) {
     const name = thresholdFieldName(id);
-    const read = readThreshold(values[name] ?? "");
+    const typed = values[name];
+    if (typed === undefined) {
+      fieldErrors[name] = PSA_MESSAGES.thresholdMissing;
+      continue;
+    }
+    const read = readThreshold(typed);
     if (read.ok) thresholds.set(id, read.value);
     else fieldErrors[name] = read.message;
   }

@@ -289,7 +289,8 @@ describe("checkImportRows", () => {
     expect(sixtyFive!.notes).toEqual([IMPORT_MESSAGES.noThreshold]);
   });
 
-  it("asks the clinician to check a booking whose sample was never recorded (still imported)", () => {
+  // Issue 14, item 10: a result was imported (and released) for an appointment 10 days away.
+  it("refuses a results row for a booking without a sample taken, with its reason", () => {
     const [unsampled, sampled] = checkImportRows(
       [row(), row({ line: 3, reference: "MHAT-2222-3333" })],
       lookupOf([
@@ -299,13 +300,12 @@ describe("checkImportRows", () => {
       BANDS,
       TODAY,
     );
-    expect(unsampled).toMatchObject({ errors: [], bookingId: "b-1" });
-    expect(unsampled!.notes).toEqual([IMPORT_MESSAGES.noSampleRecorded]);
-    expect(IMPORT_MESSAGES.noSampleRecorded).toBe(
-      "No sample was recorded for this booking at check-in; check it is the right person",
-    );
+    expect(unsampled).toMatchObject({ bookingId: "b-1", notes: [] });
+    expect(unsampled!.errors).toEqual([
+      "No sample is recorded for this booking at check-in, so it cannot have a result yet. If a sample was taken, record it on the attendee list first.",
+    ]);
     expect(sampled).toMatchObject({ errors: [], notes: [] });
-    expect(importCounts([unsampled!, sampled!])).toEqual({ rows: 2, good: 2, errors: 0 });
+    expect(importCounts([unsampled!, sampled!])).toEqual({ rows: 2, good: 1, errors: 1 });
   });
 });
 

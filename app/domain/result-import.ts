@@ -85,12 +85,12 @@ export const IMPORT_MESSAGES = {
     `The same booking appears more than once in the file (lines ${lines.join(", ")}); none of them is imported`,
   alreadyReleased:
     "This booking already has a released result. To change it, correct the result on its page.",
+  noSample:
+    "No sample is recorded for this booking at check-in, so it cannot have a result yet. If a sample was taken, record it on the attendee list first.",
   // Notes (the row is still imported):
   replaces: "Replaces a result imported earlier that has not been released",
   noDateOfBirth: "No date of birth on file, so no flag is suggested: set the flag yourself",
   noThreshold: "No threshold for this age: set the flag yourself",
-  noSampleRecorded:
-    "No sample was recorded for this booking at check-in; check it is the right person",
 } as const;
 
 /** Longest uploaded file name kept (result_import.filename). */
@@ -295,8 +295,8 @@ function findBooking(
 
 /**
  * Checks every row: that it points to one confirmed booking (by reference, sample id or both,
- * agreeing), that the value and unit are good, that the booking appears once in the file and has
- * no released result. Good rows get the man's age and the flag the thresholds suggest.
+ * agreeing) whose sample was taken, that the value and unit are good, that the booking appears
+ * once in the file and has no released result. Good rows get the man's age and the flag the thresholds suggest.
  * `today` is "yyyy-MM-dd" in London.
  */
 export function checkImportRows(
@@ -331,9 +331,9 @@ export function checkImportRows(
         replaces = true;
         notes.push(IMPORT_MESSAGES.replaces);
       }
-      // Matched by its reference alone (a sample id is only recorded with the sample): a typing
-      // slip in the laboratory could point at someone else, so the clinician is asked to check.
-      if (!booking.sampleTaken) notes.push(IMPORT_MESSAGES.noSampleRecorded);
+      // No sample, no result: the appointment may not even have happened yet, or a typing slip in
+      // the laboratory points at someone else.
+      if (!booking.sampleTaken) errors.push(IMPORT_MESSAGES.noSample);
     }
 
     const effectiveSampleDate =

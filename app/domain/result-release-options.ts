@@ -24,6 +24,8 @@ export const RELEASE_MESSAGES = {
   alreadyReleased: "This result has already been released. Reload the page to see it.",
   notReleased: "This result has not been released yet, so there is nothing to correct.",
   noValue: "This result has no value yet, so it cannot be released.",
+  noSample:
+    "No sample is recorded for this booking at check-in, so this result cannot be released. Check it is the right person, and ask the coordinator to record the sample.",
 } as const;
 
 export const RELEASE_FIELD_ORDER = ["flag", "retestYears", "comments"] as const;

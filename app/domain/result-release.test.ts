@@ -9,6 +9,7 @@ import {
   MAX_COMMENTS,
   nextUpdatedAt,
   RELEASE_MESSAGES,
+  releaseRefusal,
   releaseSchema,
 } from "./result-release";
 
@@ -147,5 +148,26 @@ describe("nextUpdatedAt", () => {
     expect(nextUpdatedAt(previous, new Date("2026-06-20T08:00:00.000Z"))).toEqual(
       new Date("2026-06-20T09:00:00.001Z"),
     );
+  });
+});
+
+// Issue 14, item 10: results were released for an appointment 10 days away.
+describe("releaseRefusal", () => {
+  const sampled = { sampleTakenAt: new Date("2026-06-10T09:10:00Z") };
+  const imported = { releasedAt: null, psaValue: "1.37" };
+
+  it("releases an imported value whose sample was taken", () => {
+    expect(releaseRefusal(imported, sampled)).toBeNull();
+  });
+
+  it("refuses a result for a booking without a sample taken", () => {
+    expect(releaseRefusal(imported, { sampleTakenAt: null })).toBe("no-sample");
+  });
+
+  it("refuses one already released, and one without a value", () => {
+    expect(releaseRefusal({ ...imported, releasedAt: new Date() }, sampled)).toBe(
+      "already-released",
+    );
+    expect(releaseRefusal({ releasedAt: null, psaValue: null }, sampled)).toBe("no-value");
   });
 });

@@ -103,6 +103,23 @@ export function isSeenVersion(updatedAt: Date, seen: string): boolean {
   return seen !== "" && updatedAt.toISOString() === seen;
 }
 
+export type ReleaseRefusal = "already-released" | "no-value" | "no-sample";
+
+/**
+ * Why a result cannot be released, or null when it can: once only, with a value, and only for a
+ * booking whose sample was taken at check-in (a result for an appointment that has not happened
+ * is never shown to the patient).
+ */
+export function releaseRefusal(
+  result: { releasedAt: Date | null; psaValue: string | null },
+  booking: { sampleTakenAt: Date | null },
+): ReleaseRefusal | null {
+  if (result.releasedAt) return "already-released";
+  if (!result.psaValue) return "no-value";
+  if (!booking.sampleTakenAt) return "no-sample";
+  return null;
+}
+
 /**
  * The `updatedAt` a write sets: now, but always after the version it replaces, so a page opened
  * before the write never matches it, even when two writes fall in the same millisecond.

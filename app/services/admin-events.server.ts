@@ -1,5 +1,5 @@
 import crypto from "node:crypto";
-import { and, asc, desc, eq, gt, inArray, isNotNull, isNull, or, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gt, inArray, isNotNull, or, sql } from "drizzle-orm";
 import { config } from "#app/config.server";
 import { organisation } from "#app/content/organisation";
 import type { Db } from "#app/db/client.server";
@@ -12,6 +12,7 @@ import {
   testResult,
   user,
 } from "#app/db/schema";
+import type { AuditAction } from "#app/domain/audit";
 import { formatLongDate } from "#app/domain/date-labels";
 import {
   LABS,
@@ -31,6 +32,7 @@ import {
 import type { FieldErrors } from "#app/domain/forms";
 import { eventEnd } from "#app/domain/events";
 import { addLondonDays, londonDate, londonInstant } from "#app/domain/london-time";
+import { assertCan, type StaffActor } from "#app/domain/permissions";
 import { formatPounds } from "#app/domain/pricing";
 import {
   bookingStage,
@@ -40,7 +42,7 @@ import {
   takesPlace,
 } from "#app/domain/booking-lifecycle";
 import { createAccessCode, hashAccessCode } from "./access-codes.server";
-import { recordAudit, type AuditActor } from "./audit.server";
+import { recordAudit } from "./audit.server";
 import { lockEvent, placesTaken, placesTakenByEvent } from "./booking/places.server";
 import { enqueueEmail } from "./email.server";
 import { eventsChanged, isEventId } from "./events.server";
@@ -60,6 +62,17 @@ import {
 
 type EventRow = typeof event.$inferSelect;
 type BookingRow = typeof booking.$inferSelect;
+
+/** Changes to events are audited too (they hold no one's personal data), in the change's transaction. */
+function recordEventChange(
+  tx: Db,
+  actor: StaffActor,
+  action: AuditAction,
+  eventId: string,
+  details?: Record<string, string>,
+) {
+  return recordAudit(tx, actor, { action, entityType: "event", entityId: eventId, details });
+}
 
 /* ---------------------------------------------------------------------------------------------- */
 /* Lists                                                                                          */
@@ -152,7 +165,12 @@ export async function listProducts(db: Db): Promise<ProductRow[]> {
     .orderBy(asc(screeningProduct.name), asc(screeningProduct.createdAt));
 }
 
-export async function createProduct(db: Db, data: ProductFormData): Promise<{ id: string }> {
+export async function createProduct(
+  db: Db,
+  actor: StaffActor,
+  data: ProductFormData,
+): Promise<{ id: string }> {
+  assertCan(actor, "product:edit");
   const [row] = await db
     .insert(screeningProduct)
     .values({ name: data.name, description: data.description, pricePence: data.price })
@@ -162,7 +180,13 @@ export async function createProduct(db: Db, data: ProductFormData): Promise<{ id
 }
 
 /** False when there is no such product. */
-export async function updateProduct(db: Db, id: string, data: ProductFormData): Promise<boolean> {
+export async function updateProduct(
+  db: Db,
+  actor: StaffActor,
+  id: string,
+  data: ProductFormData,
+): Promise<boolean> {
+  assertCan(actor, "product:edit");
   if (!isEventId(id)) return false;
   const changed = await db
     .update(screeningProduct)
@@ -377,9 +401,11 @@ export type SaveEventResult =
 /** A new event from the form, saved as a draft (staff publish it when it is ready). */
 export async function createEvent(
   db: Db,
+  actor: StaffActor,
   values: Record<string, string>,
   now = new Date(),
 ): Promise<SaveEventResult> {
+  assertCan(actor, "event:edit");
   const choices = await eventFormChoices(db);
   const result = validateEventForm(values, {
     productIds: choices.products.map((product) => product.id),
@@ -387,12 +413,16 @@ export async function createEvent(
     today: londonDate(now),
   });
   if (!result.ok) return result;
-  const [row] = await db
-    .insert(event)
-    .values({ ...eventColumns(result.data), status: "draft", createdAt: now, updatedAt: now })
-    .returning({ id: event.id });
+  const id = await db.transaction(async (tx) => {
+    const [row] = await tx
+      .insert(event)
+      .values({ ...eventColumns(result.data), status: "draft", createdAt: now, updatedAt: now })
+      .returning({ id: event.id });
+    await recordEventChange(tx, actor, "event.create", row!.id);
+    return row!.id;
+  });
   eventsChanged();
-  return { ok: true, id: row!.id };
+  return { ok: true, id };
 }
 
 /**
@@ -402,10 +432,12 @@ export async function createEvent(
  */
 export async function updateEvent(
   db: Db,
+  actor: StaffActor,
   eventId: string | undefined,
   values: Record<string, string>,
   now = new Date(),
 ): Promise<SaveEventResult> {
+  assertCan(actor, "event:edit");
   if (!isEventId(eventId)) return { ok: false, notFound: true };
   const choices = await eventFormChoices(db);
   const result = await db.transaction(async (tx): Promise<SaveEventResult> => {
@@ -425,6 +457,7 @@ export async function updateEvent(
       .update(event)
       .set({ ...eventColumns(checked.data), updatedAt: now })
       .where(eq(event.id, row.id));
+    await recordEventChange(tx, actor, "event.update", row.id);
     return { ok: true, id: row.id };
   });
   if (result.ok) eventsChanged();
@@ -439,17 +472,20 @@ export type StatusChange = { ok: true; status: EventStatus } | { ok: false; mess
 /** Shows a draft on the site (/book-event-main and its page). A cancelled event stays cancelled. */
 export async function publishEvent(
   db: Db,
+  actor: StaffActor,
   eventId: string | undefined,
   now = new Date(),
 ): Promise<StatusChange | null> {
-  if (!isEventId(eventId)) return null;
   const result = await db.transaction(async (tx): Promise<StatusChange | null> => {
+    assertCan(actor, "event:edit");
+    if (!isEventId(eventId)) return null;
     const row = await lockEvent(tx, eventId);
     if (!row) return null;
     if (row.status === "published") return { ok: true, status: "published" };
     const problem = publishProblem(row, eventEnd(row).getTime() <= now.getTime());
     if (problem) return { ok: false, message: problem };
     await tx.update(event).set({ status: "published", updatedAt: now }).where(eq(event.id, row.id));
+    await recordEventChange(tx, actor, "event.publish", row.id);
     return { ok: true, status: "published" };
   });
   eventsChanged();
@@ -462,11 +498,13 @@ export async function publishEvent(
  */
 export async function unpublishEvent(
   db: Db,
+  actor: StaffActor,
   eventId: string | undefined,
   now = new Date(),
 ): Promise<StatusChange | null> {
-  if (!isEventId(eventId)) return null;
   const result = await db.transaction(async (tx): Promise<StatusChange | null> => {
+    assertCan(actor, "event:edit");
+    if (!isEventId(eventId)) return null;
     const row = await lockEvent(tx, eventId);
     if (!row) return null;
     if (row.status === "draft") return { ok: true, status: "draft" };
@@ -474,6 +512,7 @@ export async function unpublishEvent(
     const problem = unpublishProblem(await activeBookingCount(tx, row, now));
     if (problem) return { ok: false, message: problem };
     await tx.update(event).set({ status: "draft", updatedAt: now }).where(eq(event.id, row.id));
+    await recordEventChange(tx, actor, "event.unpublish", row.id);
     return { ok: true, status: "draft" };
   });
   eventsChanged();
@@ -493,63 +532,75 @@ export type NewAccessCode =
  */
 export async function createEventAccessCode(
   db: Db,
+  actor: StaffActor,
   eventId: string | undefined,
   input: { label: string | null; maxUses: number | null; expiresOn: string | null },
 ): Promise<NewAccessCode> {
+  assertCan(actor, "access-code:manage");
   if (!isEventId(eventId)) return null;
-  const [row] = await db
-    .select({ id: event.id, status: event.status })
-    .from(event)
-    .where(eq(event.id, eventId));
-  if (!row) return null;
-  if (row.status === "cancelled") return { ok: false, message: STATUS_MESSAGES.editCancelled };
   const expiresAt = input.expiresOn
     ? londonInstant(addLondonDays(input.expiresOn, 1), "00:00")
     : null;
-  for (let attempt = 0; attempt < 5; attempt++) {
-    const code = formatAccessCode(crypto.randomBytes(32));
-    const [clash] = await db
-      .select({ id: eventAccessCode.id })
-      .from(eventAccessCode)
-      .where(
-        and(
-          eq(eventAccessCode.eventId, eventId),
-          eq(eventAccessCode.codeHash, hashAccessCode(code)),
-        ),
-      );
-    if (clash) continue;
-    const created = await createAccessCode(db, {
-      eventId,
-      code,
-      ...(input.label ? { label: input.label } : {}),
-      maxUses: input.maxUses,
-      expiresAt,
-    });
-    return { ok: true, code, id: created.id };
-  }
-  throw new Error("Could not find an unused access code");
+  return db.transaction(async (tx): Promise<NewAccessCode> => {
+    const [row] = await tx
+      .select({ id: event.id, status: event.status })
+      .from(event)
+      .where(eq(event.id, eventId));
+    if (!row) return null;
+    if (row.status === "cancelled") return { ok: false, message: STATUS_MESSAGES.editCancelled };
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const code = formatAccessCode(crypto.randomBytes(32));
+      const [clash] = await tx
+        .select({ id: eventAccessCode.id })
+        .from(eventAccessCode)
+        .where(
+          and(
+            eq(eventAccessCode.eventId, eventId),
+            eq(eventAccessCode.codeHash, hashAccessCode(code)),
+          ),
+        );
+      if (clash) continue;
+      const created = await createAccessCode(tx, {
+        eventId,
+        code,
+        ...(input.label ? { label: input.label } : {}),
+        maxUses: input.maxUses,
+        expiresAt,
+      });
+      await recordEventChange(tx, actor, "access-code.create", eventId, { codeId: created.id });
+      return { ok: true, code, id: created.id };
+    }
+    throw new Error("Could not find an unused access code");
+  });
 }
 
-/** Stops a code working at once. False when the event has no such code or it was revoked before. */
+export type RevokeOutcome = "revoked" | "already-revoked";
+
+/**
+ * Stops one of this event's codes working at once, audited with it. A code revoked before is left
+ * as it was (a second click); null when this event has no such code, such as another event's.
+ */
 export async function revokeAccessCode(
   db: Db,
+  actor: StaffActor,
   eventId: string | undefined,
   codeId: string,
   now = new Date(),
-): Promise<boolean> {
-  if (!isEventId(eventId) || !isEventId(codeId)) return false;
-  const revoked = await db
-    .update(eventAccessCode)
-    .set({ revokedAt: now })
-    .where(
-      and(
-        eq(eventAccessCode.id, codeId),
-        eq(eventAccessCode.eventId, eventId),
-        isNull(eventAccessCode.revokedAt),
-      ),
-    )
-    .returning({ id: eventAccessCode.id });
-  return revoked.length > 0;
+): Promise<RevokeOutcome | null> {
+  assertCan(actor, "access-code:manage");
+  if (!isEventId(eventId) || !isEventId(codeId)) return null;
+  return db.transaction(async (tx): Promise<RevokeOutcome | null> => {
+    const [code] = await tx
+      .select({ revokedAt: eventAccessCode.revokedAt })
+      .from(eventAccessCode)
+      .where(and(eq(eventAccessCode.id, codeId), eq(eventAccessCode.eventId, eventId)))
+      .for("update");
+    if (!code) return null;
+    if (code.revokedAt) return "already-revoked";
+    await tx.update(eventAccessCode).set({ revokedAt: now }).where(eq(eventAccessCode.id, codeId));
+    await recordEventChange(tx, actor, "access-code.revoke", eventId, { codeId });
+    return "revoked";
+  });
 }
 
 /* ---------------------------------------------------------------------------------------------- */
@@ -627,10 +678,11 @@ export type CancelResult =
  */
 export async function cancelEvent(
   db: Db,
-  actor: AuditActor,
+  actor: StaffActor,
   eventId: string | undefined,
   now = new Date(),
 ): Promise<CancelResult> {
+  assertCan(actor, "event:cancel");
   if (!isEventId(eventId)) return null;
   type Done =
     | { refused: string }

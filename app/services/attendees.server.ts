@@ -6,12 +6,15 @@ import { cleanSearch, compareAttendees, matchesAttendeeSearch } from "#app/domai
 import {
   applyCheckIn,
   CHECK_IN_MESSAGES,
+  checkInOpen,
   checkInState,
   type CheckInCommand,
   type CheckInState,
 } from "#app/domain/check-in";
 import { labCsv, labCsvFilename, type LabCsvRow } from "#app/domain/lab-csv";
-import { recordAudit, type AuditActor } from "./audit.server";
+import { londonDate } from "#app/domain/london-time";
+import { assertCan, type StaffActor } from "#app/domain/permissions";
+import { recordAudit } from "./audit.server";
 
 /**
  * An event's attendees for the back office: the list (every read written to the audit log, one
@@ -66,7 +69,7 @@ export interface AttendeeTotals {
 }
 
 /** The event, or null when there is none with this id (or the id cannot be one). */
-export async function findAttendeeEvent(db: Db, eventId: string): Promise<AttendeeEvent | null> {
+async function findAttendeeEvent(db: Db, eventId: string): Promise<AttendeeEvent | null> {
   if (!GUID.test(eventId)) return null;
   const [row] = await db
     .select({
@@ -94,7 +97,7 @@ const iso = (value: Date | null) => (value ? value.toISOString() : null);
  * confirmed ones and those still being made (a live hold, or a payment PayPal is reviewing);
  * `cancelled` the cancelled ones. Lapsed holds and expired bookings never became places: left out.
  */
-export async function loadAttendees(
+async function loadAttendees(
   db: Db,
   eventId: string,
   now: Date,
@@ -206,7 +209,7 @@ export function attendeeTotals(rows: readonly AttendeeRow[]): AttendeeTotals {
  */
 async function auditShown(
   db: Db,
-  actor: AuditActor,
+  actor: StaffActor,
   action: AuditAction,
   eventId: string,
   rows: readonly AttendeeRow[],
@@ -231,14 +234,17 @@ export interface AttendeeView {
   /** Counted over the whole list, whatever the search. */
   totals: AttendeeTotals;
   search: string;
+  /** The event's day while it is still ahead (no check-in until then); null from that day on. */
+  checkInOpensOn: string | null;
 }
 
 /** The attendee list page: the event's attendees matching the search, each read audited. */
 export async function viewAttendees(
   db: Db,
-  actor: AuditActor,
+  actor: StaffActor,
   { eventId, search, now = new Date() }: { eventId: string; search?: string | null; now?: Date },
 ): Promise<AttendeeView | null> {
+  assertCan(actor, "attendee:read");
   const found = await findAttendeeEvent(db, eventId);
   if (!found) return null;
   const query = cleanSearch(search);
@@ -248,15 +254,24 @@ export async function viewAttendees(
   await auditShown(db, actor, "attendees.view", found.id, [...active, ...cancelled], {
     searched: query !== "",
   });
-  return { event: found, active, cancelled, totals: attendeeTotals(all.active), search: query };
+  const day = { today: londonDate(now), appointmentDate: found.eventDate };
+  return {
+    event: found,
+    active,
+    cancelled,
+    totals: attendeeTotals(all.active),
+    search: query,
+    checkInOpensOn: checkInOpen(day) ? null : found.eventDate,
+  };
 }
 
 /** The printable list: everyone with a place (not the cancelled), each read audited. */
 export async function printAttendees(
   db: Db,
-  actor: AuditActor,
+  actor: StaffActor,
   { eventId, now = new Date() }: { eventId: string; now?: Date },
 ): Promise<{ event: AttendeeEvent; rows: AttendeeRow[] } | null> {
+  assertCan(actor, "attendee:read");
   const found = await findAttendeeEvent(db, eventId);
   if (!found) return null;
   const { active } = await loadAttendees(db, found.id, now);
@@ -270,9 +285,10 @@ export async function printAttendees(
  */
 export async function exportLabCsv(
   db: Db,
-  actor: AuditActor,
+  actor: StaffActor,
   { eventId, now = new Date() }: { eventId: string; now?: Date },
 ): Promise<{ filename: string; csv: string; count: number } | null> {
+  assertCan(actor, "lab-csv:export");
   const found = await findAttendeeEvent(db, eventId);
   if (!found) return null;
   const { active } = await loadAttendees(db, found.id, now);
@@ -300,16 +316,17 @@ const SAMPLE_ID_LOCK = 0x4d484154_5341; // "MHATSA"
 
 /**
  * Records an arrival, a no-show, a sample or an undo for a booking of this event, under the
- * booking's row lock. A sample id already on another booking is refused (checked across events,
+ * booking's row lock; nothing but an undo before the appointment's day (London). A sample id already on another booking is refused (checked across events,
  * since the lab's results are matched by sample id). Audited when something changed.
  */
 export async function recordCheckIn(
   db: Db,
-  actor: AuditActor,
+  actor: StaffActor,
   { eventId, command, now = new Date() }: { eventId: string; command: CheckInCommand; now?: Date },
 ): Promise<CheckInResult> {
-  if (!GUID.test(eventId) || !GUID.test(command.bookingId)) return { outcome: "not-found" };
   return db.transaction(async (tx): Promise<CheckInResult> => {
+    assertCan(actor, "attendee:check-in");
+    if (!GUID.test(eventId) || !GUID.test(command.bookingId)) return { outcome: "not-found" };
     const [row] = await tx
       .select()
       .from(booking)
@@ -323,8 +340,16 @@ export async function recordCheckIn(
       message,
     });
     if (row.status !== "confirmed") return refuse("checkIn", CHECK_IN_MESSAGES.notConfirmed);
+    const [appointment] = await tx
+      .select({ date: event.eventDate })
+      .from(event)
+      .where(eq(event.id, eventId));
+    if (!appointment) return { outcome: "not-found" };
 
-    const outcome = applyCheckIn(row, command, now);
+    const outcome = applyCheckIn(row, command, now, {
+      today: londonDate(now),
+      appointmentDate: appointment.date,
+    });
     if (!outcome.ok) return refuse(outcome.field, outcome.error);
     if (!outcome.changed)
       return { outcome: "done", reference: row.reference, changed: false, to: outcome.to };

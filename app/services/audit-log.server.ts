@@ -9,7 +9,8 @@ import {
   type AuditFilter,
 } from "#app/domain/audit-filter";
 import { normaliseBookingReference } from "#app/domain/booking-reference";
-import { recordAudit, type AuditActor } from "./audit.server";
+import { assertCan, type StaffActor } from "#app/domain/permissions";
+import { recordAudit } from "./audit.server";
 
 export interface AuditRow {
   id: number;
@@ -116,9 +117,10 @@ export async function readAuditLog(db: Db, filter: AuditFilter): Promise<AuditPa
  */
 export async function readAuditLogAsStaff(
   db: Db,
-  actor: AuditActor,
+  actor: StaffActor,
   filter: AuditFilter,
 ): Promise<AuditPage> {
+  assertCan(actor, "audit:read");
   const result = await readAuditLog(db, filter);
   await recordAudit(db, actor, {
     action: "audit.view",

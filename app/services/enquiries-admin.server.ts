@@ -2,7 +2,8 @@ import { and, asc, count, desc, eq, isNotNull, isNull, sql } from "drizzle-orm";
 import type { Db } from "#app/db/client.server";
 import { enquiry, user } from "#app/db/schema";
 import type { EnquiryFilter } from "#app/domain/enquiry-inbox";
-import { recordAudit, type AuditActor } from "./audit.server";
+import { assertCan, type StaffActor } from "#app/domain/permissions";
+import { recordAudit } from "./audit.server";
 
 export interface InboxEnquiry {
   id: string;
@@ -25,9 +26,10 @@ export const INBOX_LIMIT = 500;
 
 export async function listEnquiriesForStaff(
   db: Db,
-  actor: AuditActor,
+  actor: StaffActor,
   filter: EnquiryFilter,
 ): Promise<{ enquiries: InboxEnquiry[]; unhandledCount: number }> {
+  assertCan(actor, "enquiry:handle");
   const rows = await db
     .select({
       id: enquiry.id,
@@ -76,12 +78,13 @@ export async function listEnquiriesForStaff(
  */
 export async function setEnquiryHandled(
   db: Db,
-  actor: AuditActor,
+  actor: StaffActor,
   enquiryId: string,
   handled: boolean,
   now = new Date(),
 ): Promise<boolean> {
   return db.transaction(async (tx) => {
+    assertCan(actor, "enquiry:handle");
     const [exists] = await tx
       .select({ id: enquiry.id })
       .from(enquiry)

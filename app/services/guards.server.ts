@@ -2,6 +2,7 @@ import { eq } from "drizzle-orm";
 import { data, redirect } from "react-router";
 import { db } from "#app/db/client.server";
 import { user as userTable, userRole } from "#app/db/schema";
+import { can, PermissionDenied, type Capability } from "#app/domain/permissions";
 import { safeRedirect } from "#app/domain/redirect";
 import { STAFF_SESSION_HOURS, type StaffRole } from "#app/domain/roles";
 import { getSessionUser, signOut, type SessionUser } from "./session.server";
@@ -48,11 +49,12 @@ export const TWO_FACTOR_ENROLMENT_PATH = "/admin/two-factor";
  * For everything under /admin. In this order: anyone not signed in goes to /login; someone who
  * holds no staff role (a patient), or whose account is deactivated, gets 403; a staff session
  * older than STAFF_SESSION_HOURS, or one in which no code from the app was typed, is ended and sent
- * to sign in again; staff without two-factor sign-in go to enrolment; and when `role` is given, staff without any of those roles get 403.
+ * to sign in again; staff without two-factor sign-in go to enrolment; and when `capability` is
+ * given, staff whose roles do not give it (`can`, app/domain/permissions.ts) get 403.
  */
 export async function requireStaff(
   { request, context }: { request: Request; context: { clientAddress: string } },
-  role?: StaffRole | readonly StaffRole[],
+  capability?: Capability,
   options: { allowWithoutTwoFactor?: boolean } = {},
 ): Promise<StaffUser> {
   const user = await requireUser(request);
@@ -62,7 +64,7 @@ export async function requireStaff(
     .innerJoin(userRole, eq(userRole.userId, userTable.id))
     .where(eq(userTable.id, user.id));
   const roles = rows.filter((row) => !row.deactivatedAt).map((row) => row.role);
-  if (roles.length === 0) throw data({ error: FORBIDDEN_MESSAGE }, { status: 403 });
+  if (roles.length === 0) throw forbidden();
 
   const ageMs = Date.now() - user.sessionCreatedAt.getTime();
   if (ageMs > STAFF_SESSION_HOURS * 60 * 60_000) {
@@ -78,10 +80,35 @@ export async function requireStaff(
   if (!user.twoFactorEnabled && !options.allowWithoutTwoFactor) {
     throw redirect(TWO_FACTOR_ENROLMENT_PATH);
   }
-  const wanted = role === undefined ? [] : typeof role === "string" ? [role] : role;
-  if (wanted.length > 0 && !wanted.some((needed) => roles.includes(needed)))
-    throw data({ error: FORBIDDEN_MESSAGE }, { status: 403 });
+  if (capability !== undefined && !can({ roles }, capability)) throw forbidden();
   return { ...user, roles, clientAddress: context.clientAddress };
+}
+
+function forbidden() {
+  return data({ error: FORBIDDEN_MESSAGE }, { status: 403 });
+}
+
+/**
+ * A back-office loader or action: `requireStaff` with the page's capability, then `handler` with
+ * the staff member. Services check their own capability as well (the same table); a refusal from
+ * one (PermissionDenied) is answered with the same 403 as the guard's, never a 500.
+ */
+export function staffRoute<
+  Args extends { request: Request; context: { clientAddress: string } },
+  R,
+>(
+  capability: Capability,
+  handler: (args: Args, staff: StaffUser) => Promise<R>,
+): (args: Args) => Promise<R> {
+  return async (args) => {
+    const staff = await requireStaff(args, capability);
+    try {
+      return await handler(args, staff);
+    } catch (error) {
+      if (error instanceof PermissionDenied) throw forbidden();
+      throw error;
+    }
+  };
 }
 
 /** For JSON endpoints: someone signed in, or a 401 answer in JSON (no redirect to a page). */

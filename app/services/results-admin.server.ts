@@ -15,7 +15,14 @@ import {
 import { ageOn } from "#app/domain/age";
 import { normaliseBookingReference } from "#app/domain/booking-reference";
 import { londonDate } from "#app/domain/london-time";
-import { PSA_UNIT, suggestFlag, type ResultFlag, type ThresholdBand } from "#app/domain/psa-flag";
+import { assertCan, type StaffActor } from "#app/domain/permissions";
+import {
+  PSA_UNIT,
+  readThresholdForm,
+  suggestFlag,
+  type ResultFlag,
+  type ThresholdBand,
+} from "#app/domain/psa-flag";
 import {
   checkImportRows,
   cleanUploadFilename,
@@ -31,10 +38,12 @@ import {
   changedFields,
   isSeenVersion,
   nextUpdatedAt,
+  releaseRefusal,
   type ReleaseDecision,
+  type ReleaseRefusal,
   type ResultCorrection,
 } from "#app/domain/result-release";
-import { recordAudit, type AuditActor } from "./audit.server";
+import { recordAudit } from "./audit.server";
 import { enqueueEmail } from "./email.server";
 
 /**
@@ -48,9 +57,6 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export function isUuid(value: unknown): value is string {
   return typeof value === "string" && UUID.test(value);
 }
-
-/** The staff member acting, as the audit log needs them. */
-export type Clinician = AuditActor & { id: string };
 
 /* ---------------------------------------------------------------------------------------------- */
 /* Thresholds                                                                                     */
@@ -73,24 +79,34 @@ export function listThresholds(db: Db): Promise<ThresholdRow[]> {
     .orderBy(asc(psaThreshold.minAge));
 }
 
+export type SaveThresholdsResult =
+  { ok: true; changed: number } | { ok: false; fieldErrors: Record<string, string> };
+
 /**
- * Saves every band's threshold at once (null: none). Bands not named keep theirs. Returns how many
+ * Saves the thresholds page: every band's threshold at once (blank: none), read from the form's
+ * `values` against the bands as they are, locked. A bad field saves nothing. Returns how many
  * changed. Audited as thresholds.update with the count and each band's old and new threshold.
  */
 export async function saveThresholds(
   db: Db,
-  staff: Clinician,
-  values: ReadonlyMap<string, string | null>,
+  staff: StaffActor,
+  values: Record<string, string>,
   now = new Date(),
-): Promise<{ changed: number }> {
-  return db.transaction(async (tx) => {
+): Promise<SaveThresholdsResult> {
+  return db.transaction(async (tx): Promise<SaveThresholdsResult> => {
+    assertCan(staff, "threshold:edit");
     const bands = await tx.select().from(psaThreshold).for("update");
+    const read = readThresholdForm(
+      bands.map((band) => band.id),
+      values,
+    );
+    if (!read.ok) return { ok: false, fieldErrors: read.fieldErrors };
     let changed = 0;
     // Thresholds are clinical settings, not anyone's data: the log keeps each change, "40-49": "1.00 → 1.20".
     const changes: Record<string, string> = {};
     for (const band of bands) {
-      if (!values.has(band.id)) continue;
-      const next = values.get(band.id) ?? null;
+      if (!read.thresholds.has(band.id)) continue;
+      const next = read.thresholds.get(band.id) ?? null;
       if (next === band.thresholdNgMl) continue;
       await tx
         .update(psaThreshold)
@@ -105,7 +121,7 @@ export async function saveThresholds(
       entityType: "psa_threshold",
       details: { bands: bands.length, changed, ...changes },
     });
-    return { changed };
+    return { ok: true, changed };
   });
 }
 
@@ -182,10 +198,11 @@ export type CreateImportResult = { ok: true; id: string } | { ok: false; error: 
  */
 export async function createImport(
   db: Db,
-  staff: Clinician,
+  staff: StaffActor,
   file: { filename: string | null; text: string },
   now = new Date(),
 ): Promise<CreateImportResult> {
+  assertCan(staff, "result:import");
   const read = readResultsCsv(file.text);
   if (!read.ok) return { ok: false, error: read.error };
   return db.transaction(async (tx) => {
@@ -267,9 +284,10 @@ function personName(row: {
  */
 export async function viewImport(
   db: Db,
-  staff: Clinician,
+  staff: StaffActor,
   importId: string,
 ): Promise<ImportPreview | null> {
+  assertCan(staff, "result:import");
   if (!isUuid(importId)) return null;
   const [found] = await db
     .select()
@@ -314,7 +332,8 @@ export async function viewImport(
 }
 
 /** The clinician's own recent imports (no personal data: names of files and counts). */
-export async function listOwnImports(db: Db, staff: Clinician, limit = 10) {
+export async function listOwnImports(db: Db, staff: StaffActor, limit = 10) {
+  assertCan(staff, "result:import");
   const found = await db
     .select()
     .from(resultImport)
@@ -343,12 +362,13 @@ export type CommitResult =
  */
 export async function commitImport(
   db: Db,
-  staff: Clinician,
+  staff: StaffActor,
   importId: string,
   now = new Date(),
 ): Promise<CommitResult> {
-  if (!isUuid(importId)) return { status: "not-found" };
   return db.transaction(async (tx): Promise<CommitResult> => {
+    assertCan(staff, "result:import");
+    if (!isUuid(importId)) return { status: "not-found" };
     const [found] = await tx
       .select()
       .from(resultImport)
@@ -459,10 +479,11 @@ export interface ResultListItem {
  */
 export async function listResults(
   db: Db,
-  staff: Clinician,
+  staff: StaffActor,
   filter: ResultListFilter,
   limit = 200,
 ): Promise<ResultListItem[]> {
+  assertCan(staff, "result:read");
   const where =
     filter === "awaiting"
       ? and(isNull(testResult.releasedAt), isNotNull(testResult.psaValue))
@@ -552,6 +573,7 @@ async function loadResult(db: Db, resultId: string) {
       accountName: user.name,
       reference: booking.reference,
       sampleId: booking.sampleId,
+      sampleTakenAt: booking.sampleTakenAt,
       slotTime: booking.slotTime,
       eventName: event.name,
       eventDate: event.eventDate,
@@ -571,9 +593,10 @@ async function loadResult(db: Db, resultId: string) {
 /** A result for the clinician's page, or null (404). Audited as result.view before it is returned. */
 export async function viewResult(
   db: Db,
-  staff: Clinician,
+  staff: StaffActor,
   resultId: string,
 ): Promise<ResultDetail | null> {
+  assertCan(staff, "result:read");
   if (!isUuid(resultId)) return null;
   const found = await loadResult(db, resultId);
   if (!found) return null;
@@ -655,28 +678,30 @@ async function lockAndLoadResult(tx: Db, resultId: string) {
 }
 
 export type ReleaseResult =
-  { ok: true } | { ok: false; reason: "not-found" | "already-released" | "no-value" | "changed" };
+  { ok: true } | { ok: false; reason: "not-found" | "changed" | ReleaseRefusal };
 
 /**
  * Sets the clinician's flag, retest interval and comments and releases the result to the patient,
- * in one transaction with its audit row (result.release) and the "results are ready" e-mail.
+ * in one transaction with its audit row (result.release) and the "results are ready" e-mail;
+ * refused for a booking whose sample was never taken (releaseRefusal).
  * Refused ("changed") unless the result is still the version the clinician opened
  * (`decision.seen`, its `updatedAt`): a file imported since, or another clinician, may have
  * changed the value.
  */
 export async function releaseResult(
   db: Db,
-  staff: Clinician,
+  staff: StaffActor,
   resultId: string,
   decision: ReleaseDecision,
   now = new Date(),
 ): Promise<ReleaseResult> {
-  if (!isUuid(resultId)) return { ok: false, reason: "not-found" };
   return db.transaction(async (tx): Promise<ReleaseResult> => {
+    assertCan(staff, "result:release");
+    if (!isUuid(resultId)) return { ok: false, reason: "not-found" };
     const found = await lockAndLoadResult(tx, resultId);
     if (!found) return { ok: false, reason: "not-found" };
-    if (found.result.releasedAt) return { ok: false, reason: "already-released" };
-    if (!found.result.psaValue) return { ok: false, reason: "no-value" };
+    const refusal = releaseRefusal(found.result, found);
+    if (refusal) return { ok: false, reason: refusal };
     if (!isSeenVersion(found.result.updatedAt, decision.seen))
       return { ok: false, reason: "changed" };
     await tx
@@ -715,13 +740,14 @@ export type CorrectResult =
  */
 export async function correctResult(
   db: Db,
-  staff: Clinician,
+  staff: StaffActor,
   resultId: string,
   correction: ResultCorrection,
   now = new Date(),
 ): Promise<CorrectResult> {
-  if (!isUuid(resultId)) return { ok: false, reason: "not-found" };
   return db.transaction(async (tx): Promise<CorrectResult> => {
+    assertCan(staff, "result:correct");
+    if (!isUuid(resultId)) return { ok: false, reason: "not-found" };
     const found = await lockAndLoadResult(tx, resultId);
     if (!found) return { ok: false, reason: "not-found" };
     const { result } = found;

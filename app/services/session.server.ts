@@ -153,15 +153,32 @@ export type SecondFactorOutcome =
  * Marks the session that better-auth has just set (in `headers`) as one where the person gave
  * their second factor; staff pages accept no other session. With `appCode`, the code from the
  * authenticator app must not have been accepted before (claimTotpCode). A replay comes after the
- * right password, so it is audited and logged as well as refused.
+ * right password, so it is audited and logged as well as refused. With `enrolled` (the person
+ * whose code has just turned two-factor sign-in on), that is audited in the same transaction.
  */
 export async function acceptSecondFactor(
   headers: Headers,
-  options: { appCode?: string; clientAddress: string },
+  options: {
+    appCode?: string;
+    clientAddress: string;
+    enrolled?: { id: string; email: string | null };
+  },
 ): Promise<SecondFactorOutcome> {
   const token = newSessionToken(headers);
-  if (!token) return "no-session";
   const outcome = await db().transaction(async (tx) => {
+    const { enrolled, clientAddress } = options;
+    if (enrolled)
+      await recordAudit(
+        tx,
+        { id: enrolled.id, email: enrolled.email, clientAddress },
+        {
+          action: "staff.two-factor",
+          subjectUserId: enrolled.id,
+          entityType: "user",
+          entityId: enrolled.id,
+        },
+      );
+    if (!token) return { outcome: "no-session" as const };
     const [found] = await tx
       .select({ userId: session.userId, email: user.email })
       .from(session)

@@ -3,9 +3,10 @@ import { and, asc, desc, eq, gt, isNull } from "drizzle-orm";
 import type { Db } from "#app/db/client.server";
 import { account, session, staffInvitation, twoFactor, user, userRole } from "#app/db/schema";
 import { organisation } from "#app/content/organisation";
+import { assertCan, type StaffActor } from "#app/domain/permissions";
 import { STAFF_ROLES, type StaffRole } from "#app/domain/roles";
 import { selfLockoutProblem, type SelfLockout } from "#app/domain/staff-admin";
-import { recordAudit, type AuditActor } from "./audit.server";
+import { recordAudit } from "./audit.server";
 import { hashPassword } from "./auth.server";
 import { enqueueEmail } from "./email.server";
 
@@ -23,15 +24,27 @@ export function setupLink(baseUrl: string, token: string): string {
 }
 
 /**
+ * `npm run create-admin`: whoever can run it holds the database already, so it needs no role. It
+ * is the only actor without an id.
+ */
+export interface CommandLineActor {
+  id: null;
+  email: null;
+  clientAddress: string;
+}
+
+/**
  * A one-time set-up link for `email` with `roles`. Only the token's hash is stored. From an admin
- * (`actor.id` set) the link is e-mailed; from the command line it is returned to be printed.
+ * (who needs `staff:manage`) the link is e-mailed; from the command line it is returned to be
+ * printed.
  */
 export async function inviteStaff(
   db: Db,
-  actor: AuditActor,
+  actor: StaffActor | CommandLineActor,
   input: { email: string; roles: readonly StaffRole[]; baseUrl: string },
   now = new Date(),
 ): Promise<{ link: string; expiresAt: Date }> {
+  if (actor.id !== null) assertCan(actor, "staff:manage");
   const token = crypto.randomBytes(32).toString("base64url");
   const hours = actor.id ? SETUP_LINK_HOURS.invitation : SETUP_LINK_HOURS.commandLine;
   const expiresAt = new Date(now.getTime() + hours * 60 * 60_000);
@@ -219,9 +232,9 @@ async function claimInvitation(
 }
 
 /** Replaces a person's roles; the audit log keeps what they were and what they became. */
-export async function setStaffRoles(
+async function setStaffRoles(
   db: Db,
-  actor: AuditActor,
+  actor: StaffActor,
   userId: string,
   roles: readonly StaffRole[],
   now = new Date(),
@@ -248,9 +261,9 @@ export async function setStaffRoles(
 }
 
 /** Stops an account signing in and ends its sessions at once; or lets it sign in again. */
-export async function setAccountActive(
+async function setAccountActive(
   db: Db,
-  actor: AuditActor,
+  actor: StaffActor,
   userId: string,
   active: boolean,
   now = new Date(),
@@ -285,7 +298,7 @@ export interface StaffMember {
 }
 
 /** Everyone who holds a staff role, deactivated or not, by name. */
-export async function listStaff(db: Db): Promise<StaffMember[]> {
+async function listStaff(db: Db): Promise<StaffMember[]> {
   const rows = await db
     .select({
       id: user.id,
@@ -325,10 +338,7 @@ export interface PendingInvitation {
 }
 
 /** Invitations not yet used, revoked or expired, newest first. */
-export async function listPendingInvitations(
-  db: Db,
-  now = new Date(),
-): Promise<PendingInvitation[]> {
+async function listPendingInvitations(db: Db, now: Date): Promise<PendingInvitation[]> {
   return db
     .select({
       id: staffInvitation.id,
@@ -348,8 +358,27 @@ export async function listPendingInvitations(
     .orderBy(desc(staffInvitation.createdAt));
 }
 
+/**
+ * The staff page: everyone holding a staff role and the invitations still pending. Showing it is
+ * recorded in the audit log (staff.view, with the counts) before it is returned.
+ */
+export async function viewStaff(
+  db: Db,
+  actor: StaffActor,
+  now = new Date(),
+): Promise<{ people: StaffMember[]; invitations: PendingInvitation[] }> {
+  assertCan(actor, "staff:manage");
+  const [people, invitations] = await Promise.all([listStaff(db), listPendingInvitations(db, now)]);
+  await recordAudit(db, actor, {
+    action: "staff.view",
+    entityType: "user",
+    details: { staff: people.length, invitations: invitations.length },
+  });
+  return { people, invitations };
+}
+
 /** Whether an address already belongs to someone holding a staff role. */
-export async function isStaffEmail(db: Db, email: string): Promise<boolean> {
+async function isStaffEmail(db: Db, email: string): Promise<boolean> {
   const [row] = await db
     .select({ id: user.id })
     .from(user)
@@ -359,14 +388,33 @@ export async function isStaffEmail(db: Db, email: string): Promise<boolean> {
   return !!row;
 }
 
+/**
+ * The staff page's invitation: refused (alreadyStaff) for an address that already holds a staff
+ * role, whose roles are changed on the list instead.
+ */
+export async function inviteStaffMember(
+  db: Db,
+  actor: StaffActor,
+  input: { email: string; roles: readonly StaffRole[]; baseUrl: string },
+  now = new Date(),
+): Promise<{ ok: true } | { ok: false; reason: "alreadyStaff" }> {
+  return db.transaction(async (tx) => {
+    assertCan(actor, "staff:manage");
+    if (await isStaffEmail(tx, input.email)) return { ok: false, reason: "alreadyStaff" } as const;
+    await inviteStaff(tx, actor, input, now);
+    return { ok: true } as const;
+  });
+}
+
 /** Stops an unused invitation's link working. False when there is no such pending invitation. */
 export async function revokeInvitation(
   db: Db,
-  actor: AuditActor,
+  actor: StaffActor,
   invitationId: string,
   now = new Date(),
 ): Promise<boolean> {
   return db.transaction(async (tx) => {
+    assertCan(actor, "staff:manage");
     const [revoked] = await tx
       .update(staffInvitation)
       .set({ revokedAt: now })
@@ -406,31 +454,37 @@ async function holdsAnyRole(db: Db, userId: string): Promise<boolean> {
  */
 export async function changeStaffRoles(
   db: Db,
-  actor: AuditActor,
+  actor: StaffActor,
   userId: string,
   roles: readonly StaffRole[],
   now = new Date(),
 ): Promise<StaffChangeResult> {
-  const problem = actor.id ? selfLockoutProblem(actor.id, userId, { roles }) : null;
-  if (problem) return { ok: false, reason: problem };
-  if (!(await holdsAnyRole(db, userId))) return { ok: false, reason: "missing" };
-  const done = await setStaffRoles(db, actor, userId, roles, now);
-  return done.ok ? { ok: true } : { ok: false, reason: "missing" };
+  return db.transaction(async (tx): Promise<StaffChangeResult> => {
+    assertCan(actor, "staff:manage");
+    const problem = selfLockoutProblem(actor.id, userId, { roles });
+    if (problem) return { ok: false, reason: problem };
+    if (!(await holdsAnyRole(tx, userId))) return { ok: false, reason: "missing" };
+    const done = await setStaffRoles(tx, actor, userId, roles, now);
+    return done.ok ? { ok: true } : { ok: false, reason: "missing" };
+  });
 }
 
 /** The staff page's deactivate and reactivate: staff only, and never the acting admin themselves. */
 export async function changeAccountActive(
   db: Db,
-  actor: AuditActor,
+  actor: StaffActor,
   userId: string,
   active: boolean,
   now = new Date(),
 ): Promise<StaffChangeResult> {
-  const problem = actor.id ? selfLockoutProblem(actor.id, userId, { active }) : null;
-  if (problem) return { ok: false, reason: problem };
-  if (!(await holdsAnyRole(db, userId))) return { ok: false, reason: "missing" };
-  const done = await setAccountActive(db, actor, userId, active, now);
-  return done.ok ? { ok: true } : { ok: false, reason: "missing" };
+  return db.transaction(async (tx): Promise<StaffChangeResult> => {
+    assertCan(actor, "staff:manage");
+    const problem = selfLockoutProblem(actor.id, userId, { active });
+    if (problem) return { ok: false, reason: problem };
+    if (!(await holdsAnyRole(tx, userId))) return { ok: false, reason: "missing" };
+    const done = await setAccountActive(tx, actor, userId, active, now);
+    return done.ok ? { ok: true } : { ok: false, reason: "missing" };
+  });
 }
 
 /**
@@ -440,13 +494,14 @@ export async function changeAccountActive(
  */
 export async function resetTwoFactor(
   db: Db,
-  actor: AuditActor,
+  actor: StaffActor,
   userId: string,
   now = new Date(),
 ): Promise<StaffChangeResult> {
-  if (actor.id === userId) return { ok: false, reason: "ownTwoFactor" };
-  if (!(await holdsAnyRole(db, userId))) return { ok: false, reason: "missing" };
-  await db.transaction(async (tx) => {
+  return db.transaction(async (tx): Promise<StaffChangeResult> => {
+    assertCan(actor, "staff:manage");
+    if (actor.id === userId) return { ok: false, reason: "ownTwoFactor" };
+    if (!(await holdsAnyRole(tx, userId))) return { ok: false, reason: "missing" };
     await tx.delete(twoFactor).where(eq(twoFactor.userId, userId));
     await tx
       .update(user)
@@ -459,6 +514,6 @@ export async function resetTwoFactor(
       entityType: "user",
       entityId: userId,
     });
+    return { ok: true };
   });
-  return { ok: true };
 }

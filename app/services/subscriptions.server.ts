@@ -5,7 +5,8 @@ import { organisation } from "#app/content/organisation";
 import { config } from "#app/config.server";
 import { NEWSLETTER_CONFIRM_LINK_DAYS, type NewsletterSubscription } from "#app/domain/newsletter";
 import { subscribersCsv, subscribersCsvFilename } from "#app/domain/subscribers-csv";
-import { recordAudit, type AuditActor } from "./audit.server";
+import { assertCan, type StaffActor } from "#app/domain/permissions";
+import { recordAudit } from "./audit.server";
 import { enqueueEmail, type OutgoingEmail } from "./email.server";
 import {
   checkNewsletterConfirmation,
@@ -141,9 +142,10 @@ export async function countCurrentSubscribers(db: Db): Promise<number> {
  */
 export async function exportSubscribers(
   db: Db,
-  actor: AuditActor,
+  actor: StaffActor,
   now = new Date(),
 ): Promise<{ csv: string; filename: string; count: number }> {
+  assertCan(actor, "subscriber:export");
   const rows = await db
     .select({
       name: newsletterSubscription.name,

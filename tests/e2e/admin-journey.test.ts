@@ -291,6 +291,17 @@ describe("an event from the back office to a result on the patient's page", () =
   it("the coordinator checks him in on a tablet, records his sample and exports the lab CSV", async () => {
     const jar = await signIn(DEMO_COORDINATOR);
     const page = await staffPage(jar, { width: 768 });
+    // A week ahead, check-in has not opened: the list says when it does and offers no buttons.
+    await page.goto(`/admin/events/${journey.eventId}/attendees`);
+    expect(await page.getByText("Check-in opens on the day of the appointment").count()).toBe(1);
+    expect(await page.getByRole("button", { name: "Arrived for Alfred Ketteridge" }).count()).toBe(
+      0,
+    );
+    // The day of the event comes (the test cannot move the server's clock, so it moves the event).
+    await query("update event set event_date = $1 where id = $2", [
+      dateFromToday(0),
+      journey.eventId,
+    ]);
     await page.goto(`/admin/events/${journey.eventId}/attendees`);
     await expectNoAxeViolations(page);
     // Nothing sideways at 768 px: every button and field is on the screen.
@@ -323,7 +334,7 @@ describe("an event from the back office to a result on the patient's page", () =
       .split(/\r?\n/);
     expect(lines[0]).toBe("reference,name,date of birth,NHS number,sample id,event date,lab");
     expect(lines.slice(1)).toEqual([
-      `${journey.reference},Alfred Ketteridge,1959-04-12,9434765919,${journey.sampleId},${dateFromToday(7)},Partner laboratory`,
+      `${journey.reference},Alfred Ketteridge,1959-04-12,9434765919,${journey.sampleId},${dateFromToday(0)},Partner laboratory`,
     ]);
 
     // Every look at his details is in the audit log, with where it came from.

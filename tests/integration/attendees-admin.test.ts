@@ -7,13 +7,13 @@ import { auditLog, booking, consent, profile, testResult, user } from "#app/db/s
 import { generateBookingReference } from "#app/domain/booking-reference";
 import { CHECK_IN_MESSAGES, type CheckInCommand } from "#app/domain/check-in";
 import { CONSENT_WORDING_VERSION, type ConsentForm } from "#app/domain/consent";
+import type { StaffActor } from "#app/domain/permissions";
 import {
   exportLabCsv,
   printAttendees,
   recordCheckIn,
   viewAttendees,
 } from "#app/services/attendees.server";
-import type { AuditActor } from "#app/services/audit.server";
 import { submitConsent } from "#app/services/booking/consent.server";
 import { holdPlace } from "#app/services/booking/hold.server";
 import { openTestDatabase } from "#tests/support/database";
@@ -41,12 +41,13 @@ const later = (minutes: number) => new Date(DAY.getTime() + minutes * 60_000);
 let counter = 0;
 const unique = () => `${++counter}-${crypto.randomUUID().slice(0, 8)}`;
 
-/** A coordinator, as the audit log records one. */
-function coordinator(): AuditActor & { id: string } {
+/** A coordinator, as the services are given one. */
+function coordinator(): StaffActor {
   return {
     id: `coordinator-${unique()}`,
     email: "coordinator@example.org",
     clientAddress: "10.0.0.7",
+    roles: ["coordinator"],
   };
 }
 
@@ -436,6 +437,36 @@ describe("check-in", () => {
     const [row] = await db.select().from(booking).where(eq(booking.id, bookingId));
     return row!;
   }
+
+  // Issue 14, item 10: an appointment 10 days away was checked in and its sample recorded.
+  it("refuses check-in before the appointment's day: nothing changes, nothing is audited", async () => {
+    const { ev, bookings } = await eventWithBookings();
+    const staff = coordinator();
+    const id = bookings.bernard.id;
+    const tenDaysBefore = later(-60 * 24 * 10);
+    for (const command of [arrived(id), noShow(id), sample(id, `S-${unique()}`.slice(0, 40))]) {
+      expect(
+        await recordCheckIn(db, staff, { eventId: ev.id, command, now: tenDaysBefore }),
+      ).toEqual({
+        outcome: "refused",
+        reference: bookings.bernard.reference,
+        field: "checkIn",
+        message: "Check-in opens on the day of the appointment, Wednesday, 10 June 2026.",
+      });
+    }
+    expect(await stored(id)).toMatchObject({
+      arrivedAt: null,
+      noShowAt: null,
+      sampleId: null,
+      sampleTakenAt: null,
+    });
+    expect(await auditRows(staff.id, "checkin.update")).toEqual([]);
+    // The list says when check-in opens, and offers no check-in until then.
+    const early = await viewAttendees(db, staff, { eventId: ev.id, now: tenDaysBefore });
+    expect(early?.checkInOpensOn).toBe("2026-06-10");
+    const onTheDay = await viewAttendees(db, staff, { eventId: ev.id, now: DAY });
+    expect(onTheDay?.checkInOpensOn).toBeNull();
+  });
 
   it("marks an arrival, a no-show and back, each audited once", async () => {
     const { ev, people, bookings } = await eventWithBookings();

@@ -303,7 +303,12 @@ describe("a cancelled event keeping a released result (finding 11)", () => {
 
     const result = await cancelEvent(
       db,
-      { id: null, email: "coordinator@example.org", clientAddress: "127.0.0.1" },
+      {
+        id: "rules-coordinator",
+        email: "coordinator@example.org",
+        clientAddress: "127.0.0.1",
+        roles: ["coordinator"],
+      },
       ev.id,
       at(60),
     );

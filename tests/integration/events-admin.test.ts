@@ -14,6 +14,7 @@ import {
 } from "#app/db/schema";
 import type { ConsentForm } from "#app/domain/consent";
 import { EVENT_MESSAGES, STATUS_MESSAGES } from "#app/domain/event-form";
+import type { StaffActor } from "#app/domain/permissions";
 import { checkAccessCode } from "#app/services/access-codes.server";
 import {
   cancelEvent,
@@ -70,10 +71,11 @@ const NOW = new Date("2026-06-01T09:00:00Z");
 const minutes = (n: number) => new Date(NOW.getTime() + n * 60_000);
 const RETURN_URL = "http://localhost:3000/checkout/return";
 const CANCEL_URL = "http://localhost:3000/checkout/cancel";
-const COORDINATOR = {
+const COORDINATOR: StaffActor = {
   id: "staff-coordinator",
   email: "coordinator@example.org",
   clientAddress: "127.0.0.9",
+  roles: ["coordinator"],
 };
 
 let people = 0;
@@ -216,6 +218,7 @@ describe("creating, publishing and unpublishing", () => {
     const future = new Date(Date.now() + 400 * 86_400_000).toISOString().slice(0, 10);
     const created = await createEvent(
       db,
+      COORDINATOR,
       eventForm(product.id, {
         name: "Braintree Draft Screening",
         eventDate: future,
@@ -243,11 +246,17 @@ describe("creating, publishing and unpublishing", () => {
     expect(await findEvent(db, created.id)).toBeNull();
 
     // …and shows it at once when published: publishing clears the cache.
-    expect(await publishEvent(db, created.id)).toEqual({ ok: true, status: "published" });
+    expect(await publishEvent(db, COORDINATOR, created.id)).toEqual({
+      ok: true,
+      status: "published",
+    });
     expect(await listed()).toContain(created.id);
     expect((await findEvent(db, created.id))?.price).toBe(1950);
 
-    expect(await unpublishEvent(db, created.id)).toEqual({ ok: true, status: "draft" });
+    expect(await unpublishEvent(db, COORDINATOR, created.id)).toEqual({
+      ok: true,
+      status: "draft",
+    });
     expect(await listed()).not.toContain(created.id);
   });
 
@@ -256,6 +265,7 @@ describe("creating, publishing and unpublishing", () => {
     const before = (await db.select({ id: event.id }).from(event)).length;
     const result = await createEvent(
       db,
+      COORDINATOR,
       eventForm(product.id, {
         endTime: "09:00",
         labName: "",
@@ -311,7 +321,7 @@ describe("creating, publishing and unpublishing", () => {
     expect(listed).toMatchObject({ booked: 2, held: 1, total: 40, status: "published" });
 
     const values = eventForm(ev.productId, { totalSpaces: "2" });
-    expect(await updateEvent(db, ev.id, values, minutes(1))).toMatchObject({
+    expect(await updateEvent(db, COORDINATOR, ev.id, values, minutes(1))).toMatchObject({
       ok: false,
       fieldErrors: { totalSpaces: EVENT_MESSAGES.capacityBelowTaken(3) },
     });
@@ -319,6 +329,7 @@ describe("creating, publishing and unpublishing", () => {
     expect(
       await updateEvent(
         db,
+        COORDINATOR,
         ev.id,
         eventForm(ev.productId, { endTime: "10:30", eventDate: "2026-06-11" }),
         minutes(1),
@@ -331,14 +342,26 @@ describe("creating, publishing and unpublishing", () => {
       },
     });
     expect(
-      await updateEvent(db, ev.id, eventForm(ev.productId, { totalSpaces: "3" }), minutes(1)),
+      await updateEvent(
+        db,
+        COORDINATOR,
+        ev.id,
+        eventForm(ev.productId, { totalSpaces: "3" }),
+        minutes(1),
+      ),
     ).toEqual({
       ok: true,
       id: ev.id,
     });
     // Once the hold has run out, its place is free again.
     expect(
-      await updateEvent(db, ev.id, eventForm(ev.productId, { totalSpaces: "2" }), minutes(30)),
+      await updateEvent(
+        db,
+        COORDINATOR,
+        ev.id,
+        eventForm(ev.productId, { totalSpaces: "2" }),
+        minutes(30),
+      ),
     ).toEqual({ ok: true, id: ev.id });
     const [row] = await db.select().from(event).where(eq(event.id, ev.id));
     expect(row!.totalSpaces).toBe(2);
@@ -347,18 +370,20 @@ describe("creating, publishing and unpublishing", () => {
   it("will not unpublish an event people have booked, nor publish a cancelled one", async () => {
     const ev = await paidEvent({ status: "published" });
     await paidBooking(ev.id, "10:00");
-    const refused = await unpublishEvent(db, ev.id, minutes(5));
+    const refused = await unpublishEvent(db, COORDINATOR, ev.id, minutes(5));
     expect(refused).toEqual({ ok: false, message: STATUS_MESSAGES.unpublishBooked(1) });
 
     const [row] = await db.select({ status: event.status }).from(event).where(eq(event.id, ev.id));
     expect(row!.status).toBe("published");
 
     await cancelOk(ev.id, minutes(10));
-    expect(await publishEvent(db, ev.id, minutes(11))).toEqual({
+    expect(await publishEvent(db, COORDINATOR, ev.id, minutes(11))).toEqual({
       ok: false,
       message: STATUS_MESSAGES.publishCancelled,
     });
-    expect(await updateEvent(db, ev.id, eventForm(ev.productId), minutes(11))).toMatchObject({
+    expect(
+      await updateEvent(db, COORDINATOR, ev.id, eventForm(ev.productId), minutes(11)),
+    ).toMatchObject({
       ok: false,
       formError: STATUS_MESSAGES.editCancelled,
     });
@@ -398,7 +423,7 @@ describe("creating, publishing and unpublishing", () => {
 describe("access codes", () => {
   it("makes a readable code shown once, counts its uses, and revokes it", async () => {
     const ev = await paidEvent({ isPublic: false, status: "published" });
-    const made = await createEventAccessCode(db, ev.id, {
+    const made = await createEventAccessCode(db, COORDINATOR, ev.id, {
       label: "Stour Estuary Lodge",
       maxUses: 2,
       expiresOn: "2026-06-10",
@@ -420,8 +445,8 @@ describe("access codes", () => {
       { id: made.id, label: "Stour Estuary Lodge", uses: 1, maxUses: 2, state: "active" },
     ]);
 
-    expect(await revokeAccessCode(db, ev.id, made.id, NOW)).toBe(true);
-    expect(await revokeAccessCode(db, ev.id, made.id, NOW)).toBe(false);
+    expect(await revokeAccessCode(db, COORDINATOR, ev.id, made.id, NOW)).toBe("revoked");
+    expect(await revokeAccessCode(db, COORDINATOR, ev.id, made.id, NOW)).toBe("already-revoked");
     expect(await check(made.code, "127.0.0.51")).toEqual({ status: "invalid" });
     detail = await findEventForAdmin(db, ev.id, NOW);
     expect(detail!.codes[0]!.state).toBe("revoked");
@@ -430,13 +455,13 @@ describe("access codes", () => {
   it("does not revoke another event's code", async () => {
     const one = await paidEvent({ isPublic: false });
     const other = await paidEvent({ isPublic: false });
-    const made = await createEventAccessCode(db, one.id, {
+    const made = await createEventAccessCode(db, COORDINATOR, one.id, {
       label: null,
       maxUses: null,
       expiresOn: null,
     });
     if (!made?.ok) throw new Error("no code");
-    expect(await revokeAccessCode(db, other.id, made.id, NOW)).toBe(false);
+    expect(await revokeAccessCode(db, COORDINATOR, other.id, made.id, NOW)).toBeNull();
     const [stored] = await db.select().from(eventAccessCode).where(eq(eventAccessCode.id, made.id));
     expect(stored!.revokedAt).toBeNull();
   });
@@ -857,13 +882,13 @@ describe("refunds the server tries again by itself", () => {
 
 describe("products", () => {
   it("creates and changes a product, with its price in pence", async () => {
-    const created = await createProduct(db, {
+    const created = await createProduct(db, COORDINATOR, {
       name: "PSA Test and Health Check",
       description: "With blood pressure.",
       price: 4000,
     });
     expect(
-      await updateProduct(db, created.id, {
+      await updateProduct(db, COORDINATOR, created.id, {
         name: "PSA and Health Check",
         description: null,
         price: 4250,
@@ -879,7 +904,11 @@ describe("products", () => {
       events: 1,
     });
     expect(
-      await updateProduct(db, crypto.randomUUID(), { name: "x", description: null, price: 1 }),
+      await updateProduct(db, COORDINATOR, crypto.randomUUID(), {
+        name: "x",
+        description: null,
+        price: 1,
+      }),
     ).toBe(false);
   });
 });

@@ -17,17 +17,17 @@ import {
 import { auditFilterSchema, type AuditFilter } from "#app/domain/audit-filter";
 import { generateBookingReference } from "#app/domain/booking-reference";
 import type { StaffRole } from "#app/domain/roles";
-import { recordAudit, type AuditActor } from "#app/services/audit.server";
+import type { StaffActor } from "#app/domain/permissions";
+import { recordAudit } from "#app/services/audit.server";
 import { readAuditLog, readAuditLogAsStaff } from "#app/services/audit-log.server";
 import { listEnquiriesForStaff, setEnquiryHandled } from "#app/services/enquiries-admin.server";
 import {
   changeAccountActive,
   changeStaffRoles,
   inviteStaff,
-  isStaffEmail,
-  listPendingInvitations,
-  listStaff,
+  inviteStaffMember,
   revokeInvitation,
+  viewStaff,
 } from "#app/services/staff.server";
 import { sealNewsletterRequest } from "#app/services/newsletter-confirmation.server";
 import {
@@ -59,6 +59,9 @@ afterAll(async () => {
 
 const unique = (label: string) => `${label}-${crypto.randomUUID().slice(0, 8)}`;
 
+/** The staff roles each person was given, for actorFor. */
+const rolesGiven = new Map<string, StaffRole[]>();
+
 /** A person with an account and, when given, staff roles. */
 async function insertPerson(
   roles: StaffRole[] = [],
@@ -77,11 +80,18 @@ async function insertPerson(
     .returning();
   if (roles.length)
     await database.db.insert(userRole).values(roles.map((role) => ({ userId: id, role })));
+  rolesGiven.set(id, roles);
   return person!;
 }
 
-function actorFor(person: { id: string; email: string }): AuditActor {
-  return { id: person.id, email: person.email, clientAddress: "203.0.113.7" };
+/** A person as the back-office services are given them: with the roles they were given. */
+function actorFor(person: { id: string; email: string }): StaffActor {
+  return {
+    id: person.id,
+    email: person.email,
+    clientAddress: "203.0.113.7",
+    roles: rolesGiven.get(person.id) ?? [],
+  };
 }
 
 async function auditRowsFor(actorEmail: string) {
@@ -425,7 +435,7 @@ describe("staff management", () => {
     });
     const patient = await insertPerson([]);
 
-    const people = await listStaff(database.db);
+    const { people } = await viewStaff(database.db, actorFor(admin));
     const byId = new Map(people.map((person) => [person.id, person]));
     expect(byId.get(admin.id)).toMatchObject({
       email: admin.email,
@@ -436,8 +446,17 @@ describe("staff management", () => {
     expect(byId.get(both.id)?.roles).toEqual(["coordinator", "clinician"]);
     expect(byId.get(both.id)?.deactivatedAt).toBeInstanceOf(Date);
     expect(byId.has(patient.id)).toBe(false);
-    expect(await isStaffEmail(database.db, admin.email.toUpperCase())).toBe(true);
-    expect(await isStaffEmail(database.db, patient.email)).toBe(false);
+    // Someone already on staff is not invited again (whatever the capitals); a patient can be.
+    const again = { roles: ["clinician"] as StaffRole[], baseUrl: "http://localhost" };
+    expect(
+      await inviteStaffMember(database.db, actorFor(admin), {
+        ...again,
+        email: admin.email.toUpperCase(),
+      }),
+    ).toEqual({ ok: false, reason: "alreadyStaff" });
+    expect(
+      await inviteStaffMember(database.db, actorFor(admin), { ...again, email: patient.email }),
+    ).toEqual({ ok: true });
 
     const invitee = `${unique("invitee")}@example.org`;
     await inviteStaff(database.db, actorFor(admin), {
@@ -452,7 +471,7 @@ describe("staff management", () => {
       { email: expired, roles: ["clinician"], baseUrl: "http://localhost" },
       new Date(Date.now() - 10 * 24 * 60 * 60_000),
     );
-    const pending = await listPendingInvitations(database.db);
+    const pending = (await viewStaff(database.db, actorFor(admin))).invitations;
     const invitation = pending.find((row) => row.email === invitee);
     expect(invitation).toMatchObject({ roles: ["coordinator"] });
     expect(pending.some((row) => row.email === expired)).toBe(false);
@@ -464,15 +483,14 @@ describe("staff management", () => {
       .from(staffInvitation)
       .where(eq(staffInvitation.id, invitation!.id));
     expect(revoked!.revokedAt).toBeInstanceOf(Date);
-    expect((await listPendingInvitations(database.db)).some((row) => row.email === invitee)).toBe(
-      false,
-    );
     const [entry] = await auditRowsFor(admin.email);
     expect(entry).toMatchObject({
       action: "staff.invite.revoke",
       entityType: "staff_invitation",
       entityId: invitation!.id,
     });
+    const { invitations } = await viewStaff(database.db, actorFor(admin));
+    expect(invitations.some((row) => row.email === invitee)).toBe(false);
   });
 
   it("refuses to let an admin remove their own Admin role or deactivate themselves", async () => {

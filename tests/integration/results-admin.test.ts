@@ -15,6 +15,8 @@ import {
   user,
 } from "#app/db/schema";
 import { generateBookingReference } from "#app/domain/booking-reference";
+import type { StaffActor } from "#app/domain/permissions";
+import { thresholdFieldName } from "#app/domain/psa-flag";
 import { IMPORT_MESSAGES } from "#app/domain/result-import";
 import { listAppointmentsAndResults } from "#app/services/booking/appointments.server";
 import {
@@ -28,26 +30,25 @@ import {
   saveThresholds,
   viewImport,
   viewResult,
-  type Clinician,
 } from "#app/services/results-admin.server";
 import { openTestDatabase } from "#tests/support/database";
 import { insertEvent, insertProduct } from "#tests/support/factories";
 
 let database: Awaited<ReturnType<typeof openTestDatabase>>;
 let db: Db;
-let clinician: Clinician;
-let otherClinician: Clinician;
+let clinician: StaffActor;
+let otherClinician: StaffActor;
 let eventId: string;
 
 /** The factory's event day; results arrive ten days later. */
 const EVENT_DATE = "2026-06-10";
 const NOW = new Date("2026-06-20T09:00:00Z");
 
-async function staffMember(label: string): Promise<Clinician> {
+async function staffMember(label: string): Promise<StaffActor> {
   const id = `staff-${label}-${crypto.randomUUID()}`;
   const email = `${label}-${id.slice(-6)}@example.org`;
   await db.insert(user).values({ id, name: `Clinician ${label}`, email, emailVerified: true });
-  return { id, email, clientAddress: "203.0.113.9" };
+  return { id, email, clientAddress: "203.0.113.9", roles: ["clinician"] };
 }
 
 let people = 0;
@@ -55,7 +56,8 @@ let people = 0;
 async function bookedPatient(
   options: {
     dateOfBirth?: string | null;
-    sampleId?: string;
+    /** Recorded at check-in; null for a booking whose sample was never taken. */
+    sampleId?: string | null;
     status?: "confirmed" | "cancelled";
   } = {},
 ) {
@@ -79,6 +81,8 @@ async function bookedPatient(
     dateOfBirth: options.dateOfBirth === undefined ? "1981-01-15" : options.dateOfBirth,
   });
   const reference = generateBookingReference();
+  const sampleId =
+    options.sampleId === undefined ? `AUTO-${people}-${userId.slice(-6)}` : options.sampleId;
   const [made] = await db
     .insert(booking)
     .values({
@@ -91,9 +95,9 @@ async function bookedPatient(
       paymentRequired: false,
       paymentStatus: "not_required",
       confirmedAt: new Date("2026-06-01T09:00:00Z"),
-      sampleId: options.sampleId ?? null,
+      sampleId,
       // A sample id is recorded at check-in together with the time the sample was taken.
-      sampleTakenAt: options.sampleId ? new Date("2026-06-10T09:10:00Z") : null,
+      sampleTakenAt: sampleId ? new Date("2026-06-10T09:10:00Z") : null,
     })
     .returning({ id: booking.id });
   return { userId, email, reference, bookingId: made!.id };
@@ -103,7 +107,7 @@ function csv(lines: string[]) {
   return ["reference,sample id,psa,unit,sample date", ...lines].join("\r\n") + "\r\n";
 }
 
-async function importFile(text: string, by: Clinician = clinician) {
+async function importFile(text: string, by: StaffActor = clinician) {
   const created = await createImport(db, by, { filename: "lab.csv", text }, NOW);
   if (!created.ok) throw new Error(`import refused: ${created.error}`);
   return created.id;
@@ -272,8 +276,9 @@ describe("importing the laboratory's file", () => {
     expect(await resultOf(other.bookingId)).toHaveLength(0);
   });
 
-  it("notes a booking with no sample recorded, and stores the file name without control characters", async () => {
-    const unsampled = await bookedPatient();
+  // Issue 14, item 10: results came in for a booking whose sample had not been taken.
+  it("refuses a results row for a booking without a sample taken: its reason shows and it is not imported", async () => {
+    const unsampled = await bookedPatient({ sampleId: null });
     const sampled = await bookedPatient({ sampleId: "S-4001" });
     const created = await createImport(
       db,
@@ -286,9 +291,31 @@ describe("importing the laboratory's file", () => {
     );
     if (!created.ok) throw new Error(created.error);
     const preview = await viewImport(db, clinician, created.id);
-    expect(preview!.counts).toEqual({ rows: 2, good: 2, errors: 0 });
-    expect(preview!.rows[0]!.notes).toEqual([IMPORT_MESSAGES.noSampleRecorded]);
-    expect(preview!.rows[1]!.notes).toEqual([]);
+    expect(preview!.counts).toEqual({ rows: 2, good: 1, errors: 1 });
+    expect(preview!.rows[0]!.errors).toEqual([IMPORT_MESSAGES.noSample]);
+    expect(preview!.rows[1]!).toMatchObject({ errors: [], notes: [] });
+    expect(await commitImport(db, clinician, created.id, NOW)).toEqual({
+      status: "committed",
+      imported: 1,
+      replaced: 0,
+      skipped: 1,
+    });
+    expect(await resultOf(unsampled.bookingId)).toEqual([]);
+    expect(await resultOf(sampled.bookingId)).toHaveLength(1);
+  });
+
+  it("stores the file name without control characters", async () => {
+    const patient = await bookedPatient();
+    const created = await createImport(
+      db,
+      clinician,
+      {
+        filename: `lab\u0000\r\n\u001b\u202e${"x".repeat(300)}.csv`,
+        text: csv([`${patient.reference},,0.50,ng/ml,`]),
+      },
+      NOW,
+    );
+    if (!created.ok) throw new Error(created.error);
     const [stored] = await db.select().from(resultImport).where(eq(resultImport.id, created.id));
     expect(stored!.filename).toBe(`lab${"x".repeat(197)}`);
     expect(stored!.filename).toHaveLength(200);
@@ -333,23 +360,20 @@ describe("thresholds", () => {
     const before = await importFile(csv([`${sixtyFive.reference},,2.50,ng/ml,`]));
     const row = (await viewImport(db, clinician, before))!.rows[0]!;
     expect(row).toMatchObject({ errors: [], age: 65, suggestedFlag: null });
-    // No sample was recorded at check-in for this booking, so the preview says so too.
-    expect(row.notes).toEqual([IMPORT_MESSAGES.noSampleRecorded, IMPORT_MESSAGES.noThreshold]);
+    expect(row.notes).toEqual([IMPORT_MESSAGES.noThreshold]);
 
     const bands = await listThresholds(db);
     const sixties = bands.find((band) => band.minAge === 60)!;
     const fifties = bands.find((band) => band.minAge === 50)!;
     expect(fifties.thresholdNgMl).toBe("2.00");
     try {
-      const saved = await saveThresholds(
-        db,
-        clinician,
-        new Map([
-          [sixties.id, "2.50"],
-          [fifties.id, "2.00"],
-        ]),
+      // The page posts every band's field: each as it was, but the sixties' typed in.
+      const form = Object.fromEntries(
+        bands.map((band) => [thresholdFieldName(band.id), band.thresholdNgMl ?? ""]),
       );
-      expect(saved).toEqual({ changed: 1 });
+      form[thresholdFieldName(sixties.id)] = "2.50";
+      const saved = await saveThresholds(db, clinician, form);
+      expect(saved).toEqual({ ok: true, changed: 1 });
       const [audit] = (await auditRows("thresholds.update")).slice(-1);
       expect(audit).toMatchObject({ actorUserId: clinician.id, details: { bands: 5, changed: 1 } });
 
@@ -366,6 +390,20 @@ describe("thresholds", () => {
   });
 });
 
+describe("a thresholds post without its band fields (issue 14, item 9)", () => {
+  it("is refused with a message for each band; no threshold changes and nothing is audited", async () => {
+    const before = await listThresholds(db);
+    const audited = (await auditRows("thresholds.update")).length;
+    const saved = await saveThresholds(db, clinician, { intent: "save" });
+    expect(saved.ok).toBe(false);
+    expect(saved.ok ? {} : Object.keys(saved.fieldErrors).sort()).toEqual(
+      before.map((band) => thresholdFieldName(band.id)).sort(),
+    );
+    expect(await listThresholds(db)).toEqual(before);
+    expect(await auditRows("thresholds.update")).toHaveLength(audited);
+  });
+});
+
 describe("release and correction", () => {
   async function importedResult(value = "1.37", options: Parameters<typeof bookedPatient>[0] = {}) {
     const patient = await bookedPatient(options);
@@ -378,6 +416,39 @@ describe("release and correction", () => {
   function mailTo(email: string) {
     return db.select().from(outboxEmail).where(eq(outboxEmail.to, email));
   }
+
+  // Issue 14, item 10: a result for an appointment that had not happened was released.
+  it("refuses to release a result for a booking without a sample taken", async () => {
+    const patient = await bookedPatient({ sampleId: null });
+    // Stored as an import before this rule would have stored it (imports now refuse the row).
+    const [result] = await db
+      .insert(testResult)
+      .values({
+        bookingId: patient.bookingId,
+        psaValue: "1.37",
+        unit: "ng/ml",
+        sampleDate: EVENT_DATE,
+        suggestedFlag: "amber",
+        importedAt: NOW,
+        importedBy: clinician.id,
+        updatedAt: NOW,
+      })
+      .returning();
+    const outcome = await releaseResult(
+      db,
+      clinician,
+      result!.id,
+      { flag: "amber", retestYears: null, comments: null, seen: await seenOf(result!.id) },
+      NOW,
+    );
+    expect(outcome).toEqual({ ok: false, reason: "no-sample" });
+    expect((await resultOf(patient.bookingId))[0]).toMatchObject({ releasedAt: null, flag: null });
+    expect(await auditRows("result.release", result!.id)).toEqual([]);
+    expect(await mailTo(patient.email)).toEqual([]);
+    expect(await listAppointmentsAndResults(db, patient.userId, NOW)).toMatchObject([
+      { result: null },
+    ]);
+  });
 
   it("the patient sees nothing until release; release e-mails him without the value or flag", async () => {
     const { patient, resultId } = await importedResult("1.37");

@@ -2,9 +2,11 @@ import crypto from "node:crypto";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auditLog, session, twoFactor, user, userRole } from "#app/db/schema";
+import type { StaffActor } from "#app/domain/permissions";
 import {
   acceptInvitation,
   findUsableInvitation,
+  type CommandLineActor,
   inviteStaff,
   resetTwoFactor,
 } from "#app/services/staff.server";
@@ -19,7 +21,7 @@ afterAll(async () => {
   await database?.close();
 });
 
-const COMMAND_LINE = { id: null, email: null, clientAddress: "command line" };
+const COMMAND_LINE: CommandLineActor = { id: null, email: null, clientAddress: "command line" };
 
 async function invite(email: string) {
   const { link } = await inviteStaff(database.db, COMMAND_LINE, {
@@ -122,7 +124,12 @@ describe("resetting someone's two-factor sign-in", () => {
       expiresAt: new Date(Date.now() + 3_600_000),
       twoFactorVerified: true,
     });
-    const actor = { id: admin.id, email: admin.email, clientAddress: "192.0.2.9" };
+    const actor: StaffActor = {
+      id: admin.id,
+      email: admin.email,
+      clientAddress: "192.0.2.9",
+      roles: ["admin"],
+    };
 
     expect(await resetTwoFactor(db, actor, admin.id)).toEqual({
       ok: false,
@@ -143,7 +150,12 @@ describe("resetting someone's two-factor sign-in", () => {
   it("is only for staff: a patient's account is not found", async () => {
     const admin = await patient(`admin-${crypto.randomUUID()}@example.org`);
     const someone = await patient(`someone-${crypto.randomUUID()}@example.org`);
-    const actor = { id: admin.id, email: admin.email, clientAddress: null };
+    const actor: StaffActor = {
+      id: admin.id,
+      email: admin.email,
+      clientAddress: null,
+      roles: ["admin"],
+    };
     expect(await resetTwoFactor(database.db, actor, someone.id)).toEqual({
       ok: false,
       reason: "missing",

@@ -1,15 +1,13 @@
 import type { Route } from "./+types/attendees.lab-csv";
 import { db } from "#app/db/client.server";
-import { AREA_ROLES } from "#app/domain/admin-nav";
 import { exportLabCsv } from "#app/services/attendees.server";
-import { requireStaff } from "#app/services/guards.server";
+import { staffRoute } from "#app/services/guards.server";
 
 /**
  * The lab's CSV for one event, as a download: the confirmed bookings whose sample was taken.
  * The file name carries the event's date and name only. Each person in it is audited.
  */
-export async function loader(args: Route.LoaderArgs) {
-  const staff = await requireStaff(args, AREA_ROLES.attendees);
+export const loader = staffRoute("lab-csv:export", async (args: Route.LoaderArgs, staff) => {
   const exported = await exportLabCsv(db(), staff, { eventId: args.params.eventId });
   if (!exported)
     return new Response("Not found", {
@@ -24,4 +22,4 @@ export async function loader(args: Route.LoaderArgs) {
       "X-Content-Type-Options": "nosniff",
     },
   });
-}
+});

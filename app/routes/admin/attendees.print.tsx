@@ -3,12 +3,11 @@ import type { Route } from "./+types/attendees.print";
 import { useHydrated } from "#app/components/client-only";
 import { pageMeta } from "#app/components/meta";
 import { db } from "#app/db/client.server";
-import { AREA_ROLES } from "#app/domain/admin-nav";
 import { BOOKING_STATUS_LABELS, formatDateOfBirth, formatNhsNumber } from "#app/domain/attendees";
 import { formatLongDate, formatLondonTime } from "#app/domain/date-labels";
 import { londonDate } from "#app/domain/london-time";
 import { printAttendees } from "#app/services/attendees.server";
-import { requireStaff } from "#app/services/guards.server";
+import { staffRoute } from "#app/services/guards.server";
 import adminStyles from "#app/styles/admin.css?url";
 import { NO_STORE, pipeHeaders } from "#app/utils/headers";
 
@@ -18,8 +17,7 @@ export const headers = pipeHeaders;
 export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: adminStyles }];
 
 /** Everyone with a place at the event, for a paper list at the door. Each person is audited. */
-export async function loader(args: Route.LoaderArgs) {
-  const staff = await requireStaff(args, AREA_ROLES.attendees);
+export const loader = staffRoute("attendee:read", async (args: Route.LoaderArgs, staff) => {
   const now = new Date();
   const printed = await printAttendees(db(), staff, { eventId: args.params.eventId, now });
   if (!printed) throw data(null, { status: 404, headers: NO_STORE });
@@ -27,7 +25,7 @@ export async function loader(args: Route.LoaderArgs) {
     { ...printed, printedOn: londonDate(now), printedAt: now.toISOString() },
     { headers: NO_STORE },
   );
-}
+});
 
 /**
  * A button that opens the browser's print dialog. It needs JavaScript, so it appears only once

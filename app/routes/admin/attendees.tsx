@@ -5,7 +5,6 @@ import type { Route } from "./+types/attendees";
 import { ErrorSummary, fieldId } from "#app/components/form";
 import { pageMeta } from "#app/components/meta";
 import { db } from "#app/db/client.server";
-import { AREA_ROLES } from "#app/domain/admin-nav";
 import {
   BOOKING_STATUS_LABELS,
   CHECK_IN_DONE_MESSAGES,
@@ -20,7 +19,7 @@ import { formatLongDate, formatLondonTime } from "#app/domain/date-labels";
 import type { FieldErrors } from "#app/domain/form-basics";
 import { formValues, parseForm } from "#app/domain/forms";
 import { recordCheckIn, viewAttendees, type AttendeeRow } from "#app/services/attendees.server";
-import { requireStaff } from "#app/services/guards.server";
+import { staffRoute } from "#app/services/guards.server";
 import { NO_STORE, pipeHeaders } from "#app/utils/headers";
 import { readForm } from "#app/utils/http.server";
 
@@ -43,8 +42,7 @@ function listPath(eventId: string, search: string) {
  * The list. `q` searches by name or booking reference; `done` and `ref` say what the last
  * check-in did, for the confirmation in that person's row. Each person shown is audited.
  */
-export async function loader(args: Route.LoaderArgs) {
-  const staff = await requireStaff(args, AREA_ROLES.attendees);
+export const loader = staffRoute("attendee:read", async (args: Route.LoaderArgs, staff) => {
   const url = new URL(args.request.url);
   const view = await viewAttendees(db(), staff, {
     eventId: args.params.eventId,
@@ -60,7 +58,7 @@ export async function loader(args: Route.LoaderArgs) {
     },
     { headers: NO_STORE },
   );
-}
+});
 
 type ActionData = {
   bookingId: string;
@@ -75,8 +73,7 @@ type ActionData = {
  * not this event's is a 404; a form that is not one of ours a 400. Then back to the list, at the
  * person's row, with the search kept.
  */
-export async function action(args: Route.ActionArgs) {
-  const staff = await requireStaff(args, AREA_ROLES.attendees);
+export const action = staffRoute("attendee:check-in", async (args: Route.ActionArgs, staff) => {
   const { request, params } = args;
   const form = await readForm(request);
   const values = formValues(form);
@@ -114,7 +111,7 @@ export async function action(args: Route.ActionArgs) {
   next.set("done", command.intent);
   next.set("ref", result.reference);
   return redirect(`/admin/events/${params.eventId}/attendees?${next}#booking-${result.reference}`);
-}
+});
 
 function errorKey(field: ActionData["field"], reference: string) {
   return `${field}-${reference}`;
@@ -293,7 +290,7 @@ function notRecorded(value: string | null) {
 }
 
 export default function Attendees({ loaderData, actionData }: Route.ComponentProps) {
-  const { event, active, cancelled, totals, search, confirmation } = loaderData;
+  const { event, active, cancelled, totals, search, confirmation, checkInOpensOn } = loaderData;
   const navigation = useNavigation();
   const busy = navigation.state === "submitting";
   const formAction = listPath(event.id, search);
@@ -322,6 +319,11 @@ export default function Attendees({ loaderData, actionData }: Route.ComponentPro
       {event.status === "cancelled" && (
         <p className="notice-panel">
           <strong>This event is cancelled.</strong>
+        </p>
+      )}
+      {checkInOpensOn && (
+        <p className="notice-panel">
+          Check-in opens on the day of the appointment, {formatLongDate(checkInOpensOn)}.
         </p>
       )}
 
@@ -483,7 +485,11 @@ export default function Attendees({ loaderData, actionData }: Route.ComponentPro
                           <span className="visually-hidden">Error:</span> {rowError.message}
                         </p>
                       )}
-                      {row.canCheckIn ? (
+                      {!row.canCheckIn ? (
+                        <p className="hint">Not confirmed yet, so cannot be checked in.</p>
+                      ) : checkInOpensOn ? (
+                        <p className="hint">Check-in opens on the day.</p>
+                      ) : (
                         <CheckInControls
                           row={row}
                           formAction={formAction}
@@ -491,8 +497,6 @@ export default function Attendees({ loaderData, actionData }: Route.ComponentPro
                           error={rowError}
                           typedSampleId={rowError?.sampleId}
                         />
-                      ) : (
-                        <p className="hint">Not confirmed yet, so cannot be checked in.</p>
                       )}
                     </td>
                   </tr>

@@ -3,7 +3,6 @@ import type { Route } from "./+types/audit";
 import { ErrorSummary, SubmitButton, TextField, fieldId } from "#app/components/form";
 import { pageMeta } from "#app/components/meta";
 import { db } from "#app/db/client.server";
-import { AREA_ROLES } from "#app/domain/admin-nav";
 import { AUDIT_ACTIONS, AUDIT_FILTER_FIELDS } from "#app/domain/audit";
 import {
   auditActionLabel,
@@ -14,7 +13,7 @@ import {
 } from "#app/domain/audit-filter";
 import { parseForm } from "#app/domain/forms";
 import { readAuditLogAsStaff } from "#app/services/audit-log.server";
-import { requireStaff } from "#app/services/guards.server";
+import { staffRoute } from "#app/services/guards.server";
 import { NO_STORE, pipeHeaders } from "#app/utils/headers";
 
 export const meta = () => pageMeta("Audit log", "Who read or changed people's data, and when.");
@@ -22,8 +21,7 @@ export const headers = pipeHeaders;
 
 const ACTION_OPTIONS = Object.entries(AUDIT_ACTIONS).map(([code, label]) => ({ code, label }));
 
-export async function loader(args: Route.LoaderArgs) {
-  const staff = await requireStaff(args, AREA_ROLES.audit);
+export const loader = staffRoute("audit:read", async (args: Route.LoaderArgs, staff) => {
   const query = Object.fromEntries(new URL(args.request.url).searchParams);
   const parsed = parseForm(auditFilterSchema, query);
   if (!parsed.ok) {
@@ -80,7 +78,7 @@ export async function loader(args: Route.LoaderArgs) {
     },
     { headers: NO_STORE },
   );
-}
+});
 
 export default function AuditLog({ loaderData }: Route.ComponentProps) {
   const { fieldErrors, values, rows, total, page, pageCount, previous, next } = loaderData;

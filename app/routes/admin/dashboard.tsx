@@ -3,10 +3,10 @@ import { AdminTable } from "#app/components/admin/admin-table";
 import type { Route } from "./+types/dashboard";
 import { pageMeta } from "#app/components/meta";
 import { db } from "#app/db/client.server";
-import { AREA_ROLES } from "#app/domain/admin-nav";
 import { formatLongDate } from "#app/domain/date-labels";
+import { can } from "#app/domain/permissions";
 import { dashboardSummary } from "#app/services/dashboard.server";
-import { requireStaff } from "#app/services/guards.server";
+import { staffRoute } from "#app/services/guards.server";
 import { NO_STORE, pipeHeaders } from "#app/utils/headers";
 
 export const meta = () => pageMeta("Back office", "The charity's back office.");
@@ -14,20 +14,17 @@ export const headers = pipeHeaders;
 
 const STATUS_LABELS = { draft: "Draft", published: "Published", cancelled: "Cancelled" } as const;
 
-export async function loader(args: Route.LoaderArgs) {
-  const staff = await requireStaff(args, AREA_ROLES.dashboard);
+export const loader = staffRoute("dashboard:read", async (args: Route.LoaderArgs, staff) => {
   const summary = await dashboardSummary(db());
   return data(
     {
       ...summary,
-      isClinician: staff.roles.includes("clinician"),
-      canRunEvents: staff.roles.some((role) =>
-        (AREA_ROLES.events as readonly string[]).includes(role),
-      ),
+      isClinician: can(staff, "result:read"),
+      canRunEvents: can(staff, "event:edit"),
     },
     { headers: NO_STORE },
   );
-}
+});
 
 export default function Dashboard({ loaderData }: Route.ComponentProps) {
   const { events, resultsAwaitingRelease, unhandledEnquiries, isClinician, canRunEvents } =

@@ -3,7 +3,6 @@ import type { Route } from "./+types/enquiries";
 import { pageMeta } from "#app/components/meta";
 import { organisation } from "#app/content/organisation";
 import { db } from "#app/db/client.server";
-import { AREA_ROLES } from "#app/domain/admin-nav";
 import { formatLondonDateTime } from "#app/domain/audit-filter";
 import {
   ENQUIRY_MESSAGES,
@@ -17,15 +16,14 @@ import {
   listEnquiriesForStaff,
   setEnquiryHandled,
 } from "#app/services/enquiries-admin.server";
-import { requireStaff } from "#app/services/guards.server";
+import { staffRoute } from "#app/services/guards.server";
 import { NO_STORE, pipeHeaders } from "#app/utils/headers";
 import { readForm } from "#app/utils/http.server";
 
 export const meta = () => pageMeta("Enquiries", "Enquiries sent through the contact form.");
 export const headers = pipeHeaders;
 
-export async function loader(args: Route.LoaderArgs) {
-  const staff = await requireStaff(args, AREA_ROLES.enquiries);
+export const loader = staffRoute("enquiry:handle", async (args: Route.LoaderArgs, staff) => {
   const filter = readEnquiryFilter(new URL(args.request.url).searchParams.get("show"));
   const inbox = await listEnquiriesForStaff(db(), staff, filter);
   return data(
@@ -42,12 +40,11 @@ export async function loader(args: Route.LoaderArgs) {
     },
     { headers: NO_STORE },
   );
-}
+});
 
 type ActionData = { ok: boolean; message: string; enquiryId?: string };
 
-export async function action(args: Route.ActionArgs) {
-  const staff = await requireStaff(args, AREA_ROLES.enquiries);
+export const action = staffRoute("enquiry:handle", async (args: Route.ActionArgs, staff) => {
   const form = await readForm(args.request);
   const parsed = parseForm(enquiryActionSchema, {
     intent: form.get("intent"),
@@ -67,7 +64,7 @@ export async function action(args: Route.ActionArgs) {
     },
     { headers: NO_STORE },
   );
-}
+});
 
 export default function Enquiries({ loaderData, actionData }: Route.ComponentProps) {
   const { filter, enquiries, unhandledCount, truncated } = loaderData;

@@ -9,12 +9,11 @@ import {
 import { ErrorSummary, SubmitButton, TextField } from "#app/components/form";
 import { pageMeta } from "#app/components/meta";
 import { db } from "#app/db/client.server";
-import { AREA_ROLES } from "#app/domain/admin-nav";
-import type { AuditAction } from "#app/domain/audit";
 import { formatLondonDateTime, formatLongDate } from "#app/domain/date-labels";
 import { accessCodeFormSchema, eventFormValues } from "#app/domain/event-form";
 import type { FieldErrors } from "#app/domain/form-basics";
 import { formValues, parseForm } from "#app/domain/forms";
+import { can } from "#app/domain/permissions";
 import { londonDate } from "#app/domain/london-time";
 import { formatPounds } from "#app/domain/pricing";
 import {
@@ -28,8 +27,7 @@ import {
   updateEvent,
 } from "#app/services/admin-events.server";
 import type { RefundRun } from "#app/services/payments/refunds.server";
-import { recordAudit } from "#app/services/audit.server";
-import { requireStaff } from "#app/services/guards.server";
+import { staffRoute } from "#app/services/guards.server";
 import { NO_STORE, pipeHeaders } from "#app/utils/headers";
 import { readForm } from "#app/utils/http.server";
 
@@ -54,8 +52,7 @@ const CODE_STATE_LABELS = {
   revoked: "Revoked",
 } as const;
 
-export async function loader(args: Route.LoaderArgs) {
-  const staff = await requireStaff(args, AREA_ROLES.events);
+export const loader = staffRoute("event:edit", async (args: Route.LoaderArgs, staff) => {
   const now = new Date();
   const detail = await findEventForAdmin(db(), args.params.eventId, now);
   if (!detail) throw data("Event not found", { status: 404 });
@@ -108,13 +105,11 @@ export async function loader(args: Route.LoaderArgs) {
         saved && Object.hasOwn(SAVED_NOTICES, saved)
           ? SAVED_NOTICES[saved as keyof typeof SAVED_NOTICES]
           : null,
-      canSeeAttendees: staff.roles.some((role) =>
-        (AREA_ROLES.attendees as readonly string[]).includes(role),
-      ),
+      canSeeAttendees: can(staff, "attendee:read"),
     },
     { headers: NO_STORE },
   );
-}
+});
 
 type ActionData = {
   fieldErrors?: FieldErrors;
@@ -136,23 +131,16 @@ function reply(body: ActionData, status = 200) {
   return data<ActionData>(body, { status, headers: NO_STORE });
 }
 
-export async function action(args: Route.ActionArgs) {
-  const staff = await requireStaff(args, AREA_ROLES.events);
+export const action = staffRoute("event:edit", async (args: Route.ActionArgs, staff) => {
   const eventId = args.params.eventId;
   const here = `/admin/events/${eventId}`;
   const form = await readForm(args.request);
   const intent = String(form.get("intent") ?? "");
-  // Changes to events are in the audit log too (they hold no one's personal data).
-  const recordEventChange = (action: AuditAction) =>
-    recordAudit(db(), staff, { action, entityType: "event", entityId: eventId });
 
   switch (intent) {
     case "save": {
-      const saved = await updateEvent(db(), eventId, formValues(form, ["intent"]));
-      if (saved.ok) {
-        await recordEventChange("event.update");
-        return redirect(`${here}?saved=saved`);
-      }
+      const saved = await updateEvent(db(), staff, eventId, formValues(form, ["intent"]));
+      if (saved.ok) return redirect(`${here}?saved=saved`);
       if ("notFound" in saved) throw data("Event not found", { status: 404 });
       return reply(
         { fieldErrors: saved.fieldErrors, values: saved.values, formError: saved.formError },
@@ -163,11 +151,10 @@ export async function action(args: Route.ActionArgs) {
     case "unpublish": {
       const change =
         intent === "publish"
-          ? await publishEvent(db(), eventId)
-          : await unpublishEvent(db(), eventId);
+          ? await publishEvent(db(), staff, eventId)
+          : await unpublishEvent(db(), staff, eventId);
       if (!change) throw data("Event not found", { status: 404 });
       if (!change.ok) return reply({ statusError: change.message }, 400);
-      await recordEventChange(intent === "publish" ? "event.publish" : "event.unpublish");
       return redirect(`${here}?saved=${intent}ed`);
     }
     case "cancel":
@@ -189,21 +176,26 @@ export async function action(args: Route.ActionArgs) {
       const values = formValues(form, ["intent"]);
       const parsed = parseForm(accessCodeFormSchema(londonDate(new Date())), values);
       if (!parsed.ok) return reply({ codeErrors: parsed.fieldErrors, codeValues: values }, 400);
-      const created = await createEventAccessCode(db(), eventId, parsed.data);
+      const created = await createEventAccessCode(db(), staff, eventId, parsed.data);
       if (!created) throw data("Event not found", { status: 404 });
       if (!created.ok) return reply({ statusError: created.message }, 400);
-      await recordEventChange("access-code.create");
       return reply({ newCode: { code: created.code, label: parsed.data.label } });
     }
     case "revoke-code": {
-      await revokeAccessCode(db(), eventId, String(form.get("codeId") ?? ""));
-      await recordEventChange("access-code.revoke");
+      const revoked = await revokeAccessCode(
+        db(),
+        staff,
+        eventId,
+        String(form.get("codeId") ?? ""),
+      );
+      // Another event's code, or none: nothing was revoked, so the page does not say it was.
+      if (!revoked) throw data("Access code not found", { status: 404 });
       return redirect(`${here}?saved=revoked#access-codes`);
     }
     default:
       throw data("Unknown action", { status: 400 });
   }
-}
+});
 
 function plural(count: number, one: string, many: string) {
   return `${count} ${count === 1 ? one : many}`;

@@ -8,43 +8,32 @@ import {
 import { ErrorSummary, SubmitButton } from "#app/components/form";
 import { pageMeta } from "#app/components/meta";
 import { db } from "#app/db/client.server";
-import { AREA_ROLES } from "#app/domain/admin-nav";
 import type { FieldErrors } from "#app/domain/form-basics";
 import { formValues } from "#app/domain/forms";
 import { createEvent, eventFormChoices } from "#app/services/admin-events.server";
-import { recordAudit } from "#app/services/audit.server";
-import { requireStaff } from "#app/services/guards.server";
+import { staffRoute } from "#app/services/guards.server";
 import { NO_STORE, pipeHeaders } from "#app/utils/headers";
 import { readForm } from "#app/utils/http.server";
 
 export const meta = () => pageMeta("Create an event", "Create a screening event.");
 export const headers = pipeHeaders;
 
-export async function loader(args: Route.LoaderArgs) {
-  await requireStaff(args, AREA_ROLES.events);
+export const loader = staffRoute("event:edit", async (_args: Route.LoaderArgs) => {
   return data(await eventFormChoices(db()), { headers: NO_STORE });
-}
+});
 
 type ActionData = { fieldErrors: FieldErrors; values: Record<string, string> };
 
-export async function action(args: Route.ActionArgs) {
-  const staff = await requireStaff(args, AREA_ROLES.events);
+export const action = staffRoute("event:edit", async (args: Route.ActionArgs, staff) => {
   const form = await readForm(args.request);
-  const saved = await createEvent(db(), formValues(form));
-  if (saved.ok) {
-    await recordAudit(db(), staff, {
-      action: "event.create",
-      entityType: "event",
-      entityId: saved.id,
-    });
-    return redirect(`/admin/events/${saved.id}?saved=created`);
-  }
+  const saved = await createEvent(db(), staff, formValues(form));
+  if (saved.ok) return redirect(`/admin/events/${saved.id}?saved=created`);
   if ("notFound" in saved) throw data("Not found", { status: 404 });
   return data<ActionData>(
     { fieldErrors: saved.fieldErrors, values: saved.values },
     { status: 400, headers: NO_STORE },
   );
-}
+});
 
 export default function NewEvent({ loaderData, actionData }: Route.ComponentProps) {
   const navigation = useNavigation();

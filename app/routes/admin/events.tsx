@@ -3,10 +3,10 @@ import { AdminTable } from "#app/components/admin/admin-table";
 import type { Route } from "./+types/events";
 import { pageMeta } from "#app/components/meta";
 import { db } from "#app/db/client.server";
-import { AREA_ROLES } from "#app/domain/admin-nav";
 import { formatLongDate } from "#app/domain/date-labels";
+import { can } from "#app/domain/permissions";
 import { listEventsForAdmin } from "#app/services/admin-events.server";
-import { requireStaff } from "#app/services/guards.server";
+import { staffRoute } from "#app/services/guards.server";
 import { NO_STORE, pipeHeaders } from "#app/utils/headers";
 
 export const meta = () => pageMeta("Events", "Create, publish and cancel screening events.");
@@ -17,8 +17,7 @@ type Status = keyof typeof STATUS_LABELS;
 const isStatus = (value: string | null): value is Status =>
   value !== null && Object.hasOwn(STATUS_LABELS, value);
 
-export async function loader(args: Route.LoaderArgs) {
-  const staff = await requireStaff(args, AREA_ROLES.events);
+export const loader = staffRoute("event:edit", async (args: Route.LoaderArgs, staff) => {
   const asked = new URL(args.request.url).searchParams.get("status");
   const status = isStatus(asked) ? asked : null;
   const events = await listEventsForAdmin(db(), { status });
@@ -26,13 +25,11 @@ export async function loader(args: Route.LoaderArgs) {
     {
       events,
       status,
-      canSeeAttendees: staff.roles.some((role) =>
-        (AREA_ROLES.attendees as readonly string[]).includes(role),
-      ),
+      canSeeAttendees: can(staff, "attendee:read"),
     },
     { headers: NO_STORE },
   );
-}
+});
 
 export default function AdminEvents({ loaderData }: Route.ComponentProps) {
   const { events, status, canSeeAttendees } = loaderData;

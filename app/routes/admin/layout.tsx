@@ -20,7 +20,7 @@ export async function loader(args: Route.LoaderArgs) {
     {
       name: staff.name,
       roleLabels: staff.roles.map((role) => ROLE_LABELS[role]),
-      sections: sectionsFor(staff.roles).map(({ href, label }) => ({ href, label })),
+      sections: sectionsFor(staff).map(({ href, label }) => ({ href, label })),
     },
     { headers: NO_STORE },
   );

@@ -4,13 +4,12 @@ import type { Route } from "./+types/products";
 import { ErrorSummary, SubmitButton, TextArea, TextField } from "#app/components/form";
 import { pageMeta } from "#app/components/meta";
 import { db } from "#app/db/client.server";
-import { AREA_ROLES } from "#app/domain/admin-nav";
 import { penceToPounds, productFormSchema } from "#app/domain/event-form";
 import type { FieldErrors } from "#app/domain/form-basics";
 import { formValues, parseForm } from "#app/domain/forms";
 import { formatPounds } from "#app/domain/pricing";
 import { createProduct, listProducts, updateProduct } from "#app/services/admin-events.server";
-import { requireStaff } from "#app/services/guards.server";
+import { staffRoute } from "#app/services/guards.server";
 import { NO_STORE, pipeHeaders } from "#app/utils/headers";
 import { readForm } from "#app/utils/http.server";
 
@@ -20,8 +19,7 @@ export const headers = pipeHeaders;
 
 const PRODUCT_FIELDS = ["name", "description", "price"] as const;
 
-export async function loader(args: Route.LoaderArgs) {
-  await requireStaff(args, AREA_ROLES.events);
+export const loader = staffRoute("product:edit", async (args: Route.LoaderArgs) => {
   const search = new URL(args.request.url).searchParams;
   const products = await listProducts(db());
   const editing = products.find((product) => product.id === search.get("edit")) ?? null;
@@ -44,12 +42,11 @@ export async function loader(args: Route.LoaderArgs) {
     },
     { headers: NO_STORE },
   );
-}
+});
 
 type ActionData = { fieldErrors: FieldErrors; values: Record<string, string> };
 
-export async function action(args: Route.ActionArgs) {
-  await requireStaff(args, AREA_ROLES.events);
+export const action = staffRoute("product:edit", async (args: Route.ActionArgs, staff) => {
   const form = await readForm(args.request);
   const intent = String(form.get("intent") ?? "");
   const values = formValues(form, ["intent", "productId"]);
@@ -61,13 +58,14 @@ export async function action(args: Route.ActionArgs) {
     );
   if (intent === "update") {
     const id = String(form.get("productId") ?? "");
-    if (!(await updateProduct(db(), id, parsed.data))) throw data("Not found", { status: 404 });
+    if (!(await updateProduct(db(), staff, id, parsed.data)))
+      throw data("Not found", { status: 404 });
     return redirect(`/admin/products?saved=${id}`);
   }
   if (intent !== "create") throw data("Unknown action", { status: 400 });
-  const created = await createProduct(db(), parsed.data);
+  const created = await createProduct(db(), staff, parsed.data);
   return redirect(`/admin/products?saved=${created.id}`);
-}
+});
 
 export default function Products({ loaderData, actionData }: Route.ComponentProps) {
   const navigation = useNavigation();

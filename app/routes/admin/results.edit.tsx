@@ -6,7 +6,6 @@ import { ResultAmberIcon, ResultGreenIcon, ResultRedIcon } from "#app/components
 import { RadioGroup } from "#app/components/radio-group";
 import { pageMeta } from "#app/components/meta";
 import { db } from "#app/db/client.server";
-import { AREA_ROLES } from "#app/domain/admin-nav";
 import { formatLondonDateTime, formatLongDate } from "#app/domain/date-labels";
 import type { FieldErrors } from "#app/domain/form-basics";
 import { formValues, parseForm } from "#app/domain/forms";
@@ -20,7 +19,7 @@ import {
   RELEASE_MESSAGES,
   RETEST_YEARS,
 } from "#app/domain/result-release-options";
-import { requireStaff } from "#app/services/guards.server";
+import { staffRoute } from "#app/services/guards.server";
 import { correctResult, releaseResult, viewResult } from "#app/services/results-admin.server";
 import { NO_STORE, pipeHeaders } from "#app/utils/headers";
 import { readForm } from "#app/utils/http.server";
@@ -29,8 +28,7 @@ export const meta = () => pageMeta("Result", "One laboratory result, to release 
 export const headers = pipeHeaders;
 
 /** The result, its patient and booking. Viewing is audited (result.view); an unknown id is 404. */
-export async function loader(args: Route.LoaderArgs) {
-  const staff = await requireStaff(args, AREA_ROLES.results);
+export const loader = staffRoute("result:read", async (args: Route.LoaderArgs, staff) => {
   const result = await viewResult(db(), staff, args.params.resultId);
   if (!result) throw data({ error: "Not found" }, { status: 404, headers: NO_STORE });
   const search = new URL(args.request.url).searchParams;
@@ -48,7 +46,7 @@ export async function loader(args: Route.LoaderArgs) {
     },
     { headers: NO_STORE },
   );
-}
+});
 
 type ActionData = {
   fieldErrors: FieldErrors;
@@ -68,8 +66,7 @@ const NOT_UNDERSTOOD = "This form was not understood. Reload the page and try ag
  * Release (intent "release") or correction (intent "correct"); any other intent is refused with
  * 400. Either is refused with 409 when the result changed after the page was opened (`seen`).
  */
-export async function action(args: Route.ActionArgs) {
-  const staff = await requireStaff(args, AREA_ROLES.results);
+export const action = staffRoute("result:read", async (args: Route.ActionArgs, staff) => {
   const form = await readForm(args.request);
   const values = formValues(form);
   const resultId = args.params.resultId;
@@ -98,15 +95,16 @@ export async function action(args: Route.ActionArgs) {
       throw data({ error: "Not found" }, { status: 404, headers: NO_STORE });
     if (outcome.reason === "changed")
       return refuse({ fieldErrors: {}, formError: CHANGED_SINCE_OPENED }, 409);
-    const formError =
-      outcome.reason === "already-released"
-        ? RELEASE_MESSAGES.alreadyReleased
-        : RELEASE_MESSAGES.noValue;
+    const formError = {
+      "already-released": RELEASE_MESSAGES.alreadyReleased,
+      "no-value": RELEASE_MESSAGES.noValue,
+      "no-sample": RELEASE_MESSAGES.noSample,
+    }[outcome.reason];
     return refuse({ fieldErrors: {}, values, formError }, 409);
   }
 
   return refuse({ fieldErrors: {}, formError: NOT_UNDERSTOOD }, 400);
-}
+});
 
 const FLAG_ICONS: Record<ResultFlag, () => ReactNode> = {
   green: () => <ResultGreenIcon />,

@@ -4,7 +4,6 @@ import type { Route } from "./+types/results.import";
 import { ErrorSummary, SubmitButton, fieldId } from "#app/components/form";
 import { pageMeta } from "#app/components/meta";
 import { db } from "#app/db/client.server";
-import { AREA_ROLES } from "#app/domain/admin-nav";
 import { formatLondonDateTime, formatLongDate } from "#app/domain/date-labels";
 import type { FieldErrors } from "#app/domain/form-basics";
 import { FLAG_LABELS } from "#app/domain/psa-flag";
@@ -14,7 +13,7 @@ import {
   IMPORT_MESSAGES,
   MAX_IMPORT_ROWS,
 } from "#app/domain/result-import";
-import { requireStaff } from "#app/services/guards.server";
+import { staffRoute } from "#app/services/guards.server";
 import {
   commitImport,
   createImport,
@@ -32,8 +31,7 @@ export const headers = pipeHeaders;
  * recent imports. With it: that import's preview (or, once committed, what was imported), for the
  * clinician who uploaded it only; anyone else gets 404.
  */
-export async function loader(args: Route.LoaderArgs) {
-  const staff = await requireStaff(args, AREA_ROLES.results);
+export const loader = staffRoute("result:import", async (args: Route.LoaderArgs, staff) => {
   const importId = new URL(args.request.url).searchParams.get("import");
   if (importId !== null) {
     const preview = await viewImport(db(), staff, importId);
@@ -66,7 +64,7 @@ export async function loader(args: Route.LoaderArgs) {
     },
     { headers: NO_STORE },
   );
-}
+});
 
 type ActionData = { fieldErrors: FieldErrors };
 
@@ -79,8 +77,7 @@ const CSV_NAME = /\.(csv|txt)$/i;
 const CSV_TYPE = /^(text\/|application\/(csv|vnd\.ms-excel|octet-stream)$)/i;
 
 /** Upload and check a file (intent "upload"), or import a checked one ("commit"); else 400. */
-export async function action(args: Route.ActionArgs) {
-  const staff = await requireStaff(args, AREA_ROLES.results);
+export const action = staffRoute("result:import", async (args: Route.ActionArgs, staff) => {
   const form = await readForm(args.request);
   const intent = form.get("intent");
 
@@ -106,7 +103,7 @@ export async function action(args: Route.ActionArgs) {
   const created = await createImport(db(), staff, { filename: file.name, text });
   if (!created.ok) return refuse({ file: created.error });
   return redirect(`/admin/results/import?import=${created.id}`);
-}
+});
 
 export default function ImportResults({ loaderData, actionData }: Route.ComponentProps) {
   const { preview } = loaderData;

@@ -4,11 +4,10 @@ import type { Route } from "./+types/results.thresholds";
 import { ErrorSummary, SubmitButton, TextField } from "#app/components/form";
 import { pageMeta } from "#app/components/meta";
 import { db } from "#app/db/client.server";
-import { AREA_ROLES } from "#app/domain/admin-nav";
 import type { FieldErrors } from "#app/domain/form-basics";
 import { formValues } from "#app/domain/forms";
-import { readThresholdForm, thresholdFieldName } from "#app/domain/psa-flag";
-import { requireStaff } from "#app/services/guards.server";
+import { thresholdFieldName } from "#app/domain/psa-flag";
+import { staffRoute } from "#app/services/guards.server";
 import { listThresholds, saveThresholds } from "#app/services/results-admin.server";
 import { NO_STORE, pipeHeaders } from "#app/utils/headers";
 import { readForm } from "#app/utils/http.server";
@@ -17,8 +16,7 @@ export const meta = () =>
   pageMeta("PSA thresholds", "The age-specific PSA thresholds that suggest a flag.");
 export const headers = pipeHeaders;
 
-export async function loader(args: Route.LoaderArgs) {
-  await requireStaff(args, AREA_ROLES.results);
+export const loader = staffRoute("threshold:edit", async (_args: Route.LoaderArgs) => {
   const bands = await listThresholds(db());
   return data(
     {
@@ -31,26 +29,27 @@ export async function loader(args: Route.LoaderArgs) {
     },
     { headers: NO_STORE },
   );
-}
+});
 
 type ActionData =
   | { ok: false; fieldErrors: FieldErrors; values: Record<string, string> }
   | { ok: true; changed: number };
 
-/** Saves every band in one transaction; a bad field keeps everything typed and saves nothing. */
-export async function action(args: Route.ActionArgs) {
-  const staff = await requireStaff(args, AREA_ROLES.results);
+/**
+ * Saves every band in one transaction; a bad or missing field keeps everything typed and saves
+ * nothing (400, with a message beside each field).
+ */
+export const action = staffRoute("threshold:edit", async (args: Route.ActionArgs, staff) => {
   const form = await readForm(args.request);
   const values = formValues(form);
-  const bands = await listThresholds(db());
-  const read = readThresholdForm(
-    bands.map((band) => band.id),
-    values,
-  );
-  if (!read.ok) return data<ActionData>({ ok: false, fieldErrors: read.fieldErrors, values }, 400);
-  const { changed } = await saveThresholds(db(), staff, read.thresholds);
-  return data<ActionData>({ ok: true, changed });
-}
+  const saved = await saveThresholds(db(), staff, values);
+  if (!saved.ok)
+    return data<ActionData>(
+      { ok: false, fieldErrors: saved.fieldErrors, values },
+      { status: 400, headers: NO_STORE },
+    );
+  return data<ActionData>({ ok: true, changed: saved.changed }, { headers: NO_STORE });
+});
 
 export default function Thresholds({ loaderData, actionData }: Route.ComponentProps) {
   const navigation = useNavigation();

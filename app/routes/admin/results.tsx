@@ -2,11 +2,10 @@ import { Link, data } from "react-router";
 import type { Route } from "./+types/results";
 import { pageMeta } from "#app/components/meta";
 import { db } from "#app/db/client.server";
-import { AREA_ROLES } from "#app/domain/admin-nav";
 import { formatLondonDateTime, formatLongDate } from "#app/domain/date-labels";
 import { londonDate } from "#app/domain/london-time";
 import { FLAG_LABELS } from "#app/domain/psa-flag";
-import { requireStaff } from "#app/services/guards.server";
+import { staffRoute } from "#app/services/guards.server";
 import { listResults, type ResultListFilter } from "#app/services/results-admin.server";
 import { NO_STORE, pipeHeaders } from "#app/utils/headers";
 
@@ -19,8 +18,7 @@ const FILTERS: Record<ResultListFilter, string> = {
 };
 
 /** Results awaiting the clinician's decision, or those released lately. Each person shown is audited. */
-export async function loader(args: Route.LoaderArgs) {
-  const staff = await requireStaff(args, AREA_ROLES.results);
+export const loader = staffRoute("result:read", async (args: Route.LoaderArgs, staff) => {
   const show = new URL(args.request.url).searchParams.get("show");
   const filter: ResultListFilter = show === "released" ? "released" : "awaiting";
   const results = await listResults(db(), staff, filter);
@@ -35,7 +33,7 @@ export async function loader(args: Route.LoaderArgs) {
     },
     { headers: NO_STORE },
   );
-}
+});
 
 export default function Results({ loaderData }: Route.ComponentProps) {
   const { filter, results } = loaderData;

@@ -4,24 +4,20 @@ import { ErrorSummary, SubmitButton, TextField, fieldId } from "#app/components/
 import { pageMeta } from "#app/components/meta";
 import { config } from "#app/config.server";
 import { db } from "#app/db/client.server";
-import { AREA_ROLES } from "#app/domain/admin-nav";
 import { formatLondonDateTime } from "#app/domain/audit-filter";
 import type { FieldErrors } from "#app/domain/form-basics";
 import { formValues, parseForm } from "#app/domain/forms";
 import { ROLE_LABELS, STAFF_ROLES, type StaffRole } from "#app/domain/roles";
 import { accountSchema, inviteSchema, revokeSchema, rolesSchema } from "#app/domain/staff-admin";
 import { STAFF_MESSAGES } from "#app/domain/staff-messages";
-import { recordAudit } from "#app/services/audit.server";
-import { requireStaff } from "#app/services/guards.server";
+import { staffRoute } from "#app/services/guards.server";
 import {
   changeAccountActive,
   changeStaffRoles,
-  inviteStaff,
-  isStaffEmail,
-  listPendingInvitations,
-  listStaff,
+  inviteStaffMember,
   resetTwoFactor,
   revokeInvitation,
+  viewStaff,
 } from "#app/services/staff.server";
 import { NO_STORE, pipeHeaders } from "#app/utils/headers";
 import { readForm } from "#app/utils/http.server";
@@ -46,15 +42,9 @@ function doneMessage(value: string | null): string | null {
     : null;
 }
 
-export async function loader(args: Route.LoaderArgs) {
-  const staff = await requireStaff(args, AREA_ROLES.staff);
+export const loader = staffRoute("staff:manage", async (args: Route.LoaderArgs, staff) => {
   const url = new URL(args.request.url);
-  const [people, invitations] = await Promise.all([listStaff(db()), listPendingInvitations(db())]);
-  await recordAudit(db(), staff, {
-    action: "staff.view",
-    entityType: "user",
-    details: { staff: people.length, invitations: invitations.length },
-  });
+  const { people, invitations } = await viewStaff(db(), staff);
   // The no-JavaScript confirmation step: ?deactivate=<id> asks "are you sure?" and changes nothing.
   const askId = url.searchParams.get("deactivate");
   const asked = people.find((person) => person.id === askId && !person.deactivatedAt);
@@ -85,7 +75,7 @@ export async function loader(args: Route.LoaderArgs) {
     },
     { headers: NO_STORE },
   );
-}
+});
 
 type ActionData = {
   intent: string;
@@ -99,8 +89,7 @@ function problem(body: ActionData, status = 400) {
   return data<ActionData>(body, { status, headers: NO_STORE });
 }
 
-export async function action(args: Route.ActionArgs) {
-  const staff = await requireStaff(args, AREA_ROLES.staff);
+export const action = staffRoute("staff:manage", async (args: Route.ActionArgs, staff) => {
   const form = await readForm(args.request);
   const intent = String(form.get("intent") ?? "");
   const roles = form.getAll("roles").map(String);
@@ -109,18 +98,18 @@ export async function action(args: Route.ActionArgs) {
     const parsed = parseForm(inviteSchema, { ...formValues(form, ["intent"]), roles });
     if (!parsed.ok)
       return problem({ intent, fieldErrors: parsed.fieldErrors, values: parsed.values, roles });
-    if (await isStaffEmail(db(), parsed.data.email))
-      return problem({
-        intent,
-        fieldErrors: { email: STAFF_MESSAGES.alreadyStaff },
-        values: { email: parsed.data.email },
-        roles,
-      });
-    await inviteStaff(db(), staff, {
+    const invited = await inviteStaffMember(db(), staff, {
       email: parsed.data.email,
       roles: parsed.data.roles,
       baseUrl: config().publicBaseUrl,
     });
+    if (!invited.ok)
+      return problem({
+        intent,
+        fieldErrors: { email: STAFF_MESSAGES[invited.reason] },
+        values: { email: parsed.data.email },
+        roles,
+      });
     return redirect("/admin/staff?done=invited");
   }
 
@@ -188,7 +177,7 @@ export async function action(args: Route.ActionArgs) {
   }
 
   return problem({ intent, fieldErrors: { form: STAFF_MESSAGES.missing } });
-}
+});
 
 function RoleCheckboxes({
   name,

@@ -1,12 +1,10 @@
 import type { Route } from "./+types/subscribers.csv";
 import { db } from "#app/db/client.server";
-import { AREA_ROLES } from "#app/domain/admin-nav";
-import { requireStaff } from "#app/services/guards.server";
+import { staffRoute } from "#app/services/guards.server";
 import { exportSubscribers } from "#app/services/subscriptions.server";
 
 /** GET /admin/subscribers.csv: the current newsletter subscribers, as a download. */
-export async function loader(args: Route.LoaderArgs) {
-  const staff = await requireStaff(args, AREA_ROLES.subscribers);
+export const loader = staffRoute("subscriber:export", async (args: Route.LoaderArgs, staff) => {
   const { csv, filename } = await exportSubscribers(db(), staff);
   return new Response(csv, {
     headers: {
@@ -16,4 +14,4 @@ export async function loader(args: Route.LoaderArgs) {
       "X-Content-Type-Options": "nosniff",
     },
   });
-}
+});

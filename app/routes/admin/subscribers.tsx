@@ -2,18 +2,16 @@ import { data } from "react-router";
 import type { Route } from "./+types/subscribers";
 import { pageMeta } from "#app/components/meta";
 import { db } from "#app/db/client.server";
-import { AREA_ROLES } from "#app/domain/admin-nav";
-import { requireStaff } from "#app/services/guards.server";
+import { staffRoute } from "#app/services/guards.server";
 import { countCurrentSubscribers } from "#app/services/subscriptions.server";
 import { NO_STORE, pipeHeaders } from "#app/utils/headers";
 
 export const meta = () => pageMeta("Newsletter subscribers", "Download the newsletter list.");
 export const headers = pipeHeaders;
 
-export async function loader(args: Route.LoaderArgs) {
-  await requireStaff(args, AREA_ROLES.subscribers);
+export const loader = staffRoute("subscriber:export", async (_args: Route.LoaderArgs) => {
   return data({ count: await countCurrentSubscribers(db()) }, { headers: NO_STORE });
-}
+});
 
 export default function Subscribers({ loaderData }: Route.ComponentProps) {
   const { count } = loaderData;

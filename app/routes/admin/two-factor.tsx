@@ -1,14 +1,15 @@
-import { APIError } from "better-auth";
 import { Form, data, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/two-factor";
 import { ErrorSummary, SubmitButton, TextField } from "#app/components/form";
 import { pageMeta } from "#app/components/meta";
 import { db } from "#app/db/client.server";
 import type { FieldErrors } from "#app/domain/form-basics";
-import { auth } from "#app/services/auth.server";
-import { recordAudit } from "#app/services/audit.server";
 import { requireStaff } from "#app/services/guards.server";
-import { acceptSecondFactor, cookieHeaders } from "#app/services/session.server";
+import { cookieHeaders } from "#app/services/session.server";
+import {
+  finishTwoFactorEnrolment,
+  startTwoFactorEnrolment,
+} from "#app/services/two-factor-enrolment.server";
 import {
   enrolmentPassCookie,
   hasEnrolmentPass,
@@ -54,12 +55,8 @@ export async function action(args: Route.ActionArgs) {
     const password = String(form.get("password") ?? "");
     if (!password)
       return data<ActionData>({ fieldErrors: { password: ENROLMENT_MESSAGES.password } }, 400);
-    try {
-      await auth().api.enableTwoFactor({ body: { password }, headers: request.headers });
-    } catch (error) {
-      if (!(error instanceof APIError)) throw error;
+    if (!(await startTwoFactorEnrolment(request, password)))
       return data<ActionData>({ fieldErrors: { password: ENROLMENT_MESSAGES.wrongPassword } }, 400);
-    }
     return redirect("/admin/two-factor", {
       headers: { "Set-Cookie": enrolmentPassCookie(staff) },
     });
@@ -68,31 +65,12 @@ export async function action(args: Route.ActionArgs) {
   const code = String(form.get("code") ?? "").replace(/\s/g, "");
   if (!/^\d{6}$/.test(code))
     return data<ActionData>({ fieldErrors: { code: ENROLMENT_MESSAGES.code } }, 400);
-  try {
-    const { headers } = await auth().api.verifyTOTP({
-      body: { code },
-      headers: request.headers,
-      returnHeaders: true,
-    });
-    // better-auth replaces the session once two-factor sign-in is on; the new one has seen the
-    // code, which is claimed, so it cannot also sign someone in elsewhere.
-    const outcome = await acceptSecondFactor(headers, {
-      appCode: code,
-      clientAddress: staff.clientAddress,
-    });
-    await recordAudit(db(), staff, {
-      action: "staff.two-factor",
-      subjectUserId: staff.id,
-      entityType: "user",
-      entityId: staff.id,
-    });
-    // Two-factor sign-in is on either way; if this session did not take, sign in with a new code.
-    if (outcome !== "accepted") return redirect("/login?redirectTo=%2Fadmin");
-    return redirect("/admin", { headers: cookieHeaders(headers) });
-  } catch (error) {
-    if (!(error instanceof APIError)) throw error;
+  const enrolled = await finishTwoFactorEnrolment(request, staff, code);
+  if (!enrolled.ok)
     return data<ActionData>({ fieldErrors: { code: ENROLMENT_MESSAGES.wrongCode } }, 400);
-  }
+  // Two-factor sign-in is on either way; if this session did not take, sign in with a new code.
+  if (enrolled.outcome !== "accepted") return redirect("/login?redirectTo=%2Fadmin");
+  return redirect("/admin", { headers: cookieHeaders(enrolled.headers) });
 }
 
 export default function TwoFactorEnrolment({ loaderData, actionData }: Route.ComponentProps) {

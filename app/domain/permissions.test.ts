@@ -1,0 +1,115 @@
+import { describe, expect, it } from "vitest";
+import { sectionsFor } from "./admin-nav";
+import {
+  assertCan,
+  can,
+  CAPABILITIES,
+  PermissionDenied,
+  ROLE_CAPABILITIES,
+  type Capability,
+} from "./permissions";
+import { STAFF_ROLES, type StaffRole } from "./roles";
+
+const as = (...roles: StaffRole[]) => ({ roles });
+
+/**
+ * Who may do what, written out from the README's "Back office" section: events for admins and
+ * coordinators, attendees and check-in for coordinators, results for clinicians, people, the
+ * subscribers and the audit log for admins.
+ */
+const EXPECTED: Record<Capability, readonly StaffRole[]> = {
+  "dashboard:read": ["admin", "coordinator", "clinician"],
+  "event:edit": ["admin", "coordinator"],
+  "event:cancel": ["admin", "coordinator"],
+  "access-code:manage": ["admin", "coordinator"],
+  "product:edit": ["admin", "coordinator"],
+  "attendee:read": ["coordinator"],
+  "attendee:check-in": ["coordinator"],
+  "lab-csv:export": ["coordinator"],
+  "result:read": ["clinician"],
+  "result:import": ["clinician"],
+  "result:release": ["clinician"],
+  "result:correct": ["clinician"],
+  "threshold:edit": ["clinician"],
+  "enquiry:handle": ["admin", "coordinator"],
+  "subscriber:export": ["admin"],
+  "staff:manage": ["admin"],
+  "audit:read": ["admin"],
+};
+
+describe("can", () => {
+  it.each(CAPABILITIES)("%s: each role may or may not, as the README says", (capability) => {
+    for (const role of STAFF_ROLES)
+      expect(can(as(role), capability), `${role} ${capability}`).toBe(
+        EXPECTED[capability].includes(role),
+      );
+  });
+
+  it("a clinician releases and corrects results but checks nobody in", () => {
+    expect(can(as("clinician"), "result:release")).toBe(true);
+    expect(can(as("clinician"), "result:correct")).toBe(true);
+    expect(can(as("clinician"), "attendee:check-in")).toBe(false);
+  });
+
+  it("a coordinator checks people in but releases no result", () => {
+    expect(can(as("coordinator"), "attendee:check-in")).toBe(true);
+    expect(can(as("coordinator"), "result:release")).toBe(false);
+  });
+
+  it("someone with no staff role may do nothing", () => {
+    for (const capability of CAPABILITIES) expect(can(as(), capability)).toBe(false);
+  });
+
+  it("two roles give what either gives", () => {
+    const both = as("coordinator", "clinician");
+    expect(can(both, "attendee:check-in")).toBe(true);
+    expect(can(both, "result:release")).toBe(true);
+    expect(can(both, "staff:manage")).toBe(false);
+  });
+
+  it("every capability in the table is a known one", () => {
+    for (const list of Object.values(ROLE_CAPABILITIES))
+      for (const capability of list) expect(CAPABILITIES).toContain(capability);
+  });
+});
+
+describe("assertCan", () => {
+  it("passes quietly when allowed", () => {
+    expect(() => assertCan(as("clinician"), "result:release")).not.toThrow();
+  });
+
+  it("throws PermissionDenied naming the capability when not", () => {
+    let thrown: unknown;
+    try {
+      assertCan(as("coordinator"), "result:release");
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(PermissionDenied);
+    expect((thrown as PermissionDenied).capability).toBe("result:release");
+  });
+});
+
+describe("sectionsFor (the navigation reads the same table)", () => {
+  const labels = (...roles: StaffRole[]) => sectionsFor(as(...roles)).map((s) => s.label);
+
+  it("shows each role only its sections", () => {
+    expect(labels("admin")).toEqual([
+      "Dashboard",
+      "Events",
+      "Products and prices",
+      "Enquiries",
+      "Subscribers",
+      "Staff",
+      "Audit log",
+    ]);
+    expect(labels("coordinator")).toEqual([
+      "Dashboard",
+      "Events",
+      "Products and prices",
+      "Enquiries",
+    ]);
+    expect(labels("clinician")).toEqual(["Dashboard", "Results"]);
+    expect(labels()).toEqual([]);
+  });
+});

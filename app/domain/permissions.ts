@@ -1,0 +1,106 @@
+import type { StaffRole } from "./roles";
+
+/**
+ * What each staff role may do in the back office, as capabilities ("<thing>:<verb>"). This one
+ * table drives the navigation, the route guards and the services' own checks, so a page, a second
+ * way in and anything written later all ask the same question: `can(staff, "result:release")`.
+ */
+export const CAPABILITIES = [
+  /** the dashboard: counts only, no one's details */
+  "dashboard:read",
+  /** the events list, create, edit, publish and unpublish */
+  "event:edit",
+  /** cancel an event (everyone booked is told and refunded), and retry its refunds */
+  "event:cancel",
+  /** make and revoke a private event's access codes */
+  "access-code:manage",
+  /** screening products and their prices */
+  "product:edit",
+  /** an event's attendees with their personal details, on screen and printed */
+  "attendee:read",
+  /** arrived, no-show, sample taken */
+  "attendee:check-in",
+  /** the laboratory's CSV of names, dates of birth, NHS numbers and sample ids */
+  "lab-csv:export",
+  /** results awaiting release and released, one result's page */
+  "result:read",
+  /** upload the laboratory's file, preview and commit it */
+  "result:import",
+  /** flag a result and release it to the patient */
+  "result:release",
+  /** change a released result */
+  "result:correct",
+  /** the age thresholds that suggest a flag */
+  "threshold:edit",
+  /** read the contact form's enquiries and mark them handled */
+  "enquiry:handle",
+  /** download the newsletter subscribers */
+  "subscriber:export",
+  /** invite staff, change roles, deactivate, reset two-factor sign-in */
+  "staff:manage",
+  /** read the audit log */
+  "audit:read",
+] as const;
+
+export type Capability = (typeof CAPABILITIES)[number];
+
+/** Each role's capabilities: the README's "Back office" section, as data. */
+export const ROLE_CAPABILITIES: Record<StaffRole, readonly Capability[]> = {
+  admin: [
+    "dashboard:read",
+    "event:edit",
+    "event:cancel",
+    "access-code:manage",
+    "product:edit",
+    "enquiry:handle",
+    "subscriber:export",
+    "staff:manage",
+    "audit:read",
+  ],
+  coordinator: [
+    "dashboard:read",
+    "event:edit",
+    "event:cancel",
+    "access-code:manage",
+    "product:edit",
+    "attendee:read",
+    "attendee:check-in",
+    "lab-csv:export",
+    "enquiry:handle",
+  ],
+  clinician: [
+    "dashboard:read",
+    "result:read",
+    "result:import",
+    "result:release",
+    "result:correct",
+    "threshold:edit",
+  ],
+};
+
+/** The staff member acting, as services need them: who (for the audit log) and their roles. */
+export interface StaffActor {
+  id: string;
+  email: string | null;
+  /** Where the request came from, for the audit log. */
+  clientAddress: string | null;
+  roles: readonly StaffRole[];
+}
+
+/** Whether someone holding these roles may do this. No role, no capability. */
+export function can(staff: { roles: readonly StaffRole[] }, capability: Capability): boolean {
+  return staff.roles.some((role) => ROLE_CAPABILITIES[role]?.includes(capability) ?? false);
+}
+
+/** A service was asked to act for someone without the capability; routes answer it with 403. */
+export class PermissionDenied extends Error {
+  override readonly name = "PermissionDenied";
+  constructor(readonly capability: Capability) {
+    super(`Not permitted: ${capability}`);
+  }
+}
+
+/** Throws PermissionDenied unless `staff` may do this: the first line of every back-office change. */
+export function assertCan(staff: { roles: readonly StaffRole[] }, capability: Capability): void {
+  if (!can(staff, capability)) throw new PermissionDenied(capability);
+}
