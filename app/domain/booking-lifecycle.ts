@@ -123,7 +123,7 @@ export const BOOKED_STAGES: readonly BookingStage[] = [
 
 /**
  * The one test of "this hold still keeps its place": held or awaiting payment, and its end is
- * still ahead. The SQL twin is `liveHold` in `app/services/booking/places.server.ts`.
+ * still ahead. The SQL twin is `liveHoldWhere` in `app/services/booking/places.server.ts`.
  */
 export function isHoldLive(
   row: { status: BookingStatus; holdExpiresAt: Date | null },

@@ -1,5 +1,5 @@
 import crypto from "node:crypto";
-import { and, asc, desc, eq, gt, inArray, isNotNull, or, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, isNotNull, or, sql } from "drizzle-orm";
 import { config } from "#app/config.server";
 import { organisation } from "#app/content/organisation";
 import type { Db } from "#app/db/client.server";
@@ -43,7 +43,12 @@ import {
 } from "#app/domain/booking-lifecycle";
 import { createAccessCode, hashAccessCode } from "./access-codes.server";
 import { recordAudit } from "./audit.server";
-import { lockEvent, placesTaken, placesTakenByEvent } from "./booking/places.server";
+import {
+  lockEvent,
+  placesTaken,
+  placesTakenByEvent,
+  takesPlaceWhere,
+} from "./booking/places.server";
 import { enqueueEmail } from "./email.server";
 import { eventsChanged, isEventId } from "./events.server";
 import {
@@ -254,14 +259,11 @@ async function activeBookingCount(db: Db, row: EventRow, now: Date): Promise<num
       and(
         eq(booking.eventId, row.id),
         or(
-          eq(booking.status, "confirmed"),
+          takesPlaceWhere(now),
+          // Past its hold, but a payment is on its way: hiding the event would strand it.
           and(
             inArray(booking.status, [...HOLD_STATUSES]),
-            or(
-              gt(booking.holdExpiresAt, now),
-              isNotNull(booking.paymentOrderId),
-              eq(booking.paymentStatus, "pending"),
-            ),
+            or(isNotNull(booking.paymentOrderId), eq(booking.paymentStatus, "pending")),
           ),
         ),
       ),

@@ -1,6 +1,7 @@
 import { and, desc, eq, inArray, isNotNull, ne, sql } from "drizzle-orm";
 import type { Db } from "#app/db/client.server";
 import { booking, consent, event, profile, testResult, user } from "#app/db/schema";
+import { isHoldLive } from "#app/domain/booking-lifecycle";
 import type { AuditAction } from "#app/domain/audit";
 import { cleanSearch, compareAttendees, matchesAttendeeSearch } from "#app/domain/attendees";
 import {
@@ -131,7 +132,7 @@ async function loadAttendees(
       row.status === "confirmed" ||
       row.status === "cancelled" ||
       row.paymentStatus === "pending" ||
-      (row.holdExpiresAt !== null && row.holdExpiresAt.getTime() > now.getTime()),
+      isHoldLive(row, now),
   );
   const consents =
     shown.length === 0

@@ -21,7 +21,7 @@ import {
   placeProblem,
   placeProblemGiven,
   placesTaken,
-  liveHold,
+  liveHoldWhere,
   type Booking,
 } from "./places.server";
 
@@ -199,7 +199,7 @@ export async function holdPlace(
               and(eq(booking.eventId, row.id), inArray(booking.status, [...PLACE_STATUSES])),
               and(
                 ne(booking.eventId, row.id),
-                or(liveHold(now), eq(booking.paymentStatus, "pending")),
+                or(liveHoldWhere(now), eq(booking.paymentStatus, "pending")),
               ),
             ),
           ),

@@ -5,7 +5,7 @@ import { bookingEligibility, type Eligibility } from "#app/domain/eligibility";
 import { slotChoices, type SlotChoice } from "#app/domain/slot-choices";
 import { hasUnlocked, recordUnlocks, type BrowserUnlock } from "../access-codes.server";
 import { findEvent, type EventView } from "../events.server";
-import { liveHold, placesTaken } from "./places.server";
+import { liveHoldWhere, placesTaken } from "./places.server";
 
 export interface BookingPage {
   event: EventView;
@@ -47,7 +47,7 @@ export async function bookingPage(
       and(
         eq(booking.eventId, event.id),
         eq(booking.userId, input.userId),
-        or(eq(booking.status, "confirmed"), liveHold(now)),
+        or(eq(booking.status, "confirmed"), liveHoldWhere(now)),
       ),
     );
   const taken = await placesTaken(db, event.id, now);

@@ -19,13 +19,13 @@ export type Booking = typeof booking.$inferSelect;
 export type EventRow = typeof event.$inferSelect;
 
 /** A hold that still keeps its place at `now` (the SQL twin of `isHoldLive`). */
-export function liveHold(now: Date): SQL {
+export function liveHoldWhere(now: Date): SQL {
   return and(inArray(booking.status, [...HOLD_STATUSES]), gt(booking.holdExpiresAt, now))!;
 }
 
 /** A booking that takes a place at `now` (the SQL twin of `takesPlace`). */
-export function takesPlace(now: Date): SQL {
-  return or(eq(booking.status, "confirmed"), liveHold(now))!;
+export function takesPlaceWhere(now: Date): SQL {
+  return or(eq(booking.status, "confirmed"), liveHoldWhere(now))!;
 }
 
 /** Places taken per event at `now`, as a subquery to join on `eventId`: `taken` and `held`. */
@@ -37,7 +37,7 @@ export function placesTakenByEvent(db: Db, now: Date) {
       held: sql<number>`count(*) filter (where ${booking.status} <> 'confirmed')::int`.as("held"),
     })
     .from(booking)
-    .where(takesPlace(now))
+    .where(takesPlaceWhere(now))
     .groupBy(booking.eventId)
     .as("places");
 }
@@ -76,7 +76,7 @@ export async function placesTaken(
     .where(
       and(
         eq(booking.eventId, eventId),
-        takesPlace(now),
+        takesPlaceWhere(now),
         options.exceptBookingId ? ne(booking.id, options.exceptBookingId) : undefined,
       ),
     )
