@@ -102,6 +102,8 @@ const envSchema = z
     RATE_LIMIT_POSTS_PER_WINDOW: wholeNumber(1).default(60),
     /** New holds on a place (not moves to another time) per client address per hour. */
     RATE_LIMIT_HOLDS_PER_HOUR: wholeNumber(1).default(20),
+    /** New accounts per client address per hour. */
+    RATE_LIMIT_SIGNUPS_PER_HOUR: wholeNumber(1).default(10),
     OUTBOX_POLL_MS: wholeNumber(50).default(5000),
     HOLD_MINUTES: wholeNumber(1, 120).default(15),
     LOG_LEVEL: oneOf(LOG_LEVELS).default("info"),

@@ -299,13 +299,19 @@ export async function sendAlreadyRegisteredNotice(db: Db, email: string, setting
   });
 }
 
-let cached: { db: Db; auth: ReturnType<typeof createAuth> } | undefined;
+const instances = new WeakMap<Db, ReturnType<typeof createAuth>>();
 
-/** The auth instance for the process's database (made on first use, after start-up opened it). */
-export function auth() {
-  const db = database().db;
-  if (cached?.db !== db) cached = { db, auth: createAuth(db) };
-  return cached.auth;
+/**
+ * The auth instance for a database: the process's (made on first use, after start-up opened it),
+ * or the one a service was handed (a test's), each made once.
+ */
+export function auth(db: Db = database().db) {
+  let instance = instances.get(db);
+  if (!instance) {
+    instance = createAuth(db);
+    instances.set(db, instance);
+  }
+  return instance;
 }
 
 /** For tests: an auth instance on a given database, optionally with other settings. */

@@ -957,6 +957,8 @@ beforeAll(async () => {
     // The coarse limiter would otherwise answer 429 to nearly everything.
     RATE_LIMIT_FORMS_PER_WINDOW: "100000",
     RATE_LIMIT_POSTS_PER_WINDOW: "100000",
+    RATE_LIMIT_SIGNUPS_PER_HOUR: "100000",
+    RATE_LIMIT_HOLDS_PER_HOUR: "100000",
   });
   serverPid = findServerPid();
 

@@ -47,6 +47,7 @@ export default async function setup(project: TestProject) {
       RATE_LIMIT_FORMS_PER_WINDOW: "1000",
       RATE_LIMIT_POSTS_PER_WINDOW: "1000",
       RATE_LIMIT_HOLDS_PER_HOUR: "1000",
+      RATE_LIMIT_SIGNUPS_PER_HOUR: "1000",
     },
     60_000,
     { logFile: serverLogFile },

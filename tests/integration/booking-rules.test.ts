@@ -14,6 +14,7 @@ import { holdPlace } from "#app/services/booking/hold.server";
 import { findEvent } from "#app/services/events.server";
 import { usePaymentProvider } from "#app/services/payments/provider.server";
 import { createSimulatedProvider } from "#app/services/payments/simulated.server";
+import { signUpPatient } from "#app/services/sign-up.server";
 import { openTestDatabase } from "#tests/support/database";
 import { insertEvent, insertProduct } from "#tests/support/factories";
 
@@ -343,5 +344,35 @@ describe("booked counts come from bookings (finding 12)", () => {
     const view = await findEvent(db, ev.id, NOW);
     expect(view!.booked_spaces).toBe(3);
     expect(view!.spaces_left).toBe(ev.totalSpaces - 3);
+  });
+});
+
+describe("sign-ups per client address (finding 2)", () => {
+  const signUpFrom = (clientAddress: string, n: number) => {
+    const email = `signup-${n}-${crypto.randomBytes(3).toString("hex")}@example.com`;
+    return signUpPatient(db, {
+      profile: {
+        firstName: "Herbert",
+        lastName: `Signup${n}`,
+        dateOfBirth: "1958-02-03",
+        phone: "01632 960 200",
+        homeAddressLine1: "3 Mill Lane",
+        homePostcode: "CM1 2AB",
+        homeCountry: "United Kingdom",
+      },
+      email,
+      password: "correct horse battery",
+      clientAddress,
+      headers: new Headers({ origin: "http://localhost:3000" }),
+    });
+  };
+
+  it("limits new accounts from one address to ten an hour, and leaves other addresses alone", async () => {
+    const address = "192.0.2.44";
+    for (let n = 0; n < 10; n++) expect((await signUpFrom(address, n)).outcome).toBe("done");
+    const refused = await signUpFrom(address, 10);
+    expect(refused).toMatchObject({ outcome: "too-many" });
+    expect(refused.outcome === "too-many" && refused.retryAfterSeconds).toBeGreaterThan(0);
+    expect((await signUpFrom("192.0.2.45", 11)).outcome).toBe("done");
   });
 });

@@ -1,6 +1,5 @@
 import { useState } from "react";
 import { Form, Link, data, redirect, useNavigation } from "react-router";
-import { APIError } from "better-auth";
 import type { Route } from "./+types/signup";
 import { AgeRestrictionText } from "#app/components/age-restriction";
 import { AlertDialog } from "#app/components/alert-dialog";
@@ -16,15 +15,11 @@ import { NHS_MESSAGES, cleanNhsNumber } from "#app/domain/nhs-number";
 import { SIGNUP_FIELDS } from "#app/domain/field-options";
 import { signupSchema } from "#app/domain/personal-details";
 import { safeRedirect } from "#app/domain/redirect";
-import {
-  auth,
-  hashPassword,
-  sendAlreadyRegisteredNotice,
-  withPendingProfile,
-} from "#app/services/auth.server";
+import { minutesToWait } from "#app/domain/retry-after";
 import { requireAnonymous } from "#app/services/guards.server";
 import { logError, routeOf } from "#app/services/log.server";
 import { cookieHeaders } from "#app/services/session.server";
+import { signUpPatient } from "#app/services/sign-up.server";
 import { readForm } from "#app/utils/http.server";
 import { pipeHeaders } from "#app/utils/headers";
 
@@ -33,6 +28,8 @@ export const meta = () =>
 
 const SIGNUP_ERRORS = {
   unexpected: "An unexpected error occurred. Please try again.",
+  tooMany: (retryAfterSeconds: number) =>
+    `Too many accounts have been created from your internet connection. Please wait ${minutesToWait(retryAfterSeconds)} and try again, or call us to book.`,
 } as const;
 
 type ActionData = {
@@ -48,7 +45,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   return { redirectTo: safeRedirect(new URL(request.url).searchParams.get("redirectTo"), "/") };
 }
 
-export async function action({ request }: Route.ActionArgs) {
+export async function action({ request, context }: Route.ActionArgs) {
   const form = await readForm(request);
   const values = formValues(form, ["password", "confirmPassword", "intent"]);
   const redirectTo = safeRedirect(form.get("redirectTo"), "/");
@@ -72,30 +69,23 @@ export async function action({ request }: Route.ActionArgs) {
   }
   const { email, password, ...profile } = parsed.data;
   try {
-    const { headers } = await withPendingProfile({ ...profile, email, billingAddress: null }, () =>
-      auth().api.signUpEmail({
-        body: {
-          name: `${profile.firstName} ${profile.lastName}`,
-          email,
-          password,
-          callbackURL: "/portal",
-        },
-        headers: request.headers,
-        returnHeaders: true,
-      }),
-    );
-    return redirect(successPath, { headers: cookieHeaders(headers) });
-  } catch (error) {
-    if (
-      error instanceof APIError &&
-      String(error.body?.code ?? "").startsWith("USER_ALREADY_EXISTS")
-    ) {
-      // Same page as a new sign-up, so nobody learns which addresses are registered; the owner is
-      // told by e-mail. The password is hashed anyway, so the answer takes as long as a new sign-up.
-      await hashPassword(password);
-      await sendAlreadyRegisteredNotice(db(), email);
-      return redirect(successPath);
+    const result = await signUpPatient(db(), {
+      profile: { ...profile, billingAddress: null },
+      email,
+      password,
+      clientAddress: context.clientAddress,
+      headers: request.headers,
+    });
+    if (result.outcome === "too-many") {
+      return data<ActionData>(
+        { formError: SIGNUP_ERRORS.tooMany(result.retryAfterSeconds), values },
+        { status: 429, headers: { "Retry-After": String(result.retryAfterSeconds) } },
+      );
     }
+    return redirect(successPath, {
+      headers: result.headers ? cookieHeaders(result.headers) : undefined,
+    });
+  } catch (error) {
     const errorId = logError(error, { route: routeOf(request), code: "sign_up_failed" });
     return data<ActionData>(
       { formError: `${SIGNUP_ERRORS.unexpected} (Reference ${errorId})`, values },

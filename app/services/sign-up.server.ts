@@ -1,0 +1,73 @@
+import { APIError } from "better-auth";
+import { config } from "#app/config.server";
+import type { Db } from "#app/db/client.server";
+import type { ProfileDraft } from "./auth.server";
+import { auth, hashPassword, sendAlreadyRegisteredNotice, withPendingProfile } from "./auth.server";
+import { hitRateLimit } from "./rate-limit.server";
+
+/** Sign-ups per client address are counted over an hour; see RATE_LIMIT_SIGNUPS_PER_HOUR. */
+export const SIGN_UPS_WINDOW_MS = 60 * 60_000;
+
+export type SignUpResult =
+  /** a new account (or, unseen by the visitor, an existing one whose owner was told): on to the next page */
+  | { outcome: "done"; headers: Headers | null }
+  /** too many sign-ups from this client address lately */
+  | { outcome: "too-many"; retryAfterSeconds: number };
+
+/**
+ * Makes a patient's account with its profile. Every way to sign up comes here, so the limit on
+ * sign-ups per client address holds for all of them: many throwaway accounts from one address
+ * was how one visitor could hold every place of an event. The limit counts every attempt that
+ * reaches this point (new address or not), so the answer never tells whether an address is
+ * registered: for an existing one the password is hashed anyway (the same time taken) and its
+ * owner is told by e-mail.
+ */
+export async function signUpPatient(
+  db: Db,
+  input: {
+    profile: Omit<ProfileDraft, "email">;
+    email: string;
+    password: string;
+    clientAddress: string;
+    /** the request's headers, which better-auth reads (origin, the client address header) */
+    headers: Headers;
+  },
+  now = new Date(),
+): Promise<SignUpResult> {
+  const settings = config();
+  const counted = await hitRateLimit(
+    db,
+    `sign-ups:${input.clientAddress}`,
+    settings.RATE_LIMIT_SIGNUPS_PER_HOUR,
+    SIGN_UPS_WINDOW_MS,
+    now,
+  );
+  if (!counted.allowed)
+    return { outcome: "too-many", retryAfterSeconds: counted.retryAfterSeconds };
+  const { profile, email, password } = input;
+  try {
+    const { headers } = await withPendingProfile({ ...profile, email }, () =>
+      auth(db).api.signUpEmail({
+        body: {
+          name: `${profile.firstName} ${profile.lastName}`,
+          email,
+          password,
+          callbackURL: "/portal",
+        },
+        headers: input.headers,
+        returnHeaders: true,
+      }),
+    );
+    return { outcome: "done", headers };
+  } catch (error) {
+    if (
+      error instanceof APIError &&
+      String(error.body?.code ?? "").startsWith("USER_ALREADY_EXISTS")
+    ) {
+      await hashPassword(password);
+      await sendAlreadyRegisteredNotice(db, email);
+      return { outcome: "done", headers: null };
+    }
+    throw error;
+  }
+}
