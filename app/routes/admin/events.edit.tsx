@@ -122,6 +122,7 @@ type ActionData = {
   cancelled?: {
     newlyCancelled: boolean;
     bookingsCancelled: number;
+    bookingsKept: number;
     emailsQueued: number;
     refunds: RefundRun;
   };
@@ -167,6 +168,7 @@ export const action = staffRoute("event:edit", async (args: Route.ActionArgs, st
       const cancelled = {
         newlyCancelled: result.newlyCancelled,
         bookingsCancelled: result.bookingsCancelled,
+        bookingsKept: result.bookingsKept,
         emailsQueued: result.emailsQueued,
         refunds: result.refunds,
       };
@@ -266,6 +268,15 @@ export default function ManageEvent({ loaderData, actionData }: Route.ComponentP
             {plural(outcome.emailsQueued, "person", "people")} e-mailed.{" "}
             <RefundOutcome refunds={outcome.refunds} />
           </p>
+          {outcome.bookingsKept > 0 && (
+            <p>
+              {plural(outcome.bookingsKept, "booking was", "bookings were")} not cancelled: a sample
+              was taken or a result exists, so{" "}
+              {outcome.bookingsKept === 1 ? "it stays" : "they stay"} with the patient&apos;s
+              result. Nobody was e-mailed or refunded for{" "}
+              {outcome.bookingsKept === 1 ? "it" : "them"}; contact them yourself if you need to.
+            </p>
+          )}
         </div>
       )}
 
