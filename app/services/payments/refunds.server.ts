@@ -8,6 +8,7 @@ import { log } from "../log.server";
 import { PayPalError, PayPalNetworkError, type PayPalRefund } from "./paypal.server";
 import { paymentProvider, type PaymentProvider } from "./provider.server";
 import { createSimulatedProvider } from "./simulated.server";
+import { errorRecord } from "./transactions.server";
 
 /**
  * Giving money back, in one place for everyone who refunds: the back office cancelling an event,
@@ -232,18 +233,7 @@ async function refundBooking(db: Db, row: BookingRow, now: Date): Promise<Refund
     });
   } catch (error) {
     if (error instanceof PayPalError) {
-      const record = {
-        status: error.name,
-        issue: error.issue ?? null,
-        debugId: error.debugId ?? null,
-        raw: {
-          name: error.name,
-          status: error.status,
-          issue: error.issue,
-          description: error.description,
-          debug_id: error.debugId,
-        },
-      };
+      const record = errorRecord(error);
       if (error.issue === "CAPTURE_FULLY_REFUNDED") {
         // The money is back already (refunded at PayPal by hand, say): record it and mark the booking.
         await db.insert(paymentTransaction).values({ ...base, captureId, ...record });
