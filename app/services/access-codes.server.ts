@@ -1,5 +1,5 @@
 import crypto from "node:crypto";
-import { and, eq, gt, isNull, lt, or, sql } from "drizzle-orm";
+import { and, eq, gt, isNull, lt, or, sql, type SQL } from "drizzle-orm";
 import { createCookie } from "react-router";
 import { config } from "#app/config.server";
 import type { Db } from "#app/db/client.server";
@@ -71,21 +71,34 @@ type CodeCheck =
   Exclude<AccessCheck, { status: "success" }> | { status: "success"; codeId: string };
 
 /**
+ * How a right code is taken:
+ * - "claim": it counts one use (refused once used up): a person unlocking the event for themselves;
+ * - "available": it must have a use left, but counts none: a visitor who has not signed in yet
+ *   (the use is counted when the unlock becomes a person's, on the booking page);
+ * - "known": it need only exist and work: someone who unlocked the event before, typing it again.
+ */
+type CodeMode = "claim" | "available" | "known";
+
+/**
  * Checks a code for an event. A correct code that is not used up or expired counts one use and
- * succeeds; a person or browser that already unlocked the event does not use the code up again.
+ * succeeds; one that already unlocked the event (`alreadyUnlocked`) does not count again.
  */
 export async function checkAccessCode(
   db: Db,
   input: { eventId: string; code: string; clientAddress: string; alreadyUnlocked: boolean },
   now = new Date(),
 ): Promise<AccessCheck> {
-  const checked = await verifyAccessCode(db, input, now);
+  const checked = await verifyAccessCode(
+    db,
+    { ...input, mode: input.alreadyUnlocked ? "known" : "claim" },
+    now,
+  );
   return checked.status === "success" ? { status: "success" } : checked;
 }
 
 async function verifyAccessCode(
   db: Db,
-  input: { eventId: string; code: string; clientAddress: string; alreadyUnlocked: boolean },
+  input: { eventId: string; code: string; clientAddress: string; mode: CodeMode },
   now: Date,
 ): Promise<CodeCheck> {
   const { windowMs, perAddressAndEvent, perEvent } = ACCESS_CODE_LIMITS;
@@ -100,40 +113,51 @@ async function verifyAccessCode(
   if (byEvent.hits >= perEvent)
     return { status: "rate-limited", retryAfterSeconds: byEvent.retryAfterSeconds };
 
-  const codeId = await acceptedCodeId(db, input, now);
+  const codeId = input.code.trim()
+    ? await acceptedCodeId(
+        db,
+        and(
+          eq(eventAccessCode.eventId, input.eventId),
+          eq(eventAccessCode.codeHash, hashAccessCode(input.code)),
+        )!,
+        input.mode,
+        now,
+      )
+    : null;
   if (codeId) return { status: "success", codeId };
   await hitRateLimit(db, addressKey, perAddressAndEvent, windowMs, now);
   await hitRateLimit(db, eventKey, perEvent, windowMs, now);
   return { status: "invalid" };
 }
 
-/** The id of the code that was accepted, or null. */
+/** The id of the code `which` picks out, if it is accepted in this mode (and, to claim, counted). */
 async function acceptedCodeId(
   db: Db,
-  input: { eventId: string; code: string; alreadyUnlocked: boolean },
+  which: SQL,
+  mode: CodeMode,
   now: Date,
 ): Promise<string | null> {
-  if (!input.code.trim()) return null;
   const usable = and(
-    eq(eventAccessCode.eventId, input.eventId),
-    eq(eventAccessCode.codeHash, hashAccessCode(input.code)),
+    which,
     or(isNull(eventAccessCode.expiresAt), gt(eventAccessCode.expiresAt, now)),
     isNull(eventAccessCode.revokedAt),
   );
-  if (input.alreadyUnlocked) {
-    const [known] = await db.select({ id: eventAccessCode.id }).from(eventAccessCode).where(usable);
-    return known?.id ?? null;
+  const useLeft = or(
+    isNull(eventAccessCode.maxUses),
+    lt(eventAccessCode.uses, eventAccessCode.maxUses),
+  );
+  if (mode !== "claim") {
+    const [found] = await db
+      .select({ id: eventAccessCode.id })
+      .from(eventAccessCode)
+      .where(mode === "known" ? usable : and(usable, useLeft));
+    return found?.id ?? null;
   }
   // One statement, so two people racing for the last use cannot both get it.
   const [claimed] = await db
     .update(eventAccessCode)
     .set({ uses: sql`${eventAccessCode.uses} + 1` })
-    .where(
-      and(
-        usable,
-        or(isNull(eventAccessCode.maxUses), lt(eventAccessCode.uses, eventAccessCode.maxUses)),
-      ),
-    )
+    .where(and(usable, useLeft))
     .returning({ id: eventAccessCode.id });
   return claimed?.id ?? null;
 }
@@ -161,18 +185,20 @@ export async function unlockPrivateEvent(
   if (!view) return { status: 404, error: "Event not found" };
   if (!view.is_private) return { status: 400, error: ACCESS_CODE_MESSAGES.publicEvent };
   if (!input.code.trim()) return { status: 400, error: ACCESS_CODE_MESSAGES.invalid };
-  const inBrowser = await readBrowserUnlocks(request);
-  const alreadyUnlocked =
-    inBrowser.some((unlock) => unlock.eventId === view.id) ||
-    (input.userId !== undefined && (await hasUnlocked(db, view.id, input.userId)));
+  // A person who unlocked it before, or a visitor whose browser did, does not use the code up
+  // again; a person unlocking it now counts one use; a visitor's use is counted when the unlock
+  // becomes a person's (claimBrowserUnlocks).
+  const mode: CodeMode =
+    input.userId !== undefined
+      ? (await hasUnlocked(db, view.id, input.userId))
+        ? "known"
+        : "claim"
+      : (await readBrowserUnlocks(request)).some((unlock) => unlock.eventId === view.id)
+        ? "known"
+        : "available";
   const result = await verifyAccessCode(
     db,
-    {
-      eventId: view.id,
-      code: input.code.slice(0, 100),
-      clientAddress: input.clientAddress,
-      alreadyUnlocked,
-    },
+    { eventId: view.id, code: input.code.slice(0, 100), clientAddress: input.clientAddress, mode },
     now,
   );
   if (result.status === "rate-limited") {
@@ -184,7 +210,7 @@ export async function unlockPrivateEvent(
   }
   if (result.status === "invalid") return { status: 403, error: ACCESS_CODE_MESSAGES.invalid };
   const unlock = { eventId: view.id, codeId: result.codeId };
-  if (input.userId !== undefined) await recordUnlocks(db, input.userId, [unlock], now);
+  if (input.userId !== undefined) await recordUnlock(db, input.userId, unlock, now);
   return { status: 200, setCookie: await browserUnlockCookieHeader(request, unlock) };
 }
 
@@ -226,36 +252,45 @@ export interface BrowserUnlock {
   codeId: string;
 }
 
+async function recordUnlock(db: Db, userId: string, unlock: BrowserUnlock, now: Date) {
+  await db
+    .insert(eventUnlock)
+    .values({ eventId: unlock.eventId, userId, accessCodeId: unlock.codeId, unlockedAt: now })
+    .onConflictDoUpdate({
+      target: [eventUnlock.eventId, eventUnlock.userId],
+      set: { accessCodeId: unlock.codeId, unlockedAt: now },
+    });
+}
+
 /**
- * Keeps unlocks as this person's: from the code they just gave, or from this browser's signed
- * cookie (a visitor who gave the code before signing in). Only codes of that event count.
+ * Makes unlocks this browser got before its visitor signed in (its signed cookie) this person's,
+ * counting one use of each code as entering it signed in would: a code for ten lodge members
+ * opens the event for ten accounts, however its cookie is passed around. Returns the unlocks it
+ * took, which the page then drops from the cookie.
  */
-export async function recordUnlocks(
+export async function claimBrowserUnlocks(
   db: Db,
   userId: string,
   unlocks: readonly BrowserUnlock[],
   now = new Date(),
-): Promise<void> {
+): Promise<BrowserUnlock[]> {
+  const claimed: BrowserUnlock[] = [];
   for (const unlock of unlocks) {
-    const [code] = await db
-      .select({ id: eventAccessCode.id })
-      .from(eventAccessCode)
-      .where(
-        and(
-          eq(eventAccessCode.id, unlock.codeId),
-          eq(eventAccessCode.eventId, unlock.eventId),
-          isNull(eventAccessCode.revokedAt),
-        ),
-      );
-    if (!code) continue;
-    await db
-      .insert(eventUnlock)
-      .values({ eventId: unlock.eventId, userId, accessCodeId: code.id, unlockedAt: now })
-      .onConflictDoUpdate({
-        target: [eventUnlock.eventId, eventUnlock.userId],
-        set: { accessCodeId: code.id, unlockedAt: now },
-      });
+    if (await hasUnlocked(db, unlock.eventId, userId)) {
+      claimed.push(unlock);
+      continue;
+    }
+    const codeId = await acceptedCodeId(
+      db,
+      and(eq(eventAccessCode.id, unlock.codeId), eq(eventAccessCode.eventId, unlock.eventId))!,
+      "claim",
+      now,
+    );
+    if (!codeId) continue;
+    await recordUnlock(db, userId, unlock, now);
+    claimed.push(unlock);
   }
+  return claimed;
 }
 
 /** Remembers, in a signed cookie, which private events this browser has unlocked, and with which code. */
@@ -286,6 +321,17 @@ export async function readBrowserUnlocks(request: Request): Promise<BrowserUnloc
       ? [{ eventId, codeId }]
       : [];
   });
+}
+
+/** The unlock cookie without these events (they are a person's now, kept on the server). */
+export async function browserUnlockCookieWithout(
+  request: Request,
+  eventIds: readonly string[],
+): Promise<string> {
+  const left = (await readBrowserUnlocks(request)).filter(
+    (entry) => !eventIds.includes(entry.eventId),
+  );
+  return unlockedEventsCookie().serialize(left.map((entry) => `${entry.eventId}:${entry.codeId}`));
 }
 
 async function browserUnlockCookieHeader(request: Request, unlock: BrowserUnlock): Promise<string> {

@@ -708,11 +708,27 @@ export async function cancelEvent(
       })
       .from(booking)
       .where(and(eq(booking.eventId, ev.id), inArray(booking.status, [...PLACE_STATUSES])))
+      .orderBy(booking.id)
       .for("update", { of: booking });
-    const active = candidates
+    const cancellable = candidates
       .filter((row) => !row.hasResult && canTake(bookingStage(row.booking), "cancel"))
       .map((row) => row.booking);
-    const bookingsKept = candidates.length - active.length;
+    const bookingsKept = candidates.length - cancellable.length;
+    // A hold that ran out and was never paid took no place: it simply expires, and is not counted
+    // as a cancelled booking.
+    const active = cancellable.filter((row) => wasBooked(row, now));
+    const lapsed = cancellable.filter((row) => !wasBooked(row, now));
+    if (lapsed.length > 0) {
+      await tx
+        .update(booking)
+        .set({ status: "expired", updatedAt: now })
+        .where(
+          inArray(
+            booking.id,
+            lapsed.map((row) => row.id),
+          ),
+        );
+    }
     if (active.length > 0) {
       await tx
         .update(booking)
@@ -733,9 +749,8 @@ export async function cancelEvent(
       })
       .where(eq(event.id, ev.id));
 
-    const toTell = active.filter((row) => wasBooked(row, now));
     const people =
-      toTell.length === 0
+      active.length === 0
         ? []
         : await tx
             .select({
@@ -749,11 +764,11 @@ export async function cancelEvent(
             .where(
               inArray(
                 user.id,
-                toTell.map((row) => row.userId),
+                active.map((row) => row.userId),
               ),
             );
     let emailsQueued = 0;
-    for (const row of toTell) {
+    for (const row of active) {
       const person = people.find((candidate) => candidate.id === row.userId);
       if (!person) continue;
       await enqueueEmail(

@@ -1,5 +1,6 @@
 import { APIError } from "better-auth";
 import { config } from "#app/config.server";
+import { limitKeyForAddress } from "#app/domain/client-address";
 import type { Db } from "#app/db/client.server";
 import type { ProfileDraft } from "./auth.server";
 import { auth, hashPassword, sendAlreadyRegisteredNotice, withPendingProfile } from "./auth.server";
@@ -37,7 +38,7 @@ export async function signUpPatient(
   const settings = config();
   const counted = await hitRateLimit(
     db,
-    `sign-ups:${input.clientAddress}`,
+    `sign-ups:${limitKeyForAddress(input.clientAddress)}`,
     settings.RATE_LIMIT_SIGNUPS_PER_HOUR,
     SIGN_UPS_WINDOW_MS,
     now,

@@ -3,14 +3,27 @@ import { and, eq, inArray } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "#app/db/client.server";
 import type { event } from "#app/db/schema";
-import { booking, profile, testResult, user } from "#app/db/schema";
+import {
+  booking,
+  event as eventTable,
+  eventAccessCode,
+  profile,
+  testResult,
+  user,
+} from "#app/db/schema";
 import type { ConsentForm } from "#app/domain/consent";
 import { cancelEvent } from "#app/services/admin-events.server";
-import { createAccessCode, unlockPrivateEvent } from "#app/services/access-codes.server";
+import {
+  createAccessCode,
+  readBrowserUnlocks,
+  unlockPrivateEvent,
+} from "#app/services/access-codes.server";
 import { listAppointmentsAndResults } from "#app/services/booking/appointments.server";
+import { capturePayment } from "#app/services/booking/capture.server";
 import { startPayment } from "#app/services/booking/checkout.server";
 import { submitConsent } from "#app/services/booking/consent.server";
 import { holdPlace } from "#app/services/booking/hold.server";
+import { bookingPage } from "#app/services/booking/page.server";
 import { findEvent } from "#app/services/events.server";
 import { usePaymentProvider } from "#app/services/payments/provider.server";
 import { createSimulatedProvider } from "#app/services/payments/simulated.server";
@@ -374,5 +387,182 @@ describe("sign-ups per client address (finding 2)", () => {
     expect(refused).toMatchObject({ outcome: "too-many" });
     expect(refused.outcome === "too-many" && refused.retryAfterSeconds).toBeGreaterThan(0);
     expect((await signUpFrom("192.0.2.45", 11)).outcome).toBe("done");
+  });
+});
+
+/** Starts a paid booking through to an order with the simulated provider; its reference and order. */
+async function paidBookingWithOrder(eventId: string, userId: string) {
+  const held = await hold(eventId, userId, "10:00", NOW);
+  const reference = held.ok ? held.booking.reference : "";
+  await submitConsent(db, { userId, reference, form: consentForm }, at(1));
+  const started = await startPayment(
+    db,
+    { userId, reference, returnUrl: "http://localhost/r", cancelUrl: "http://localhost/c" },
+    at(2),
+  );
+  return { reference, orderId: started.outcome === "redirect" ? started.orderId : "" };
+}
+
+describe("holds that end stay ended (review of finding 2)", () => {
+  it("cannot keep a hold alive by asking again and again to capture an order nobody approved", async () => {
+    const ev = await paidEvent();
+    const patient = await person();
+    const { reference, orderId } = await paidBookingWithOrder(ev.id, patient.id);
+    expect(orderId).not.toBe("");
+    for (const minute of [18, 34, 50]) {
+      const answer = await capturePayment(db, { userId: patient.id, orderId }, at(minute));
+      expect(answer.outcome).not.toBe("confirmed");
+    }
+    const row = await bookingRow(reference);
+    expect(row.status).toBe("expired");
+    expect(row.holdExpiresAt!.getTime()).toBeLessThanOrEqual(at(2 * HOLD_MINUTES).getTime());
+  });
+
+  it("does not bring back a hold that ran out elsewhere while the person holds another place", async () => {
+    const [first, second] = [await paidEvent(), await paidEvent()];
+    const patient = await person();
+    const a = await hold(first.id, patient.id, "10:00", NOW);
+    // A's hold ran out at 15 and the worker has not tidied it; the person holds B at 16.
+    const b = await hold(second.id, patient.id, "10:00", at(16));
+    expect(b.ok).toBe(true);
+    const reference = a.ok ? a.booking.reference : "";
+    expect(
+      await submitConsent(db, { userId: patient.id, reference, form: consentForm }, at(17)),
+    ).toEqual({ next: "expired", reference });
+    const live = await db
+      .select({ eventId: booking.eventId })
+      .from(booking)
+      .where(
+        and(eq(booking.userId, patient.id), inArray(booking.status, ["held", "awaiting_payment"])),
+      );
+    expect(live).toEqual([{ eventId: second.id }]);
+  });
+
+  it("changes nothing when a hold is refused: the person's hold elsewhere stays", async () => {
+    const [first, second] = [await paidEvent(), await paidEvent()];
+    const patient = await person();
+    const address = "198.51.100.201";
+    const a = await hold(first.id, patient.id, "10:00", NOW, address);
+    // Everyone else behind this address has used up its new holds for the hour.
+    for (let n = 0; n < 20; n++)
+      await hold((await paidEvent()).id, (await person()).id, "10:00", at(1), address);
+    expect(await hold(second.id, patient.id, "10:00", at(2), address)).toMatchObject({
+      ok: false,
+      reason: "too-many-holds",
+    });
+    expect((await bookingRow(a.ok ? a.booking.reference : "")).status).toBe("held");
+  });
+
+  it("does not bring back a lapsed hold on an event since unpublished, or whose code was revoked", async () => {
+    const draftLater = await freeEvent();
+    const first = await person();
+    const a = await hold(draftLater.id, first.id, "10:00", NOW);
+    await db.update(eventTable).set({ status: "draft" }).where(eq(eventTable.id, draftLater.id));
+    const refA = a.ok ? a.booking.reference : "";
+    expect(
+      await submitConsent(db, { userId: first.id, reference: refA, form: consentForm }, at(16)),
+    ).toEqual({ next: "expired", reference: refA });
+
+    const lodge = await freeEvent({ isPublic: false });
+    const code = await createAccessCode(db, { eventId: lodge.id, code: "REVOKE-LATER" });
+    const second = await person();
+    await unlockPrivateEvent(db, new Request("http://localhost/"), {
+      eventId: lodge.id,
+      code: "REVOKE-LATER",
+      clientAddress: freshAddress(),
+      userId: second.id,
+    });
+    const b = await hold(lodge.id, second.id, "10:00", NOW);
+    await db
+      .update(eventAccessCode)
+      .set({ revokedAt: at(5) })
+      .where(eq(eventAccessCode.id, code.id));
+    const refB = b.ok ? b.booking.reference : "";
+    expect(
+      await submitConsent(db, { userId: second.id, reference: refB, form: consentForm }, at(16)),
+    ).toEqual({ next: "expired", reference: refB });
+  });
+});
+
+describe("a code's uses (review of finding 1)", () => {
+  it("opens an event for as many accounts as the code has uses, however its cookie is passed around", async () => {
+    const ev = await freeEvent({ isPublic: false });
+    await createAccessCode(db, { eventId: ev.id, code: "ONE-USE", maxUses: 1 });
+    // Given before signing in: the browser remembers it, and no use is counted yet.
+    const anonymous = await unlockPrivateEvent(db, new Request("http://localhost/"), {
+      eventId: ev.id,
+      code: "one-use",
+      clientAddress: freshAddress(),
+    });
+    expect(anonymous.status).toBe(200);
+    const cookie = anonymous.status === 200 ? anonymous.setCookie.split(";")[0]! : "";
+    const browser = new Request("http://localhost/", { headers: { Cookie: cookie } });
+    const [first, second] = [await person(), await person()];
+    for (const who of [first, second])
+      await bookingPage(db, {
+        userId: who.id,
+        eventId: ev.id,
+        browserUnlocks: await readBrowserUnlocks(browser),
+      });
+    expect((await hold(ev.id, first.id)).ok).toBe(true);
+    expect(await hold(ev.id, second.id)).toMatchObject({ ok: false, reason: "locked" });
+    const [row] = await db
+      .select({ uses: eventAccessCode.uses })
+      .from(eventAccessCode)
+      .where(eq(eventAccessCode.eventId, ev.id));
+    expect(row!.uses).toBe(1);
+  });
+});
+
+describe("results are never lost with their booking (review of finding 11)", () => {
+  it("still shows a released result whose booking a cancellation cancelled before this rule", async () => {
+    const ev = await freeEvent({ eventDate: "2026-06-02" });
+    const patient = await person();
+    const held = await hold(ev.id, patient.id, "10:00");
+    const reference = held.ok ? held.booking.reference : "";
+    await submitConsent(db, { userId: patient.id, reference, form: consentForm }, at(1));
+    const row = await bookingRow(reference);
+    // As the old cancellation left it: the booking cancelled, its released result still there.
+    await db
+      .update(booking)
+      .set({ status: "cancelled", cancelledAt: at(3100) })
+      .where(eq(booking.id, row.id));
+    await db.insert(testResult).values({
+      bookingId: row.id,
+      psaValue: "0.90",
+      flag: "green",
+      retestYears: 2,
+      sampleDate: "2026-06-02",
+      releasedAt: at(3000),
+    });
+    const shown = await listAppointmentsAndResults(db, patient.id, at(4000));
+    expect(shown.map((entry) => [entry.reference, entry.result?.flag])).toEqual([
+      [reference, "green"],
+    ]);
+  });
+
+  it("counts as cancelled only bookings that held a place; a hold that had run out just expires", async () => {
+    const ev = await freeEvent();
+    const [booked, lapsed] = [await person(), await person()];
+    const a = await hold(ev.id, booked.id, "10:00", NOW);
+    await submitConsent(
+      db,
+      { userId: booked.id, reference: a.ok ? a.booking.reference : "", form: consentForm },
+      at(1),
+    );
+    const b = await hold(ev.id, lapsed.id, "10:30", NOW);
+    const result = await cancelEvent(
+      db,
+      {
+        id: "rules-coordinator",
+        email: "coordinator@example.org",
+        clientAddress: "127.0.0.1",
+        roles: ["coordinator"],
+      },
+      ev.id,
+      at(30),
+    );
+    expect(result).toMatchObject({ ok: true, bookingsCancelled: 1, emailsQueued: 1 });
+    expect((await bookingRow(b.ok ? b.booking.reference : "")).status).toBe("expired");
   });
 });

@@ -404,6 +404,15 @@ export default function ManageEvent({ loaderData, actionData }: Route.ComponentP
                 and refunds {refunds.activeAfterCancel === 1 ? "it" : "them"}.
               </p>
             )}
+            {refunds.keptWithSample > 0 && (
+              <p>
+                {plural(refunds.keptWithSample, "booking was", "bookings were")} kept: a sample was
+                taken or a result exists, so{" "}
+                {refunds.keptWithSample === 1 ? "it stays" : "they stay"} with the patient&apos;s
+                result. Nobody was e-mailed or refunded for{" "}
+                {refunds.keptWithSample === 1 ? "it" : "them"}.
+              </p>
+            )}
             {refunds.failures.length > 0 && (
               <AdminTable label="Failed refunds" columns={["Booking", "Why it failed"]}>
                 {refunds.failures.map((failure) => (

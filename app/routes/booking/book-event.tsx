@@ -16,7 +16,7 @@ import { formatLongDate } from "#app/domain/date-labels";
 import { ELIGIBILITY_MESSAGES } from "#app/domain/eligibility";
 import { nhsNumberField } from "#app/domain/fields";
 import { formValues, parseForm, type FieldErrors } from "#app/domain/forms";
-import { readBrowserUnlocks } from "#app/services/access-codes.server";
+import { browserUnlockCookieWithout, readBrowserUnlocks } from "#app/services/access-codes.server";
 import { holdPlace, holdRefusalMessage } from "#app/services/booking/hold.server";
 import { bookingPage } from "#app/services/booking/page.server";
 import { requireUser } from "#app/services/guards.server";
@@ -62,8 +62,11 @@ export async function loader({ request }: Route.LoaderArgs) {
     return data({ invalid: "slots-failed" as const }, { status: 500, headers: NO_STORE });
   }
   if (!page) throw data(null, { status: 404 });
-  if (page.locked) throw redirect(accessCodeForm(page.event.id));
-  return data({ invalid: null, ...page }, { headers: NO_STORE });
+  const headers = new Headers(NO_STORE);
+  if (page.claimedFromBrowser.length > 0)
+    headers.set("Set-Cookie", await browserUnlockCookieWithout(request, page.claimedFromBrowser));
+  if (page.locked) throw redirect(accessCodeForm(page.event.id), { headers });
+  return data({ invalid: null, ...page }, { headers });
 }
 
 type ActionData = { fieldErrors?: FieldErrors; values?: Record<string, string> };

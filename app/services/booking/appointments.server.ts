@@ -1,4 +1,4 @@
-import { and, desc, eq, isNotNull, lte } from "drizzle-orm";
+import { and, desc, eq, isNotNull, lte, or } from "drizzle-orm";
 import type { Db } from "#app/db/client.server";
 import { booking, event, screeningProduct, testResult } from "#app/db/schema";
 import { londonInstant } from "#app/domain/london-time";
@@ -41,7 +41,8 @@ export interface AppointmentWithResult {
 
 /**
  * The signed-in person's confirmed appointments, newest first, each with its result once staff
- * have released it (unreleased results are invisible). Only that person's rows.
+ * have released it (unreleased results are invisible), and any other booking of theirs that has
+ * a released result. Only that person's rows.
  */
 export async function listAppointmentsAndResults(
   db: Db,
@@ -66,7 +67,14 @@ export async function listAppointmentsAndResults(
         lte(testResult.releasedAt, now),
       ),
     )
-    .where(and(eq(booking.userId, userId), eq(booking.status, "confirmed")))
+    // A released result is shown whatever became of its booking since (a cancelled event never
+    // takes a result away; before issue 14 a cancellation could cancel a tested booking).
+    .where(
+      and(
+        eq(booking.userId, userId),
+        or(eq(booking.status, "confirmed"), isNotNull(testResult.id)),
+      ),
+    )
     .orderBy(desc(event.eventDate), desc(booking.slotTime));
   return rows.map((row) => {
     const view = toBookingView(row, now);

@@ -18,7 +18,14 @@ import { refundCancelledEvent } from "../payments/refunds.server";
 import { errorRecord, recordTransaction } from "../payments/transactions.server";
 import { PAYMENT_MESSAGES } from "./checkout.server";
 import { confirmLocked } from "./confirm.server";
-import { lockBooking, lockEvent, placeProblem, type Booking } from "./places.server";
+import {
+  eventClosedTo,
+  lockBooking,
+  lockEvent,
+  lockPerson,
+  placeProblem,
+  type Booking,
+} from "./places.server";
 import { bookingForOrder } from "./view.server";
 
 /**
@@ -66,8 +73,32 @@ export async function capturePayment(
     return lookUpAndSettle(db, provider, found, input.orderId, now);
   }
 
+  // The hold ran out while the payer was at PayPal. Only an order PayPal says is approved may
+  // bring it back (the payer has agreed to pay); asking to capture an unapproved order must not
+  // keep a place, or calling this again and again would hold one for ever.
+  let approvedAfterLapse = false;
+  if (!isHoldLive(found, now)) {
+    let current: PayPalOrder | null;
+    try {
+      current = await provider.getOrder(input.orderId);
+    } catch (error) {
+      if (
+        error instanceof PayPalNetworkError ||
+        (error instanceof PayPalError && error.status >= 500)
+      )
+        return { outcome: "no-response", reference, message: PAYMENT_MESSAGES.noResponse };
+      // PayPal does not know the order (or refuses to show it): it was never approved.
+      if (!(error instanceof PayPalError)) throw error;
+      current = null;
+    }
+    if (current?.status === "COMPLETED")
+      return settle(db, provider, found, current, { kind: "reconcile", requestId: null }, now);
+    approvedAfterLapse = current?.status === "APPROVED";
+  }
+
   let changed = false;
   const prepared = await db.transaction(async (tx) => {
+    await lockPerson(tx, found.userId);
     const ev = (await lockEvent(tx, found.eventId))!;
     const row = await lockBooking(tx, found.id);
     if (row.status === "confirmed") return { done: { outcome: "confirmed", reference } as const };
@@ -75,10 +106,14 @@ export async function capturePayment(
       return { done: { outcome: "expired", reference } as const };
     let holdExpiresAt = row.holdExpiresAt;
     if (!isHoldLive(row, now) && row.paymentStatus !== "pending") {
-      // The hold ran out while the payer was at PayPal. Take the money only if the place is still
-      // free. The payer has approved a payment, so the hold's life cap does not apply here: it
-      // stops places being kept without paying, and this is the paying.
-      if (await placeProblem(tx, ev, row.slotTime, now, row.id)) {
+      // Approved: take the money if the place is still free and the event still open to this
+      // person. (The hold's life cap does not apply: it stops places being kept without paying,
+      // and this is the paying.) Not approved: the hold has ended, and so has this booking.
+      const blocked =
+        !approvedAfterLapse ||
+        (await eventClosedTo(tx, ev, row.userId)) !== null ||
+        (await placeProblem(tx, ev, row.slotTime, now, row.id)) !== null;
+      if (blocked) {
         await tx
           .update(booking)
           .set({ status: "expired", updatedAt: now })

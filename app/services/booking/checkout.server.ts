@@ -16,7 +16,7 @@ import {
 } from "../payments/paypal.server";
 import { paymentProvider, type PaymentProvider } from "../payments/provider.server";
 import { errorRecord, recordTransaction } from "../payments/transactions.server";
-import { lockBooking, lockEvent, placeProblem } from "./places.server";
+import { eventClosedTo, lockBooking, lockEvent, lockPerson, placeProblem } from "./places.server";
 import { selectBookingViews } from "./view.server";
 
 /** Checkout: the third step of a paid booking, a payment order made with PayPal (or the simulated provider). */
@@ -85,12 +85,17 @@ export async function startPayment(
   if (!isHoldLive(row, now)) {
     // Renewed if its place is still free, within the hold's whole life; otherwise it ends here.
     const renewed = await db.transaction(async (tx) => {
+      await lockPerson(tx, row.userId);
       const ev = (await lockEvent(tx, row.eventId))!;
       const locked = await lockBooking(tx, row.id);
       if (locked.status !== "awaiting_payment") return false;
       if (isHoldLive(locked, now)) return true;
       const end = renewedHoldEnd(locked.createdAt, now, config().HOLD_MINUTES);
-      if (!end || (await placeProblem(tx, ev, locked.slotTime, now, locked.id))) return false;
+      const blocked =
+        !end ||
+        (await eventClosedTo(tx, ev, locked.userId)) !== null ||
+        (await placeProblem(tx, ev, locked.slotTime, now, locked.id)) !== null;
+      if (blocked) return false;
       await tx
         .update(booking)
         .set({ holdExpiresAt: end, updatedAt: now })

@@ -7,7 +7,7 @@ import { bookingStage, canTake, isHoldLive, renewedHoldEnd } from "#app/domain/b
 import { CONSENT_WORDING_VERSION, type ConsentForm } from "#app/domain/consent";
 import { eventsChanged } from "../events.server";
 import { confirmLocked } from "./confirm.server";
-import { lockBooking, lockEvent, placeProblem } from "./places.server";
+import { eventClosedTo, lockBooking, lockEvent, lockPerson, placeProblem } from "./places.server";
 
 /** Consent: the second step. A free booking is confirmed here; a paid one goes on to checkout. */
 
@@ -42,6 +42,7 @@ export async function submitConsent(
 
   let changed = false;
   const result = await db.transaction(async (tx): Promise<ConsentResult> => {
+    await lockPerson(tx, input.userId);
     const ev = (await lockEvent(tx, found.eventId))!;
     const row = await lockBooking(tx, found.id);
     const stage = bookingStage(row);
@@ -53,7 +54,13 @@ export async function submitConsent(
     const renewedEnd = renewedHoldEnd(row.createdAt, now, config().HOLD_MINUTES);
     let holdExpiresAt = row.holdExpiresAt;
     if (!isHoldLive(row, now)) {
-      if (!renewedEnd || (await placeProblem(tx, ev, row.slotTime, now, row.id))) {
+      // Brought back only as a new hold would be taken: within its whole life, the event still
+      // open to this person, and its place still free.
+      const blocked =
+        !renewedEnd ||
+        (await eventClosedTo(tx, ev, row.userId)) !== null ||
+        (await placeProblem(tx, ev, row.slotTime, now, row.id)) !== null;
+      if (blocked) {
         await tx
           .update(booking)
           .set({ status: "expired", updatedAt: now })

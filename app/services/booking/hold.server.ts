@@ -1,11 +1,11 @@
 import { and, eq, inArray, ne, or, sql } from "drizzle-orm";
 import { config } from "#app/config.server";
 import type { Db } from "#app/db/client.server";
-import { booking, event, profile, screeningProduct, user } from "#app/db/schema";
+import { booking, event, profile, screeningProduct } from "#app/db/schema";
 import { generateBookingReference } from "#app/domain/booking-reference";
 import {
   bookingStage,
-  canTake,
+  HOLD_STATUSES,
   isHoldLive,
   PLACE_STATUSES,
   type BookingStatus,
@@ -13,15 +13,16 @@ import {
 import { bookingEligibility, type EligibilityProblem } from "#app/domain/eligibility";
 import { isPaidEvent } from "#app/domain/pricing";
 import { minutesToWait } from "#app/domain/retry-after";
-import { hasUnlocked } from "../access-codes.server";
+import { limitKeyForAddress } from "#app/domain/client-address";
 import { eventsChanged, isEventId } from "../events.server";
 import { hitRateLimit } from "../rate-limit.server";
 import {
+  eventClosedTo,
   lockEvent,
+  lockPerson,
   placeProblem,
   placeProblemGiven,
   placesTaken,
-  liveHoldWhere,
   type Booking,
 } from "./places.server";
 
@@ -152,9 +153,9 @@ export async function holdPlace(
     .from(event)
     .innerJoin(screeningProduct, eq(event.productId, screeningProduct.id))
     .where(eq(event.id, input.eventId));
-  if (!found || found.event.status !== "published") return { ok: false, reason: "event-not-found" };
-  if (!found.event.isPublic && !(await hasUnlocked(db, found.event.id, input.userId)))
-    return { ok: false, reason: "locked" };
+  if (!found) return { ok: false, reason: "event-not-found" };
+  const closed = await eventClosedTo(db, found.event, input.userId);
+  if (closed) return { ok: false, reason: closed };
   const eligibility = bookingEligibility(found, found.event);
   if (!eligibility.eligible)
     return { ok: false, reason: "not-eligible", problems: eligibility.problems };
@@ -178,17 +179,14 @@ export async function holdPlace(
     if (late) return { ok: false, reason: late };
     return db.transaction(async (tx): Promise<HoldResult> => {
       // The person first: their holds at two events at once then take turns too.
-      await tx
-        .select({ id: user.id })
-        .from(user)
-        .where(eq(user.id, input.userId))
-        .for("no key update");
+      await lockPerson(tx, input.userId);
       const row = await lockEvent(tx, input.eventId);
       // Staff may have unpublished or cancelled it, or revoked the code, while this request waited.
-      if (!row || row.status !== "published") return { ok: false, reason: "event-not-found" };
-      if (!row.isPublic && !(await hasUnlocked(tx, row.id, input.userId)))
-        return { ok: false, reason: "locked" };
+      const closed = row ? await eventClosedTo(tx, row, input.userId) : "event-not-found";
+      if (closed) return { ok: false, reason: closed };
 
+      // The person's bookings here, and every hold of theirs elsewhere, run out or not: a hold
+      // the worker has not tidied yet could otherwise be brought back by consenting to it.
       const mine = await tx
         .select()
         .from(booking)
@@ -196,42 +194,60 @@ export async function holdPlace(
           and(
             eq(booking.userId, input.userId),
             or(
-              and(eq(booking.eventId, row.id), inArray(booking.status, [...PLACE_STATUSES])),
-              and(
-                ne(booking.eventId, row.id),
-                or(liveHoldWhere(now), eq(booking.paymentStatus, "pending")),
-              ),
+              and(eq(booking.eventId, row!.id), inArray(booking.status, [...PLACE_STATUSES])),
+              and(ne(booking.eventId, row!.id), inArray(booking.status, [...HOLD_STATUSES])),
             ),
           ),
         )
+        .orderBy(booking.id)
         .for("update");
       let moving: Booking | undefined;
       const toLetGo: string[] = [];
       for (const other of mine) {
         const stage = bookingStage(other);
         const live = isHoldLive(other, now);
-        if (other.eventId === row.id) {
+        if (other.eventId === row!.id) {
           if (other.status === "confirmed") return { ok: false, reason: "already-booked" };
           // An order may be on its way through PayPal: only the reconciler may let that one go.
           if (stage === "awaiting_payment" || (other.status === "awaiting_payment" && live))
             return { ok: false, reason: "already-booked" };
           if (other.status === "held" && live) moving = other;
           else toLetGo.push(other.id);
+        } else if (other.paymentStatus === "pending" || (stage === "awaiting_payment" && live)) {
+          // A payment on its way elsewhere is not ours to drop.
+          return { ok: false, reason: "paying-elsewhere" };
         } else {
-          // A hold elsewhere is let go; a payment on its way there is not ours to drop.
-          if (stage === "awaiting_payment" || !canTake(stage, "expire"))
-            return { ok: false, reason: "paying-elsewhere" };
+          // Any other hold elsewhere is let go (an order whose hold ran out is the worker's to
+          // settle: if PayPal took the money after all, the worker still confirms it).
           toLetGo.push(other.id);
         }
+      }
+
+      // Every refusal comes before anything changes: a refused hold leaves the person's other
+      // bookings as they were.
+      const problem = await placeProblem(tx, row!, input.slotTime, now, moving?.id);
+      if (problem) return { ok: false, reason: problem };
+      if (!moving) {
+        // Only a new hold counts against its client address.
+        const counted = await hitRateLimit(
+          tx,
+          `new-holds:${limitKeyForAddress(input.clientAddress)}`,
+          config().RATE_LIMIT_HOLDS_PER_HOUR,
+          NEW_HOLDS_WINDOW_MS,
+          now,
+        );
+        if (!counted.allowed)
+          return {
+            ok: false,
+            reason: "too-many-holds",
+            retryAfterSeconds: counted.retryAfterSeconds,
+          };
       }
       if (toLetGo.length > 0)
         await tx
           .update(booking)
           .set({ status: "expired", updatedAt: now })
           .where(inArray(booking.id, toLetGo));
-
-      const problem = await placeProblem(tx, row, input.slotTime, now, moving?.id);
-      if (problem) return { ok: false, reason: problem };
 
       if (moving) {
         const [moved] = await tx
@@ -242,30 +258,15 @@ export async function holdPlace(
         return { ok: true, booking: heldBooking(moved!) };
       }
 
-      // Only a new hold counts against its client address (a refusal above counts nothing).
-      const counted = await hitRateLimit(
-        tx,
-        `new-holds:${input.clientAddress}`,
-        config().RATE_LIMIT_HOLDS_PER_HOUR,
-        NEW_HOLDS_WINDOW_MS,
-        now,
-      );
-      if (!counted.allowed)
-        return {
-          ok: false,
-          reason: "too-many-holds",
-          retryAfterSeconds: counted.retryAfterSeconds,
-        };
-
       const holdExpiresAt = new Date(now.getTime() + config().HOLD_MINUTES * 60_000);
-      const price = row.pricePence ?? found.productPrice;
-      const paid = isPaidEvent({ price, payment_required: row.paymentRequired });
+      const price = row!.pricePence ?? found.productPrice;
+      const paid = isPaidEvent({ price, payment_required: row!.paymentRequired });
       for (let attempt = 0; attempt < 5; attempt++) {
         const [created] = await tx
           .insert(booking)
           .values({
             reference: generateBookingReference(),
-            eventId: row.id,
+            eventId: row!.id,
             userId: input.userId,
             slotTime: input.slotTime,
             status: "held",

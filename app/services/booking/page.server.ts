@@ -3,7 +3,7 @@ import type { Db } from "#app/db/client.server";
 import { booking, profile } from "#app/db/schema";
 import { bookingEligibility, type Eligibility } from "#app/domain/eligibility";
 import { slotChoices, type SlotChoice } from "#app/domain/slot-choices";
-import { hasUnlocked, recordUnlocks, type BrowserUnlock } from "../access-codes.server";
+import { claimBrowserUnlocks, hasUnlocked, type BrowserUnlock } from "../access-codes.server";
 import { findEvent, type EventView } from "../events.server";
 import { liveHoldWhere, placesTaken } from "./places.server";
 
@@ -11,6 +11,8 @@ export interface BookingPage {
   event: EventView;
   /** a private event this person has not unlocked with its code: they go back to enter it */
   locked: boolean;
+  /** events whose unlock moved from this browser's cookie to the person (drop them from the cookie) */
+  claimedFromBrowser: string[];
   eligibility: Eligibility;
   choices: SlotChoice[];
   /** this person's booking for the event that is confirmed, or held / awaiting payment and still live */
@@ -31,9 +33,13 @@ export async function bookingPage(
   const event = await findEvent(db, input.eventId, now);
   if (!event) return null;
   let locked = false;
+  let claimedFromBrowser: string[] = [];
   if (event.is_private) {
     const fromBrowser = input.browserUnlocks.filter((unlock) => unlock.eventId === event.id);
-    if (fromBrowser.length > 0) await recordUnlocks(db, input.userId, fromBrowser, now);
+    if (fromBrowser.length > 0)
+      claimedFromBrowser = (await claimBrowserUnlocks(db, input.userId, fromBrowser, now)).map(
+        (unlock) => unlock.eventId,
+      );
     locked = !(await hasUnlocked(db, event.id, input.userId));
   }
   const [person] = await db
@@ -68,6 +74,7 @@ export async function bookingPage(
   return {
     event,
     locked,
+    claimedFromBrowser,
     eligibility: bookingEligibility(person ?? { dateOfBirth: null, nhsNumber: null }, {
       eventDate: event.event_date,
       labName: event.lab_name,

@@ -1,8 +1,9 @@
 import { and, eq, gt, inArray, ne, or, sql, type SQL } from "drizzle-orm";
 import type { Db } from "#app/db/client.server";
-import { booking, event } from "#app/db/schema";
+import { booking, event, user } from "#app/db/schema";
 import { HOLD_STATUSES } from "#app/domain/booking-lifecycle";
 import { availableSlots, bookingWindow } from "#app/domain/events";
+import { hasUnlocked } from "../access-codes.server";
 
 /**
  * Places: what an event's bookings take at an instant, counted from the bookings themselves.
@@ -89,6 +90,30 @@ export async function placesTaken(
     result.mine ||= row.mine === true;
   }
   return result;
+}
+
+/**
+ * Locks the person's row, first of all locks: a person's holds, renewals and payments then take
+ * turns, so the one-hold-per-person rule cannot be raced. `no key update` leaves other rows'
+ * foreign keys to the person unblocked.
+ */
+export async function lockPerson(tx: Db, userId: string): Promise<void> {
+  await tx.select({ id: user.id }).from(user).where(eq(user.id, userId)).for("no key update");
+}
+
+/**
+ * Why this event is closed to this person at all, whatever its places: not published (a draft,
+ * or cancelled), or private and not unlocked by them with a code that still works. Taking a place
+ * and bringing a lapsed hold back both ask it.
+ */
+export async function eventClosedTo(
+  db: Db,
+  row: EventRow,
+  userId: string,
+): Promise<"event-not-found" | "locked" | null> {
+  if (row.status !== "published") return "event-not-found";
+  if (!row.isPublic && !(await hasUnlocked(db, row.id, userId))) return "locked";
+  return null;
 }
 
 export async function lockEvent(tx: Db, eventId: string): Promise<EventRow | undefined> {

@@ -1,4 +1,4 @@
-import { and, asc, eq, isNotNull, lte, or, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, isNotNull, lte, or, sql } from "drizzle-orm";
 import type { Db } from "#app/db/client.server";
 import { noteDatabaseError } from "#app/db/health.server";
 import { booking } from "#app/db/schema";
@@ -50,23 +50,39 @@ export async function reconcilePayments(db: Db, now = new Date()): Promise<Recon
     failed: 0,
     unanswered: 0,
   };
-  const tidied = await db
-    .update(booking)
-    .set({ status: "expired", updatedAt: now })
-    .where(
-      and(
-        lte(booking.holdExpiresAt, now),
-        or(
-          eq(booking.status, "held"),
-          and(
-            eq(booking.status, "awaiting_payment"),
-            sql`${booking.paymentOrderId} is null`,
-            sql`${booking.paymentStatus} <> 'pending'`,
+  // Rows a page is changing right now are skipped (that page decides them), so the worker never
+  // waits on a booking's lock while holding others, in whatever order it met them.
+  const tidied = await db.transaction(async (tx) => {
+    const due = await tx
+      .select({ id: booking.id })
+      .from(booking)
+      .where(
+        and(
+          lte(booking.holdExpiresAt, now),
+          or(
+            eq(booking.status, "held"),
+            and(
+              eq(booking.status, "awaiting_payment"),
+              sql`${booking.paymentOrderId} is null`,
+              sql`${booking.paymentStatus} <> 'pending'`,
+            ),
           ),
         ),
-      ),
-    )
-    .returning({ id: booking.id });
+      )
+      .orderBy(booking.id)
+      .for("update", { skipLocked: true });
+    if (due.length === 0) return [];
+    return tx
+      .update(booking)
+      .set({ status: "expired", updatedAt: now })
+      .where(
+        inArray(
+          booking.id,
+          due.map((row) => row.id),
+        ),
+      )
+      .returning({ id: booking.id });
+  });
   summary.expiredHolds = tidied.length;
 
   const graceEdge = new Date(now.getTime() - RECONCILE_GRACE_MS);

@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, inArray, isNotNull, notInArray, sql } from "drizzle-orm";
 import { config } from "#app/config.server";
 import type { Db } from "#app/db/client.server";
-import { booking, event, paymentTransaction } from "#app/db/schema";
+import { booking, event, paymentTransaction, testResult } from "#app/db/schema";
 import { refundRetryDue } from "#app/domain/refund-retries";
 import { isEventId } from "../events.server";
 import { log } from "../log.server";
@@ -285,7 +285,12 @@ export interface RefundSummary {
   failures: RefundFailure[];
   /** bookings that became active after the event was cancelled (a payment already on its way) */
   activeAfterCancel: number;
+  /** bookings the cancellation left as they were: a sample was taken or a result exists */
+  keptWithSample: number;
 }
+
+/** A booking a cancellation leaves alone (the lifecycle's `cancel` never starts from a sample). */
+const keptThroughCancel = sql`(${booking.sampleTakenAt} is not null or exists (select 1 from ${testResult} where ${testResult.bookingId} = ${booking.id}))`;
 
 /** Where an event's refunds stand, for its page. */
 export async function refundSummary(db: Db, eventId: string): Promise<RefundSummary> {
@@ -299,9 +304,12 @@ export async function refundSummary(db: Db, eventId: string): Promise<RefundSumm
           Number,
         ),
       active:
-        sql<number>`count(*) filter (where ${booking.status} in ('held', 'awaiting_payment', 'confirmed') and ${event.status} = 'cancelled')`.mapWith(
+        sql<number>`count(*) filter (where ${booking.status} in ('held', 'awaiting_payment', 'confirmed') and ${event.status} = 'cancelled' and not (${keptThroughCancel}))`.mapWith(
           Number,
         ),
+      kept: sql<number>`count(*) filter (where ${booking.status} = 'confirmed' and ${event.status} = 'cancelled' and ${keptThroughCancel})`.mapWith(
+        Number,
+      ),
     })
     .from(booking)
     .innerJoin(event, eq(event.id, booking.eventId))
@@ -349,5 +357,6 @@ export async function refundSummary(db: Db, eventId: string): Promise<RefundSumm
     outstanding: counts?.outstanding ?? 0,
     failures,
     activeAfterCancel: counts?.active ?? 0,
+    keptWithSample: counts?.kept ?? 0,
   };
 }
