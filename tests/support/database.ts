@@ -4,8 +4,8 @@ import { PGlite } from "@electric-sql/pglite";
 import { sql } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/pglite";
 import { migrate } from "drizzle-orm/pglite/migrator";
-import { inject } from "vitest";
-import { openDatabase, type Database, type Db } from "#app/db/client.server";
+import { afterAll, beforeAll, inject } from "vitest";
+import { openDatabase, setDatabase, type Database, type Db } from "#app/db/client.server";
 import * as schema from "#app/db/schema";
 import { loadServerSecret } from "#app/services/secrets.server";
 import { createScratchDatabase } from "./postgres";
@@ -82,4 +82,33 @@ export async function openTestDatabase(): Promise<TestDatabase> {
   }
   await loadServerSecret(database.db, TEST_SERVER_SECRET);
   return database;
+}
+
+/**
+ * This test file's own database, opened before its tests and closed after them. `database.db`
+ * and `database.kind` read the open one. With `processWide`, it is also the database that code
+ * reading the process's database (route loaders and actions) uses.
+ */
+export function testDatabaseForThisFile(options: { processWide?: boolean } = {}) {
+  let opened: TestDatabase | undefined;
+  beforeAll(async () => {
+    opened = await openTestDatabase();
+    if (options.processWide) setDatabase(opened);
+  });
+  afterAll(async () => {
+    if (options.processWide) setDatabase(undefined);
+    await opened?.close();
+  });
+  const current = () => {
+    if (!opened) throw new Error("The test database opens in beforeAll: use it inside tests");
+    return opened;
+  };
+  return {
+    get db(): Db {
+      return current().db;
+    },
+    get kind() {
+      return current().kind;
+    },
+  };
 }
