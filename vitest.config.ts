@@ -12,6 +12,8 @@ export default defineConfig({
           name: "unit",
           include: ["app/**/*.test.{ts,tsx}", "server/**/*.test.ts"],
           environment: "node",
+          // A test that asserts nothing (it only logs, or its loop never ran) fails.
+          expect: { requireAssertions: true },
         },
       },
       {
@@ -20,6 +22,7 @@ export default defineConfig({
           name: "integration",
           include: ["tests/integration/**/*.test.ts"],
           globalSetup: ["tests/integration/global-setup.ts"],
+          expect: { requireAssertions: true },
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },
