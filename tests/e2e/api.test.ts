@@ -1,5 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { baseURL, query, waitForMail } from "./support";
+import { createAccessCode } from "#app/services/access-codes.server";
+import { insertPaidEvent, londonDay, uniqueId, uniqueTown } from "#tests/support/fixtures";
+import { baseURL, query, serverDatabaseForThisFile, waitForMail } from "./support";
+
+const server = serverDatabaseForThisFile();
 
 const postJson = (path: string, body: unknown, headers: Record<string, string> = {}) =>
   fetch(baseURL() + path, {
@@ -126,21 +130,35 @@ describe("GET /api/events", () => {
       .events;
 
   it("answers every filter value and combination with matching events", async () => {
+    const town = uniqueTown();
+    const inTown = `location=${encodeURIComponent(town)}`;
+    const mine: Record<string, string> = {};
+    for (const [index, category] of (["community", "freemasons", "corporate"] as const).entries()) {
+      const row = await insertPaidEvent(server.db, {
+        name: `${town} ${category} screening`,
+        city: town,
+        category,
+        eventDate: londonDay(3 + index),
+      });
+      mine[category] = row.name;
+    }
     const all = await names("");
-    expect(all.length).toBeGreaterThan(20);
     for (const category of ["community", "freemasons", "corporate"]) {
       const events = await names(`?for=${category}`);
-      expect(events.length).toBeGreaterThan(0);
       expect(events.every((view) => view.category === category)).toBe(true);
+      expect((await names(`?for=${category}&${inTown}`)).map((view) => view.event_name)).toEqual([
+        mine[category],
+      ]);
     }
     for (const date of ["today", "next-week", "next-month", "future-events"]) {
       expect((await get(`?date=${date}`)).status).toBe(200);
     }
     expect((await names("?date=future-events")).length).toBe(all.length);
-    const combined = await names("?for=community,corporate&location=London&date=next-month");
-    expect(combined.every((view) => view.category !== "freemasons")).toBe(true);
-    const repeated = await names("?for=community&for=corporate&location=London&date=next-month");
+    const combined = await names(`?for=community,corporate&${inTown}&date=next-month`);
+    expect(combined.map((view) => view.event_name)).toEqual([mine.community, mine.corporate]);
+    const repeated = await names(`?for=community&for=corporate&${inTown}&date=next-month`);
     expect(repeated).toEqual(combined);
+    expect(await names(`?for=community,corporate&${inTown}&date=today`)).toEqual([]);
   });
 
   it("answers 400 with a JSON error to an unknown category or date", async () => {
@@ -159,18 +177,18 @@ describe("GET /api/events", () => {
 
 describe("GET /api/events/{id}/slots", () => {
   it("answers slots keyed by date, and 404 for an unknown event", async () => {
-    const [row] = await query<{ id: string; event_date: string }>(
-      "select id, to_char(event_date, 'YYYY-MM-DD') as event_date from event where name = 'Croydon Fairfield Halls Screening'",
-    );
-    const response = await fetch(`${baseURL()}/api/events/${row!.id}/slots`);
+    const eventDate = londonDay(5);
+    const row = await insertPaidEvent(server.db, {
+      eventDate,
+      startTime: "11:00",
+      endTime: "13:00",
+      sessionDuration: 15,
+    });
+    const response = await fetch(`${baseURL()}/api/events/${row.id}/slots`);
     expect(response.status).toBe(200);
     const body = await response.json();
-    expect(Object.keys(body)).toEqual([row!.event_date]);
-    expect(body[row!.event_date].availableTimeSlots.slice(0, 3)).toEqual([
-      "11:00",
-      "11:15",
-      "11:30",
-    ]);
+    expect(Object.keys(body)).toEqual([eventDate]);
+    expect(body[eventDate].availableTimeSlots.slice(0, 3)).toEqual(["11:00", "11:15", "11:30"]);
     expect(
       (await fetch(`${baseURL()}/api/events/00000000-0000-4000-8000-000000000000/slots`)).status,
     ).toBe(404);
@@ -179,49 +197,56 @@ describe("GET /api/events/{id}/slots", () => {
 });
 
 describe("POST /api/events/{id}/check-access-code", () => {
-  const eventId = async (name: string) =>
-    (await query<{ id: string }>("select id from event where name = $1", [name]))[0]!.id;
   const checkCode = async (id: string, code: unknown, cookie?: string) =>
     postJson(
       `/api/events/${id}/check-access-code`,
       { access_code: code },
       cookie ? { cookie } : {},
     );
+  /** A private event of its own, so that no other test's wrong guesses count against it. */
+  const privateEvent = () =>
+    insertPaidEvent(server.db, {
+      isPublic: false,
+      category: "freemasons",
+      eventDate: londonDay(6),
+    });
 
   it("refuses a wrong, used-up or expired code and accepts the right one", async () => {
-    const lodge = await eventId("Lowestoft Masonic Hall Screening");
-    for (const code of ["WRONG", "USED-UP", "EXPIRED-CODE"]) {
-      const response = await checkCode(lodge, code);
+    const lodge = await privateEvent();
+    const code = `LODGE-${uniqueId().toUpperCase()}`;
+    await createAccessCode(server.db, { eventId: lodge.id, code, maxUses: 60 });
+    await createAccessCode(server.db, { eventId: lodge.id, code: "USED-UP", maxUses: 1, uses: 1 });
+    await createAccessCode(server.db, {
+      eventId: lodge.id,
+      code: "EXPIRED-CODE",
+      expiresAt: new Date(Date.now() - 86_400_000),
+    });
+    for (const wrong of ["WRONG", "USED-UP", "EXPIRED-CODE"]) {
+      const response = await checkCode(lodge.id, wrong);
       expect(response.status).toBe(403);
       expect(await response.json()).toEqual({ status: "error", error: "Invalid Access code" });
     }
-    const right = await checkCode(lodge, "lodge-2026");
+    const right = await checkCode(lodge.id, code.toLowerCase());
     expect(right.status).toBe(200);
     expect(await right.json()).toEqual({ status: "success" });
     expect(right.headers.get("set-cookie")).toMatch(/mhat_unlocked_events=.*HttpOnly/i);
   });
 
   it("answers 400 for a public event or a missing code, and 404 for an unknown event", async () => {
-    const open = await eventId("Croydon Fairfield Halls Screening");
-    expect((await checkCode(open, "anything")).status).toBe(400);
-    const lodge = await eventId("Lowestoft Masonic Hall Screening");
-    expect((await postJson(`/api/events/${lodge}/check-access-code`, {})).status).toBe(400);
+    const open = await insertPaidEvent(server.db, { eventDate: londonDay(6) });
+    expect((await checkCode(open.id, "anything")).status).toBe(400);
+    const lodge = await privateEvent();
+    expect((await postJson(`/api/events/${lodge.id}/check-access-code`, {})).status).toBe(400);
     expect((await checkCode("00000000-0000-4000-8000-000000000000", "x")).status).toBe(404);
   });
 
   it("is rate-limited per address and event, with 429 and a message", async () => {
-    // A private event of its own, so that other tests from this address are not limited.
-    const [copy] = await query<{ id: string }>(
-      `insert into event (name, product_id, event_date, start_time, end_time, session_duration, total_spaces, category,
-         is_public, address_line_1, city, postcode)
-       select 'Rate limit test event', product_id, event_date, start_time, end_time, session_duration, total_spaces, category,
-         false, address_line_1, city, postcode from event where name = 'Lowestoft Masonic Hall Screening' returning id`,
-    );
+    const lodge = await privateEvent();
     const statuses: number[] = [];
     for (let attempt = 0; attempt < 11; attempt++)
-      statuses.push((await checkCode(copy!.id, `guess-${attempt}`)).status);
+      statuses.push((await checkCode(lodge.id, `guess-${attempt}`)).status);
     expect(statuses.slice(0, 10).every((status) => status === 403)).toBe(true);
-    const limited = await checkCode(copy!.id, "another");
+    const limited = await checkCode(lodge.id, "another");
     expect(limited.status).toBe(429);
     expect(limited.headers.get("retry-after")).toBeTruthy();
     expect((await limited.json()).error).toMatch(/Too many attempts/);

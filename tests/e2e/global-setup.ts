@@ -4,6 +4,7 @@ import path from "node:path";
 import type { TestProject } from "vitest/node";
 import { createScratchDatabase } from "#tests/support/postgres";
 import { startFakePayPal } from "#tests/support/fake-paypal";
+import { fakePayPalEnv } from "#tests/support/fixtures/paypal";
 import { startBuiltServer } from "#tests/support/server";
 import { startSmtpSink } from "#tests/support/smtp-sink";
 
@@ -36,9 +37,7 @@ export default async function setup(project: TestProject) {
       SMTP_URL: sink.url,
       STAFF_NOTIFY_EMAIL: "staff-inbox@example.org",
       OUTBOX_POLL_MS: "200",
-      PAYPAL_CLIENT_ID: paypal.clientId,
-      PAYPAL_CLIENT_SECRET: paypal.clientSecret,
-      PAYPAL_API_BASE: paypal.url,
+      ...fakePayPalEnv(paypal),
       DEMO_DATA: "1",
       // No network here: every map tile is one transparent pixel.
       MAP_TILE_URL:

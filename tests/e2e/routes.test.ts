@@ -1,7 +1,15 @@
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { SCROLL_TARGETS, mainNavigation } from "#app/content/navigation";
-import { expectNoAxeViolations, newPage, pageProblems, browserForThisFile, query } from "./support";
+import type { event } from "#app/db/schema";
+import { endingIn, insertPaidEvent, londonDay, uniqueTown } from "#tests/support/fixtures";
+import {
+  browserForThisFile,
+  expectNoAxeViolations,
+  newPage,
+  pageProblems,
+  serverDatabaseForThisFile,
+} from "./support";
 
 /** Every content route of the public site, with a heading each must show. */
 const CONTENT_ROUTES: [path: string, heading: RegExp][] = [
@@ -36,16 +44,19 @@ const CONTENT_ROUTES: [path: string, heading: RegExp][] = [
   ["/world-cancer-day-poster", /World Cancer Day poster/],
 ];
 
-/** Demo events (app/db/seed-events.server.ts) whose pages are checked like the content routes. */
-const EVENT_PAGES: [kind: string, name: string][] = [
-  ["public, paid and bookable", "Westminster Central Hall Screening"],
-  ["public, closed by the 24-hour rule", "Chelmsford Civic Centre Drop-in"],
-  ["public, fully booked", "Maldon Lodge Screening Evening"],
-  ["public, passed", "Colchester Rugby Club Screening"],
-  ["private", "Lowestoft Masonic Hall Screening"],
-  ["corporate-only", "Orwell Logistics Staff Screening"],
-  ["private and corporate-only", "Orwell Logistics Head Office Screening"],
-  ["ESNEFT laboratory", "Colchester Hospital Partnership Clinic"],
+/** Each kind of event page, checked like the content routes on an event made for the test. */
+const EVENT_PAGES: [kind: string, values: () => Partial<typeof event.$inferInsert>][] = [
+  ["public, paid and bookable", () => ({ paymentRequired: true })],
+  ["public, closed by the 24-hour rule", () => endingIn(3, { hours: 2 })],
+  ["public, fully booked", () => ({ totalSpaces: 10, bookedSpaces: 10 })],
+  ["public, passed", () => ({ eventDate: londonDay(-14) })],
+  ["private", () => ({ isPublic: false, category: "freemasons" })],
+  ["corporate-only", () => ({ category: "corporate", exclusiveFor: "CORPORATE" })],
+  [
+    "private and corporate-only",
+    () => ({ category: "corporate", exclusiveFor: "CORPORATE", isPublic: false }),
+  ],
+  ["ESNEFT laboratory", () => ({ labName: "ESNEFT" })],
 ];
 
 const NOT_FOUND_PATHS = [
@@ -56,6 +67,7 @@ const NOT_FOUND_PATHS = [
 ];
 
 const browser = browserForThisFile();
+const server = serverDatabaseForThisFile();
 
 /**
  * What every page must do: answer with its status, show its heading, have a title (and, unless it
@@ -103,11 +115,17 @@ describe("content routes", () => {
 });
 
 describe("event pages", () => {
-  for (const [kind, name] of EVENT_PAGES) {
-    it(`/event/{id} of a ${kind} event (${name}) passes axe and reflows at 320px`, async () => {
-      const [row] = await query<{ id: string }>("select id from event where name = $1", [name]);
+  for (const [kind, values] of EVENT_PAGES) {
+    it(`/event/{id} of a ${kind} event passes axe and reflows at 320px`, async () => {
+      const town = uniqueTown();
+      const row = await insertPaidEvent(server.db, {
+        name: `${town} Screening`,
+        city: town,
+        eventDate: londonDay(10),
+        ...values(),
+      });
       const page = await newPage(browser());
-      await expectGoodPage(page, `/event/${row!.id}`, { heading: new RegExp(escape(name)) });
+      await expectGoodPage(page, `/event/${row.id}`, { heading: new RegExp(escape(row.name)) });
       await page.context().close();
     });
   }

@@ -1,23 +1,17 @@
 import { eq, like } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { account, outboxEmail, profile, user, verification } from "#app/db/schema";
 import { config } from "#app/config.server";
-import { setDatabase } from "#app/db/client.server";
 import { authFor, withPendingProfile, type ProfileDraft } from "#app/services/auth.server";
 import { signIn } from "#app/services/session.server";
-import { openTestDatabase } from "#tests/support/database";
+import { testDatabaseForThisFile } from "#tests/support/database";
+import { uniqueEmail } from "#tests/support/fixtures";
 
-let database: Awaited<ReturnType<typeof openTestDatabase>>;
+// signIn uses the process-wide database.
+const database = testDatabaseForThisFile({ processWide: true });
 let auth: ReturnType<typeof authFor>;
-beforeAll(async () => {
-  database = await openTestDatabase();
+beforeAll(() => {
   auth = authFor(database.db);
-  // signIn uses the process-wide database.
-  setDatabase(database);
-});
-afterAll(async () => {
-  setDatabase(undefined);
-  await database?.close();
 });
 
 const draft = (email: string): ProfileDraft => ({
@@ -47,7 +41,7 @@ const signUp = (email: string, profileDraft: ProfileDraft) =>
 
 describe("sign-up", () => {
   it("creates the user, the argon2id password and the profile together", async () => {
-    const email = "arthur@example.com";
+    const email = uniqueEmail("arthur");
     const result = await signUp(email, draft(email));
     const [created] = await database.db.select().from(user).where(eq(user.email, email));
     expect(created).toMatchObject({ id: result.user.id, emailVerified: false });
@@ -69,17 +63,16 @@ describe("sign-up", () => {
   });
 
   it("queues the verification e-mail once the sign-up has committed", async () => {
-    const [mail] = await database.db
-      .select()
-      .from(outboxEmail)
-      .where(eq(outboxEmail.to, "arthur@example.com"));
+    const email = uniqueEmail("verify");
+    await signUp(email, draft(email));
+    const [mail] = await database.db.select().from(outboxEmail).where(eq(outboxEmail.to, email));
     expect(mail!.subject).toMatch(/Confirm your e-mail address/);
     expect(mail!.text).toMatch(/^http:\/\/localhost:3000\/api\/auth\/verify-email\?token=/m);
     expect(mail!.text).not.toContain("9434765919");
   });
 
   it("leaves no user behind when the profile cannot be created", async () => {
-    const email = "broken@example.com";
+    const email = uniqueEmail("broken");
     const broken = { ...draft(email), firstName: null as unknown as string }; // NOT NULL in the database
     await expect(signUp(email, broken)).rejects.toThrow();
     expect(await database.db.select().from(user).where(eq(user.email, email))).toEqual([]);
@@ -93,7 +86,7 @@ describe("sign-up", () => {
 describe("session cookies", () => {
   it("are __Host- cookies in production: Secure, the whole site, this host only", async () => {
     const production = authFor(database.db, { ...config(), isProduction: true });
-    const email = "host-cookie@example.com";
+    const email = uniqueEmail("host-cookie");
     const { headers } = await withPendingProfile(draft(email), () =>
       production.api.signUpEmail({
         body: { name: "Arthur Pembridge", email, password: "correct horse battery" },
@@ -114,7 +107,7 @@ describe("session cookies", () => {
   });
 
   it("have plain names outside production, where the site may run over http", async () => {
-    const email = "plain-cookie@example.com";
+    const email = uniqueEmail("plain-cookie");
     const { headers } = await withPendingProfile(draft(email), () =>
       auth.api.signUpEmail({
         body: { name: "Arthur Pembridge", email, password: "correct horse battery" },

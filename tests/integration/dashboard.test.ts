@@ -1,50 +1,22 @@
-import crypto from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { booking, enquiry, testResult, user } from "#app/db/schema";
+import { describe, expect, it } from "vitest";
+import { enquiry, testResult } from "#app/db/schema";
 import { dashboardSummary } from "#app/services/dashboard.server";
-import { openTestDatabase } from "#tests/support/database";
-import { insertEvent, insertProduct } from "#tests/support/factories";
+import { testDatabaseForThisFile } from "#tests/support/database";
+import { insertAccount, insertBooking, insertEvent, insertProduct } from "#tests/support/fixtures";
 
-let database: Awaited<ReturnType<typeof openTestDatabase>>;
-
-beforeAll(async () => {
-  database = await openTestDatabase();
-});
-afterAll(async () => {
-  await database?.close();
-});
+const database = testDatabaseForThisFile();
 
 const NOW = new Date("2026-06-01T09:00:00Z");
 const later = (minutes: number) => new Date(NOW.getTime() + minutes * 60_000);
 
-async function person() {
-  const [row] = await database.db
-    .insert(user)
-    .values({ id: crypto.randomUUID(), name: "P", email: `${crypto.randomUUID()}@example.com` })
-    .returning();
-  return row!;
-}
-
+/** A booking by someone new (one live booking per person and event). */
 async function addBooking(
   eventId: string,
   status: "held" | "confirmed" | "expired",
   holdExpiresAt: Date | null,
 ) {
-  const [row] = await database.db
-    .insert(booking)
-    .values({
-      reference: `MHAT-${crypto.randomBytes(4).toString("hex").toUpperCase()}`,
-      eventId,
-      userId: (await person()).id,
-      slotTime: "10:00",
-      status,
-      holdExpiresAt,
-      pricePence: 0,
-      paymentRequired: false,
-      paymentStatus: "not_required",
-    })
-    .returning();
-  return row!;
+  const person = await insertAccount(database.db);
+  return insertBooking(database.db, { eventId, userId: person.id, status, holdExpiresAt });
 }
 
 describe("the dashboard", () => {

@@ -592,6 +592,7 @@ describe("cancelling an event", () => {
       outstanding: 0,
       failures: [],
       activeAfterCancel: 0,
+      keptWithSample: 0,
     });
   });
 

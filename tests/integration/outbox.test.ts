@@ -1,20 +1,13 @@
 import { eq } from "drizzle-orm";
 import nodemailer from "nodemailer";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { outboxEmail } from "#app/db/schema";
 import { MAX_DELIVERY_ATTEMPTS } from "#app/domain/backoff";
 import { deliverDueEmails, enqueueEmail } from "#app/services/email.server";
-import { openTestDatabase } from "#tests/support/database";
+import { testDatabaseForThisFile } from "#tests/support/database";
 import { startSmtpSink } from "#tests/support/smtp-sink";
 
-let database: Awaited<ReturnType<typeof openTestDatabase>>;
-
-beforeAll(async () => {
-  database = await openTestDatabase();
-});
-afterAll(async () => {
-  await database?.close();
-});
+const database = testDatabaseForThisFile();
 beforeEach(async () => {
   await database.db.delete(outboxEmail);
 });
@@ -91,6 +84,28 @@ describe("outbox delivery", () => {
     }
   });
 
+  it("sends at most a batch a pass, and each message once over the passes that follow", async () => {
+    const { db } = database;
+    const sink = await startSmtpSink();
+    try {
+      for (let index = 0; index < 10; index++)
+        await enqueueEmail(db, {
+          to: `batch-${index}@example.com`,
+          subject: `Batch ${index}`,
+          text: "Body",
+        });
+      const transport = nodemailer.createTransport(sink.url);
+      const passes = [];
+      for (let pass = 0; pass < 4; pass++)
+        passes.push(await deliverDueEmails(db, transport, FROM, undefined, 4));
+      expect(passes).toEqual([4, 4, 2, 0]);
+      const subjects = sink.received.map((mail) => mail.parsed.subject).sort();
+      expect(subjects).toEqual(Array.from({ length: 10 }, (_, index) => `Batch ${index}`).sort());
+    } finally {
+      await sink.close();
+    }
+  });
+
   it("gives up after the last attempt", async () => {
     const { db } = database;
     const failing = await startSmtpSink({ rejectWith: "no such user" });
@@ -107,7 +122,12 @@ describe("outbox delivery", () => {
       await failing.close();
     }
   });
+});
 
+// The workers claim messages with SELECT … FOR UPDATE SKIP LOCKED. PGlite has one connection, so
+// there the workers' transactions take turns and never overlap: without the lock this test still
+// passed on PGlite (tried), and failed on PostgreSQL, where CI runs it.
+describe.skipIf(!process.env.TEST_DATABASE_URL)("several workers (PostgreSQL only)", () => {
   it("sends each message exactly once when several workers run at the same time", async () => {
     const { db } = database;
     const sink = await startSmtpSink();
