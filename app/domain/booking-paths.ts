@@ -5,3 +5,26 @@ export const bookingPaths = {
   checkout: (reference: string) => `/checkout?booking=${reference}`,
   success: (reference: string) => `/booking-success?booking=${reference}`,
 } as const;
+
+export type BookingJourneyPage = "consent" | "checkout" | "success";
+
+/**
+ * Where a booking belongs when someone opens one page of the journey for it: a confirmed booking
+ * on its success page; a booking already consented to, with its place still held, on checkout
+ * rather than consent again; one not yet consented to on consent
+ * rather than checkout. Otherwise the page that was asked for, which explains a hold that ended.
+ */
+export function bookingPageFor(
+  booking: { status: string; holdActive: boolean },
+  asked: Exclude<BookingJourneyPage, "success">,
+): BookingJourneyPage {
+  if (booking.status === "confirmed") return "success";
+  if (asked === "consent" && booking.status === "awaiting_payment" && booking.holdActive)
+    return "checkout";
+  if (asked === "checkout" && booking.status === "held") return "consent";
+  return asked;
+}
+
+export function bookingJourneyPath(page: BookingJourneyPage, reference: string): string {
+  return bookingPaths[page](reference);
+}

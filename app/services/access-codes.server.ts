@@ -5,7 +5,7 @@ import { config } from "#app/config.server";
 import type { Db } from "#app/db/client.server";
 import { eventAccessCode, eventUnlock } from "#app/db/schema";
 import { minutesToWait } from "#app/domain/retry-after";
-import { findEvent } from "./events.server";
+import { findEvent, type EventView } from "./events.server";
 import { hitRateLimit, peekRateLimit } from "./rate-limit.server";
 import { serverSecret } from "./secrets.server";
 
@@ -215,16 +215,22 @@ export async function unlockPrivateEvent(
 }
 
 /**
- * Whether the visitor may go on to book this private event: this browser gave its code, or the
- * signed-in person did (anywhere). Taking a place checks the person's own unlock again.
+ * An event's page for one visitor: the event, and whether its private booking is open to them
+ * (this browser gave its code, or the signed-in person did, anywhere). Taking a place checks the
+ * person's own unlock again. Null for an event that is not there to show.
  */
-export async function visitorHasUnlocked(
+export async function eventPageFor(
   db: Db,
-  eventId: string,
+  eventId: string | undefined,
   visitor: { userId: string | null; browserUnlocks: readonly BrowserUnlock[] },
-): Promise<boolean> {
-  if (visitor.browserUnlocks.some((unlock) => unlock.eventId === eventId)) return true;
-  return visitor.userId !== null && hasUnlocked(db, eventId, visitor.userId);
+): Promise<{ event: EventView; unlocked: boolean } | null> {
+  const view = await findEvent(db, eventId);
+  if (!view) return null;
+  const unlocked =
+    view.is_private &&
+    (visitor.browserUnlocks.some((unlock) => unlock.eventId === view.id) ||
+      (visitor.userId !== null && (await hasUnlocked(db, view.id, visitor.userId))));
+  return { event: view, unlocked };
 }
 
 /**

@@ -1,8 +1,7 @@
 import type { Route } from "./+types/medical.results";
 import { db } from "#app/db/client.server";
-import { listAppointmentsAndResults } from "#app/services/booking/appointments.server";
+import { appointmentsForProfile } from "#app/services/booking/appointments.server";
 import { requireApiUser } from "#app/services/guards.server";
-import { findProfileForUser } from "#app/services/profiles.server";
 import { jsonEndpoint, jsonError } from "#app/utils/http.server";
 import { NO_STORE } from "#app/utils/headers";
 
@@ -12,9 +11,11 @@ import { NO_STORE } from "#app/utils/headers";
  */
 export const loader = jsonEndpoint(async ({ request, params }: Route.LoaderArgs) => {
   const user = await requireApiUser(request);
-  const own = await findProfileForUser(db(), user.id);
-  if (!own || own.id !== params.profileId) return jsonError(404, "Not found");
-  const appointments = await listAppointmentsAndResults(db(), user.id);
+  const appointments = await appointmentsForProfile(db(), {
+    userId: user.id,
+    profileId: params.profileId,
+  });
+  if (!appointments) return jsonError(404, "Not found");
   return Response.json(
     {
       data: appointments.map((item) => ({

@@ -16,7 +16,7 @@ import { requireUser } from "#app/services/guards.server";
 import { paymentProviderName } from "#app/services/payments/provider.server";
 import { NO_STORE, pipeHeaders } from "#app/utils/headers";
 import { readForm } from "#app/utils/http.server";
-import { bookingPaths } from "#app/domain/booking-paths";
+import { bookingJourneyPath, bookingPageFor, bookingPaths } from "#app/domain/booking-paths";
 
 /**
  * PayPal's buttons (and their SDK) load only on this page, and only in the browser: the server
@@ -47,8 +47,8 @@ export async function loader({ request }: Route.LoaderArgs) {
   if (!reference) throw redirect("/events");
   const booking = await findBookingForUser(db(), { userId: user.id, reference });
   if (!booking) throw data(null, { status: 404 });
-  if (booking.status === "confirmed") throw redirect(bookingPaths.success(booking.reference));
-  if (booking.status === "held") throw redirect(`/book-event/consent?booking=${booking.reference}`);
+  const belongs = bookingPageFor(booking, "checkout");
+  if (belongs !== "checkout") throw redirect(bookingJourneyPath(belongs, booking.reference));
   const notice = url.searchParams.get("payment");
   return data(
     {

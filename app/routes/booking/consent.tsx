@@ -5,7 +5,7 @@ import { pageMeta } from "#app/components/meta";
 import { HoldEnded, HoldNotice } from "#app/components/hold-notice";
 import { OrderSummary } from "#app/components/order-summary";
 import { db } from "#app/db/client.server";
-import { bookingPaths } from "#app/domain/booking-paths";
+import { bookingJourneyPath, bookingPageFor, bookingPaths } from "#app/domain/booking-paths";
 import { parseConsentForm } from "#app/domain/consent";
 import { formatLongDate } from "#app/domain/date-labels";
 import { submitConsent } from "#app/services/booking/consent.server";
@@ -25,9 +25,8 @@ export async function loader({ request }: Route.LoaderArgs) {
   const reference = new URL(request.url).searchParams.get("booking") ?? "";
   const booking = await findBookingForUser(db(), { userId: user.id, reference });
   if (!booking) throw data(null, { status: 404 });
-  if (booking.status === "confirmed") throw redirect(bookingPaths.success(booking.reference));
-  if (booking.status === "awaiting_payment" && booking.holdActive)
-    throw redirect(bookingPaths.checkout(booking.reference));
+  const belongs = bookingPageFor(booking, "consent");
+  if (belongs !== "consent") throw redirect(bookingJourneyPath(belongs, booking.reference));
   return data({ booking }, { headers: NO_STORE });
 }
 

@@ -21,10 +21,9 @@ import { priceLabel } from "#app/domain/pricing";
 import { formatLongDate } from "#app/domain/date-labels";
 import {
   readBrowserUnlocks,
+  eventPageFor,
   unlockPrivateEvent,
-  visitorHasUnlocked,
 } from "#app/services/access-codes.server";
-import { findEvent } from "#app/services/events.server";
 import { getSessionUser } from "#app/services/session.server";
 import { pipeHeaders } from "#app/utils/headers";
 import { readForm } from "#app/utils/http.server";
@@ -40,15 +39,12 @@ function signInThenBook(eventId: string) {
 }
 
 export async function loader({ params, request }: Route.LoaderArgs) {
-  const view = await findEvent(db(), params.eventId);
-  if (!view) throw data(null, { status: 404 });
-  const unlocked =
-    view.is_private &&
-    (await visitorHasUnlocked(db(), view.id, {
-      userId: (await getSessionUser(request))?.id ?? null,
-      browserUnlocks: await readBrowserUnlocks(request),
-    }));
-  return { event: view, unlocked, tileUrl: config().MAP_TILE_URL };
+  const page = await eventPageFor(db(), params.eventId, {
+    userId: (await getSessionUser(request))?.id ?? null,
+    browserUnlocks: await readBrowserUnlocks(request),
+  });
+  if (!page) throw data(null, { status: 404 });
+  return { ...page, tileUrl: config().MAP_TILE_URL };
 }
 
 export const headers = pipeHeaders;

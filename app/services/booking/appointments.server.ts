@@ -1,6 +1,6 @@
 import { and, desc, eq, isNotNull, lte, or } from "drizzle-orm";
 import type { Db } from "#app/db/client.server";
-import { booking, event, screeningProduct, testResult } from "#app/db/schema";
+import { booking, event, profile, screeningProduct, testResult } from "#app/db/schema";
 import { londonInstant } from "#app/domain/london-time";
 import { toBookingView } from "./view.server";
 
@@ -103,4 +103,23 @@ export async function listAppointmentsAndResults(
       labResultReady: result !== null,
     };
   });
+}
+
+/**
+ * The same, asked for by profile id (GET /api/medical/results/{profileId}): only the signed-in
+ * person's own profile answers. Null for any other id, existing or not, so that nobody learns
+ * whose ids are real.
+ */
+export async function appointmentsForProfile(
+  db: Db,
+  input: { userId: string; profileId: string | undefined },
+  now = new Date(),
+): Promise<AppointmentWithResult[] | null> {
+  if (!input.profileId) return null;
+  const [own] = await db
+    .select({ id: profile.id })
+    .from(profile)
+    .where(and(eq(profile.userId, input.userId), eq(profile.id, input.profileId)));
+  if (!own) return null;
+  return listAppointmentsAndResults(db, input.userId, now);
 }
