@@ -14,6 +14,7 @@ const base: BookingState = {
   paymentOrderId: null,
   arrivedAt: null,
   noShowAt: null,
+  sampleId: null,
   sampleTakenAt: null,
 };
 const when = new Date("2026-06-10T09:00:00Z");
@@ -36,6 +37,7 @@ describe("bookingStage", () => {
     ["arrived", { status: "confirmed", arrivedAt: when }, "checked_in"],
     ["did not come", { status: "confirmed", noShowAt: when }, "no_show"],
     ["sample taken", { status: "confirmed", arrivedAt: when, sampleTakenAt: when }, "sample_taken"],
+    ["sample id recorded", { status: "confirmed", sampleId: "S-1" }, "sample_taken"],
     ["expired", { status: "expired" }, "expired"],
     [
       "cancelled, money still to give back",
@@ -55,10 +57,12 @@ describe("canTake", () => {
     expect(canTake("checked_in", "cancel")).toBe(true);
   });
 
-  it("checks in only a confirmed booking", () => {
-    expect(canTake("held", "arrive")).toBe(false);
-    expect(canTake("awaiting_payment", "take-sample")).toBe(false);
-    expect(canTake("confirmed", "take-sample")).toBe(true);
+  it("checks in only a booked place", () => {
+    expect(canTake("held", "check-in")).toBe(false);
+    expect(canTake("awaiting_payment", "check-in")).toBe(false);
+    expect(canTake("cancelled", "check-in")).toBe(false);
+    expect(canTake("confirmed", "check-in")).toBe(true);
+    expect(canTake("sample_taken", "check-in")).toBe(true);
   });
 
   it("refunds only a cancelled booking, once", () => {

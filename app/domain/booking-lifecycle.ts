@@ -9,6 +9,8 @@
  * stage from them.
  */
 
+import { checkInState, type CheckInFields, type CheckInState } from "./check-in";
+
 /** The `booking.status` column's values. */
 export const BOOKING_STATUSES = [
   "held",
@@ -51,14 +53,19 @@ export type BookingStage =
   /** cancelled and the money given back */
   | "refunded";
 
-export interface BookingState {
+export interface BookingState extends CheckInFields {
   status: BookingStatus;
   paymentStatus: PaymentStatus;
   paymentOrderId: string | null;
-  arrivedAt: Date | null;
-  noShowAt: Date | null;
-  sampleTakenAt: Date | null;
 }
+
+/** A confirmed booking's stage is its check-in on the day (`app/domain/check-in.ts`). */
+const STAGE_OF_CHECK_IN: Record<CheckInState, BookingStage> = {
+  waiting: "confirmed",
+  arrived: "checked_in",
+  no_show: "no_show",
+  sample_taken: "sample_taken",
+};
 
 export function bookingStage(row: BookingState): BookingStage {
   switch (row.status) {
@@ -69,10 +76,7 @@ export function bookingStage(row: BookingState): BookingStage {
         ? "consented"
         : "awaiting_payment";
     case "confirmed":
-      if (row.sampleTakenAt) return "sample_taken";
-      if (row.arrivedAt) return "checked_in";
-      if (row.noShowAt) return "no_show";
-      return "confirmed";
+      return STAGE_OF_CHECK_IN[checkInState(row)];
     case "expired":
       return "expired";
     case "cancelled":
@@ -101,10 +105,11 @@ export const BOOKING_STEPS = {
   cancel: ["held", "consented", "awaiting_payment", "confirmed", "checked_in", "no_show"],
   /** give back the money of a cancelled booking */
   refund: ["cancelled"],
-  /** check-in on the day */
-  arrive: ["confirmed", "no_show"],
-  "mark-no-show": ["confirmed", "checked_in"],
-  "take-sample": ["confirmed", "checked_in"],
+  /**
+   * anything on the day (arrived, no-show, sample, and undoing a mistaken tap): only a booked
+   * place; which marks may follow which is `applyCheckIn` in `check-in.ts`
+   */
+  "check-in": ["confirmed", "checked_in", "no_show", "sample_taken"],
 } as const satisfies Record<string, readonly BookingStage[]>;
 
 export type BookingStep = keyof typeof BOOKING_STEPS;
@@ -112,14 +117,6 @@ export type BookingStep = keyof typeof BOOKING_STEPS;
 export function canTake(stage: BookingStage, step: BookingStep): boolean {
   return (BOOKING_STEPS[step] as readonly BookingStage[]).includes(stage);
 }
-
-/** The stages that count as "someone's place" on an attendee list and in the booked count. */
-export const BOOKED_STAGES: readonly BookingStage[] = [
-  "confirmed",
-  "checked_in",
-  "no_show",
-  "sample_taken",
-];
 
 /**
  * The one test of "this hold still keeps its place": held or awaiting payment, and its end is

@@ -1,7 +1,7 @@
 import { and, desc, eq, inArray, isNotNull, ne, sql } from "drizzle-orm";
 import type { Db } from "#app/db/client.server";
 import { booking, consent, event, profile, testResult, user } from "#app/db/schema";
-import { isHoldLive } from "#app/domain/booking-lifecycle";
+import { bookingStage, canTake, isHoldLive } from "#app/domain/booking-lifecycle";
 import type { AuditAction } from "#app/domain/audit";
 import { cleanSearch, compareAttendees, matchesAttendeeSearch } from "#app/domain/attendees";
 import {
@@ -340,7 +340,8 @@ export async function recordCheckIn(
       field,
       message,
     });
-    if (row.status !== "confirmed") return refuse("checkIn", CHECK_IN_MESSAGES.notConfirmed);
+    if (!canTake(bookingStage(row), "check-in"))
+      return refuse("checkIn", CHECK_IN_MESSAGES.notConfirmed);
     const [appointment] = await tx
       .select({ date: event.eventDate })
       .from(event)
