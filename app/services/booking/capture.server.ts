@@ -19,11 +19,11 @@ import { errorRecord, recordTransaction } from "../payments/transactions.server"
 import { PAYMENT_MESSAGES } from "./checkout.server";
 import { confirmLocked } from "./confirm.server";
 import {
-  eventClosedTo,
+  canBringBack,
+  expireBooking,
   lockBooking,
   lockEvent,
   lockPerson,
-  placeProblem,
   type Booking,
 } from "./places.server";
 import { bookingForOrder } from "./view.server";
@@ -109,15 +109,8 @@ export async function capturePayment(
       // Approved: take the money if the place is still free and the event still open to this
       // person. (The hold's life cap does not apply: it stops places being kept without paying,
       // and this is the paying.) Not approved: the hold has ended, and so has this booking.
-      const blocked =
-        !approvedAfterLapse ||
-        (await eventClosedTo(tx, ev, row.userId)) !== null ||
-        (await placeProblem(tx, ev, row.slotTime, now, row.id)) !== null;
-      if (blocked) {
-        await tx
-          .update(booking)
-          .set({ status: "expired", updatedAt: now })
-          .where(eq(booking.id, row.id));
+      if (!approvedAfterLapse || !(await canBringBack(tx, ev, row, now))) {
+        await expireBooking(tx, row.id, now);
         changed = true;
         return { done: { outcome: "expired", reference } as const };
       }

@@ -16,7 +16,7 @@ import {
 } from "../payments/paypal.server";
 import { paymentProvider, type PaymentProvider } from "../payments/provider.server";
 import { errorRecord, recordTransaction } from "../payments/transactions.server";
-import { eventClosedTo, lockBooking, lockEvent, lockPerson, placeProblem } from "./places.server";
+import { canBringBack, lockBooking, lockEvent, lockPerson } from "./places.server";
 import { selectBookingViews } from "./view.server";
 
 /** Checkout: the third step of a paid booking, a payment order made with PayPal (or the simulated provider). */
@@ -91,11 +91,7 @@ export async function startPayment(
       if (locked.status !== "awaiting_payment") return false;
       if (isHoldLive(locked, now)) return true;
       const end = renewedHoldEnd(locked.createdAt, now, config().HOLD_MINUTES);
-      const blocked =
-        !end ||
-        (await eventClosedTo(tx, ev, locked.userId)) !== null ||
-        (await placeProblem(tx, ev, locked.slotTime, now, locked.id)) !== null;
-      if (blocked) return false;
+      if (!end || !(await canBringBack(tx, ev, locked, now))) return false;
       await tx
         .update(booking)
         .set({ holdExpiresAt: end, updatedAt: now })

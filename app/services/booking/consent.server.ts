@@ -7,7 +7,7 @@ import { bookingStage, canTake, isHoldLive, renewedHoldEnd } from "#app/domain/b
 import { CONSENT_WORDING_VERSION, type ConsentForm } from "#app/domain/consent";
 import { eventsChanged } from "../events.server";
 import { confirmLocked } from "./confirm.server";
-import { eventClosedTo, lockBooking, lockEvent, lockPerson, placeProblem } from "./places.server";
+import { canBringBack, expireBooking, lockBooking, lockEvent, lockPerson } from "./places.server";
 
 /** Consent: the second step. A free booking is confirmed here; a paid one goes on to checkout. */
 
@@ -56,15 +56,8 @@ export async function submitConsent(
     if (!isHoldLive(row, now)) {
       // Brought back only as a new hold would be taken: within its whole life, the event still
       // open to this person, and its place still free.
-      const blocked =
-        !renewedEnd ||
-        (await eventClosedTo(tx, ev, row.userId)) !== null ||
-        (await placeProblem(tx, ev, row.slotTime, now, row.id)) !== null;
-      if (blocked) {
-        await tx
-          .update(booking)
-          .set({ status: "expired", updatedAt: now })
-          .where(eq(booking.id, row.id));
+      if (!renewedEnd || !(await canBringBack(tx, ev, row, now))) {
+        await expireBooking(tx, row.id, now);
         changed = true;
         return { next: "expired", reference };
       }

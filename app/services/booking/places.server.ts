@@ -166,6 +166,30 @@ export function placeProblemGiven(
   return open.includes(slotTime) ? null : "slot-unavailable";
 }
 
+/**
+ * Whether a lapsed hold may come back, as a new hold would be taken: the event still open to its
+ * person and its place still free. Call it with the person, the event and the booking locked.
+ */
+export async function canBringBack(
+  tx: Db,
+  ev: EventRow,
+  row: Booking,
+  now: Date,
+): Promise<boolean> {
+  return (
+    (await eventClosedTo(tx, ev, row.userId)) === null &&
+    (await placeProblem(tx, ev, row.slotTime, now, row.id)) === null
+  );
+}
+
+/** Ends a booking whose hold ran out and did not come back. */
+export async function expireBooking(tx: Db, bookingId: string, now: Date): Promise<void> {
+  await tx
+    .update(booking)
+    .set({ status: "expired", updatedAt: now })
+    .where(eq(booking.id, bookingId));
+}
+
 /** `placeProblemGiven` on a fresh count. Call it with the event's row locked. */
 export async function placeProblem(
   tx: Db,
