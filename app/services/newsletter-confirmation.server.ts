@@ -2,7 +2,7 @@ import crypto from "node:crypto";
 import { eq } from "drizzle-orm";
 import type { Db } from "#app/db/client.server";
 import { newsletterSubscription } from "#app/db/schema";
-import { newsletterConfirmRefusal, type NewsletterConfirmRefusal } from "#app/domain/newsletter";
+import { newsletterConfirmRefusal, type NewsletterConfirmRefusal } from "#app/domain/newsletter-confirm";
 import { serverSecret } from "./secrets.server";
 
 /**

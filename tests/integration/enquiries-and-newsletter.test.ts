@@ -6,7 +6,7 @@ import { enquiry, newsletterSubscription, outboxEmail } from "#app/db/schema";
 import { seedDemoData } from "#app/demo/seed.server";
 import { deliverDueEmails } from "#app/services/email.server";
 import { createEnquiry } from "#app/services/enquiries.server";
-import { NEWSLETTER_CONFIRM_LINK_DAYS } from "#app/domain/newsletter";
+import { NEWSLETTER_CONFIRM_LINK_DAYS } from "#app/domain/newsletter-confirm";
 import {
   checkNewsletterConfirmation,
   openNewsletterRequest,

@@ -4,7 +4,7 @@ import { SubmitButton } from "#app/components/form";
 import { pageMeta } from "#app/components/meta";
 import { organisation } from "#app/content/organisation";
 import { db } from "#app/db/client.server";
-import { NEWSLETTER_CONFIRM_MESSAGES } from "#app/domain/newsletter";
+import { NEWSLETTER_CONFIRM_MESSAGES } from "#app/domain/newsletter-confirm";
 import { maskEmail } from "#app/domain/unsubscribe";
 import {
   checkNewsletterConfirmation,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { newsletterConfirmRefusal } from "./newsletter";
+import { newsletterConfirmRefusal } from "./newsletter-confirm";
 
 const issuedAt = new Date("2026-03-01T12:00:00Z");
 const later = (ms: number) => new Date(issuedAt.getTime() + ms);
