@@ -25,10 +25,6 @@ export const DEMO_CLINICIAN = {
   email: "demo.clinician@example.org",
   password: "willow quartz meadow",
 };
-export const DEMO_PATIENT = {
-  email: "demo.patient@example.org",
-  password: "velvet walnut compass",
-};
 
 const STEP_SECONDS = 30;
 const handedOut = new Map<string, Set<string>>();
