@@ -450,7 +450,9 @@ describe("the booking page", () => {
     await page.waitForURL(
       (url) => url.pathname === "/book-event" && url.searchParams.get("event") === lodge.id,
     );
-    await page.getByRole("heading", { name: lodge.name }).waitFor();
+    // The booking page's times, not the event page (whose dialog also names the event).
+    await page.getByRole("group", { name: "Available times" }).waitFor();
+    expect(await page.locator("h1").textContent()).toContain(lodge.name);
     await page.context().close();
   });
 });
