@@ -46,6 +46,8 @@ export default defineConfig({
           name: "e2e",
           include: ["tests/e2e/**/*.test.ts"],
           globalSetup: ["tests/e2e/global-setup.ts"],
+          // As above: a browser test that only waits for something, and never asserts, fails.
+          expect: { requireAssertions: true },
           testTimeout: 60_000,
           hookTimeout: 120_000,
           fileParallelism: false,

@@ -1,6 +1,9 @@
 import crypto from "node:crypto";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
+import { createAccessCode } from "#app/services/access-codes.server";
+import { insertFreeEvent, insertPaidEvent, londonDay } from "#tests/support/fixtures/events";
+import { insertPatient, uniqueId } from "#tests/support/fixtures/people";
 import {
   baseURL,
   expectNoAxeViolations,
@@ -8,9 +11,11 @@ import {
   query,
   waitForMail,
   browserForThisFile,
+  serverDatabaseForThisFile,
 } from "./support";
 
 const browser = browserForThisFile();
+const server = serverDatabaseForThisFile();
 
 const uniqueEmail = (label: string) =>
   `${label}-${crypto.randomBytes(4).toString("hex")}@example.com`;
@@ -121,10 +126,17 @@ describe("sign-up validation", () => {
 
   it("refuses a ten-digit NHS number with a wrong check digit", async () => {
     const page = await newPage(browser());
+    const email = uniqueEmail("nhs");
     await page.goto("/signup");
-    await fillSignup(page, { email: uniqueEmail("nhs"), nhs: "9434765918" });
+    await fillSignup(page, { email, nhs: "9434765918" });
     await page.getByRole("button", { name: "Create account" }).click();
-    await page.locator(".field-error", { hasText: "Enter a valid NHS number" }).waitFor();
+    const error = page.locator(".field-error", { hasText: "Enter a valid NHS number" });
+    await error.waitFor();
+    expect(await error.count()).toBe(1);
+    expect(new URL(page.url()).pathname).toBe("/signup");
+    // Nothing typed is lost, and no account is made.
+    expect(await page.getByLabel("NHS number (optional)").inputValue()).toBe("9434765918");
+    expect(await query('select 1 from "user" where email = $1', [email])).toEqual([]);
     await page.context().close();
   });
 
@@ -347,13 +359,31 @@ describe("forgot password", () => {
     await page.context().close();
   });
 
-  it("answers the same for an address with no account", async () => {
-    const page = await newPage(browser());
-    await page.goto("/login");
-    await page.getByLabel("Email address").fill(uniqueEmail("nobody"));
-    await page.getByRole("button", { name: "Forgot password?" }).click();
-    await page.getByText("Password reset email sent. Check your inbox.").waitFor();
-    await page.context().close();
+  it("answers the same for an address with no account, and sends it nothing", async () => {
+    const outbox = (address: string) =>
+      query('select 1 from outbox_email where "to" = $1', [address]);
+    const answerTo = async (email: string) => {
+      const page = await newPage(browser());
+      await page.goto("/login");
+      await page.getByLabel("Email address").fill(email);
+      await page.getByRole("button", { name: "Forgot password?" }).click();
+      await page.getByText("Password reset email sent. Check your inbox.").waitFor();
+      // Every message the form shows, success or error.
+      const answer = await page
+        .locator(".form-message, .field-error, [role=alert]")
+        .allInnerTexts();
+      await page.context().close();
+      return answer;
+    };
+    const registered = await insertPatient(server.db);
+    const nobody = uniqueEmail("nobody");
+    const toRegistered = await answerTo(registered.email);
+    const toNobody = await answerTo(nobody);
+    expect(toRegistered).toEqual(["Password reset email sent. Check your inbox."]);
+    expect(toNobody).toEqual(toRegistered);
+    // The registered address was sent a link; the other, by the same path, nothing.
+    expect(await outbox(registered.email)).toHaveLength(1);
+    expect(await outbox(nobody)).toEqual([]);
   });
 });
 
@@ -378,38 +408,51 @@ describe("sign-in throttling", () => {
 
 describe("the booking page", () => {
   it("asks a signed-out visitor to sign in, then shows the event's times", async () => {
-    const [row] = await query<{ id: string }>(
-      "select id from event where name = 'Croydon Fairfield Halls Screening'",
-    );
+    const event = await insertPaidEvent(server.db, {
+      name: `Accounts Check Halls Screening ${uniqueId()}`,
+      eventDate: londonDay(18),
+      startTime: "11:00",
+      endTime: "17:00",
+      sessionDuration: 15,
+    });
     const page = await newPage(browser());
-    await page.goto(`/event/${row!.id}`);
+    await page.goto(`/event/${event.id}`);
     await page.getByRole("link", { name: "BOOK EVENT" }).click();
     await page.waitForURL(
       (url) =>
         url.pathname === "/login" &&
-        url.searchParams.get("redirectTo") === `/book-event?event=${row!.id}`,
+        url.searchParams.get("redirectTo") === `/book-event?event=${event.id}`,
     );
     await page.getByRole("link", { name: "Create an account" }).click();
     await fillSignup(page, { email: uniqueEmail("booker") });
     await page.getByRole("button", { name: "Create account" }).click();
     await page.waitForURL((url) => url.pathname === "/book-event", { timeout: 15_000 });
-    await page.getByRole("heading", { name: "Croydon Fairfield Halls Screening" }).waitFor();
+    await page.getByRole("heading", { name: event.name }).waitFor();
     const times = page.getByRole("group", { name: "Available times" }).getByRole("radio");
+    // The first time is the event's start.
     expect(await times.first().getAttribute("value")).toBe("11:00");
     await expectNoAxeViolations(page);
 
     // A private event needs its code first, even when signed in; then it goes straight to booking.
-    const [lodge] = await query<{ id: string }>(
-      "select id from event where name = 'Lowestoft Masonic Hall Screening'",
-    );
-    await page.goto(`/book-event?event=${lodge!.id}`);
-    await page.waitForURL((url) => url.pathname === `/event/${lodge!.id}`);
+    const lodge = await insertFreeEvent(server.db, {
+      name: "Accounts Check Masonic Hall Screening",
+      category: "freemasons",
+      isPublic: false,
+      eventDate: londonDay(11),
+    });
+    const code = `LODGE-${uniqueId().toUpperCase()}`;
+    await createAccessCode(server.db, { eventId: lodge.id, code });
+    await page.goto(`/book-event?event=${lodge.id}`);
+    await page.waitForURL((url) => url.pathname === `/event/${lodge.id}`);
     await page.getByRole("link", { name: "BOOK EVENT" }).click();
-    await page.getByRole("dialog").getByLabel("Please enter Access Code").fill("LODGE-2026");
+    await page.getByRole("dialog").getByLabel("Please enter Access Code").fill(code);
     await page.getByRole("dialog").getByRole("button", { name: "Submit" }).click();
     await page.waitForURL(
-      (url) => url.pathname === "/book-event" && url.searchParams.get("event") === lodge!.id,
+      (url) => url.pathname === "/book-event" && url.searchParams.get("event") === lodge.id,
     );
+    // The booking page's times, not the event page (whose dialog also names the event).
+    await page.getByRole("group", { name: "Available times" }).waitFor();
+    expect(await page.locator("h1").textContent()).toContain(lodge.name);
     await page.context().close();
   });
 });

@@ -1,7 +1,9 @@
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import type { Page } from "playwright-core";
-import { describe, expect, inject, it } from "vitest";
+import { beforeAll, describe, expect, inject, it } from "vitest";
+import { insertPaidEvent, insertProduct } from "#tests/support/fixtures/events";
+import { insertStaff, type StaffMember } from "#tests/support/fixtures/people";
 import {
   baseURL,
   browserForThisFile,
@@ -9,20 +11,35 @@ import {
   newPage,
   pageProblems,
   query,
+  serverDatabaseForThisFile,
   waitForMail,
 } from "./support";
 import { fillConsent, newPatientPage } from "./patient-support";
-import {
-  DEMO_CLINICIAN,
-  DEMO_COORDINATOR,
-  signIn,
-  totpCode,
-  uniqueEmail,
-  type Jar,
-} from "./staff-support";
+import { signIn, totpCode, uniqueEmail, type Jar } from "./staff-support";
 
 const browser = browserForThisFile();
+const server = serverDatabaseForThisFile();
 const run = promisify(execFile);
+
+/**
+ * The coordinator and the clinician of this journey, made with the fixtures (each with a TOTP key
+ * of their own), who sign in with their password and a code as staff do. The admin comes from
+ * create-admin below.
+ */
+const STAFF_PASSWORD = "saffron harbour kettle";
+const staff: Record<"coordinator" | "clinician", StaffMember> = {} as never;
+let productId = "";
+
+beforeAll(async () => {
+  const { db } = server;
+  staff.coordinator = await insertStaff(db, ["coordinator"], { password: STAFF_PASSWORD });
+  staff.clinician = await insertStaff(db, ["clinician"], { password: STAFF_PASSWORD });
+  productId = (await insertProduct(db, 2500, "Journey PSA Blood Test")).id;
+});
+
+/** Signs one of the journey's staff in over HTTP: password, then a code from their own key. */
+const signInAs = (role: keyof typeof staff) =>
+  signIn({ email: staff[role].email, password: STAFF_PASSWORD }, staff[role].totpKey);
 
 /** What the journey below carries from one step to the next. */
 const journey = {
@@ -221,7 +238,7 @@ describe("an event from the back office to a result on the patient's page", () =
     await expectNoAxeViolations(page);
 
     await page.getByLabel("Event name").fill(journey.eventName);
-    await page.getByLabel("What is tested").selectOption({ index: 1 });
+    await page.getByLabel("What is tested").selectOption(productId);
     await page.getByLabel("Price for this event in pounds (optional)").fill("25.00");
     await page.getByLabel("Yes, they pay when they book").check();
     await page.getByLabel("Lab", { exact: true }).selectOption("Partner laboratory");
@@ -289,7 +306,7 @@ describe("an event from the back office to a result on the patient's page", () =
   });
 
   it("the coordinator checks him in on a tablet, records his sample and exports the lab CSV", async () => {
-    const jar = await signIn(DEMO_COORDINATOR);
+    const jar = await signInAs("coordinator");
     const page = await staffPage(jar, { width: 768 });
     // A week ahead, check-in has not opened: the list says when it does and offers no buttons.
     await page.goto(`/admin/events/${journey.eventId}/attendees`);
@@ -338,20 +355,17 @@ describe("an event from the back office to a result on the patient's page", () =
     ]);
 
     // Every look at his details is in the audit log, with where it came from.
-    const views = await auditRows("attendees.view", journey.patientEmail, DEMO_COORDINATOR.email);
+    const coordinator = staff.coordinator.email;
+    const views = await auditRows("attendees.view", journey.patientEmail, coordinator);
     expect(views.length).toBeGreaterThan(0);
     expect(views.every((row) => row.ip_address)).toBe(true);
-    expect(
-      await auditRows("attendees.export", journey.patientEmail, DEMO_COORDINATOR.email),
-    ).not.toEqual([]);
-    expect(
-      await auditRows("checkin.update", journey.patientEmail, DEMO_COORDINATOR.email),
-    ).not.toEqual([]);
+    expect(await auditRows("attendees.export", journey.patientEmail, coordinator)).not.toEqual([]);
+    expect(await auditRows("checkin.update", journey.patientEmail, coordinator)).not.toEqual([]);
     await page.context().close();
   });
 
   it("the clinician imports the lab's file (one good row, one bad), releases the result, and the patient reads it", async () => {
-    const jar = await signIn(DEMO_CLINICIAN);
+    const jar = await signInAs("clinician");
     const page = await staffPage(jar);
     await page.goto("/admin/results/import");
     await expectNoAxeViolations(page);
@@ -425,35 +439,38 @@ describe("an event from the back office to a result on the patient's page", () =
     await expect.poll(() => released.count()).toBe(1);
     await expectNoAxeViolations(patient);
 
-    expect(await auditRows("result.view", journey.patientEmail, DEMO_CLINICIAN.email)).not.toEqual(
-      [],
-    );
-    expect(
-      await auditRows("result.release", journey.patientEmail, DEMO_CLINICIAN.email),
-    ).not.toEqual([]);
-    expect(await auditRows("results.import.commit", null, DEMO_CLINICIAN.email)).not.toEqual([]);
+    const clinician = staff.clinician.email;
+    expect(await auditRows("result.view", journey.patientEmail, clinician)).not.toEqual([]);
+    expect(await auditRows("result.release", journey.patientEmail, clinician)).not.toEqual([]);
+    expect(await auditRows("results.import.commit", null, clinician)).not.toEqual([]);
     await patient.context().close();
     await page.context().close();
   });
 
   it("the coordinator cancels another event with a paid booking: the attendee is told and refunded once", async () => {
-    const [product] = await query<{ id: string }>(
-      "select id from screening_product order by name limit 1",
+    const created = await insertPaidEvent(
+      server.db,
+      {
+        name: `Braintree Leisure Centre Screening ${Date.now().toString(36)}`,
+        eventDate: dateFromToday(9),
+        startTime: "09:00",
+        endTime: "11:00",
+        sessionDuration: 20,
+        totalSpaces: 10,
+        placesPerSlot: 1,
+        labName: "Partner laboratory",
+        addressLine1: "Panfield Lane",
+        city: "Braintree",
+        postcode: "CM7 5AL",
+      },
+      3000,
     );
-    const name = `Braintree Leisure Centre Screening ${Date.now().toString(36)}`;
-    const [created] = await query<{ id: string }>(
-      `insert into event (name, product_id, price_pence, payment_required, event_date, start_time, end_time,
-         session_duration, total_spaces, places_per_slot, category, lab_name, address_line_1, city, postcode, status)
-       values ($1, $2, 3000, true, $3, '09:00', '11:00', 20, 10, 1, 'community', 'Partner laboratory',
-         'Panfield Lane', 'Braintree', 'CM7 5AL', 'published') returning id`,
-      [name, product!.id, dateFromToday(9)],
-    );
-    const booked = await bookAndPay(created!.id, null);
+    const booked = await bookAndPay(created.id, null);
     await booked.page.context().close();
 
-    const jar = await signIn(DEMO_COORDINATOR);
+    const jar = await signInAs("coordinator");
     const page = await staffPage(jar);
-    await page.goto(`/admin/events/${created!.id}`);
+    await page.goto(`/admin/events/${created.id}`);
     await page.getByRole("link", { name: "Cancel this event" }).click();
     await expectNoAxeViolations(page);
     await page.getByRole("button", { name: "Yes, cancel the event" }).click();
@@ -472,10 +489,10 @@ describe("an event from the back office to a result on the patient's page", () =
       [booked.reference],
     );
     expect(row).toEqual({ status: "cancelled", payment_status: "refunded" });
-    expect(await auditRows("event.cancel", null, DEMO_COORDINATOR.email)).not.toEqual([]);
+    expect(await auditRows("event.cancel", null, staff.coordinator.email)).not.toEqual([]);
 
     // Pressing it again (a retry) refunds nothing more.
-    await page.goto(`/admin/events/${created!.id}`);
+    await page.goto(`/admin/events/${created.id}`);
     const retry = page.getByRole("button", { name: "Retry refunds" });
     if (await retry.count()) await retry.click();
     expect(await refundsAtPayPal(booked.reference)).toHaveLength(1);

@@ -1,7 +1,19 @@
 import { beforeAll, describe, expect, it } from "vitest";
+import { enquiry, newsletterSubscription } from "#app/db/schema";
+import { insertBooking } from "#tests/support/fixtures/bookings";
+import { insertPaidEvent, londonDay } from "#tests/support/fixtures/events";
+import { insertPatient, uniqueEmail, uniqueId } from "#tests/support/fixtures/people";
+import { insertResult, insertSampledBooking } from "#tests/support/fixtures/results";
 import { routeTable } from "#tests/support/route-table";
-import { browserForThisFile, expectNoAxeViolations, newPage, pageProblems, query } from "./support";
-import { DEMO_ADMIN, DEMO_CLINICIAN, DEMO_COORDINATOR, signIn, type Jar } from "./staff-support";
+import {
+  browserForThisFile,
+  expectNoAxeViolations,
+  newPage,
+  pageProblems,
+  query,
+  serverDatabaseForThisFile,
+} from "./support";
+import { signedInStaff, type Jar } from "./staff-support";
 
 /**
  * Every back-office page, opened by someone allowed to, passes axe (WCAG 2.2 AA) with no browser
@@ -9,6 +21,7 @@ import { DEMO_ADMIN, DEMO_CLINICIAN, DEMO_COORDINATOR, signIn, type Jar } from "
  * checks that no page is missed.
  */
 const browser = browserForThisFile();
+const server = serverDatabaseForThisFile();
 
 /** Who opens each page here; downloads (CSV) are not pages. */
 const OPENED_BY: Record<string, "admin" | "coordinator" | "clinician"> = {
@@ -31,8 +44,7 @@ const OPENED_BY: Record<string, "admin" | "coordinator" | "clinician"> = {
 
 /**
  * Pages that show people's personal details or health data: each look is in the audit log. (The
- * results list shows nobody in the demo: nothing awaits release; its audit rows are tested in
- * tests/integration/results-admin.test.ts.)
+ * results list's audit rows are tested in tests/integration/results-admin.test.ts.)
  */
 const SHOWS_PEOPLE = new Set([
   "/admin/events/:eventId/attendees",
@@ -43,10 +55,13 @@ const SHOWS_PEOPLE = new Set([
   "/admin/audit",
 ]);
 
-const STAFF_EMAILS = {
-  admin: DEMO_ADMIN.email,
-  coordinator: DEMO_COORDINATOR.email,
-  clinician: DEMO_CLINICIAN.email,
+/** This file's own data that a page shows, by page: the page is checked with it on. */
+const SHOWN: Record<string, () => string> = {
+  "/admin/events/:eventId": () => ids.eventName,
+  "/admin/events/:eventId/attendees": () => ids.attendeeName,
+  "/admin/events/:eventId/attendees/print": () => ids.attendeeName,
+  "/admin/results": () => ids.awaitingReleaseReference,
+  "/admin/enquiries": () => ids.enquirerName,
 };
 
 async function auditCount(actorEmail: string) {
@@ -61,21 +76,67 @@ const pages = routeTable().filter(
   (entry) => entry.path.startsWith("/admin") && Object.hasOwn(OPENED_BY, entry.path),
 );
 const jars: Record<string, Jar> = {};
-const ids = { eventId: "", resultId: "" };
+const staffEmails: Record<string, string> = {};
+const ids = {
+  eventId: "",
+  eventName: "",
+  attendeeName: "",
+  resultId: "",
+  awaitingReleaseReference: "",
+  enquirerName: "",
+};
 
 beforeAll(async () => {
-  jars.admin = await signIn(DEMO_ADMIN);
-  jars.coordinator = await signIn(DEMO_COORDINATOR);
-  jars.clinician = await signIn(DEMO_CLINICIAN);
-  // An event with bookings (the demo patient's upcoming one) and a released result.
-  const [event] = await query<{ id: string }>(
-    `select e.id from event e join booking b on b.event_id = e.id
-     join "user" u on u.id = b.user_id where u.email = 'demo.patient@example.org'
-     and b.status = 'confirmed' order by e.event_date desc limit 1`,
-  );
-  const [result] = await query<{ id: string }>("select id from test_result limit 1");
-  ids.eventId = event!.id;
-  ids.resultId = result!.id;
+  const { db } = server;
+  for (const role of ["admin", "coordinator", "clinician"] as const) {
+    const { staff, jar } = await signedInStaff(db, [role]);
+    jars[role] = jar;
+    staffEmails[role] = staff.email;
+  }
+  // An upcoming event of this file's own with a confirmed booking.
+  const event = await insertPaidEvent(db, {
+    name: `Page Check Screening ${uniqueId()}`,
+    eventDate: londonDay(5),
+  });
+  const attendee = await insertPatient(db, { firstName: "Percival", lastName: "Pagewright" });
+  await insertBooking(db, { eventId: event.id, userId: attendee.id, slotTime: "10:30" });
+  // An event that took place: one result released, one awaiting release.
+  const eventDate = londonDay(-4);
+  const past = await insertPaidEvent(db, { name: "Page Check Past Screening", eventDate });
+  const released = await insertSampledBooking(db, {
+    eventId: past.id,
+    userId: (await insertPatient(db)).id,
+    eventDate,
+  });
+  const awaiting = await insertSampledBooking(db, {
+    eventId: past.id,
+    userId: (await insertPatient(db)).id,
+    eventDate,
+    slotTime: "10:30",
+  });
+  await insertResult(db, awaiting.id, { flag: null, retestYears: null, releasedAt: null });
+  // An enquiry and a newsletter subscriber, so that those pages list someone.
+  const [asked] = await db
+    .insert(enquiry)
+    .values({
+      firstName: "Ottilie",
+      lastName: "Enquirer",
+      email: uniqueEmail("enquirer"),
+      phoneNumber: "01632 960 321",
+      message: "When is the next screening near Halstead?",
+    })
+    .returning();
+  await db
+    .insert(newsletterSubscription)
+    .values({ name: "Sidney Subscriber", email: uniqueEmail("subscriber") });
+  Object.assign(ids, {
+    eventId: event.id,
+    eventName: event.name,
+    attendeeName: "Percival Pagewright",
+    resultId: (await insertResult(db, released.id)).id,
+    awaitingReleaseReference: awaiting.reference,
+    enquirerName: `${asked!.firstName} ${asked!.lastName}`,
+  });
 });
 
 it("covers every back-office page but the downloads", () => {
@@ -96,12 +157,14 @@ describe.each(pages)("$path", (entry) => {
     const page = await newPage(browser(), { viewport: { width: 768, height: 1024 } });
     await jars[OPENED_BY[entry.path]!]!.into(page.context());
     const path = entry.path.replace(":eventId", ids.eventId).replace(":resultId", ids.resultId);
-    const actor = STAFF_EMAILS[OPENED_BY[entry.path]!];
+    const actor = staffEmails[OPENED_BY[entry.path]!]!;
     const audited = await auditCount(actor);
     const response = await page.goto(path);
     if (SHOWS_PEOPLE.has(entry.path)) expect(await auditCount(actor)).toBeGreaterThan(audited);
     expect(response?.status()).toBe(200);
     expect(await page.getByRole("heading", { level: 1 }).count()).toBe(1);
+    const shown = SHOWN[entry.path]?.();
+    if (shown) expect(await page.locator("main").textContent()).toContain(shown);
     await expectNoAxeViolations(page);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
       768,

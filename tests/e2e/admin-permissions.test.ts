@@ -1,16 +1,12 @@
 import { beforeAll, describe, expect, it } from "vitest";
+import { insertFreeEvent, londonDay } from "#tests/support/fixtures/events";
+import { insertPatient, insertStaff } from "#tests/support/fixtures/people";
+import { insertResult, insertSampledBooking } from "#tests/support/fixtures/results";
 import { routeTable } from "#tests/support/route-table";
-import { query } from "./support";
-import {
-  DEMO_ADMIN,
-  DEMO_CLINICIAN,
-  DEMO_COORDINATOR,
-  DEMO_PATIENT,
-  Jar,
-  signIn,
-  totpCode,
-  uniqueEmail,
-} from "./staff-support";
+import { query, serverDatabaseForThisFile } from "./support";
+import { Jar, signedInPatient, signedInStaff, totpCode, uniqueEmail } from "./staff-support";
+
+const server = serverDatabaseForThisFile();
 
 type Role = "admin" | "coordinator" | "clinician";
 
@@ -93,16 +89,24 @@ async function newStaffMember(): Promise<{ jar: Jar; email: string; password: st
 }
 
 beforeAll(async () => {
+  const { db } = server;
   people.anonymous = new Jar();
-  people.patient = await signIn(DEMO_PATIENT, null);
-  people.admin = await signIn(DEMO_ADMIN);
-  people.coordinator = await signIn(DEMO_COORDINATOR);
-  people.clinician = await signIn(DEMO_CLINICIAN);
+  people.patient = (await signedInPatient(db)).jar;
+  people.admin = (await signedInStaff(db, ["admin"])).jar;
+  people.coordinator = (await signedInStaff(db, ["coordinator"])).jar;
+  people.clinician = (await signedInStaff(db, ["clinician"])).jar;
   people.noTwoFactor = await staffWithoutTwoFactor();
-  const [event] = await query<{ id: string }>("select id from event order by event_date limit 1");
-  const [result] = await query<{ id: string }>("select id from test_result limit 1");
-  ids.eventId = event!.id;
-  ids.resultId = result!.id;
+  // An event of this file's own that took place, with an attendee and his result.
+  const eventDate = londonDay(-3);
+  const event = await insertFreeEvent(db, { name: "Permissions Check Screening", eventDate });
+  const attendee = await insertPatient(db);
+  const booked = await insertSampledBooking(db, {
+    eventId: event.id,
+    userId: attendee.id,
+    eventDate,
+  });
+  ids.eventId = event.id;
+  ids.resultId = (await insertResult(db, booked.id)).id;
 });
 
 describe("every back-office route has a rule here", () => {
@@ -168,8 +172,14 @@ describe("the sign-in steps", () => {
   });
 
   it("a staff password alone does not sign in: the code is asked for next", async () => {
+    const password = "willow quartz meadow";
+    const clinician = await insertStaff(server.db, ["clinician"], { password });
     const jar = new Jar();
-    const response = await jar.post("/login", { ...DEMO_CLINICIAN, redirectTo: "/admin" });
+    const response = await jar.post("/login", {
+      email: clinician.email,
+      password,
+      redirectTo: "/admin",
+    });
     expect(response.headers.get("location")).toBe("/login/two-factor?redirectTo=%2Fadmin");
     expect((await jar.fetch("/admin")).status).toBe(302);
     const wrong = await jar.post("/login/two-factor", { code: "000000", redirectTo: "/admin" });
@@ -238,7 +248,7 @@ describe("the sign-in steps", () => {
 
 describe("staff sessions", () => {
   it("end after eight hours: the next page asks to sign in again", async () => {
-    const jar = await signIn(DEMO_COORDINATOR);
+    const { jar } = await signedInStaff(server.db, ["coordinator"]);
     expect((await jar.fetch("/admin")).status).toBe(200);
     const token = sessionToken(jar);
     await query(`update session set created_at = now() - interval '9 hours' where token = $1`, [
@@ -252,7 +262,7 @@ describe("staff sessions", () => {
 
   it("need the code to have been typed in that session: one made without it is signed out", async () => {
     // As a session made before enrolment, or by an e-mailed link, would be.
-    const jar = await signIn(DEMO_CLINICIAN);
+    const { jar } = await signedInStaff(server.db, ["clinician"]);
     expect((await jar.fetch("/admin/results")).status).toBe(200);
     const token = sessionToken(jar);
     await query("update session set two_factor_verified = false where token = $1", [token]);

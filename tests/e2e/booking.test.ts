@@ -1,13 +1,17 @@
 import crypto from "node:crypto";
 import type { Page } from "playwright-core";
 import { describe, expect, inject, it } from "vitest";
-import { DEMO_PATIENT_EMAIL, DEMO_PATIENT_PASSWORD } from "#app/demo/patient.server";
+import { insertBooking } from "#tests/support/fixtures/bookings";
+import { insertFreeEvent, insertPaidEvent, londonDay } from "#tests/support/fixtures/events";
+import { insertPatient, uniqueId } from "#tests/support/fixtures/people";
+import { insertResult, insertSampledBooking } from "#tests/support/fixtures/results";
 import {
   browserForThisFile,
   expectNoAxeViolations,
   newPage,
   pageProblems,
   query,
+  serverDatabaseForThisFile,
   waitForMail,
 } from "./support";
 import { fillConsent, newPatientPage } from "./patient-support";
@@ -19,14 +23,24 @@ import { fillConsent, newPatientPage } from "./patient-support";
  */
 
 const browser = browserForThisFile();
+const server = serverDatabaseForThisFile();
 /** A new patient, signed up through the site's form, in a page of this file's browser. */
 const signedInPage = (options: { javaScriptEnabled?: boolean } = {}) =>
   newPatientPage(browser(), options);
 
-async function eventId(name: string) {
-  const [row] = await query<{ id: string }>("select id from event where name = $1", [name]);
-  return row!.id;
-}
+/** A free public event of the test's own, five days ahead, 10:00 to 12:00. */
+const freeEvent = () =>
+  insertFreeEvent(server.db, {
+    name: `Booking Check Community Morning ${uniqueId()}`,
+    eventDate: londonDay(5),
+  });
+
+/** A paid public event of the test's own (£25.00), six days ahead. */
+const paidEvent = () =>
+  insertPaidEvent(server.db, {
+    name: `Booking Check Central Hall ${uniqueId()}`,
+    eventDate: londonDay(6),
+  });
 
 async function expectNoSidewaysScroll(page: Page) {
   const width = page.viewportSize()?.width ?? 1280;
@@ -63,9 +77,9 @@ async function bookingOf(email: string) {
 describe("a free event", () => {
   it("chooses a time, consents (empty first: every message), and is confirmed with a calendar e-mail", async () => {
     const { page, email } = await signedInPage();
-    const id = await eventId("Stratford Community PSA Morning");
-    await page.goto(`/book-event?event=${id}`);
-    await expect.poll(() => page.locator("h1").textContent()).toContain("Stratford");
+    const event = await freeEvent();
+    await page.goto(`/book-event?event=${event.id}`);
+    await expect.poll(() => page.locator("h1").textContent()).toContain(event.name);
     expect(await page.getByRole("group", { name: "Available times" }).isVisible()).toBe(true);
     expect(
       await page.locator(".order-summary__total").getByText("Free", { exact: true }).isVisible(),
@@ -146,9 +160,9 @@ describe("a free event", () => {
   });
 
   it("can be booked with the keyboard alone", async () => {
-    const { page } = await signedInPage();
-    const id = await eventId("Stratford Community PSA Morning");
-    await page.goto(`/event/${id}`);
+    const { page, email } = await signedInPage();
+    const event = await freeEvent();
+    await page.goto(`/event/${event.id}`);
     const tabTo = async (matches: () => Promise<boolean>, limit = 80) => {
       for (let presses = 0; presses < limit; presses++) {
         await page.keyboard.press("Tab");
@@ -186,6 +200,19 @@ describe("a free event", () => {
     await page.keyboard.press("Enter");
     await page.waitForURL(/\/booking-success/);
     await page.getByText("Successfully confirmed your booking!").waitFor();
+    // The page's reference is this person's one booking, of this event, confirmed with consent.
+    const reference = new URL(page.url()).searchParams.get("booking");
+    const booked = await query<{ reference: string; event_id: string; status: string }>(
+      `select b.reference, b.event_id, b.status from booking b join "user" u on u.id = b.user_id
+       where u.email = $1`,
+      [email],
+    );
+    expect(booked).toEqual([{ reference, event_id: event.id, status: "confirmed" }]);
+    const consents = await query<{ gp_consent: boolean }>(
+      "select c.gp_consent from consent c join booking b on b.id = c.booking_id where b.reference = $1",
+      [reference],
+    );
+    expect(consents).toHaveLength(1);
     await page.context().close();
   });
 });
@@ -198,8 +225,8 @@ describe("a paid event without JavaScript, through PayPal's approval page", () =
 
   async function reachCheckout() {
     const { page, email } = await signedInPage({ javaScriptEnabled: false });
-    const id = await eventId("Westminster Central Hall Screening");
-    await page.goto(`/book-event?event=${id}`);
+    const event = await paidEvent();
+    await page.goto(`/book-event?event=${event.id}`);
     await page.locator(".radio__input:not([disabled])").first().check();
     await page.getByRole("button", { name: "Proceed to Consent Form" }).click();
     await page.waitForURL(/\/book-event\/consent/);
@@ -263,21 +290,78 @@ describe("a paid event without JavaScript, through PayPal's approval page", () =
 });
 
 describe("medical results", () => {
-  it("shows the demo patient's results and appointments, with the traffic lights in words", async () => {
+  it("shows a patient's released results and appointments, with the traffic lights in words, and nothing unreleased", async () => {
+    const { db } = server;
+    const password = "velvet walnut compass";
+    const patient = await insertPatient(db, { password });
+    /** A visit of his to an event of its own that took place `daysAgo` days ago. */
+    const visit = async (label: string, daysAgo: number) => {
+      const eventDate = londonDay(-daysAgo);
+      const event = await insertPaidEvent(db, {
+        name: `Results Check ${label} ${uniqueId()}`,
+        eventDate,
+      });
+      const booked = await insertSampledBooking(db, {
+        eventId: event.id,
+        userId: patient.id,
+        eventDate,
+        slotTime: "11:00",
+      });
+      return { event, booked };
+    };
+    const green = await visit("Rugby Club", 14);
+    await insertResult(db, green.booked.id, { psaValue: "0.86", flag: "green", retestYears: 2 });
+    const amber = await visit("Corn Exchange", 5);
+    await insertResult(db, amber.booked.id, {
+      psaValue: "2.74",
+      flag: "amber",
+      retestYears: null,
+    });
+    // Imported but not released: he must not see it yet.
+    const waiting = await visit("Masonic Centre", 2);
+    await insertResult(db, waiting.booked.id, {
+      psaValue: "5.31",
+      flag: "red",
+      retestYears: null,
+      releasedAt: null,
+    });
+    const upcomingEvent = await insertFreeEvent(db, {
+      name: `Results Check Library ${uniqueId()}`,
+      eventDate: londonDay(5),
+    });
+    const upcoming = await insertBooking(db, { eventId: upcomingEvent.id, userId: patient.id });
+
     const page = await newPage(browser());
     await page.goto("/login?redirectTo=%2Fmedical-results");
-    await page.getByLabel("Email address").fill(DEMO_PATIENT_EMAIL);
-    await page.getByLabel("Password", { exact: true }).fill(DEMO_PATIENT_PASSWORD);
+    await page.getByLabel("Email address").fill(patient.email);
+    await page.getByLabel("Password", { exact: true }).fill(password);
     await page.getByRole("button", { name: "Sign in" }).click();
     await page.waitForURL(/\/medical-results$/);
     const main = page.locator("main");
     await expect.poll(() => main.textContent()).toContain("All Results");
-    const text = (await main.textContent()) ?? "";
-    expect(text).toContain("Upcoming appointments");
-    expect(text).toMatch(/Green: .*Have another test in 2 years/);
-    expect(text).toMatch(/Amber: .*repeat the test in 3 months/);
-    expect(text).toContain("Lab result ready");
-    expect(text).toContain("No lab result");
+    const card = async (name: string) =>
+      (await page.locator(".result-item", { hasText: name }).textContent()) ?? "";
+
+    const upcomingSection = page.getByRole("region", { name: "Upcoming appointments" });
+    expect(await upcomingSection.locator(".result-item").count()).toBe(1);
+    expect(await upcomingSection.textContent()).toContain(upcomingEvent.name);
+    expect(await card(upcomingEvent.name)).toContain(
+      `Upcoming appointment (reference ${upcoming.reference})`,
+    );
+    const greenCard = await card(green.event.name);
+    expect(greenCard).toContain("0.86 ng/ml");
+    expect(greenCard).toMatch(/Green: .*Have another test in 2 years/);
+    expect(greenCard).toContain("Lab result ready");
+    const amberCard = await card(amber.event.name);
+    expect(amberCard).toContain("2.74 ng/ml");
+    expect(amberCard).toMatch(/Amber: .*repeat the test in 3 months/);
+    expect(amberCard).toContain("Lab result ready");
+    const waitingCard = await card(waiting.event.name);
+    expect(waitingCard).toContain("No lab result");
+    expect(waitingCard).not.toContain("5.31");
+    expect(waitingCard).not.toMatch(/Red:/);
+    expect(await page.locator(".result-item").count()).toBe(4);
+
     const response = await page.request.get("/medical-results");
     expect(response.headers()["cache-control"]).toContain("no-store");
     await checkPage(page);
@@ -286,8 +370,8 @@ describe("medical results", () => {
 
   it("are nobody else's: another account's booking and results answer 404", async () => {
     const owner = await signedInPage();
-    const id = await eventId("Stratford Community PSA Morning");
-    await owner.page.goto(`/book-event?event=${id}`);
+    const event = await freeEvent();
+    await owner.page.goto(`/book-event?event=${event.id}`);
     await owner.page.locator(".radio__input:not([disabled])").first().check();
     await owner.page.getByRole("button", { name: "Proceed to Consent Form" }).click();
     await owner.page.waitForURL(/booking=/);

@@ -3,6 +3,40 @@ import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { startBuiltServer } from "#tests/support/server";
+import { launchBrowser, newPage } from "./support";
+
+/** The demo patient, as the README gives him (the only test that signs in as him). */
+const README_DEMO_PATIENT = {
+  email: "demo.patient@example.org",
+  password: "velvet walnut compass",
+};
+
+/**
+ * The README's demo patient signs in, in a browser, and sees what the README promises: his
+ * released results with the traffic lights in words (Green, Amber), a visit whose result is not
+ * back yet, and an upcoming appointment.
+ */
+async function demoPatientSeesHisResults(base: string) {
+  const browser = await launchBrowser();
+  try {
+    const page = await newPage(browser, { baseURL: base });
+    await page.goto("/login?redirectTo=%2Fmedical-results");
+    await page.getByLabel("Email address").fill(README_DEMO_PATIENT.email);
+    await page.getByLabel("Password", { exact: true }).fill(README_DEMO_PATIENT.password);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.waitForURL(/\/medical-results$/);
+    const main = page.locator("main");
+    await expect.poll(() => main.textContent()).toContain("All Results");
+    const text = (await main.textContent()) ?? "";
+    expect(text).toContain("Upcoming appointments");
+    expect(text).toMatch(/Green: .*Have another test in 2 years/);
+    expect(text).toMatch(/Amber: .*repeat the test in 3 months/);
+    expect(text).toContain("Lab result ready");
+    expect(text).toContain("No lab result");
+  } finally {
+    await browser.close();
+  }
+}
 
 /**
  * Without PayPal credentials (as `npm start` runs), a paid booking goes through the simulated
@@ -92,7 +126,7 @@ async function payWithTheSimulatedProvider(base: string) {
 
 /** The README's path: no DATABASE_URL, so the embedded PGlite is migrated and seeded at start-up. */
 describe("start-up on the embedded database", () => {
-  it("migrates, seeds, serves pages and keeps mail for the dev mailbox", async () => {
+  it("migrates, seeds, serves pages and keeps mail for the dev mailbox; the demo patient sees his results", async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), "mhat-pglite-"));
     const env = { PGLITE_DIR: dir, DATABASE_URL: "", SMTP_URL: "", NODE_ENV: "development" };
     const server = await startBuiltServer(env);
@@ -118,6 +152,7 @@ describe("start-up on the embedded database", () => {
       const mailbox = await (await fetch(`${server.url}/dev/mailbox`)).text();
       expect(mailbox).toContain("Website enquiry from Embedded Tester");
       await payWithTheSimulatedProvider(server.url);
+      await demoPatientSeesHisResults(server.url);
     } finally {
       await server.stop();
     }

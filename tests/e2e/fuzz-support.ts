@@ -1,6 +1,6 @@
 // Helpers for tests/e2e/fuzz.test.ts: raw HTTP requests (node:http, so that the test decides every
 // header and byte), body encoders, fast-check arbitraries and the child server's memory.
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import http from "node:http";
 import fc from "fast-check";
 
@@ -741,26 +741,6 @@ export function bodyArb(
 // ---------------------------------------------------------------------------------------------
 // The server process
 // ---------------------------------------------------------------------------------------------
-
-/**
- * startBuiltServer does not expose its child, so find it: the `server/index.js` process whose
- * parent is this test worker (the suite's shared server is a child of the main Vitest process).
- */
-export function findServerPid(): number | undefined {
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-      if (ppid !== process.pid) continue;
-      const cmdline = readFileSync(`/proc/${entry}/cmdline`, "utf8");
-      if (cmdline.split("\0").includes("server/index.js")) return Number(entry);
-    } catch {
-      // the process ended while we looked
-    }
-  }
-  return undefined;
-}
 
 /** Resident memory of a process in MB, or undefined when it cannot be read. */
 export function residentMb(pid: number): number | undefined {

@@ -1,13 +1,18 @@
 import crypto from "node:crypto";
 import { describe, expect, it } from "vitest";
+import { createAccessCode } from "#app/services/access-codes.server";
+import { insertFreeEvent, londonDay } from "#tests/support/fixtures/events";
+import { uniqueId } from "#tests/support/fixtures/people";
 import { requestFrom } from "#tests/support/http";
-import { baseURL, mailsTo, query, waitForMail } from "./support";
+import { baseURL, mailsTo, query, serverDatabaseForThisFile, waitForMail } from "./support";
 
 /**
  * The security items of the hardening issue, over HTTP against the built server: what the auth
  * library exposes, sign-in limits under forged headers, redirects, weak passwords, access-code
  * lock-outs, the dev mailbox, and no-store on every page a signed-in person sees.
  */
+
+const server = serverDatabaseForThisFile();
 
 const PASSWORD = "correct horse battery";
 const COMMON_PASSWORD_MESSAGE = "This password is too easy to guess.";
@@ -323,11 +328,17 @@ describe("weak passwords", () => {
 });
 
 describe("access codes", () => {
-  async function lodgeEventId() {
-    const [row] = await query<{ id: string }>(
-      "select id from event where name = 'Lowestoft Masonic Hall Screening'",
-    );
-    return row!.id;
+  /** A private lodge event of this test's own and its access code. */
+  async function lodgeEvent() {
+    const lodge = await insertFreeEvent(server.db, {
+      name: "Security Check Masonic Hall Screening",
+      category: "freemasons",
+      isPublic: false,
+      eventDate: londonDay(11),
+    });
+    const code = `LODGE-${uniqueId().toUpperCase()}`;
+    await createAccessCode(server.db, { eventId: lodge.id, code });
+    return { eventId: lodge.id, code };
   }
   const apiCheck = (from: string, eventId: string, code: string) =>
     requestFrom(from, `${baseURL()}/api/events/${eventId}/check-access-code`, {
@@ -337,27 +348,28 @@ describe("access codes", () => {
     });
 
   it("guesses from one address never lock out the right code from another", async () => {
-    const eventId = await lodgeEventId();
+    const { eventId, code } = await lodgeEvent();
     const statuses: number[] = [];
     for (let guess = 0; guess < 15; guess++)
       statuses.push((await apiCheck("127.0.0.2", eventId, `WRONG-${guess}`)).status);
     expect(statuses.slice(0, 10)).toEqual(Array(10).fill(403));
     expect(new Set(statuses.slice(10))).toEqual(new Set([429]));
 
-    const limited = await apiCheck("127.0.0.2", eventId, "LODGE-2026");
+    const limited = await apiCheck("127.0.0.2", eventId, code);
     expect(limited.status).toBe(429);
     const retryAfter = Number(limited.headers["retry-after"]);
     expect(retryAfter).toBeGreaterThan(0);
     const minutes = Math.max(1, Math.ceil(retryAfter / 60));
     expect(JSON.parse(limited.body).error).toContain(`wait ${minutes} minute`);
 
-    const other = await apiCheck("127.0.0.3", eventId, " lodge-2026 ");
+    // Codes are compared without case or surrounding spaces.
+    const other = await apiCheck("127.0.0.3", eventId, ` ${code.toLowerCase()} `);
     expect(other.status).toBe(200);
     expect(JSON.parse(other.body)).toEqual({ status: "success" });
   });
 
   it("answer with the same status on the page as in the API", async () => {
-    const eventId = await lodgeEventId();
+    const { eventId } = await lodgeEvent();
     const page = await requestFrom("127.0.0.4", `${baseURL()}/event/${eventId}`, {
       method: "POST",
       headers: { "content-type": "application/x-www-form-urlencoded", origin: baseURL() },
@@ -380,9 +392,10 @@ describe("the development mailbox", () => {
 describe("caching of pages a signed-in person sees", () => {
   it("is refused on every route (no-store)", async () => {
     const cookie = await signUp(uniqueEmail("walk"));
-    const [event] = await query<{ id: string }>(
-      "select id from event where name = 'Harwich Quay Morning Screening'",
-    );
+    const event = await insertFreeEvent(server.db, {
+      name: "Security Check Quay Screening",
+      eventDate: londonDay(7),
+    });
     const routes = [
       "/",
       "/about-us",
@@ -403,8 +416,8 @@ describe("caching of pages a signed-in person sees", () => {
       "/mhat-screening-event",
       "/world-cancer-day-poster",
       "/book-event-main",
-      `/event/${event!.id}`,
-      `/book-event?event=${event!.id}`,
+      `/event/${event.id}`,
+      `/book-event?event=${event.id}`,
       "/portal",
       "/portal?edit",
       "/medical-results",

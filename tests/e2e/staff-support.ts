@@ -1,6 +1,15 @@
 import { generate } from "otplib";
 import type { BrowserContext } from "playwright-core";
 import { expect } from "vitest";
+import type { Db } from "#app/db/client.server";
+import type { StaffRole } from "#app/domain/roles";
+import {
+  insertPatient,
+  insertSession,
+  insertStaff,
+  type Patient,
+  type StaffMember,
+} from "#tests/support/fixtures/people";
 import { baseURL } from "./support";
 
 export { uniqueEmail } from "./patient-support";
@@ -15,10 +24,6 @@ export const DEMO_COORDINATOR = {
 export const DEMO_CLINICIAN = {
   email: "demo.clinician@example.org",
   password: "willow quartz meadow",
-};
-export const DEMO_PATIENT = {
-  email: "demo.patient@example.org",
-  password: "velvet walnut compass",
 };
 
 const STEP_SECONDS = 30;
@@ -116,4 +121,40 @@ export async function signIn(
     expect(second.status, `code for ${account.email}`).toBe(302);
     return jar;
   }
+}
+
+/** A jar holding one cookie, given as "name=value" (as insertSession gives it). */
+export function jarWith(cookie: string): Jar {
+  const jar = new Jar();
+  const [name, ...value] = cookie.split("=");
+  jar.cookies.set(name!, value.join("="));
+  return jar;
+}
+
+/**
+ * A staff member of the calling test file's own, made with the fixtures (a TOTP key nobody else
+ * uses), and a jar signed in as them: the session is written into the server's database as a
+ * sign-in with password and code leaves it. For the sign-in itself, give them a password and use
+ * `signIn` with their key.
+ */
+export async function signedInStaff(
+  db: Db,
+  roles: StaffRole[],
+  options: Parameters<typeof insertStaff>[2] = {},
+): Promise<{ staff: StaffMember; jar: Jar }> {
+  const staff = await insertStaff(db, roles, options);
+  const { cookie } = await insertSession(db, staff.id, {
+    twoFactorVerified: staff.totpKey !== null,
+  });
+  return { staff, jar: jarWith(cookie) };
+}
+
+/** A patient of the calling test file's own and a jar signed in as him (a session in the database). */
+export async function signedInPatient(
+  db: Db,
+  details: Parameters<typeof insertPatient>[1] = {},
+): Promise<{ patient: Patient; jar: Jar }> {
+  const patient = await insertPatient(db, details);
+  const { cookie } = await insertSession(db, patient.id);
+  return { patient, jar: jarWith(cookie) };
 }
