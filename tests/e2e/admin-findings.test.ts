@@ -1,7 +1,9 @@
 import crypto from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { query } from "./support";
-import { DEMO_CLINICIAN, DEMO_COORDINATOR, signIn } from "./staff-support";
+import { query, serverDatabaseForThisFile } from "./support";
+import { signedInStaff } from "./staff-support";
+
+const server = serverDatabaseForThisFile();
 
 /**
  * Issue 14, item 9: two back-office posts that did the wrong thing quietly. Each is sent as a
@@ -16,7 +18,7 @@ describe("a thresholds post without its band fields", () => {
       );
     const before = await bands();
     expect(before.length).toBeGreaterThan(0);
-    const clinician = await signIn(DEMO_CLINICIAN);
+    const { jar: clinician } = await signedInStaff(server.db, ["clinician"]);
 
     const response = await clinician.post("/admin/results/thresholds", { intent: "save" });
     expect(response.status).toBe(400);
@@ -57,7 +59,7 @@ describe("revoking another event's access code", () => {
       query("select id from audit_log where action = 'access-code.revoke' and entity_id = $1", [
         other,
       ]);
-    const coordinator = await signIn(DEMO_COORDINATOR);
+    const { jar: coordinator } = await signedInStaff(server.db, ["coordinator"]);
 
     const response = await coordinator.post(`/admin/events/${other}`, {
       intent: "revoke-code",

@@ -1,6 +1,16 @@
 import crypto from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { baseURL, browserForThisFile, expectNoAxeViolations, newPage, query } from "./support";
+import { insertFreeEvent, londonDay } from "#tests/support/fixtures";
+import {
+  baseURL,
+  browserForThisFile,
+  expectNoAxeViolations,
+  newPage,
+  query,
+  serverDatabaseForThisFile,
+} from "./support";
+
+const server = serverDatabaseForThisFile();
 import { fillSignupForm } from "./patient-support";
 
 /**
@@ -108,10 +118,12 @@ describe("line breaks in the JSON API's single-line strings", () => {
   });
 
   it("refuses an access code with a line break (400) rather than reading it as the code", async () => {
-    const [lodge] = await query<{ id: string }>("select id from event where name = $1", [
-      "Lowestoft Masonic Hall Screening",
-    ]);
-    const response = await postJson(`/api/events/${lodge!.id}/check-access-code`, {
+    const lodge = await insertFreeEvent(server.db, {
+      name: "Line Break Lodge Screening",
+      isPublic: false,
+      eventDate: londonDay(10),
+    });
+    const response = await postJson(`/api/events/${lodge.id}/check-access-code`, {
       access_code: "LODGE-2026\r\n",
     });
     expect(response.status).toBe(400);

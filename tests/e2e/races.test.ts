@@ -1,7 +1,9 @@
 import { describe, expect, inject, it } from "vitest";
-import { baseURL, query } from "./support";
+import { baseURL, query, serverDatabaseForThisFile } from "./support";
 import { PATIENT_PASSWORD, uniqueEmail } from "./patient-support";
-import { DEMO_COORDINATOR, signIn } from "./staff-support";
+import { signedInStaff } from "./staff-support";
+
+const server = serverDatabaseForThisFile();
 
 /**
  * The money and capacity rules under a crowd, through the real HTTP endpoints of the built server
@@ -129,7 +131,7 @@ describe("under a crowd, through the HTTP endpoints", () => {
     );
     expect(recorded).toHaveLength(1);
 
-    const coordinator = await signIn(DEMO_COORDINATOR);
+    const { jar: coordinator } = await signedInStaff(server.db, ["coordinator"]);
     const cancels = await Promise.all(
       Array.from({ length: 5 }, () =>
         coordinator.post(`/admin/events/${eventId}`, { intent: "cancel" }),
