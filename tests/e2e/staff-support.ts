@@ -14,18 +14,6 @@ import { baseURL } from "./support";
 
 export { uniqueEmail } from "./patient-support";
 
-/** The demo's staff (DEMO_DATA is on for the e2e server), written out here, not imported from the app. */
-export const DEMO_TOTP_KEY = "MHATDEMOTOTPKEY2MHATDEMOTOTPKEY3";
-export const DEMO_ADMIN = { email: "demo.admin@example.org", password: "granite orchard lantern" };
-export const DEMO_COORDINATOR = {
-  email: "demo.coordinator@example.org",
-  password: "saffron harbour kettle",
-};
-export const DEMO_CLINICIAN = {
-  email: "demo.clinician@example.org",
-  password: "willow quartz meadow",
-};
-
 const STEP_SECONDS = 30;
 const handedOut = new Map<string, Set<string>>();
 
@@ -35,9 +23,9 @@ const handedOut = new Map<string, Set<string>>();
  * step's code and the previous one's (better-auth's window of one step each side), so three
  * sign-ins a step need no waiting; the previous step's code only while it has 10 s left to live.
  */
-export async function totpCode(key: string = DEMO_TOTP_KEY, account = ""): Promise<string> {
+export async function totpCode(key: string, account = ""): Promise<string> {
   const secret = key.replace(/\s/g, "");
-  // Codes are used up per person: the demo's staff share one key but not their used codes.
+  // Codes are used up per person (two people could share a key, as the demo's staff do).
   const used = handedOut.get(`${account} ${secret}`) ?? new Set<string>();
   handedOut.set(`${account} ${secret}`, used);
   for (;;) {
@@ -102,7 +90,7 @@ export class Jar {
 /** Signs in with a password and, for staff with two-factor sign-in on, a code from the key. */
 export async function signIn(
   account: { email: string; password: string },
-  totpKey: string | null = DEMO_TOTP_KEY,
+  totpKey: string | null,
 ): Promise<Jar> {
   // Another test file may have signed this person in with the same code a moment ago; the server
   // then refuses it, and a fresh sign-in with the next code is what a person would do.
