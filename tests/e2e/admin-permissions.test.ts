@@ -193,7 +193,7 @@ describe("the sign-in steps", () => {
     const enrolment = await (await jar.fetch("/admin/two-factor")).text();
     const key = enrolment.match(/class="totp-key">([A-Z2-7 ]+)</)?.[1];
     expect(key, "the key shown as text").toBeTruthy();
-    const enrolmentCode = await totpCode(key);
+    const enrolmentCode = await totpCode(key!);
     const enrolled = await jar.post("/admin/two-factor", { intent: "verify", code: enrolmentCode });
     expect(enrolled.headers.get("location")).toBe("/admin");
 
@@ -224,7 +224,7 @@ describe("the sign-in steps", () => {
     expect(await replayedEnrolment.response.text()).toContain("That code has already been used");
     expect((await replayedEnrolment.attempt.fetch("/admin")).status).toBe(302);
 
-    const code = await totpCode(key);
+    const code = await totpCode(key!);
     const accepted = await signInWith(code);
     expect(accepted.response.status).toBe(302);
     expect((await accepted.attempt.fetch("/admin")).status).toBe(200);
