@@ -1,13 +1,10 @@
 import crypto from "node:crypto";
 import { parse } from "csv-parse/sync";
 import { and, eq, inArray } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Db } from "#app/db/client.server";
-import { auditLog, booking, consent, profile, testResult, user } from "#app/db/schema";
-import { generateBookingReference } from "#app/domain/booking-reference";
+import { describe, expect, it } from "vitest";
+import { auditLog, booking, consent, testResult } from "#app/db/schema";
 import { CHECK_IN_MESSAGES, type CheckInCommand } from "#app/domain/check-in";
-import { CONSENT_WORDING_VERSION, type ConsentForm } from "#app/domain/consent";
-import type { StaffActor } from "#app/domain/permissions";
+import { CONSENT_WORDING_VERSION } from "#app/domain/consent";
 import {
   exportLabCsv,
   printAttendees,
@@ -15,106 +12,43 @@ import {
   viewAttendees,
 } from "#app/services/attendees.server";
 import { submitConsent } from "#app/services/booking/consent.server";
-import { holdPlace } from "#app/services/booking/hold.server";
-import { openTestDatabase } from "#tests/support/database";
-import { insertEvent, insertProduct } from "#tests/support/factories";
+import { testDatabaseForThisFile } from "#tests/support/database";
+import {
+  consentForm,
+  holdFor,
+  insertAccount,
+  insertBooking,
+  insertFreeEvent,
+  insertPatient,
+  insertStaff,
+  uniqueId,
+} from "#tests/support/fixtures";
 
-let addressCount = 0;
-/** A client address of its own per hold, so the limit on new holds per address is not what these tests meet. */
-const nextAddress = () => `198.18.${Math.floor(++addressCount / 250)}.${addressCount % 250}`;
+const database = testDatabaseForThisFile();
 
-let database: Awaited<ReturnType<typeof openTestDatabase>>;
-let db: Db;
-
-beforeAll(async () => {
-  database = await openTestDatabase();
-  db = database.db;
-});
-afterAll(async () => {
-  await database?.close();
-});
-
-/** The factory's event is on 10 June 2026, 10:00 to 12:00; this is 08:00 London time that day. */
+/** The fixture's event is on 10 June 2026, 10:00 to 12:00; this is 08:00 London time that day. */
 const DAY = new Date("2026-06-10T07:00:00Z");
 const later = (minutes: number) => new Date(DAY.getTime() + minutes * 60_000);
+const weekBefore = later(-60 * 24 * 7);
 
-let counter = 0;
-const unique = () => `${++counter}-${crypto.randomUUID().slice(0, 8)}`;
-
-/** A coordinator, as the services are given one. */
-function coordinator(): StaffActor {
-  return {
-    id: `coordinator-${unique()}`,
-    email: "coordinator@example.org",
-    clientAddress: "10.0.0.7",
-    roles: ["coordinator"],
-  };
+/** A coordinator of their own, as the services are given one. */
+async function coordinator() {
+  return (await insertStaff(database.db, ["coordinator"], { clientAddress: "10.0.0.7" })).actor;
 }
 
-interface Person {
-  id: string;
-  firstName: string;
-  lastName: string;
-  dateOfBirth: string | null;
-  nhsNumber: string | null;
-}
+/**
+ * A signed-up man whose account name is not his profile's name, so that a list showing the
+ * profile's name is seen to.
+ */
+const person = (details: Parameters<typeof insertPatient>[1] = {}) =>
+  insertPatient(database.db, { name: "Account Name", ...details });
 
-async function person(details: Partial<Omit<Person, "id">> = {}): Promise<Person> {
-  const id = `user-${unique()}`;
-  const who = {
-    firstName: "Arthur",
-    lastName: `Tester${counter}`,
-    dateOfBirth: "1966-03-01",
-    nhsNumber: null,
-    ...details,
-  };
-  await db.insert(user).values({ id, name: "Account Name", email: `${id}@example.com` });
-  await db.insert(profile).values({
-    id: `profile-${id}`,
-    userId: id,
-    reference: `MHATATT${counter}${crypto.randomUUID().slice(0, 6)}`,
-    phone: "01632 960 100",
-    email: `${id}@example.com`,
-    homeAddressLine1: "1 Mill Lane",
-    homePostcode: "CM1 2AB",
-    homeCountry: "United Kingdom",
-    ...who,
-  });
-  return { id, ...who };
-}
-
-/** A staff member's account: no profile. */
-async function staffAccount(name: string) {
-  const id = `staff-${unique()}`;
-  await db.insert(user).values({ id, name, email: `${id}@example.org` });
-  return id;
-}
-
-async function insertBooking(
-  eventId: string,
-  userId: string,
-  values: Partial<typeof booking.$inferInsert> = {},
-) {
-  const [row] = await db
-    .insert(booking)
-    .values({
-      reference: generateBookingReference(),
-      eventId,
-      userId,
-      slotTime: "10:00",
-      status: "confirmed",
-      pricePence: 0,
-      paymentRequired: false,
-      paymentStatus: "not_required",
-      confirmedAt: later(-60 * 24 * 7),
-      ...values,
-    })
-    .returning();
-  return row!;
-}
+/** A confirmed booking, written as a week before the event unless told otherwise. */
+const book = (eventId: string, userId: string, values: Partial<typeof booking.$inferInsert> = {}) =>
+  insertBooking(database.db, { eventId, userId, confirmedAt: weekBefore, ...values });
 
 async function insertConsent(bookingId: string, userId: string, wordingVersion: string, at: Date) {
-  await db.insert(consent).values({
+  await database.db.insert(consent).values({
     bookingId,
     userId,
     testDate: "2026-06-10",
@@ -125,19 +59,6 @@ async function insertConsent(bookingId: string, userId: string, wordingVersion: 
   });
 }
 
-const consentForm: ConsentForm = {
-  answers: {
-    numberOfPsaTest: 1,
-    familyHistoryProstateCancer: "No",
-    familyMemberWithProstateCancer: [],
-    familyHistoryBreastOvarianCancer: "No",
-    familyMemberWithOvarianCancer: [],
-    motherSideDetails: null,
-    medicationHistory: "None",
-  },
-  gpConsent: false,
-};
-
 /**
  * An event with one of everything: a booking made through the booking service, confirmed ones
  * inserted directly (one with two consents, one whose name looks like a formula, one by a staff
@@ -145,40 +66,37 @@ const consentForm: ConsentForm = {
  * and a second event with its own booking.
  */
 async function eventWithBookings() {
-  const product = await insertProduct(db, 0);
-  const ev = await insertEvent(db, product.id, {
-    name: `Riverside Club Screening ${unique()}`,
-    paymentRequired: false,
+  const { db } = database;
+  const ev = await insertFreeEvent(db, {
+    name: `Riverside Club Screening ${uniqueId()}`,
     labName: "ESNEFT",
   });
-  const other = await insertEvent(db, product.id, { name: "Another Screening" });
+  const other = await insertFreeEvent(db, { name: "Another Screening" });
 
   // Booked through the service a week before, as a visitor would.
   const arthur = await person({ firstName: "Arthur", nhsNumber: "9434765919" });
-  const weekBefore = later(-60 * 24 * 7);
-  const held = await holdPlace(
+  const held = await holdFor(
     db,
-    { clientAddress: nextAddress(), eventId: ev.id, userId: arthur.id, slotTime: "10:30" },
+    { eventId: ev.id, userId: arthur.id, slotTime: "10:30" },
     weekBefore,
   );
-  if (!held.ok) throw new Error(`hold refused: ${held.reason}`);
   const confirmed = await submitConsent(
     db,
-    { userId: arthur.id, reference: held.booking.reference, form: consentForm },
+    { userId: arthur.id, reference: held.reference, form: consentForm },
     weekBefore,
   );
   expect(confirmed).toMatchObject({ next: "confirmed" });
   const [arthurBooking] = await db
     .select()
     .from(booking)
-    .where(eq(booking.reference, held.booking.reference));
+    .where(eq(booking.reference, held.reference));
 
   const bernard = await person({
     firstName: "Bernard",
     lastName: "Zeal",
     dateOfBirth: "1970-12-31",
   });
-  const bernardBooking = await insertBooking(ev.id, bernard.id, {
+  const bernardBooking = await book(ev.id, bernard.id, {
     slotTime: "10:00",
     pricePence: 2500,
     paymentRequired: true,
@@ -188,14 +106,15 @@ async function eventWithBookings() {
   await insertConsent(bernardBooking.id, bernard.id, "2026-11", later(-60 * 24 * 8));
 
   const formula = await person({ firstName: "=HYPERLINK(1)", lastName: "-Minus", nhsNumber: null });
-  const formulaBooking = await insertBooking(ev.id, formula.id, { slotTime: "11:00" });
+  const formulaBooking = await book(ev.id, formula.id, { slotTime: "11:00" });
   await insertConsent(formulaBooking.id, formula.id, "2026-11", later(-60 * 24 * 8));
 
-  const staffId = await staffAccount("Sam Staffmember");
-  const staffBooking = await insertBooking(ev.id, staffId, { slotTime: "11:30" });
+  // A staff account has no profile.
+  const staffId = (await insertAccount(db, { name: "Sam Staffmember" })).id;
+  const staffBooking = await book(ev.id, staffId, { slotTime: "11:30" });
 
   const holder = await person({ firstName: "Harold", lastName: "Holder" });
-  const liveHold = await insertBooking(ev.id, holder.id, {
+  const liveHold = await book(ev.id, holder.id, {
     slotTime: "10:00",
     status: "held",
     holdExpiresAt: later(10),
@@ -205,24 +124,24 @@ async function eventWithBookings() {
     confirmedAt: null,
   });
   const lapsed = await person({ firstName: "Larry", lastName: "Lapsed" });
-  await insertBooking(ev.id, lapsed.id, {
+  await book(ev.id, lapsed.id, {
     status: "awaiting_payment",
     holdExpiresAt: later(-5),
     paymentStatus: "unpaid",
     confirmedAt: null,
   });
   const cancelledPerson = await person({ firstName: "Colin", lastName: "Cancelled" });
-  const cancelledBooking = await insertBooking(ev.id, cancelledPerson.id, {
+  const cancelledBooking = await book(ev.id, cancelledPerson.id, {
     slotTime: "10:30",
     status: "cancelled",
     cancelledAt: later(-60),
     paymentStatus: "refunded",
   });
   const expired = await person({ firstName: "Eric", lastName: "Expired" });
-  await insertBooking(ev.id, expired.id, { status: "expired", confirmedAt: null });
+  await book(ev.id, expired.id, { status: "expired", confirmedAt: null });
 
   const elsewhere = await person({ firstName: "Owen", lastName: "Otherevent" });
-  const elsewhereBooking = await insertBooking(other.id, elsewhere.id, { slotTime: "10:00" });
+  const elsewhereBooking = await book(other.id, elsewhere.id, { slotTime: "10:00" });
 
   return {
     ev,
@@ -241,7 +160,7 @@ async function eventWithBookings() {
 }
 
 async function auditRows(actorId: string, action?: string) {
-  return db
+  return database.db
     .select()
     .from(auditLog)
     .where(
@@ -254,8 +173,9 @@ async function auditRows(actorId: string, action?: string) {
 
 describe("the attendee list", () => {
   it("shows each place in slot order with the person's details, consent, payment and check-in", async () => {
+    const { db } = database;
     const { ev, people, bookings } = await eventWithBookings();
-    const view = await viewAttendees(db, coordinator(), { eventId: ev.id, now: DAY });
+    const view = await viewAttendees(db, await coordinator(), { eventId: ev.id, now: DAY });
     expect(view).not.toBeNull();
     const { active, cancelled, event, totals } = view!;
     expect(event).toMatchObject({
@@ -329,8 +249,9 @@ describe("the attendee list", () => {
   });
 
   it("writes one audit row for the list and one per person shown, with whose data it was", async () => {
+    const { db } = database;
     const { ev, people, bookings } = await eventWithBookings();
-    const staff = coordinator();
+    const staff = await coordinator();
     await viewAttendees(db, staff, { eventId: ev.id, now: DAY });
     const rows = await auditRows(staff.id);
     expect(rows.every((row) => row.action === "attendees.view")).toBe(true);
@@ -365,8 +286,9 @@ describe("the attendee list", () => {
   });
 
   it("finds people by name or by booking reference, and audits only those shown", async () => {
+    const { db } = database;
     const { ev, people, bookings } = await eventWithBookings();
-    const byName = await viewAttendees(db, coordinator(), {
+    const byName = await viewAttendees(db, await coordinator(), {
       eventId: ev.id,
       search: " zeal ",
       now: DAY,
@@ -377,14 +299,14 @@ describe("the attendee list", () => {
     // Totals stay those of the whole event.
     expect(byName!.totals.booked).toBe(4);
 
-    const both = await viewAttendees(db, coordinator(), {
+    const both = await viewAttendees(db, await coordinator(), {
       eventId: ev.id,
       search: `arthur ${people.arthur.lastName.toUpperCase()}`,
       now: DAY,
     });
     expect(both!.active.map((row) => row.userId)).toEqual([people.arthur.id]);
 
-    const staff = coordinator();
+    const staff = await coordinator();
     const reference = bookings.formula.reference.toLowerCase().replaceAll("-", "");
     const byReference = await viewAttendees(db, staff, {
       eventId: ev.id,
@@ -398,7 +320,7 @@ describe("the attendee list", () => {
     // What was typed is not in the audit log.
     expect(JSON.stringify(audited)).not.toContain(reference);
 
-    const cancelledOnly = await viewAttendees(db, coordinator(), {
+    const cancelledOnly = await viewAttendees(db, await coordinator(), {
       eventId: ev.id,
       search: "colin",
       now: DAY,
@@ -406,7 +328,7 @@ describe("the attendee list", () => {
     expect(cancelledOnly!.active).toEqual([]);
     expect(cancelledOnly!.cancelled.map((row) => row.userId)).toEqual([people.cancelledPerson.id]);
 
-    const nobody = await viewAttendees(db, coordinator(), {
+    const nobody = await viewAttendees(db, await coordinator(), {
       eventId: ev.id,
       search: "nobody",
       now: DAY,
@@ -415,7 +337,8 @@ describe("the attendee list", () => {
   });
 
   it("is null for an event that does not exist or an id that cannot be one", async () => {
-    const staff = coordinator();
+    const { db } = database;
+    const staff = await coordinator();
     expect(await viewAttendees(db, staff, { eventId: crypto.randomUUID() })).toBeNull();
     expect(await viewAttendees(db, staff, { eventId: "not-an-id'; drop table event" })).toBeNull();
     expect(await printAttendees(db, staff, { eventId: crypto.randomUUID() })).toBeNull();
@@ -434,17 +357,18 @@ describe("check-in", () => {
   });
 
   async function stored(bookingId: string) {
-    const [row] = await db.select().from(booking).where(eq(booking.id, bookingId));
+    const [row] = await database.db.select().from(booking).where(eq(booking.id, bookingId));
     return row!;
   }
 
   // Issue 14, item 10: an appointment 10 days away was checked in and its sample recorded.
   it("refuses check-in before the appointment's day: nothing changes, nothing is audited", async () => {
+    const { db } = database;
     const { ev, bookings } = await eventWithBookings();
-    const staff = coordinator();
+    const staff = await coordinator();
     const id = bookings.bernard.id;
     const tenDaysBefore = later(-60 * 24 * 10);
-    for (const command of [arrived(id), noShow(id), sample(id, `S-${unique()}`.slice(0, 40))]) {
+    for (const command of [arrived(id), noShow(id), sample(id, `S-${uniqueId()}`.slice(0, 40))]) {
       expect(
         await recordCheckIn(db, staff, { eventId: ev.id, command, now: tenDaysBefore }),
       ).toEqual({
@@ -469,8 +393,9 @@ describe("check-in", () => {
   });
 
   it("marks an arrival, a no-show and back, each audited once", async () => {
+    const { db } = database;
     const { ev, people, bookings } = await eventWithBookings();
-    const staff = coordinator();
+    const staff = await coordinator();
     const id = bookings.bernard.id;
 
     expect(
@@ -533,9 +458,10 @@ describe("check-in", () => {
   });
 
   it("records a sample id (which means he arrived) and refuses one already used", async () => {
+    const { db } = database;
     const { ev, other, bookings } = await eventWithBookings();
-    const staff = coordinator();
-    const sampleId = `S-${unique()}`.slice(0, 40);
+    const staff = await coordinator();
+    const sampleId = `S-${uniqueId()}`.slice(0, 40);
 
     expect(
       await recordCheckIn(db, staff, {
@@ -617,11 +543,12 @@ describe("check-in", () => {
   });
 
   it("will not undo a sample whose result has come in", async () => {
+    const { db } = database;
     const { ev, bookings } = await eventWithBookings();
-    const staff = coordinator();
+    const staff = await coordinator();
     await recordCheckIn(db, staff, {
       eventId: ev.id,
-      command: sample(bookings.formula.id, `R-${unique()}`),
+      command: sample(bookings.formula.id, `R-${uniqueId()}`),
       now: later(1),
     });
     await db.insert(testResult).values({ bookingId: bookings.formula.id, psaValue: "1.10" });
@@ -635,18 +562,19 @@ describe("check-in", () => {
   });
 
   it("cannot give two bookings one sample id, even past the service, whatever the case", async () => {
-    const product = await insertProduct(db, 0);
-    const ev = await insertEvent(db, product.id, { name: `Sample Index ${unique()}` });
-    const id = `IDX-${unique()}`.toUpperCase();
-    await insertBooking(ev.id, (await person()).id, { sampleId: id });
+    const { db } = database;
+    const ev = await insertFreeEvent(db, { name: `Sample Index ${uniqueId()}` });
+    const id = `IDX-${uniqueId()}`.toUpperCase();
+    await book(ev.id, (await person()).id, { sampleId: id });
     await expect(
-      insertBooking(ev.id, (await person()).id, { sampleId: id.toLowerCase() }),
+      book(ev.id, (await person()).id, { sampleId: id.toLowerCase() }),
     ).rejects.toThrow();
   });
 
   it("refuses an undo of a state the booking is no longer in", async () => {
+    const { db } = database;
     const { ev, bookings } = await eventWithBookings();
-    const staff = coordinator();
+    const staff = await coordinator();
     await recordCheckIn(db, staff, {
       eventId: ev.id,
       command: arrived(bookings.staff.id),
@@ -663,8 +591,9 @@ describe("check-in", () => {
   });
 
   it("checks in only confirmed bookings of this event", async () => {
+    const { db } = database;
     const { ev, other, bookings } = await eventWithBookings();
-    const staff = coordinator();
+    const staff = await coordinator();
     expect(
       await recordCheckIn(db, staff, {
         eventId: ev.id,
@@ -721,10 +650,11 @@ describe("check-in", () => {
 
 describe("the lab CSV", () => {
   it("has the lab's columns and one row per confirmed booking with a sample, formulas escaped", async () => {
+    const { db } = database;
     const { ev, people, bookings } = await eventWithBookings();
-    const staff = coordinator();
-    const first = `LAB-${unique()}`;
-    const second = `LAB-${unique()}`;
+    const staff = await coordinator();
+    const first = `LAB-${uniqueId()}`;
+    const second = `LAB-${uniqueId()}`;
     await recordCheckIn(db, staff, {
       eventId: ev.id,
       command: { intent: "sample", bookingId: bookings.arthur.id, sampleId: first },
@@ -780,8 +710,9 @@ describe("the lab CSV", () => {
   });
 
   it("is the header line alone when no sample has been taken", async () => {
+    const { db } = database;
     const { ev } = await eventWithBookings();
-    const exported = await exportLabCsv(db, coordinator(), { eventId: ev.id, now: DAY });
+    const exported = await exportLabCsv(db, await coordinator(), { eventId: ev.id, now: DAY });
     expect(exported!.csv).toBe(
       "reference,name,date of birth,NHS number,sample id,event date,lab\n",
     );
@@ -791,8 +722,9 @@ describe("the lab CSV", () => {
 
 describe("the printable list", () => {
   it("lists everyone with a place, not the cancelled, each audited", async () => {
+    const { db } = database;
     const { ev, people, bookings } = await eventWithBookings();
-    const staff = coordinator();
+    const staff = await coordinator();
     const printed = await printAttendees(db, staff, { eventId: ev.id, now: DAY });
     expect(printed!.rows.map((row) => row.bookingId)).toEqual([
       bookings.liveHold.id,
