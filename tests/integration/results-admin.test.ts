@@ -1,21 +1,16 @@
 import crypto from "node:crypto";
 import { and, eq, inArray } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { config } from "#app/config.server";
-import type { Db } from "#app/db/client.server";
 import {
   auditLog,
   booking,
   outboxEmail,
-  profile,
   psaThreshold,
   resultImport,
   testResult,
   testResultRevision,
-  user,
 } from "#app/db/schema";
-import { generateBookingReference } from "#app/domain/booking-reference";
-import type { StaffActor } from "#app/domain/permissions";
 import { thresholdFieldName } from "#app/domain/psa-flag";
 import { IMPORT_MESSAGES } from "#app/domain/result-import";
 import { listAppointmentsAndResults } from "#app/services/booking/appointments.server";
@@ -31,28 +26,35 @@ import {
   viewImport,
   viewResult,
 } from "#app/services/results-admin.server";
-import { openTestDatabase } from "#tests/support/database";
-import { insertEvent, insertProduct } from "#tests/support/factories";
+import { testDatabaseForThisFile } from "#tests/support/database";
+import {
+  insertBooking,
+  insertFreeEvent,
+  insertPatient,
+  insertStaff,
+  uniqueId,
+  type StaffMember,
+} from "#tests/support/fixtures";
 
-let database: Awaited<ReturnType<typeof openTestDatabase>>;
-let db: Db;
-let clinician: StaffActor;
-let otherClinician: StaffActor;
-let eventId: string;
+type Clinician = StaffMember["actor"];
 
-/** The factory's event day; results arrive ten days later. */
+/** The fixture's event day; results arrive ten days later. */
 const EVENT_DATE = "2026-06-10";
 const NOW = new Date("2026-06-20T09:00:00Z");
 
-async function staffMember(label: string): Promise<StaffActor> {
-  const id = `staff-${label}-${crypto.randomUUID()}`;
-  const email = `${label}-${id.slice(-6)}@example.org`;
-  await db.insert(user).values({ id, name: `Clinician ${label}`, email, emailVerified: true });
-  return { id, email, clientAddress: "203.0.113.9", roles: ["clinician"] };
-}
+const database = testDatabaseForThisFile();
+let clinician: Clinician;
+let otherClinician: Clinician;
+let eventId: string;
+beforeAll(async () => {
+  const { db } = database;
+  eventId = (await insertFreeEvent(db, { eventDate: EVENT_DATE })).id;
+  const options = { clientAddress: "203.0.113.9" };
+  clinician = (await insertStaff(db, ["clinician"], options)).actor;
+  otherClinician = (await insertStaff(db, ["clinician"], options)).actor;
+});
 
-let people = 0;
-/** A man with a profile and a confirmed booking at the event; optionally a sample id. */
+/** A man (45 on the event's day unless told) with a confirmed booking at the event. */
 async function bookedPatient(
   options: {
     dateOfBirth?: string | null;
@@ -61,65 +63,45 @@ async function bookedPatient(
     status?: "confirmed" | "cancelled";
   } = {},
 ) {
-  people++;
-  const userId = `patient-${people}-${crypto.randomUUID()}`;
-  const email = `patient${people}-${userId.slice(-6)}@example.com`;
-  await db
-    .insert(user)
-    .values({ id: userId, name: `Patient ${people}`, email, emailVerified: true });
-  await db.insert(profile).values({
-    id: `profile-${userId}`,
-    userId,
-    reference: `MHATR${String(people).padStart(4, "0")}${userId.slice(-4)}`,
-    firstName: "Arthur",
-    lastName: `Result${people}`,
-    phone: "01632 960 100",
-    email,
-    homeAddressLine1: "1 Mill Lane",
-    homePostcode: "CM1 2AB",
-    homeCountry: "United Kingdom",
+  const { db } = database;
+  const patient = await insertPatient(db, {
     dateOfBirth: options.dateOfBirth === undefined ? "1981-01-15" : options.dateOfBirth,
   });
-  const reference = generateBookingReference();
-  const sampleId =
-    options.sampleId === undefined ? `AUTO-${people}-${userId.slice(-6)}` : options.sampleId;
-  const [made] = await db
-    .insert(booking)
-    .values({
-      reference,
-      eventId,
-      userId,
-      slotTime: "10:00",
-      status: options.status ?? "confirmed",
-      pricePence: 0,
-      paymentRequired: false,
-      paymentStatus: "not_required",
-      confirmedAt: new Date("2026-06-01T09:00:00Z"),
-      sampleId,
-      // A sample id is recorded at check-in together with the time the sample was taken.
-      sampleTakenAt: sampleId ? new Date("2026-06-10T09:10:00Z") : null,
-    })
-    .returning({ id: booking.id });
-  return { userId, email, reference, bookingId: made!.id };
+  const sampleId = options.sampleId === undefined ? `AUTO-${uniqueId()}` : options.sampleId;
+  const made = await insertBooking(db, {
+    eventId,
+    userId: patient.id,
+    status: options.status ?? "confirmed",
+    confirmedAt: new Date("2026-06-01T09:00:00Z"),
+    sampleId,
+    // A sample id is recorded at check-in together with the time the sample was taken.
+    sampleTakenAt: sampleId ? new Date("2026-06-10T09:10:00Z") : null,
+  });
+  return {
+    userId: patient.id,
+    email: patient.email,
+    reference: made.reference,
+    bookingId: made.id,
+  };
 }
 
 function csv(lines: string[]) {
   return ["reference,sample id,psa,unit,sample date", ...lines].join("\r\n") + "\r\n";
 }
 
-async function importFile(text: string, by: StaffActor = clinician) {
-  const created = await createImport(db, by, { filename: "lab.csv", text }, NOW);
+async function importFile(text: string, by: Clinician = clinician) {
+  const created = await createImport(database.db, by, { filename: "lab.csv", text }, NOW);
   if (!created.ok) throw new Error(`import refused: ${created.error}`);
   return created.id;
 }
 
 function resultOf(bookingId: string) {
-  return db.select().from(testResult).where(eq(testResult.bookingId, bookingId));
+  return database.db.select().from(testResult).where(eq(testResult.bookingId, bookingId));
 }
 
 /** The version a page opened now would show (the `seen` field of its forms). */
 async function seenOf(resultId: string) {
-  const [row] = await db
+  const [row] = await database.db
     .select({ updatedAt: testResult.updatedAt })
     .from(testResult)
     .where(eq(testResult.id, resultId));
@@ -127,7 +109,7 @@ async function seenOf(resultId: string) {
 }
 
 function auditRows(action: string, entityId?: string) {
-  return db
+  return database.db
     .select()
     .from(auditLog)
     .where(
@@ -137,21 +119,9 @@ function auditRows(action: string, entityId?: string) {
     );
 }
 
-beforeAll(async () => {
-  database = await openTestDatabase();
-  db = database.db;
-  const product = await insertProduct(db, 0);
-  const ev = await insertEvent(db, product.id, { paymentRequired: false, eventDate: EVENT_DATE });
-  eventId = ev.id;
-  clinician = await staffMember("one");
-  otherClinician = await staffMember("two");
-});
-afterAll(async () => {
-  await database?.close();
-});
-
 describe("importing the laboratory's file", () => {
   it("previews one good row and one unknown reference, then commits exactly one result", async () => {
+    const { db } = database;
     // Born 15 January 1981: 45 on the event's day, so the 40-49 band (1.00) applies.
     const good = await bookedPatient();
     const id = await importFile(
@@ -177,6 +147,7 @@ describe("importing the laboratory's file", () => {
     const viewed = await auditRows("results.view", id);
     expect(viewed.map((row) => row.subjectUserId)).toEqual([good.userId]);
 
+    const resultsBefore = await db.select({ id: testResult.id }).from(testResult);
     const committed = await commitImport(db, clinician, id, NOW);
     expect(committed).toEqual({ status: "committed", imported: 1, replaced: 0, skipped: 1 });
     const [saved] = await resultOf(good.bookingId);
@@ -189,12 +160,13 @@ describe("importing the laboratory's file", () => {
       releasedAt: null,
       flag: null,
     });
-    const total = await db
-      .select({ id: testResult.id })
-      .from(testResult)
-      .innerJoin(booking, eq(booking.id, testResult.bookingId))
-      .where(eq(booking.eventId, eventId));
-    expect(total.map((row) => row.id)).toEqual([saved!.id]);
+    // The one new result in the whole database is this one.
+    const resultsAfter = await db.select({ id: testResult.id }).from(testResult);
+    const before = new Set(resultsBefore.map((row) => row.id));
+    expect(resultsAfter.filter((row) => !before.has(row.id)).map((row) => row.id)).toEqual([
+      saved!.id,
+    ]);
+    expect(resultsAfter).toHaveLength(resultsBefore.length + 1);
 
     const commitAudit = await db
       .select()
@@ -218,6 +190,7 @@ describe("importing the laboratory's file", () => {
   });
 
   it("refuses every row of a booking named twice, and a booking whose result is released", async () => {
+    const { db } = database;
     const twice = await bookedPatient({ sampleId: "LAB-2001" });
     const single = await bookedPatient();
     const released = await bookedPatient();
@@ -251,6 +224,7 @@ describe("importing the laboratory's file", () => {
   });
 
   it("matches by sample id, checks it agrees with the reference, and replaces an unreleased result", async () => {
+    const { db } = database;
     const bySample = await bookedPatient({ sampleId: "S-3001" });
     const other = await bookedPatient({ sampleId: "S-3002" });
     const first = await importFile(csv([",s-3001,3.10,ng/ml,"]));
@@ -278,6 +252,7 @@ describe("importing the laboratory's file", () => {
 
   // Issue 14, item 10: results came in for a booking whose sample had not been taken.
   it("refuses a results row for a booking without a sample taken: its reason shows and it is not imported", async () => {
+    const { db } = database;
     const unsampled = await bookedPatient({ sampleId: null });
     const sampled = await bookedPatient({ sampleId: "S-4001" });
     const created = await createImport(
@@ -305,6 +280,7 @@ describe("importing the laboratory's file", () => {
   });
 
   it("stores the file name without control characters", async () => {
+    const { db } = database;
     const patient = await bookedPatient();
     const created = await createImport(
       db,
@@ -322,6 +298,7 @@ describe("importing the laboratory's file", () => {
   });
 
   it("refuses a booking that is not confirmed", async () => {
+    const { db } = database;
     const cancelled = await bookedPatient({ status: "cancelled" });
     const id = await importFile(csv([`${cancelled.reference},,1.00,ng/ml,`]));
     expect((await viewImport(db, clinician, id))!.rows[0]!.errors).toEqual([
@@ -330,6 +307,7 @@ describe("importing the laboratory's file", () => {
   });
 
   it("refuses a file without the needed columns, with nothing stored", async () => {
+    const { db } = database;
     const before = await db.select({ id: resultImport.id }).from(resultImport);
     const refused = await createImport(
       db,
@@ -342,6 +320,7 @@ describe("importing the laboratory's file", () => {
   });
 
   it("shows an import only to the clinician who uploaded it", async () => {
+    const { db } = database;
     const patient = await bookedPatient();
     const id = await importFile(csv([`${patient.reference},,1.00,ng/ml,`]));
     expect(await viewImport(db, otherClinician, id)).toBeNull();
@@ -355,6 +334,7 @@ describe("importing the laboratory's file", () => {
 
 describe("thresholds", () => {
   it("an edited threshold changes the suggestion; saving is audited", async () => {
+    const { db } = database;
     // Born 1 March 1961: 65 on the event's day, in the 60-69 band, which has no threshold.
     const sixtyFive = await bookedPatient({ dateOfBirth: "1961-03-01" });
     const before = await importFile(csv([`${sixtyFive.reference},,2.50,ng/ml,`]));
@@ -392,6 +372,7 @@ describe("thresholds", () => {
 
 describe("a thresholds post without its band fields (issue 14, item 9)", () => {
   it("is refused with a message for each band; no threshold changes and nothing is audited", async () => {
+    const { db } = database;
     const before = await listThresholds(db);
     const audited = (await auditRows("thresholds.update")).length;
     const saved = await saveThresholds(db, clinician, { intent: "save" });
@@ -408,17 +389,18 @@ describe("release and correction", () => {
   async function importedResult(value = "1.37", options: Parameters<typeof bookedPatient>[0] = {}) {
     const patient = await bookedPatient(options);
     const id = await importFile(csv([`${patient.reference},,${value},ng/ml,`]));
-    await commitImport(db, clinician, id, NOW);
+    await commitImport(database.db, clinician, id, NOW);
     const [row] = await resultOf(patient.bookingId);
     return { patient, resultId: row!.id };
   }
 
   function mailTo(email: string) {
-    return db.select().from(outboxEmail).where(eq(outboxEmail.to, email));
+    return database.db.select().from(outboxEmail).where(eq(outboxEmail.to, email));
   }
 
   // Issue 14, item 10: a result for an appointment that had not happened was released.
   it("refuses to release a result for a booking without a sample taken", async () => {
+    const { db } = database;
     const patient = await bookedPatient({ sampleId: null });
     // Stored as an import before this rule would have stored it (imports now refuse the row).
     const [result] = await db
@@ -451,6 +433,7 @@ describe("release and correction", () => {
   });
 
   it("the patient sees nothing until release; release e-mails him without the value or flag", async () => {
+    const { db } = database;
     const { patient, resultId } = await importedResult("1.37");
 
     const beforeRelease = await listAppointmentsAndResults(db, patient.userId, NOW);
@@ -520,6 +503,7 @@ describe("release and correction", () => {
   });
 
   it("Green keeps its retest interval; Amber and Red drop one", async () => {
+    const { db } = database;
     const green = await importedResult("0.40");
     await releaseResult(db, clinician, green.resultId, {
       flag: "green",
@@ -549,6 +533,7 @@ describe("release and correction", () => {
   });
 
   it("a correction sets correctedAt, audits field names only, and e-mails the patient again", async () => {
+    const { db } = database;
     const { patient, resultId } = await importedResult("0.80");
     expect(
       await correctResult(db, clinician, resultId, {
@@ -634,6 +619,7 @@ describe("release and correction", () => {
   });
 
   it("keeps every replaced version of a released result, with who replaced it and why", async () => {
+    const { db } = database;
     const { resultId } = await importedResult("0.80");
     const releasedAt = new Date("2026-06-21T09:00:00Z");
     await releaseResult(
@@ -723,6 +709,7 @@ describe("release and correction", () => {
   });
 
   it("refuses a release or correction of a version other than the one the clinician opened", async () => {
+    const { db } = database;
     const { patient, resultId } = await importedResult("0.50");
     const opened = (await viewResult(db, clinician, resultId))!.updatedAt.toISOString();
 
@@ -795,6 +782,7 @@ describe("release and correction", () => {
   });
 
   it("an unknown or malformed result id is not found", async () => {
+    const { db } = database;
     expect(await viewResult(db, clinician, crypto.randomUUID())).toBeNull();
     expect(await viewResult(db, clinician, "1.23")).toBeNull();
     expect(
@@ -808,6 +796,7 @@ describe("release and correction", () => {
   });
 
   it("lists released results, one audit row per person shown", async () => {
+    const { db } = database;
     const { patient, resultId } = await importedResult("0.20");
     await releaseResult(db, clinician, resultId, {
       flag: "green",
