@@ -16,6 +16,7 @@ import { acceptSecondFactor } from "#app/services/session.server";
 import { changeStaffRoles, viewStaff } from "#app/services/staff.server";
 import { testDatabaseForThisFile } from "#tests/support/database";
 import {
+  auditRows,
   eventForm as validEventForm,
   insertEvent,
   insertFreeEvent,
@@ -57,13 +58,6 @@ async function staffMember(roles: StaffRole[]) {
   return (await insertStaff(database.db, roles, { clientAddress: "203.0.113.50" })).actor;
 }
 
-function auditRows(action: AuditAction, entityId: string) {
-  return database.db
-    .select()
-    .from(auditLog)
-    .where(and(eq(auditLog.action, action), eq(auditLog.entityId, entityId)));
-}
-
 /** Nine days before the events below (10 June 2026). */
 const NOW = new Date("2026-06-01T09:00:00Z");
 
@@ -78,7 +72,7 @@ describe("events: each change writes its audit row in its own transaction", () =
     const product = await insertProduct(db, 0);
     const created = await createEvent(db, coordinator, eventForm(product.id), NOW);
     if (!created.ok) throw new Error(`not created: ${JSON.stringify(created)}`);
-    expect(await auditRows("event.create", created.id)).toMatchObject([
+    expect(await auditRows(db, { action: "event.create", entityId: created.id })).toMatchObject([
       { actorUserId: coordinator.id, ipAddress: "203.0.113.50", entityType: "event" },
     ]);
 
@@ -90,11 +84,13 @@ describe("events: each change writes its audit row in its own transaction", () =
       NOW,
     );
     expect(edited.ok).toBe(true);
-    expect(await auditRows("event.update", created.id)).toHaveLength(1);
+    expect(await auditRows(db, { action: "event.update", entityId: created.id })).toHaveLength(1);
     expect(await publishEvent(db, coordinator, created.id, NOW)).toMatchObject({ ok: true });
-    expect(await auditRows("event.publish", created.id)).toHaveLength(1);
+    expect(await auditRows(db, { action: "event.publish", entityId: created.id })).toHaveLength(1);
     expect(await unpublishEvent(db, coordinator, created.id, NOW)).toMatchObject({ ok: true });
-    expect(await auditRows("event.unpublish", created.id)).toHaveLength(1);
+    expect(await auditRows(db, { action: "event.unpublish", entityId: created.id })).toHaveLength(
+      1,
+    );
   });
 
   it("a refused change writes no audit row", async () => {
@@ -102,7 +98,7 @@ describe("events: each change writes its audit row in its own transaction", () =
     const coordinator = await staffMember(["coordinator"]);
     const ended = await insertFreeEvent(db, { eventDate: "2026-05-01", status: "draft" });
     expect(await publishEvent(db, coordinator, ended.id, NOW)).toMatchObject({ ok: false });
-    expect(await auditRows("event.publish", ended.id)).toEqual([]);
+    expect(await auditRows(db, { action: "event.publish", entityId: ended.id })).toEqual([]);
   });
 
   it("creating: when its audit row cannot be written, no event is created", async () => {
@@ -144,7 +140,7 @@ describe("events: each change writes its audit row in its own transaction", () =
 
     const made = await createEventAccessCode(db, coordinator, ev.id, input);
     if (!made?.ok) throw new Error("not made");
-    expect(await auditRows("access-code.create", ev.id)).toHaveLength(1);
+    expect(await auditRows(db, { action: "access-code.create", entityId: ev.id })).toHaveLength(1);
 
     await auditInsertFailsFor("access-code.revoke");
     await expect(revokeAccessCode(db, coordinator, ev.id, made.id, NOW)).rejects.toThrow();
@@ -194,6 +190,7 @@ describe("two-factor enrolment: turning it on is audited with the session it mar
   }
 
   it("records staff.two-factor in the transaction that marks the session", async () => {
+    const { db } = database;
     const nurse = await staffMember(["coordinator"]);
     const { token, headers } = await freshSession(nurse.id);
     const outcome = await acceptSecondFactor(headers, {
@@ -203,7 +200,7 @@ describe("two-factor enrolment: turning it on is audited with the session it mar
     });
     expect(outcome).toBe("accepted");
     expect(await verified(token)).toBe(true);
-    expect(await auditRows("staff.two-factor", nurse.id)).toMatchObject([
+    expect(await auditRows(db, { action: "staff.two-factor", entityId: nurse.id })).toMatchObject([
       { actorUserId: nurse.id, subjectUserId: nurse.id, ipAddress: "203.0.113.50" },
     ]);
   });

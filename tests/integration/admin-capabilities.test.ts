@@ -2,7 +2,6 @@ import crypto from "node:crypto";
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import {
-  auditLog,
   booking,
   enquiry,
   event,
@@ -58,6 +57,7 @@ import {
 import { exportSubscribers } from "#app/services/subscriptions.server";
 import { testDatabaseForThisFile } from "#tests/support/database";
 import {
+  auditRows,
   eventForm,
   insertBooking,
   insertEvent,
@@ -93,15 +93,11 @@ async function patientWithBooking(eventId: string, sampleId: string | null) {
   });
 }
 
-async function auditRowsBy(actor: StaffActor) {
-  return database.db.select().from(auditLog).where(eq(auditLog.actorUserId, actor.id));
-}
-
 /** The call is refused with PermissionDenied and adds no audit row by this person. */
 async function expectRefused(actor: StaffActor, call: () => Promise<unknown>) {
-  const before = await auditRowsBy(actor);
+  const before = await auditRows(database.db, { actorUserId: actor.id });
   await expect(call()).rejects.toBeInstanceOf(PermissionDenied);
-  expect(await auditRowsBy(actor)).toEqual(before);
+  expect(await auditRows(database.db, { actorUserId: actor.id })).toEqual(before);
 }
 
 type StaffActor = StaffMember["actor"];

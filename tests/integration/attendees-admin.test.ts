@@ -1,6 +1,6 @@
 import crypto from "node:crypto";
 import { parse } from "csv-parse/sync";
-import { and, eq, inArray } from "drizzle-orm";
+import { eq, inArray } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { auditLog, booking, consent, testResult } from "#app/db/schema";
 import { CHECK_IN_MESSAGES, type CheckInCommand } from "#app/domain/check-in";
@@ -14,6 +14,7 @@ import {
 import { submitConsent } from "#app/services/booking/consent.server";
 import { testDatabaseForThisFile } from "#tests/support/database";
 import {
+  auditRows,
   consentForm,
   holdFor,
   insertAccount,
@@ -159,18 +160,6 @@ async function eventWithBookings() {
   };
 }
 
-async function auditRows(actorId: string, action?: string) {
-  return database.db
-    .select()
-    .from(auditLog)
-    .where(
-      action
-        ? and(eq(auditLog.actorUserId, actorId), eq(auditLog.action, action))
-        : eq(auditLog.actorUserId, actorId),
-    )
-    .orderBy(auditLog.id);
-}
-
 describe("the attendee list", () => {
   it("shows each place in slot order with the person's details, consent, payment and check-in", async () => {
     const { db } = database;
@@ -253,7 +242,7 @@ describe("the attendee list", () => {
     const { ev, people, bookings } = await eventWithBookings();
     const staff = await coordinator();
     await viewAttendees(db, staff, { eventId: ev.id, now: DAY });
-    const rows = await auditRows(staff.id);
+    const rows = await auditRows(db, { actorUserId: staff.id });
     expect(rows.every((row) => row.action === "attendees.view")).toBe(true);
     expect(rows.every((row) => row.ipAddress === "10.0.0.7")).toBe(true);
     const [summary, ...perPerson] = rows;
@@ -314,7 +303,7 @@ describe("the attendee list", () => {
       now: DAY,
     });
     expect(byReference!.active.map((row) => row.reference)).toEqual([bookings.formula.reference]);
-    const audited = await auditRows(staff.id, "attendees.view");
+    const audited = await auditRows(db, { actorUserId: staff.id, action: "attendees.view" });
     expect(audited.map((row) => row.subjectUserId)).toEqual([null, people.formula.id]);
     expect(audited[0]!.details).toEqual({ shown: 1, searched: true });
     // What was typed is not in the audit log.
@@ -343,7 +332,7 @@ describe("the attendee list", () => {
     expect(await viewAttendees(db, staff, { eventId: "not-an-id'; drop table event" })).toBeNull();
     expect(await printAttendees(db, staff, { eventId: crypto.randomUUID() })).toBeNull();
     expect(await exportLabCsv(db, staff, { eventId: "nope" })).toBeNull();
-    expect(await auditRows(staff.id)).toEqual([]);
+    expect(await auditRows(db, { actorUserId: staff.id })).toEqual([]);
   });
 });
 
@@ -384,7 +373,7 @@ describe("check-in", () => {
       sampleId: null,
       sampleTakenAt: null,
     });
-    expect(await auditRows(staff.id, "checkin.update")).toEqual([]);
+    expect(await auditRows(db, { actorUserId: staff.id, action: "checkin.update" })).toEqual([]);
     // The list says when check-in opens, and offers no check-in until then.
     const early = await viewAttendees(db, staff, { eventId: ev.id, now: tenDaysBefore });
     expect(early?.checkInOpensOn).toBe("2026-06-10");
@@ -432,7 +421,7 @@ describe("check-in", () => {
     ).toMatchObject({ changed: true, to: "waiting" });
     expect(await stored(id)).toMatchObject({ arrivedAt: null, noShowAt: null });
 
-    const audited = await auditRows(staff.id, "checkin.update");
+    const audited = await auditRows(db, { actorUserId: staff.id, action: "checkin.update" });
     expect(
       audited.map((row) => [row.subjectUserId, row.entityType, row.entityId, row.details]),
     ).toEqual([
@@ -537,7 +526,7 @@ describe("check-in", () => {
     ).toMatchObject({ outcome: "done", to: "sample_taken" });
 
     // The audit log has the changes, never the sample id typed.
-    const audited = await auditRows(staff.id, "checkin.update");
+    const audited = await auditRows(db, { actorUserId: staff.id, action: "checkin.update" });
     expect(audited.map((row) => row.details?.intent)).toEqual(["sample", "undo", "sample"]);
     expect(JSON.stringify(audited)).not.toContain(sampleId);
   });
@@ -644,7 +633,7 @@ describe("check-in", () => {
         inArray(booking.id, [bookings.liveHold.id, bookings.elsewhere.id, bookings.arthur.id]),
       );
     expect(rows.every((row) => row.arrivedAt === null)).toBe(true);
-    expect(await auditRows(staff.id)).toEqual([]);
+    expect(await auditRows(db, { actorUserId: staff.id })).toEqual([]);
   });
 });
 
@@ -700,7 +689,7 @@ describe("the lab CSV", () => {
       ],
     ]);
 
-    const audited = await auditRows(staff.id, "attendees.export");
+    const audited = await auditRows(db, { actorUserId: staff.id, action: "attendees.export" });
     expect(audited.map((row) => [row.subjectUserId, row.entityType, row.entityId])).toEqual([
       [null, "event", ev.id],
       [people.arthur.id, "booking", bookings.arthur.id],
@@ -733,7 +722,7 @@ describe("the printable list", () => {
       bookings.formula.id,
       bookings.staff.id,
     ]);
-    const audited = await auditRows(staff.id, "attendees.print");
+    const audited = await auditRows(db, { actorUserId: staff.id, action: "attendees.print" });
     expect(audited.map((row) => row.subjectUserId)).toEqual([
       null,
       people.holder.id,

@@ -1,6 +1,6 @@
 import crypto from "node:crypto";
 import { parse } from "csv-parse/sync";
-import { desc, eq, sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import {
   auditLog,
@@ -39,6 +39,7 @@ import {
 } from "#app/services/unsubscribe.server";
 import { testDatabaseForThisFile } from "#tests/support/database";
 import {
+  auditRows,
   insertAccount,
   insertBooking,
   insertFreeEvent,
@@ -56,12 +57,9 @@ const insertStaffMember = (roles: StaffRole[]) => insertStaff(database.db, roles
 /** Someone with an account and no staff role. */
 const insertNonStaff = () => insertAccount(database.db);
 
+/** What this person did, newest first. */
 async function auditRowsFor(actorEmail: string) {
-  return database.db
-    .select()
-    .from(auditLog)
-    .where(eq(auditLog.actorEmail, actorEmail))
-    .orderBy(desc(auditLog.id));
+  return (await auditRows(database.db, { actorEmail })).reverse();
 }
 
 describe("enquiries inbox", () => {

@@ -28,12 +28,13 @@ import {
 } from "#app/services/results-admin.server";
 import { testDatabaseForThisFile } from "#tests/support/database";
 import {
+  auditRows,
   insertBooking,
   insertFreeEvent,
   insertPatient,
   insertStaff,
-  uniqueId,
   type StaffMember,
+  uniqueId,
 } from "#tests/support/fixtures";
 
 type Clinician = StaffMember["actor"];
@@ -108,17 +109,6 @@ async function seenOf(resultId: string) {
   return row!.updatedAt.toISOString();
 }
 
-function auditRows(action: string, entityId?: string) {
-  return database.db
-    .select()
-    .from(auditLog)
-    .where(
-      entityId
-        ? and(eq(auditLog.action, action), eq(auditLog.entityId, entityId))
-        : eq(auditLog.action, action),
-    );
-}
-
 describe("importing the laboratory's file", () => {
   it("previews one good row and one unknown reference, then commits exactly one result", async () => {
     const { db } = database;
@@ -140,11 +130,11 @@ describe("importing the laboratory's file", () => {
     expect(second!.errors).toEqual([IMPORT_MESSAGES.unknownReference]);
     expect(await resultOf(good.bookingId)).toHaveLength(0);
 
-    const previewAudit = await auditRows("results.import.preview", id);
+    const previewAudit = await auditRows(db, { action: "results.import.preview", entityId: id });
     expect(previewAudit).toHaveLength(1);
     expect(previewAudit[0]!.details).toEqual({ rows: 2, good: 1, errors: 1 });
     expect(previewAudit[0]!.actorUserId).toBe(clinician.id);
-    const viewed = await auditRows("results.view", id);
+    const viewed = await auditRows(db, { action: "results.view", entityId: id });
     expect(viewed.map((row) => row.subjectUserId)).toEqual([good.userId]);
 
     const resultsBefore = await db.select({ id: testResult.id }).from(testResult);
@@ -183,7 +173,9 @@ describe("importing the laboratory's file", () => {
     // A second commit changes nothing.
     expect(await commitImport(db, clinician, id, NOW)).toEqual({ status: "already-committed" });
     expect(
-      (await auditRows("results.import.commit")).filter((row) => row.entityId === id),
+      (await auditRows(db, { action: "results.import.commit" })).filter(
+        (row) => row.entityId === id,
+      ),
     ).toHaveLength(1);
     const [stored] = await db.select().from(resultImport).where(eq(resultImport.id, id));
     expect(stored!.committedAt).not.toBeNull();
@@ -354,7 +346,7 @@ describe("thresholds", () => {
       form[thresholdFieldName(sixties.id)] = "2.50";
       const saved = await saveThresholds(db, clinician, form);
       expect(saved).toEqual({ ok: true, changed: 1 });
-      const [audit] = (await auditRows("thresholds.update")).slice(-1);
+      const [audit] = (await auditRows(db, { action: "thresholds.update" })).slice(-1);
       expect(audit).toMatchObject({ actorUserId: clinician.id, details: { bands: 5, changed: 1 } });
 
       const after = await importFile(csv([`${sixtyFive.reference},,2.50,ng/ml,`]));
@@ -374,14 +366,14 @@ describe("a thresholds post without its band fields (issue 14, item 9)", () => {
   it("is refused with a message for each band; no threshold changes and nothing is audited", async () => {
     const { db } = database;
     const before = await listThresholds(db);
-    const audited = (await auditRows("thresholds.update")).length;
+    const audited = (await auditRows(db, { action: "thresholds.update" })).length;
     const saved = await saveThresholds(db, clinician, { intent: "save" });
     expect(saved.ok).toBe(false);
     expect(saved.ok ? {} : Object.keys(saved.fieldErrors).sort()).toEqual(
       before.map((band) => thresholdFieldName(band.id)).sort(),
     );
     expect(await listThresholds(db)).toEqual(before);
-    expect(await auditRows("thresholds.update")).toHaveLength(audited);
+    expect(await auditRows(db, { action: "thresholds.update" })).toHaveLength(audited);
   });
 });
 
@@ -425,7 +417,7 @@ describe("release and correction", () => {
     );
     expect(outcome).toEqual({ ok: false, reason: "no-sample" });
     expect((await resultOf(patient.bookingId))[0]).toMatchObject({ releasedAt: null, flag: null });
-    expect(await auditRows("result.release", result!.id)).toEqual([]);
+    expect(await auditRows(db, { action: "result.release", entityId: result!.id })).toEqual([]);
     expect(await mailTo(patient.email)).toEqual([]);
     expect(await listAppointmentsAndResults(db, patient.userId, NOW)).toMatchObject([
       { result: null },
@@ -443,14 +435,14 @@ describe("release and correction", () => {
 
     const awaiting = await listResults(db, clinician, "awaiting");
     expect(awaiting.some((row) => row.id === resultId)).toBe(true);
-    const listAudit = (await auditRows("results.view", resultId)).filter(
+    const listAudit = (await auditRows(db, { action: "results.view", entityId: resultId })).filter(
       (row) => row.subjectUserId === patient.userId,
     );
     expect(listAudit).toHaveLength(1);
 
     const viewed = await viewResult(db, clinician, resultId);
     expect(viewed).toMatchObject({ psaValue: "1.37", age: 45, suggestedFlag: "amber" });
-    const viewAudit = await auditRows("result.view", resultId);
+    const viewAudit = await auditRows(db, { action: "result.view", entityId: resultId });
     expect(viewAudit.map((row) => row.subjectUserId)).toEqual([patient.userId]);
     expect(viewAudit[0]!.ipAddress).toBe("203.0.113.9");
 
@@ -490,7 +482,7 @@ describe("release and correction", () => {
       expect(mail[0]!.subject).not.toContain(secret);
     }
 
-    const releaseAudit = await auditRows("result.release", resultId);
+    const releaseAudit = await auditRows(db, { action: "result.release", entityId: resultId });
     expect(releaseAudit).toHaveLength(1);
     expect(releaseAudit[0]!.subjectUserId).toBe(patient.userId);
 
@@ -589,7 +581,7 @@ describe("release and correction", () => {
     });
     expect(row!.correctedAt).toEqual(correctedAt);
 
-    const [audit] = await auditRows("result.correct", resultId);
+    const [audit] = await auditRows(db, { action: "result.correct", entityId: resultId });
     expect(audit).toMatchObject({
       subjectUserId: patient.userId,
       details: { fields: "psaValue,flag,retestYears", reason: "lab-corrected" },
@@ -701,7 +693,7 @@ describe("release and correction", () => {
     const [now] = await db.select().from(testResult).where(eq(testResult.id, resultId));
     expect(now).toMatchObject({ psaValue: "1.20", flag: "red", comments: null });
     // The audit rows still name fields only.
-    const audit = await auditRows("result.correct", resultId);
+    const audit = await auditRows(db, { action: "result.correct", entityId: resultId });
     expect(audit.map((row) => row.details)).toEqual([
       { fields: "psaValue,flag,retestYears,comments", reason: "lab-corrected" },
       { fields: "flag,comments", reason: "flag-reviewed" },
@@ -738,7 +730,7 @@ describe("release and correction", () => {
     const [unreleased] = await db.select().from(testResult).where(eq(testResult.id, resultId));
     expect(unreleased).toMatchObject({ psaValue: "7.50", releasedAt: null, flag: null });
     expect(await mailTo(patient.email)).toHaveLength(0);
-    expect(await auditRows("result.release", resultId)).toHaveLength(0);
+    expect(await auditRows(db, { action: "result.release", entityId: resultId })).toHaveLength(0);
 
     // Opened again: the release goes through, and moves the version on.
     expect(
