@@ -22,6 +22,7 @@ import {
   insertFreeEvent,
   insertPatient,
   insertStaff,
+  type StaffMember,
   uniqueId,
 } from "#tests/support/fixtures";
 
@@ -47,6 +48,14 @@ const person = (details: Parameters<typeof insertPatient>[1] = {}) =>
 /** A confirmed booking, written as a week before the event unless told otherwise. */
 const book = (eventId: string, userId: string, values: Partial<typeof booking.$inferInsert> = {}) =>
   insertBooking(database.db, { eventId, userId, confirmedAt: weekBefore, ...values });
+
+/** A tap on the check-in page by `staff`, `minutes` after 08:00 on the event's day. */
+const checkIn = (
+  staff: StaffMember["actor"],
+  eventId: string,
+  command: CheckInCommand,
+  minutes: number,
+) => recordCheckIn(database.db, staff, { eventId, command, now: later(minutes) });
 
 async function insertConsent(bookingId: string, userId: string, wordingVersion: string, at: Date) {
   await database.db.insert(consent).values({
@@ -387,9 +396,7 @@ describe("check-in", () => {
     const staff = await coordinator();
     const id = bookings.bernard.id;
 
-    expect(
-      await recordCheckIn(db, staff, { eventId: ev.id, command: arrived(id), now: later(5) }),
-    ).toEqual({
+    expect(await checkIn(staff, ev.id, arrived(id), 5)).toEqual({
       outcome: "done",
       reference: bookings.bernard.reference,
       changed: true,
@@ -402,22 +409,20 @@ describe("check-in", () => {
     });
 
     // A second tap changes nothing and writes nothing.
-    expect(
-      await recordCheckIn(db, staff, { eventId: ev.id, command: arrived(id), now: later(6) }),
-    ).toMatchObject({ changed: false, to: "arrived" });
+    expect(await checkIn(staff, ev.id, arrived(id), 6)).toMatchObject({
+      changed: false,
+      to: "arrived",
+    });
     expect((await stored(id)).arrivedAt).toEqual(later(5));
 
-    expect(
-      await recordCheckIn(db, staff, { eventId: ev.id, command: noShow(id), now: later(7) }),
-    ).toMatchObject({ changed: true, to: "no_show" });
+    expect(await checkIn(staff, ev.id, noShow(id), 7)).toMatchObject({
+      changed: true,
+      to: "no_show",
+    });
     expect(await stored(id)).toMatchObject({ arrivedAt: null, noShowAt: later(7) });
 
     expect(
-      await recordCheckIn(db, staff, {
-        eventId: ev.id,
-        command: { intent: "undo", bookingId: id, from: "no_show" },
-        now: later(8),
-      }),
+      await checkIn(staff, ev.id, { intent: "undo", bookingId: id, from: "no_show" }, 8),
     ).toMatchObject({ changed: true, to: "waiting" });
     expect(await stored(id)).toMatchObject({ arrivedAt: null, noShowAt: null });
 
@@ -452,13 +457,11 @@ describe("check-in", () => {
     const staff = await coordinator();
     const sampleId = `S-${uniqueId()}`.slice(0, 40);
 
-    expect(
-      await recordCheckIn(db, staff, {
-        eventId: ev.id,
-        command: sample(bookings.arthur.id, sampleId),
-        now: later(10),
-      }),
-    ).toMatchObject({ outcome: "done", changed: true, to: "sample_taken" });
+    expect(await checkIn(staff, ev.id, sample(bookings.arthur.id, sampleId), 10)).toMatchObject({
+      outcome: "done",
+      changed: true,
+      to: "sample_taken",
+    });
     expect(await stored(bookings.arthur.id)).toMatchObject({
       sampleId,
       sampleTakenAt: later(10),
@@ -467,11 +470,7 @@ describe("check-in", () => {
 
     // The same id, in another case, for someone else at this event: refused, naming the booking.
     expect(
-      await recordCheckIn(db, staff, {
-        eventId: ev.id,
-        command: sample(bookings.bernard.id, sampleId.toLowerCase()),
-        now: later(11),
-      }),
+      await checkIn(staff, ev.id, sample(bookings.bernard.id, sampleId.toLowerCase()), 11),
     ).toEqual({
       outcome: "refused",
       reference: bookings.bernard.reference,
@@ -482,48 +481,36 @@ describe("check-in", () => {
 
     // ...and at another event, since the lab's results are matched by sample id.
     expect(
-      await recordCheckIn(db, staff, {
-        eventId: other.id,
-        command: sample(bookings.elsewhere.id, sampleId),
-        now: later(12),
-      }),
+      await checkIn(staff, other.id, sample(bookings.elsewhere.id, sampleId), 12),
     ).toMatchObject({ outcome: "refused", message: CHECK_IN_MESSAGES.sampleIdInUseElsewhere });
 
     // A no-show after a sample is refused; a different sample id too.
-    expect(
-      await recordCheckIn(db, staff, {
-        eventId: ev.id,
-        command: noShow(bookings.arthur.id),
-        now: later(13),
-      }),
-    ).toMatchObject({ outcome: "refused", message: CHECK_IN_MESSAGES.noShowAfterSample });
-    expect(
-      await recordCheckIn(db, staff, {
-        eventId: ev.id,
-        command: sample(bookings.arthur.id, "OTHER-1"),
-        now: later(13),
-      }),
-    ).toMatchObject({ outcome: "refused", field: "sampleId" });
+    expect(await checkIn(staff, ev.id, noShow(bookings.arthur.id), 13)).toMatchObject({
+      outcome: "refused",
+      message: CHECK_IN_MESSAGES.noShowAfterSample,
+    });
+    expect(await checkIn(staff, ev.id, sample(bookings.arthur.id, "OTHER-1"), 13)).toMatchObject({
+      outcome: "refused",
+      field: "sampleId",
+    });
 
     // Undoing the sample keeps the arrival and frees the id for the right person.
     expect(
-      await recordCheckIn(db, staff, {
-        eventId: ev.id,
-        command: { intent: "undo", bookingId: bookings.arthur.id, from: "sample_taken" },
-        now: later(14),
-      }),
+      await checkIn(
+        staff,
+        ev.id,
+        { intent: "undo", bookingId: bookings.arthur.id, from: "sample_taken" },
+        14,
+      ),
     ).toMatchObject({ outcome: "done", to: "arrived" });
     expect(await stored(bookings.arthur.id)).toMatchObject({
       sampleId: null,
       arrivedAt: later(10),
     });
-    expect(
-      await recordCheckIn(db, staff, {
-        eventId: ev.id,
-        command: sample(bookings.bernard.id, sampleId),
-        now: later(15),
-      }),
-    ).toMatchObject({ outcome: "done", to: "sample_taken" });
+    expect(await checkIn(staff, ev.id, sample(bookings.bernard.id, sampleId), 15)).toMatchObject({
+      outcome: "done",
+      to: "sample_taken",
+    });
 
     // The audit log has the changes, never the sample id typed.
     const audited = await auditRows(db, { actorUserId: staff.id, action: "checkin.update" });
@@ -535,18 +522,15 @@ describe("check-in", () => {
     const { db } = database;
     const { ev, bookings } = await eventWithBookings();
     const staff = await coordinator();
-    await recordCheckIn(db, staff, {
-      eventId: ev.id,
-      command: sample(bookings.formula.id, `R-${uniqueId()}`),
-      now: later(1),
-    });
+    await checkIn(staff, ev.id, sample(bookings.formula.id, `R-${uniqueId()}`), 1);
     await db.insert(testResult).values({ bookingId: bookings.formula.id, psaValue: "1.10" });
     expect(
-      await recordCheckIn(db, staff, {
-        eventId: ev.id,
-        command: { intent: "undo", bookingId: bookings.formula.id, from: "sample_taken" },
-        now: later(2),
-      }),
+      await checkIn(
+        staff,
+        ev.id,
+        { intent: "undo", bookingId: bookings.formula.id, from: "sample_taken" },
+        2,
+      ),
     ).toMatchObject({ outcome: "refused", message: CHECK_IN_MESSAGES.resultImported });
   });
 
@@ -561,20 +545,16 @@ describe("check-in", () => {
   });
 
   it("refuses an undo of a state the booking is no longer in", async () => {
-    const { db } = database;
     const { ev, bookings } = await eventWithBookings();
     const staff = await coordinator();
-    await recordCheckIn(db, staff, {
-      eventId: ev.id,
-      command: arrived(bookings.staff.id),
-      now: later(1),
-    });
+    await checkIn(staff, ev.id, arrived(bookings.staff.id), 1);
     expect(
-      await recordCheckIn(db, staff, {
-        eventId: ev.id,
-        command: { intent: "undo", bookingId: bookings.staff.id, from: "no_show" },
-        now: later(2),
-      }),
+      await checkIn(
+        staff,
+        ev.id,
+        { intent: "undo", bookingId: bookings.staff.id, from: "no_show" },
+        2,
+      ),
     ).toMatchObject({ outcome: "refused", message: CHECK_IN_MESSAGES.changedMeanwhile });
     expect((await stored(bookings.staff.id)).arrivedAt).toEqual(later(1));
   });
@@ -583,49 +563,27 @@ describe("check-in", () => {
     const { db } = database;
     const { ev, other, bookings } = await eventWithBookings();
     const staff = await coordinator();
-    expect(
-      await recordCheckIn(db, staff, {
-        eventId: ev.id,
-        command: arrived(bookings.liveHold.id),
-        now: later(1),
-      }),
-    ).toMatchObject({ outcome: "refused", message: CHECK_IN_MESSAGES.notConfirmed });
-    expect(
-      await recordCheckIn(db, staff, {
-        eventId: ev.id,
-        command: arrived(bookings.cancelled.id),
-        now: later(1),
-      }),
-    ).toMatchObject({ outcome: "refused", message: CHECK_IN_MESSAGES.notConfirmed });
+    expect(await checkIn(staff, ev.id, arrived(bookings.liveHold.id), 1)).toMatchObject({
+      outcome: "refused",
+      message: CHECK_IN_MESSAGES.notConfirmed,
+    });
+    expect(await checkIn(staff, ev.id, arrived(bookings.cancelled.id), 1)).toMatchObject({
+      outcome: "refused",
+      message: CHECK_IN_MESSAGES.notConfirmed,
+    });
     // Another event's booking, a booking that does not exist, or an id that cannot be one.
-    expect(
-      await recordCheckIn(db, staff, {
-        eventId: ev.id,
-        command: arrived(bookings.elsewhere.id),
-        now: later(1),
-      }),
-    ).toEqual({ outcome: "not-found" });
-    expect(
-      await recordCheckIn(db, staff, {
-        eventId: other.id,
-        command: arrived(bookings.arthur.id),
-        now: later(1),
-      }),
-    ).toEqual({ outcome: "not-found" });
-    expect(
-      await recordCheckIn(db, staff, {
-        eventId: ev.id,
-        command: arrived(crypto.randomUUID()),
-        now: later(1),
-      }),
-    ).toEqual({ outcome: "not-found" });
-    expect(
-      await recordCheckIn(db, staff, {
-        eventId: "x",
-        command: arrived(bookings.arthur.id),
-        now: later(1),
-      }),
-    ).toEqual({ outcome: "not-found" });
+    expect(await checkIn(staff, ev.id, arrived(bookings.elsewhere.id), 1)).toEqual({
+      outcome: "not-found",
+    });
+    expect(await checkIn(staff, other.id, arrived(bookings.arthur.id), 1)).toEqual({
+      outcome: "not-found",
+    });
+    expect(await checkIn(staff, ev.id, arrived(crypto.randomUUID()), 1)).toEqual({
+      outcome: "not-found",
+    });
+    expect(await checkIn(staff, "x", arrived(bookings.arthur.id), 1)).toEqual({
+      outcome: "not-found",
+    });
     const rows = await db
       .select()
       .from(booking)
@@ -644,22 +602,20 @@ describe("the lab CSV", () => {
     const staff = await coordinator();
     const first = `LAB-${uniqueId()}`;
     const second = `LAB-${uniqueId()}`;
-    await recordCheckIn(db, staff, {
-      eventId: ev.id,
-      command: { intent: "sample", bookingId: bookings.arthur.id, sampleId: first },
-      now: later(5),
-    });
-    await recordCheckIn(db, staff, {
-      eventId: ev.id,
-      command: { intent: "sample", bookingId: bookings.formula.id, sampleId: second },
-      now: later(6),
-    });
+    await checkIn(
+      staff,
+      ev.id,
+      { intent: "sample", bookingId: bookings.arthur.id, sampleId: first },
+      5,
+    );
+    await checkIn(
+      staff,
+      ev.id,
+      { intent: "sample", bookingId: bookings.formula.id, sampleId: second },
+      6,
+    );
     // Arrived without a sample: not for the lab.
-    await recordCheckIn(db, staff, {
-      eventId: ev.id,
-      command: { intent: "arrived", bookingId: bookings.bernard.id },
-      now: later(7),
-    });
+    await checkIn(staff, ev.id, { intent: "arrived", bookingId: bookings.bernard.id }, 7);
 
     const exported = await exportLabCsv(db, staff, { eventId: ev.id, now: later(8) });
     expect(exported!.count).toBe(2);

@@ -28,6 +28,16 @@ async function invite(email: string) {
 const patient = (email = uniqueEmail("someone", "example.org")) =>
   insertAccount(database.db, { name: "Someone", email, emailVerified: false });
 
+/** The set-up link opened by whoever is signed in (`null`: nobody), who only presses "accept". */
+const accept = (token: string, signedInUserId: string | null, clientAddress: string) =>
+  acceptInvitation(database.db, {
+    token,
+    name: "",
+    password: null,
+    clientAddress,
+    signedInUserId,
+  });
+
 async function rolesOf(userId: string) {
   const rows = await database.db
     .select({ role: userRole.role })
@@ -42,24 +52,13 @@ describe("a set-up link for an address that already has an account", () => {
     // Someone registered the address as a patient before the invitation (anyone can).
     const squatter = await patient(email);
     const token = await invite(email);
-    const result = await acceptInvitation(database.db, {
-      token,
-      name: "",
-      password: null,
-      clientAddress: "192.0.2.1",
-      signedInUserId: null,
-    });
+    const result = await accept(token, null, "192.0.2.1");
     expect(result).toEqual({ ok: false, reason: "sign-in-first" });
     const other = await patient();
-    expect(
-      await acceptInvitation(database.db, {
-        token,
-        name: "",
-        password: null,
-        clientAddress: "192.0.2.1",
-        signedInUserId: other.id,
-      }),
-    ).toEqual({ ok: false, reason: "sign-in-first" });
+    expect(await accept(token, other.id, "192.0.2.1")).toEqual({
+      ok: false,
+      reason: "sign-in-first",
+    });
     expect(await rolesOf(squatter.id)).toEqual([]);
     expect(await findUsableInvitation(database.db, token)).not.toBeNull();
   });
@@ -68,13 +67,7 @@ describe("a set-up link for an address that already has an account", () => {
     const email = uniqueEmail("clinician", "example.org");
     const owner = await patient(email);
     const token = await invite(email);
-    const result = await acceptInvitation(database.db, {
-      token,
-      name: "",
-      password: null,
-      clientAddress: "192.0.2.7",
-      signedInUserId: owner.id,
-    });
+    const result = await accept(token, owner.id, "192.0.2.7");
     expect(result).toEqual({ ok: true, email, createdAccount: false });
     expect(await rolesOf(owner.id)).toEqual(["clinician"]);
     const [after] = await database.db.select().from(user).where(eq(user.id, owner.id));
