@@ -64,6 +64,18 @@ async function liveHoldsOf(userId: string) {
   return rows.map((row) => row.eventId);
 }
 
+/** A Green result (retest in two years) for a sample of 2 June 2026, released on 3 June. */
+async function insertReleasedResult(bookingId: string, psaValue: string) {
+  await database.db.insert(testResult).values({
+    bookingId,
+    psaValue,
+    flag: "green",
+    retestYears: 2,
+    sampleDate: "2026-06-02",
+    releasedAt: at(3000),
+  });
+}
+
 async function bookingRow(reference: string) {
   const [row] = await database.db.select().from(booking).where(eq(booking.reference, reference));
   return row!;
@@ -276,14 +288,7 @@ describe("a cancelled event keeping a released result (finding 11)", () => {
       .update(booking)
       .set({ arrivedAt: at(1500), sampleTakenAt: at(1501), sampleId: `S-${crypto.randomUUID()}` })
       .where(eq(booking.id, testedRow.id));
-    await db.insert(testResult).values({
-      bookingId: testedRow.id,
-      psaValue: "1.10",
-      flag: "green",
-      retestYears: 2,
-      sampleDate: "2026-06-02",
-      releasedAt: at(3000),
-    });
+    await insertReleasedResult(testedRow.id, "1.10");
 
     const result = await cancelEvent(db, await coordinator(), ev.id, at(60));
     expect(result).toMatchObject({ ok: true, bookingsCancelled: 1, bookingsKept: 1 });
@@ -468,14 +473,7 @@ describe("results are never lost with their booking (review of finding 11)", () 
       .update(booking)
       .set({ status: "cancelled", cancelledAt: at(3100) })
       .where(eq(booking.id, row.id));
-    await db.insert(testResult).values({
-      bookingId: row.id,
-      psaValue: "0.90",
-      flag: "green",
-      retestYears: 2,
-      sampleDate: "2026-06-02",
-      releasedAt: at(3000),
-    });
+    await insertReleasedResult(row.id, "0.90");
     const shown = await listAppointmentsAndResults(db, patient.id, at(4000));
     expect(shown.map((entry) => [entry.reference, entry.result?.flag])).toEqual([
       [reference, "green"],
