@@ -1,10 +1,8 @@
 import crypto from "node:crypto";
 import { and, eq, sql } from "drizzle-orm";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { setDatabase, type Db } from "#app/db/client.server";
-import { auditLog, event, eventAccessCode, session, user, userRole } from "#app/db/schema";
+import { afterEach, describe, expect, it } from "vitest";
+import { auditLog, event, eventAccessCode, session, userRole } from "#app/db/schema";
 import type { AuditAction } from "#app/domain/audit";
-import type { StaffActor } from "#app/domain/permissions";
 import type { StaffRole } from "#app/domain/roles";
 import {
   createEvent,
@@ -16,8 +14,16 @@ import {
 } from "#app/services/admin-events.server";
 import { acceptSecondFactor } from "#app/services/session.server";
 import { changeStaffRoles, viewStaff } from "#app/services/staff.server";
-import { openTestDatabase } from "#tests/support/database";
-import { insertEvent, insertProduct } from "#tests/support/factories";
+import { testDatabaseForThisFile } from "#tests/support/database";
+import {
+  auditRows,
+  eventForm as validEventForm,
+  insertEvent,
+  insertFreeEvent,
+  insertProduct,
+  insertSession,
+  insertStaff,
+} from "#tests/support/fixtures";
 
 /**
  * Issue 14, item 16: a back-office change and its audit row commit together or not at all, as
@@ -26,23 +32,12 @@ import { insertEvent, insertProduct } from "#tests/support/factories";
  * a trigger makes the audit insert fail for one action: the change must be rolled back with it.
  */
 
-let database: Awaited<ReturnType<typeof openTestDatabase>>;
-let db: Db;
-
-beforeAll(async () => {
-  database = await openTestDatabase();
-  db = database.db;
-  // acceptSecondFactor uses the process-wide database.
-  setDatabase(database);
-});
-afterAll(async () => {
-  setDatabase(undefined);
-  await database?.close();
-});
+// acceptSecondFactor uses the process-wide database.
+const database = testDatabaseForThisFile({ processWide: true });
 
 /** From now until the test ends, inserting an audit row with `action` fails. */
 async function auditInsertFailsFor(action: AuditAction) {
-  await db.execute(sql`
+  await database.db.execute(sql`
     create or replace function test_refuse_audit() returns trigger language plpgsql as $$
     begin
       if new.action = ${sql.raw(`'${action}'`)} then
@@ -50,69 +45,34 @@ async function auditInsertFailsFor(action: AuditAction) {
       end if;
       return new;
     end $$`);
-  await db.execute(sql`
+  await database.db.execute(sql`
     create trigger test_refuse_audit before insert on audit_log
     for each row execute function test_refuse_audit()`);
 }
 afterEach(async () => {
-  await db.execute(sql`drop trigger if exists test_refuse_audit on audit_log`);
+  await database.db.execute(sql`drop trigger if exists test_refuse_audit on audit_log`);
 });
 
-async function staffMember(roles: StaffRole[]): Promise<StaffActor> {
-  const id = crypto.randomUUID();
-  const email = `staff-${id.slice(0, 8)}@example.org`;
-  await db.insert(user).values({ id, name: "Staff Member", email, emailVerified: true });
-  await db.insert(userRole).values(roles.map((role) => ({ userId: id, role })));
-  return { id, email, clientAddress: "203.0.113.50", roles };
-}
-
-function auditRows(action: AuditAction, entityId: string) {
-  return db
-    .select()
-    .from(auditLog)
-    .where(and(eq(auditLog.action, action), eq(auditLog.entityId, entityId)));
+/** A staff member acting from 203.0.113.50, as the back-office services are given them. */
+async function staffMember(roles: StaffRole[]) {
+  return (await insertStaff(database.db, roles, { clientAddress: "203.0.113.50" })).actor;
 }
 
 /** Nine days before the events below (10 June 2026). */
 const NOW = new Date("2026-06-01T09:00:00Z");
 
-function eventForm(productId: string, changes: Record<string, string> = {}) {
-  return {
-    name: "Halstead Rugby Club Screening",
-    description: "",
-    productId,
-    price: "",
-    paymentRequired: "no",
-    eventDate: "2026-06-10",
-    startTime: "10:00",
-    endTime: "12:00",
-    sessionDuration: "30",
-    totalSpaces: "40",
-    placesPerSlot: "2",
-    category: "community",
-    exclusiveFor: "everyone",
-    visibility: "private",
-    contactEmail: "events@example.org",
-    labName: "ESNEFT",
-    addressLine1: "1 Test Street",
-    addressLine2: "",
-    city: "Halstead",
-    state: "Essex",
-    postcode: "CO9 2AA",
-    country: "United Kingdom",
-    latitude: "51.945",
-    longitude: "0.64",
-    ...changes,
-  };
-}
+/** A valid form for a private, free event. */
+const eventForm = (productId: string, changes: Record<string, string> = {}) =>
+  validEventForm(productId, { paymentRequired: "no", visibility: "private", ...changes });
 
 describe("events: each change writes its audit row in its own transaction", () => {
   it("creating, editing, publishing and unpublishing are audited by the service", async () => {
+    const { db } = database;
     const coordinator = await staffMember(["coordinator"]);
     const product = await insertProduct(db, 0);
     const created = await createEvent(db, coordinator, eventForm(product.id), NOW);
     if (!created.ok) throw new Error(`not created: ${JSON.stringify(created)}`);
-    expect(await auditRows("event.create", created.id)).toMatchObject([
+    expect(await auditRows(db, { action: "event.create", entityId: created.id })).toMatchObject([
       { actorUserId: coordinator.id, ipAddress: "203.0.113.50", entityType: "event" },
     ]);
 
@@ -124,22 +84,25 @@ describe("events: each change writes its audit row in its own transaction", () =
       NOW,
     );
     expect(edited.ok).toBe(true);
-    expect(await auditRows("event.update", created.id)).toHaveLength(1);
+    expect(await auditRows(db, { action: "event.update", entityId: created.id })).toHaveLength(1);
     expect(await publishEvent(db, coordinator, created.id, NOW)).toMatchObject({ ok: true });
-    expect(await auditRows("event.publish", created.id)).toHaveLength(1);
+    expect(await auditRows(db, { action: "event.publish", entityId: created.id })).toHaveLength(1);
     expect(await unpublishEvent(db, coordinator, created.id, NOW)).toMatchObject({ ok: true });
-    expect(await auditRows("event.unpublish", created.id)).toHaveLength(1);
+    expect(await auditRows(db, { action: "event.unpublish", entityId: created.id })).toHaveLength(
+      1,
+    );
   });
 
   it("a refused change writes no audit row", async () => {
+    const { db } = database;
     const coordinator = await staffMember(["coordinator"]);
-    const product = await insertProduct(db, 0);
-    const ended = await insertEvent(db, product.id, { eventDate: "2026-05-01", status: "draft" });
+    const ended = await insertFreeEvent(db, { eventDate: "2026-05-01", status: "draft" });
     expect(await publishEvent(db, coordinator, ended.id, NOW)).toMatchObject({ ok: false });
-    expect(await auditRows("event.publish", ended.id)).toEqual([]);
+    expect(await auditRows(db, { action: "event.publish", entityId: ended.id })).toEqual([]);
   });
 
   it("creating: when its audit row cannot be written, no event is created", async () => {
+    const { db } = database;
     const coordinator = await staffMember(["coordinator"]);
     const product = await insertProduct(db, 0);
     const name = `Unaudited Screening ${crypto.randomUUID().slice(0, 8)}`;
@@ -151,6 +114,7 @@ describe("events: each change writes its audit row in its own transaction", () =
   });
 
   it("editing: when its audit row cannot be written, the event keeps its details", async () => {
+    const { db } = database;
     const coordinator = await staffMember(["coordinator"]);
     const product = await insertProduct(db, 0);
     const ev = await insertEvent(db, product.id, { name: "Before", status: "draft" });
@@ -163,9 +127,9 @@ describe("events: each change writes its audit row in its own transaction", () =
   });
 
   it("access codes: made and revoked with their audit rows, or not at all", async () => {
+    const { db } = database;
     const coordinator = await staffMember(["coordinator"]);
-    const product = await insertProduct(db, 0);
-    const ev = await insertEvent(db, product.id, { isPublic: false });
+    const ev = await insertFreeEvent(db, { isPublic: false });
     const input = { label: "Lodge", maxUses: null, expiresOn: null };
 
     await auditInsertFailsFor("access-code.create");
@@ -176,7 +140,7 @@ describe("events: each change writes its audit row in its own transaction", () =
 
     const made = await createEventAccessCode(db, coordinator, ev.id, input);
     if (!made?.ok) throw new Error("not made");
-    expect(await auditRows("access-code.create", ev.id)).toHaveLength(1);
+    expect(await auditRows(db, { action: "access-code.create", entityId: ev.id })).toHaveLength(1);
 
     await auditInsertFailsFor("access-code.revoke");
     await expect(revokeAccessCode(db, coordinator, ev.id, made.id, NOW)).rejects.toThrow();
@@ -186,6 +150,7 @@ describe("events: each change writes its audit row in its own transaction", () =
 
 describe("staff: the list's reading and every change are audited by the service", () => {
   it("the staff list is recorded before it is returned: no audit row, no list", async () => {
+    const { db } = database;
     const admin = await staffMember(["admin"]);
     await auditInsertFailsFor("staff.view");
     await expect(viewStaff(db, admin)).rejects.toThrow();
@@ -200,6 +165,7 @@ describe("staff: the list's reading and every change are audited by the service"
   });
 
   it("changing roles: when its audit row cannot be written, the roles stay as they were", async () => {
+    const { db } = database;
     const admin = await staffMember(["admin"]);
     const colleague = await staffMember(["clinician"]);
     await auditInsertFailsFor("staff.roles");
@@ -212,24 +178,19 @@ describe("staff: the list's reading and every change are audited by the service"
 describe("two-factor enrolment: turning it on is audited with the session it marks", () => {
   /** A session as better-auth has just set it, and the Set-Cookie header that carries it. */
   async function freshSession(userId: string) {
-    const token = crypto.randomUUID().replaceAll("-", "");
-    await db.insert(session).values({
-      id: crypto.randomUUID(),
-      token,
-      userId,
-      expiresAt: new Date(Date.now() + 3_600_000),
-    });
+    const { token } = await insertSession(database.db, userId);
     const headers = new Headers();
     headers.append("Set-Cookie", `better-auth.session_token=${token}.signature; Path=/; HttpOnly`);
     return { token, headers };
   }
 
   async function verified(token: string) {
-    const [row] = await db.select().from(session).where(eq(session.token, token));
+    const [row] = await database.db.select().from(session).where(eq(session.token, token));
     return row!.twoFactorVerified;
   }
 
   it("records staff.two-factor in the transaction that marks the session", async () => {
+    const { db } = database;
     const nurse = await staffMember(["coordinator"]);
     const { token, headers } = await freshSession(nurse.id);
     const outcome = await acceptSecondFactor(headers, {
@@ -239,7 +200,7 @@ describe("two-factor enrolment: turning it on is audited with the session it mar
     });
     expect(outcome).toBe("accepted");
     expect(await verified(token)).toBe(true);
-    expect(await auditRows("staff.two-factor", nurse.id)).toMatchObject([
+    expect(await auditRows(db, { action: "staff.two-factor", entityId: nurse.id })).toMatchObject([
       { actorUserId: nurse.id, subjectUserId: nurse.id, ipAddress: "203.0.113.50" },
     ]);
   });

@@ -1,15 +1,12 @@
 import crypto from "node:crypto";
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Db } from "#app/db/client.server";
+import { beforeAll, describe, expect, it } from "vitest";
 import {
-  auditLog,
   booking,
   enquiry,
   event,
   eventAccessCode,
   outboxEmail,
-  profile,
   psaThreshold,
   resultImport,
   screeningProduct,
@@ -19,9 +16,7 @@ import {
   userRole,
 } from "#app/db/schema";
 import { auditFilterSchema } from "#app/domain/audit-filter";
-import { generateBookingReference } from "#app/domain/booking-reference";
-import { PermissionDenied, type StaffActor } from "#app/domain/permissions";
-import type { StaffRole } from "#app/domain/roles";
+import { PermissionDenied } from "#app/domain/permissions";
 import {
   createEvent,
   createEventAccessCode,
@@ -60,8 +55,17 @@ import {
   viewStaff,
 } from "#app/services/staff.server";
 import { exportSubscribers } from "#app/services/subscriptions.server";
-import { openTestDatabase } from "#tests/support/database";
-import { insertEvent, insertProduct } from "#tests/support/factories";
+import { testDatabaseForThisFile } from "#tests/support/database";
+import {
+  auditRows,
+  eventForm,
+  insertBooking,
+  insertEvent,
+  insertFreeEvent,
+  insertPatient,
+  insertStaff,
+  type StaffMember,
+} from "#tests/support/fixtures";
 
 /**
  * Issue 14, item 13: every back-office service checks the acting staff member's capability
@@ -70,94 +74,52 @@ import { insertEvent, insertProduct } from "#tests/support/factories";
  * refused with PermissionDenied, changes nothing and writes no audit row.
  */
 
-let database: Awaited<ReturnType<typeof openTestDatabase>>;
-let db: Db;
+const database = testDatabaseForThisFile();
 
 /** The event's day, 10 June 2026, at 11:00 London time: check-in is open. */
 const EVENT_DATE = "2026-06-10";
 const ON_THE_DAY = new Date("2026-06-10T10:00:00Z");
 const LATER = new Date("2026-06-20T09:00:00Z");
 
-async function staffMember(roles: StaffRole[]): Promise<StaffActor> {
-  const id = crypto.randomUUID();
-  const email = `${roles.join("-") || "nobody"}-${id.slice(0, 8)}@example.org`;
-  await db.insert(user).values({ id, name: `Staff ${id.slice(0, 4)}`, email, emailVerified: true });
-  if (roles.length) await db.insert(userRole).values(roles.map((role) => ({ userId: id, role })));
-  return { id, email, clientAddress: "203.0.113.40", roles };
-}
-
+/** A man with a confirmed booking at the event; his sample taken at check-in when given an id. */
 async function patientWithBooking(eventId: string, sampleId: string | null) {
-  const id = crypto.randomUUID();
-  const email = `patient-${id.slice(0, 8)}@example.com`;
-  await db.insert(user).values({ id, name: "Patient", email, emailVerified: true });
-  await db.insert(profile).values({
-    id: `profile-${id}`,
-    userId: id,
-    reference: `MHATCAP${id.slice(0, 8)}`,
-    firstName: "Arthur",
-    lastName: "Capability",
-    phone: "01632 960 100",
-    email,
-    homeAddressLine1: "1 Mill Lane",
-    homePostcode: "CM1 2AB",
-    homeCountry: "United Kingdom",
-    dateOfBirth: "1966-03-01",
+  const patient = await insertPatient(database.db);
+  return insertBooking(database.db, {
+    eventId,
+    userId: patient.id,
+    confirmedAt: new Date("2026-06-01T09:00:00Z"),
+    sampleId,
+    sampleTakenAt: sampleId ? new Date("2026-06-10T09:10:00Z") : null,
   });
-  const [made] = await db
-    .insert(booking)
-    .values({
-      reference: generateBookingReference(),
-      eventId,
-      userId: id,
-      slotTime: "10:00",
-      status: "confirmed",
-      pricePence: 0,
-      paymentRequired: false,
-      paymentStatus: "not_required",
-      confirmedAt: new Date("2026-06-01T09:00:00Z"),
-      sampleId,
-      sampleTakenAt: sampleId ? new Date("2026-06-10T09:10:00Z") : null,
-    })
-    .returning();
-  return made!;
-}
-
-async function auditRowsBy(actor: StaffActor) {
-  return db.select().from(auditLog).where(eq(auditLog.actorUserId, actor.id));
 }
 
 /** The call is refused with PermissionDenied and adds no audit row by this person. */
 async function expectRefused(actor: StaffActor, call: () => Promise<unknown>) {
-  const before = await auditRowsBy(actor);
+  const before = await auditRows(database.db, { actorUserId: actor.id });
   await expect(call()).rejects.toBeInstanceOf(PermissionDenied);
-  expect(await auditRowsBy(actor)).toEqual(before);
+  expect(await auditRows(database.db, { actorUserId: actor.id })).toEqual(before);
 }
 
+type StaffActor = StaffMember["actor"];
 let admin: StaffActor;
 let coordinator: StaffActor;
 let clinician: StaffActor;
 let productId: string;
 let eventId: string;
-
 beforeAll(async () => {
-  database = await openTestDatabase();
-  db = database.db;
-  admin = await staffMember(["admin"]);
-  coordinator = await staffMember(["coordinator"]);
-  clinician = await staffMember(["clinician"]);
-  const product = await insertProduct(db, 0);
-  productId = product.id;
-  eventId = (await insertEvent(db, productId, { eventDate: EVENT_DATE, paymentRequired: false }))
-    .id;
-});
-afterAll(async () => {
-  await database?.close();
+  const { db } = database;
+  admin = (await insertStaff(db, ["admin"])).actor;
+  coordinator = (await insertStaff(db, ["coordinator"])).actor;
+  clinician = (await insertStaff(db, ["clinician"])).actor;
+  const ev = await insertFreeEvent(db, { eventDate: EVENT_DATE });
+  productId = ev.productId;
+  eventId = ev.id;
 });
 
 describe("results: a coordinator releasing or correcting a result is refused", () => {
   async function importedResult(released: boolean) {
     const row = await patientWithBooking(eventId, `CAP-${crypto.randomUUID().slice(0, 8)}`);
-    const [result] = await db
+    const [result] = await database.db
       .insert(testResult)
       .values({
         bookingId: row.id,
@@ -174,6 +136,7 @@ describe("results: a coordinator releasing or correcting a result is refused", (
   }
 
   it("releasing: refused, the result stays unreleased, no e-mail, no audit row", async () => {
+    const { db } = database;
     const result = await importedResult(false);
     const mailsBefore = (await db.select().from(outboxEmail)).length;
     await expectRefused(coordinator, () =>
@@ -192,6 +155,7 @@ describe("results: a coordinator releasing or correcting a result is refused", (
   });
 
   it("correcting: refused, the released result is unchanged", async () => {
+    const { db } = database;
     const result = await importedResult(true);
     await expectRefused(coordinator, () =>
       correctResult(
@@ -214,7 +178,9 @@ describe("results: a coordinator releasing or correcting a result is refused", (
   });
 
   it("an admin cannot read results, import a file or change the thresholds", async () => {
+    const { db } = database;
     const result = await importedResult(false);
+    const importsBefore = await db.select().from(resultImport);
     await expectRefused(admin, () => listResults(db, admin, "awaiting"));
     await expectRefused(admin, () => viewResult(db, admin, result.id));
     await expectRefused(admin, () =>
@@ -225,7 +191,7 @@ describe("results: a coordinator releasing or correcting a result is refused", (
         LATER,
       ),
     );
-    expect(await db.select().from(resultImport)).toEqual([]);
+    expect(await db.select().from(resultImport)).toEqual(importsBefore);
     await expectRefused(admin, () => listOwnImports(db, admin));
     const [band] = await db.select().from(psaThreshold).limit(1);
     await expectRefused(admin, () =>
@@ -236,6 +202,7 @@ describe("results: a coordinator releasing or correcting a result is refused", (
   });
 
   it("someone else's import cannot be viewed or committed by a coordinator", async () => {
+    const { db } = database;
     const created = await createImport(
       db,
       clinician,
@@ -253,6 +220,7 @@ describe("results: a coordinator releasing or correcting a result is refused", (
 
 describe("attendees: a clinician checking someone in is refused", () => {
   it("check-in: refused, the booking is unchanged, no audit row", async () => {
+    const { db } = database;
     const row = await patientWithBooking(eventId, null);
     await expectRefused(clinician, () =>
       recordCheckIn(db, clinician, {
@@ -273,6 +241,7 @@ describe("attendees: a clinician checking someone in is refused", () => {
   });
 
   it("the attendee list, the printable list and the lab CSV are refused to an admin", async () => {
+    const { db } = database;
     await patientWithBooking(eventId, "CAP-LAB-1");
     await expectRefused(admin, () => viewAttendees(db, admin, { eventId, now: ON_THE_DAY }));
     await expectRefused(admin, () => printAttendees(db, admin, { eventId, now: ON_THE_DAY }));
@@ -281,35 +250,17 @@ describe("attendees: a clinician checking someone in is refused", () => {
 });
 
 describe("events: a clinician changing events, products or access codes is refused", () => {
-  const form = (changes: Record<string, string> = {}) => ({
-    name: "Halstead Rugby Club Screening",
-    description: "",
-    productId,
-    price: "",
-    paymentRequired: "no",
-    eventDate: "2026-07-10",
-    startTime: "10:00",
-    endTime: "12:00",
-    sessionDuration: "30",
-    totalSpaces: "40",
-    placesPerSlot: "2",
-    category: "community",
-    exclusiveFor: "everyone",
-    visibility: "private",
-    contactEmail: "events@example.org",
-    labName: "ESNEFT",
-    addressLine1: "1 Test Street",
-    addressLine2: "",
-    city: "Halstead",
-    state: "Essex",
-    postcode: "CO9 2AA",
-    country: "United Kingdom",
-    latitude: "51.945",
-    longitude: "0.64",
-    ...changes,
-  });
+  /** A valid form for a private, free event a month after the others. */
+  const form = (changes: Record<string, string> = {}) =>
+    eventForm(productId, {
+      paymentRequired: "no",
+      eventDate: "2026-07-10",
+      visibility: "private",
+      ...changes,
+    });
 
   it("create, edit, publish and unpublish: refused, nothing saved", async () => {
+    const { db } = database;
     const before = await db.select({ id: event.id }).from(event);
     await expectRefused(clinician, () =>
       createEvent(db, clinician, form(), new Date("2026-06-01T09:00:00Z")),
@@ -334,6 +285,7 @@ describe("events: a clinician changing events, products or access codes is refus
   });
 
   it("access codes: making and revoking are refused", async () => {
+    const { db } = database;
     const made = await createEventAccessCode(db, coordinator, eventId, {
       label: "Lodge",
       maxUses: null,
@@ -355,6 +307,7 @@ describe("events: a clinician changing events, products or access codes is refus
   });
 
   it("products: making and changing are refused", async () => {
+    const { db } = database;
     const before = await db.select().from(screeningProduct);
     await expectRefused(clinician, () =>
       createProduct(db, clinician, { name: "Free test", description: null, price: 0 }),
@@ -368,7 +321,8 @@ describe("events: a clinician changing events, products or access codes is refus
 
 describe("people: only admins manage staff, subscribers and the audit log", () => {
   it("a coordinator cannot invite, change roles, deactivate, reset two-factor or revoke", async () => {
-    const colleague = await staffMember(["clinician"]);
+    const { db } = database;
+    const colleague = await insertStaff(db, ["clinician"]);
     const [invitation] = await db
       .insert(staffInvitation)
       .values({
@@ -406,12 +360,14 @@ describe("people: only admins manage staff, subscribers and the audit log", () =
   });
 
   it("a coordinator cannot export subscribers or read the audit log", async () => {
+    const { db } = database;
     await expectRefused(coordinator, () => exportSubscribers(db, coordinator));
     const filter = auditFilterSchema.parse({});
     await expectRefused(coordinator, () => readAuditLogAsStaff(db, coordinator, filter));
   });
 
   it("a clinician cannot read or handle enquiries", async () => {
+    const { db } = database;
     const [row] = await db
       .insert(enquiry)
       .values({

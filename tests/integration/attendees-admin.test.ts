@@ -1,13 +1,10 @@
 import crypto from "node:crypto";
 import { parse } from "csv-parse/sync";
-import { and, eq, inArray } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Db } from "#app/db/client.server";
-import { auditLog, booking, consent, profile, testResult, user } from "#app/db/schema";
-import { generateBookingReference } from "#app/domain/booking-reference";
+import { eq, inArray } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { auditLog, booking, consent, testResult } from "#app/db/schema";
 import { CHECK_IN_MESSAGES, type CheckInCommand } from "#app/domain/check-in";
-import { CONSENT_WORDING_VERSION, type ConsentForm } from "#app/domain/consent";
-import type { StaffActor } from "#app/domain/permissions";
+import { CONSENT_WORDING_VERSION } from "#app/domain/consent";
 import {
   exportLabCsv,
   printAttendees,
@@ -15,106 +12,53 @@ import {
   viewAttendees,
 } from "#app/services/attendees.server";
 import { submitConsent } from "#app/services/booking/consent.server";
-import { holdPlace } from "#app/services/booking/hold.server";
-import { openTestDatabase } from "#tests/support/database";
-import { insertEvent, insertProduct } from "#tests/support/factories";
+import { testDatabaseForThisFile } from "#tests/support/database";
+import {
+  auditRows,
+  consentForm,
+  holdFor,
+  insertAccount,
+  insertBooking,
+  insertFreeEvent,
+  insertPatient,
+  insertStaff,
+  type StaffMember,
+  uniqueId,
+} from "#tests/support/fixtures";
 
-let addressCount = 0;
-/** A client address of its own per hold, so the limit on new holds per address is not what these tests meet. */
-const nextAddress = () => `198.18.${Math.floor(++addressCount / 250)}.${addressCount % 250}`;
+const database = testDatabaseForThisFile();
 
-let database: Awaited<ReturnType<typeof openTestDatabase>>;
-let db: Db;
-
-beforeAll(async () => {
-  database = await openTestDatabase();
-  db = database.db;
-});
-afterAll(async () => {
-  await database?.close();
-});
-
-/** The factory's event is on 10 June 2026, 10:00 to 12:00; this is 08:00 London time that day. */
+/** The fixture's event is on 10 June 2026, 10:00 to 12:00; this is 08:00 London time that day. */
 const DAY = new Date("2026-06-10T07:00:00Z");
 const later = (minutes: number) => new Date(DAY.getTime() + minutes * 60_000);
+const weekBefore = later(-60 * 24 * 7);
 
-let counter = 0;
-const unique = () => `${++counter}-${crypto.randomUUID().slice(0, 8)}`;
-
-/** A coordinator, as the services are given one. */
-function coordinator(): StaffActor {
-  return {
-    id: `coordinator-${unique()}`,
-    email: "coordinator@example.org",
-    clientAddress: "10.0.0.7",
-    roles: ["coordinator"],
-  };
+/** A coordinator of their own, as the services are given one. */
+async function coordinator() {
+  return (await insertStaff(database.db, ["coordinator"], { clientAddress: "10.0.0.7" })).actor;
 }
 
-interface Person {
-  id: string;
-  firstName: string;
-  lastName: string;
-  dateOfBirth: string | null;
-  nhsNumber: string | null;
-}
+/**
+ * A signed-up man whose account name is not his profile's name, so that a list showing the
+ * profile's name is seen to.
+ */
+const person = (details: Parameters<typeof insertPatient>[1] = {}) =>
+  insertPatient(database.db, { name: "Account Name", ...details });
 
-async function person(details: Partial<Omit<Person, "id">> = {}): Promise<Person> {
-  const id = `user-${unique()}`;
-  const who = {
-    firstName: "Arthur",
-    lastName: `Tester${counter}`,
-    dateOfBirth: "1966-03-01",
-    nhsNumber: null,
-    ...details,
-  };
-  await db.insert(user).values({ id, name: "Account Name", email: `${id}@example.com` });
-  await db.insert(profile).values({
-    id: `profile-${id}`,
-    userId: id,
-    reference: `MHATATT${counter}${crypto.randomUUID().slice(0, 6)}`,
-    phone: "01632 960 100",
-    email: `${id}@example.com`,
-    homeAddressLine1: "1 Mill Lane",
-    homePostcode: "CM1 2AB",
-    homeCountry: "United Kingdom",
-    ...who,
-  });
-  return { id, ...who };
-}
+/** A confirmed booking, written as a week before the event unless told otherwise. */
+const book = (eventId: string, userId: string, values: Partial<typeof booking.$inferInsert> = {}) =>
+  insertBooking(database.db, { eventId, userId, confirmedAt: weekBefore, ...values });
 
-/** A staff member's account: no profile. */
-async function staffAccount(name: string) {
-  const id = `staff-${unique()}`;
-  await db.insert(user).values({ id, name, email: `${id}@example.org` });
-  return id;
-}
-
-async function insertBooking(
+/** A tap on the check-in page by `staff`, `minutes` after 08:00 on the event's day. */
+const checkIn = (
+  staff: StaffMember["actor"],
   eventId: string,
-  userId: string,
-  values: Partial<typeof booking.$inferInsert> = {},
-) {
-  const [row] = await db
-    .insert(booking)
-    .values({
-      reference: generateBookingReference(),
-      eventId,
-      userId,
-      slotTime: "10:00",
-      status: "confirmed",
-      pricePence: 0,
-      paymentRequired: false,
-      paymentStatus: "not_required",
-      confirmedAt: later(-60 * 24 * 7),
-      ...values,
-    })
-    .returning();
-  return row!;
-}
+  command: CheckInCommand,
+  minutes: number,
+) => recordCheckIn(database.db, staff, { eventId, command, now: later(minutes) });
 
 async function insertConsent(bookingId: string, userId: string, wordingVersion: string, at: Date) {
-  await db.insert(consent).values({
+  await database.db.insert(consent).values({
     bookingId,
     userId,
     testDate: "2026-06-10",
@@ -125,19 +69,6 @@ async function insertConsent(bookingId: string, userId: string, wordingVersion: 
   });
 }
 
-const consentForm: ConsentForm = {
-  answers: {
-    numberOfPsaTest: 1,
-    familyHistoryProstateCancer: "No",
-    familyMemberWithProstateCancer: [],
-    familyHistoryBreastOvarianCancer: "No",
-    familyMemberWithOvarianCancer: [],
-    motherSideDetails: null,
-    medicationHistory: "None",
-  },
-  gpConsent: false,
-};
-
 /**
  * An event with one of everything: a booking made through the booking service, confirmed ones
  * inserted directly (one with two consents, one whose name looks like a formula, one by a staff
@@ -145,40 +76,37 @@ const consentForm: ConsentForm = {
  * and a second event with its own booking.
  */
 async function eventWithBookings() {
-  const product = await insertProduct(db, 0);
-  const ev = await insertEvent(db, product.id, {
-    name: `Riverside Club Screening ${unique()}`,
-    paymentRequired: false,
+  const { db } = database;
+  const ev = await insertFreeEvent(db, {
+    name: `Riverside Club Screening ${uniqueId()}`,
     labName: "ESNEFT",
   });
-  const other = await insertEvent(db, product.id, { name: "Another Screening" });
+  const other = await insertFreeEvent(db, { name: "Another Screening" });
 
   // Booked through the service a week before, as a visitor would.
   const arthur = await person({ firstName: "Arthur", nhsNumber: "9434765919" });
-  const weekBefore = later(-60 * 24 * 7);
-  const held = await holdPlace(
+  const held = await holdFor(
     db,
-    { clientAddress: nextAddress(), eventId: ev.id, userId: arthur.id, slotTime: "10:30" },
+    { eventId: ev.id, userId: arthur.id, slotTime: "10:30" },
     weekBefore,
   );
-  if (!held.ok) throw new Error(`hold refused: ${held.reason}`);
   const confirmed = await submitConsent(
     db,
-    { userId: arthur.id, reference: held.booking.reference, form: consentForm },
+    { userId: arthur.id, reference: held.reference, form: consentForm },
     weekBefore,
   );
   expect(confirmed).toMatchObject({ next: "confirmed" });
   const [arthurBooking] = await db
     .select()
     .from(booking)
-    .where(eq(booking.reference, held.booking.reference));
+    .where(eq(booking.reference, held.reference));
 
   const bernard = await person({
     firstName: "Bernard",
     lastName: "Zeal",
     dateOfBirth: "1970-12-31",
   });
-  const bernardBooking = await insertBooking(ev.id, bernard.id, {
+  const bernardBooking = await book(ev.id, bernard.id, {
     slotTime: "10:00",
     pricePence: 2500,
     paymentRequired: true,
@@ -188,14 +116,15 @@ async function eventWithBookings() {
   await insertConsent(bernardBooking.id, bernard.id, "2026-11", later(-60 * 24 * 8));
 
   const formula = await person({ firstName: "=HYPERLINK(1)", lastName: "-Minus", nhsNumber: null });
-  const formulaBooking = await insertBooking(ev.id, formula.id, { slotTime: "11:00" });
+  const formulaBooking = await book(ev.id, formula.id, { slotTime: "11:00" });
   await insertConsent(formulaBooking.id, formula.id, "2026-11", later(-60 * 24 * 8));
 
-  const staffId = await staffAccount("Sam Staffmember");
-  const staffBooking = await insertBooking(ev.id, staffId, { slotTime: "11:30" });
+  // A staff account has no profile.
+  const staffId = (await insertAccount(db, { name: "Sam Staffmember" })).id;
+  const staffBooking = await book(ev.id, staffId, { slotTime: "11:30" });
 
   const holder = await person({ firstName: "Harold", lastName: "Holder" });
-  const liveHold = await insertBooking(ev.id, holder.id, {
+  const liveHold = await book(ev.id, holder.id, {
     slotTime: "10:00",
     status: "held",
     holdExpiresAt: later(10),
@@ -205,24 +134,24 @@ async function eventWithBookings() {
     confirmedAt: null,
   });
   const lapsed = await person({ firstName: "Larry", lastName: "Lapsed" });
-  await insertBooking(ev.id, lapsed.id, {
+  await book(ev.id, lapsed.id, {
     status: "awaiting_payment",
     holdExpiresAt: later(-5),
     paymentStatus: "unpaid",
     confirmedAt: null,
   });
   const cancelledPerson = await person({ firstName: "Colin", lastName: "Cancelled" });
-  const cancelledBooking = await insertBooking(ev.id, cancelledPerson.id, {
+  const cancelledBooking = await book(ev.id, cancelledPerson.id, {
     slotTime: "10:30",
     status: "cancelled",
     cancelledAt: later(-60),
     paymentStatus: "refunded",
   });
   const expired = await person({ firstName: "Eric", lastName: "Expired" });
-  await insertBooking(ev.id, expired.id, { status: "expired", confirmedAt: null });
+  await book(ev.id, expired.id, { status: "expired", confirmedAt: null });
 
   const elsewhere = await person({ firstName: "Owen", lastName: "Otherevent" });
-  const elsewhereBooking = await insertBooking(other.id, elsewhere.id, { slotTime: "10:00" });
+  const elsewhereBooking = await book(other.id, elsewhere.id, { slotTime: "10:00" });
 
   return {
     ev,
@@ -240,22 +169,11 @@ async function eventWithBookings() {
   };
 }
 
-async function auditRows(actorId: string, action?: string) {
-  return db
-    .select()
-    .from(auditLog)
-    .where(
-      action
-        ? and(eq(auditLog.actorUserId, actorId), eq(auditLog.action, action))
-        : eq(auditLog.actorUserId, actorId),
-    )
-    .orderBy(auditLog.id);
-}
-
 describe("the attendee list", () => {
   it("shows each place in slot order with the person's details, consent, payment and check-in", async () => {
+    const { db } = database;
     const { ev, people, bookings } = await eventWithBookings();
-    const view = await viewAttendees(db, coordinator(), { eventId: ev.id, now: DAY });
+    const view = await viewAttendees(db, await coordinator(), { eventId: ev.id, now: DAY });
     expect(view).not.toBeNull();
     const { active, cancelled, event, totals } = view!;
     expect(event).toMatchObject({
@@ -329,10 +247,11 @@ describe("the attendee list", () => {
   });
 
   it("writes one audit row for the list and one per person shown, with whose data it was", async () => {
+    const { db } = database;
     const { ev, people, bookings } = await eventWithBookings();
-    const staff = coordinator();
+    const staff = await coordinator();
     await viewAttendees(db, staff, { eventId: ev.id, now: DAY });
-    const rows = await auditRows(staff.id);
+    const rows = await auditRows(db, { actorUserId: staff.id });
     expect(rows.every((row) => row.action === "attendees.view")).toBe(true);
     expect(rows.every((row) => row.ipAddress === "10.0.0.7")).toBe(true);
     const [summary, ...perPerson] = rows;
@@ -365,8 +284,9 @@ describe("the attendee list", () => {
   });
 
   it("finds people by name or by booking reference, and audits only those shown", async () => {
+    const { db } = database;
     const { ev, people, bookings } = await eventWithBookings();
-    const byName = await viewAttendees(db, coordinator(), {
+    const byName = await viewAttendees(db, await coordinator(), {
       eventId: ev.id,
       search: " zeal ",
       now: DAY,
@@ -377,14 +297,14 @@ describe("the attendee list", () => {
     // Totals stay those of the whole event.
     expect(byName!.totals.booked).toBe(4);
 
-    const both = await viewAttendees(db, coordinator(), {
+    const both = await viewAttendees(db, await coordinator(), {
       eventId: ev.id,
       search: `arthur ${people.arthur.lastName.toUpperCase()}`,
       now: DAY,
     });
     expect(both!.active.map((row) => row.userId)).toEqual([people.arthur.id]);
 
-    const staff = coordinator();
+    const staff = await coordinator();
     const reference = bookings.formula.reference.toLowerCase().replaceAll("-", "");
     const byReference = await viewAttendees(db, staff, {
       eventId: ev.id,
@@ -392,13 +312,13 @@ describe("the attendee list", () => {
       now: DAY,
     });
     expect(byReference!.active.map((row) => row.reference)).toEqual([bookings.formula.reference]);
-    const audited = await auditRows(staff.id, "attendees.view");
+    const audited = await auditRows(db, { actorUserId: staff.id, action: "attendees.view" });
     expect(audited.map((row) => row.subjectUserId)).toEqual([null, people.formula.id]);
     expect(audited[0]!.details).toEqual({ shown: 1, searched: true });
     // What was typed is not in the audit log.
     expect(JSON.stringify(audited)).not.toContain(reference);
 
-    const cancelledOnly = await viewAttendees(db, coordinator(), {
+    const cancelledOnly = await viewAttendees(db, await coordinator(), {
       eventId: ev.id,
       search: "colin",
       now: DAY,
@@ -406,7 +326,7 @@ describe("the attendee list", () => {
     expect(cancelledOnly!.active).toEqual([]);
     expect(cancelledOnly!.cancelled.map((row) => row.userId)).toEqual([people.cancelledPerson.id]);
 
-    const nobody = await viewAttendees(db, coordinator(), {
+    const nobody = await viewAttendees(db, await coordinator(), {
       eventId: ev.id,
       search: "nobody",
       now: DAY,
@@ -415,12 +335,13 @@ describe("the attendee list", () => {
   });
 
   it("is null for an event that does not exist or an id that cannot be one", async () => {
-    const staff = coordinator();
+    const { db } = database;
+    const staff = await coordinator();
     expect(await viewAttendees(db, staff, { eventId: crypto.randomUUID() })).toBeNull();
     expect(await viewAttendees(db, staff, { eventId: "not-an-id'; drop table event" })).toBeNull();
     expect(await printAttendees(db, staff, { eventId: crypto.randomUUID() })).toBeNull();
     expect(await exportLabCsv(db, staff, { eventId: "nope" })).toBeNull();
-    expect(await auditRows(staff.id)).toEqual([]);
+    expect(await auditRows(db, { actorUserId: staff.id })).toEqual([]);
   });
 });
 
@@ -434,17 +355,18 @@ describe("check-in", () => {
   });
 
   async function stored(bookingId: string) {
-    const [row] = await db.select().from(booking).where(eq(booking.id, bookingId));
+    const [row] = await database.db.select().from(booking).where(eq(booking.id, bookingId));
     return row!;
   }
 
   // Issue 14, item 10: an appointment 10 days away was checked in and its sample recorded.
   it("refuses check-in before the appointment's day: nothing changes, nothing is audited", async () => {
+    const { db } = database;
     const { ev, bookings } = await eventWithBookings();
-    const staff = coordinator();
+    const staff = await coordinator();
     const id = bookings.bernard.id;
     const tenDaysBefore = later(-60 * 24 * 10);
-    for (const command of [arrived(id), noShow(id), sample(id, `S-${unique()}`.slice(0, 40))]) {
+    for (const command of [arrived(id), noShow(id), sample(id, `S-${uniqueId()}`.slice(0, 40))]) {
       expect(
         await recordCheckIn(db, staff, { eventId: ev.id, command, now: tenDaysBefore }),
       ).toEqual({
@@ -460,7 +382,7 @@ describe("check-in", () => {
       sampleId: null,
       sampleTakenAt: null,
     });
-    expect(await auditRows(staff.id, "checkin.update")).toEqual([]);
+    expect(await auditRows(db, { actorUserId: staff.id, action: "checkin.update" })).toEqual([]);
     // The list says when check-in opens, and offers no check-in until then.
     const early = await viewAttendees(db, staff, { eventId: ev.id, now: tenDaysBefore });
     expect(early?.checkInOpensOn).toBe("2026-06-10");
@@ -469,13 +391,12 @@ describe("check-in", () => {
   });
 
   it("marks an arrival, a no-show and back, each audited once", async () => {
+    const { db } = database;
     const { ev, people, bookings } = await eventWithBookings();
-    const staff = coordinator();
+    const staff = await coordinator();
     const id = bookings.bernard.id;
 
-    expect(
-      await recordCheckIn(db, staff, { eventId: ev.id, command: arrived(id), now: later(5) }),
-    ).toEqual({
+    expect(await checkIn(staff, ev.id, arrived(id), 5)).toEqual({
       outcome: "done",
       reference: bookings.bernard.reference,
       changed: true,
@@ -488,26 +409,24 @@ describe("check-in", () => {
     });
 
     // A second tap changes nothing and writes nothing.
-    expect(
-      await recordCheckIn(db, staff, { eventId: ev.id, command: arrived(id), now: later(6) }),
-    ).toMatchObject({ changed: false, to: "arrived" });
+    expect(await checkIn(staff, ev.id, arrived(id), 6)).toMatchObject({
+      changed: false,
+      to: "arrived",
+    });
     expect((await stored(id)).arrivedAt).toEqual(later(5));
 
-    expect(
-      await recordCheckIn(db, staff, { eventId: ev.id, command: noShow(id), now: later(7) }),
-    ).toMatchObject({ changed: true, to: "no_show" });
+    expect(await checkIn(staff, ev.id, noShow(id), 7)).toMatchObject({
+      changed: true,
+      to: "no_show",
+    });
     expect(await stored(id)).toMatchObject({ arrivedAt: null, noShowAt: later(7) });
 
     expect(
-      await recordCheckIn(db, staff, {
-        eventId: ev.id,
-        command: { intent: "undo", bookingId: id, from: "no_show" },
-        now: later(8),
-      }),
+      await checkIn(staff, ev.id, { intent: "undo", bookingId: id, from: "no_show" }, 8),
     ).toMatchObject({ changed: true, to: "waiting" });
     expect(await stored(id)).toMatchObject({ arrivedAt: null, noShowAt: null });
 
-    const audited = await auditRows(staff.id, "checkin.update");
+    const audited = await auditRows(db, { actorUserId: staff.id, action: "checkin.update" });
     expect(
       audited.map((row) => [row.subjectUserId, row.entityType, row.entityId, row.details]),
     ).toEqual([
@@ -533,17 +452,16 @@ describe("check-in", () => {
   });
 
   it("records a sample id (which means he arrived) and refuses one already used", async () => {
+    const { db } = database;
     const { ev, other, bookings } = await eventWithBookings();
-    const staff = coordinator();
-    const sampleId = `S-${unique()}`.slice(0, 40);
+    const staff = await coordinator();
+    const sampleId = `S-${uniqueId()}`.slice(0, 40);
 
-    expect(
-      await recordCheckIn(db, staff, {
-        eventId: ev.id,
-        command: sample(bookings.arthur.id, sampleId),
-        now: later(10),
-      }),
-    ).toMatchObject({ outcome: "done", changed: true, to: "sample_taken" });
+    expect(await checkIn(staff, ev.id, sample(bookings.arthur.id, sampleId), 10)).toMatchObject({
+      outcome: "done",
+      changed: true,
+      to: "sample_taken",
+    });
     expect(await stored(bookings.arthur.id)).toMatchObject({
       sampleId,
       sampleTakenAt: later(10),
@@ -552,11 +470,7 @@ describe("check-in", () => {
 
     // The same id, in another case, for someone else at this event: refused, naming the booking.
     expect(
-      await recordCheckIn(db, staff, {
-        eventId: ev.id,
-        command: sample(bookings.bernard.id, sampleId.toLowerCase()),
-        now: later(11),
-      }),
+      await checkIn(staff, ev.id, sample(bookings.bernard.id, sampleId.toLowerCase()), 11),
     ).toEqual({
       outcome: "refused",
       reference: bookings.bernard.reference,
@@ -567,147 +481,109 @@ describe("check-in", () => {
 
     // ...and at another event, since the lab's results are matched by sample id.
     expect(
-      await recordCheckIn(db, staff, {
-        eventId: other.id,
-        command: sample(bookings.elsewhere.id, sampleId),
-        now: later(12),
-      }),
+      await checkIn(staff, other.id, sample(bookings.elsewhere.id, sampleId), 12),
     ).toMatchObject({ outcome: "refused", message: CHECK_IN_MESSAGES.sampleIdInUseElsewhere });
 
     // A no-show after a sample is refused; a different sample id too.
-    expect(
-      await recordCheckIn(db, staff, {
-        eventId: ev.id,
-        command: noShow(bookings.arthur.id),
-        now: later(13),
-      }),
-    ).toMatchObject({ outcome: "refused", message: CHECK_IN_MESSAGES.noShowAfterSample });
-    expect(
-      await recordCheckIn(db, staff, {
-        eventId: ev.id,
-        command: sample(bookings.arthur.id, "OTHER-1"),
-        now: later(13),
-      }),
-    ).toMatchObject({ outcome: "refused", field: "sampleId" });
+    expect(await checkIn(staff, ev.id, noShow(bookings.arthur.id), 13)).toMatchObject({
+      outcome: "refused",
+      message: CHECK_IN_MESSAGES.noShowAfterSample,
+    });
+    expect(await checkIn(staff, ev.id, sample(bookings.arthur.id, "OTHER-1"), 13)).toMatchObject({
+      outcome: "refused",
+      field: "sampleId",
+    });
 
     // Undoing the sample keeps the arrival and frees the id for the right person.
     expect(
-      await recordCheckIn(db, staff, {
-        eventId: ev.id,
-        command: { intent: "undo", bookingId: bookings.arthur.id, from: "sample_taken" },
-        now: later(14),
-      }),
+      await checkIn(
+        staff,
+        ev.id,
+        { intent: "undo", bookingId: bookings.arthur.id, from: "sample_taken" },
+        14,
+      ),
     ).toMatchObject({ outcome: "done", to: "arrived" });
     expect(await stored(bookings.arthur.id)).toMatchObject({
       sampleId: null,
       arrivedAt: later(10),
     });
-    expect(
-      await recordCheckIn(db, staff, {
-        eventId: ev.id,
-        command: sample(bookings.bernard.id, sampleId),
-        now: later(15),
-      }),
-    ).toMatchObject({ outcome: "done", to: "sample_taken" });
+    expect(await checkIn(staff, ev.id, sample(bookings.bernard.id, sampleId), 15)).toMatchObject({
+      outcome: "done",
+      to: "sample_taken",
+    });
 
     // The audit log has the changes, never the sample id typed.
-    const audited = await auditRows(staff.id, "checkin.update");
+    const audited = await auditRows(db, { actorUserId: staff.id, action: "checkin.update" });
     expect(audited.map((row) => row.details?.intent)).toEqual(["sample", "undo", "sample"]);
     expect(JSON.stringify(audited)).not.toContain(sampleId);
   });
 
   it("will not undo a sample whose result has come in", async () => {
+    const { db } = database;
     const { ev, bookings } = await eventWithBookings();
-    const staff = coordinator();
-    await recordCheckIn(db, staff, {
-      eventId: ev.id,
-      command: sample(bookings.formula.id, `R-${unique()}`),
-      now: later(1),
-    });
+    const staff = await coordinator();
+    await checkIn(staff, ev.id, sample(bookings.formula.id, `R-${uniqueId()}`), 1);
     await db.insert(testResult).values({ bookingId: bookings.formula.id, psaValue: "1.10" });
     expect(
-      await recordCheckIn(db, staff, {
-        eventId: ev.id,
-        command: { intent: "undo", bookingId: bookings.formula.id, from: "sample_taken" },
-        now: later(2),
-      }),
+      await checkIn(
+        staff,
+        ev.id,
+        { intent: "undo", bookingId: bookings.formula.id, from: "sample_taken" },
+        2,
+      ),
     ).toMatchObject({ outcome: "refused", message: CHECK_IN_MESSAGES.resultImported });
   });
 
   it("cannot give two bookings one sample id, even past the service, whatever the case", async () => {
-    const product = await insertProduct(db, 0);
-    const ev = await insertEvent(db, product.id, { name: `Sample Index ${unique()}` });
-    const id = `IDX-${unique()}`.toUpperCase();
-    await insertBooking(ev.id, (await person()).id, { sampleId: id });
+    const { db } = database;
+    const ev = await insertFreeEvent(db, { name: `Sample Index ${uniqueId()}` });
+    const id = `IDX-${uniqueId()}`.toUpperCase();
+    await book(ev.id, (await person()).id, { sampleId: id });
     await expect(
-      insertBooking(ev.id, (await person()).id, { sampleId: id.toLowerCase() }),
+      book(ev.id, (await person()).id, { sampleId: id.toLowerCase() }),
     ).rejects.toThrow();
   });
 
   it("refuses an undo of a state the booking is no longer in", async () => {
     const { ev, bookings } = await eventWithBookings();
-    const staff = coordinator();
-    await recordCheckIn(db, staff, {
-      eventId: ev.id,
-      command: arrived(bookings.staff.id),
-      now: later(1),
-    });
+    const staff = await coordinator();
+    await checkIn(staff, ev.id, arrived(bookings.staff.id), 1);
     expect(
-      await recordCheckIn(db, staff, {
-        eventId: ev.id,
-        command: { intent: "undo", bookingId: bookings.staff.id, from: "no_show" },
-        now: later(2),
-      }),
+      await checkIn(
+        staff,
+        ev.id,
+        { intent: "undo", bookingId: bookings.staff.id, from: "no_show" },
+        2,
+      ),
     ).toMatchObject({ outcome: "refused", message: CHECK_IN_MESSAGES.changedMeanwhile });
     expect((await stored(bookings.staff.id)).arrivedAt).toEqual(later(1));
   });
 
   it("checks in only confirmed bookings of this event", async () => {
+    const { db } = database;
     const { ev, other, bookings } = await eventWithBookings();
-    const staff = coordinator();
-    expect(
-      await recordCheckIn(db, staff, {
-        eventId: ev.id,
-        command: arrived(bookings.liveHold.id),
-        now: later(1),
-      }),
-    ).toMatchObject({ outcome: "refused", message: CHECK_IN_MESSAGES.notConfirmed });
-    expect(
-      await recordCheckIn(db, staff, {
-        eventId: ev.id,
-        command: arrived(bookings.cancelled.id),
-        now: later(1),
-      }),
-    ).toMatchObject({ outcome: "refused", message: CHECK_IN_MESSAGES.notConfirmed });
+    const staff = await coordinator();
+    expect(await checkIn(staff, ev.id, arrived(bookings.liveHold.id), 1)).toMatchObject({
+      outcome: "refused",
+      message: CHECK_IN_MESSAGES.notConfirmed,
+    });
+    expect(await checkIn(staff, ev.id, arrived(bookings.cancelled.id), 1)).toMatchObject({
+      outcome: "refused",
+      message: CHECK_IN_MESSAGES.notConfirmed,
+    });
     // Another event's booking, a booking that does not exist, or an id that cannot be one.
-    expect(
-      await recordCheckIn(db, staff, {
-        eventId: ev.id,
-        command: arrived(bookings.elsewhere.id),
-        now: later(1),
-      }),
-    ).toEqual({ outcome: "not-found" });
-    expect(
-      await recordCheckIn(db, staff, {
-        eventId: other.id,
-        command: arrived(bookings.arthur.id),
-        now: later(1),
-      }),
-    ).toEqual({ outcome: "not-found" });
-    expect(
-      await recordCheckIn(db, staff, {
-        eventId: ev.id,
-        command: arrived(crypto.randomUUID()),
-        now: later(1),
-      }),
-    ).toEqual({ outcome: "not-found" });
-    expect(
-      await recordCheckIn(db, staff, {
-        eventId: "x",
-        command: arrived(bookings.arthur.id),
-        now: later(1),
-      }),
-    ).toEqual({ outcome: "not-found" });
+    expect(await checkIn(staff, ev.id, arrived(bookings.elsewhere.id), 1)).toEqual({
+      outcome: "not-found",
+    });
+    expect(await checkIn(staff, other.id, arrived(bookings.arthur.id), 1)).toEqual({
+      outcome: "not-found",
+    });
+    expect(await checkIn(staff, ev.id, arrived(crypto.randomUUID()), 1)).toEqual({
+      outcome: "not-found",
+    });
+    expect(await checkIn(staff, "x", arrived(bookings.arthur.id), 1)).toEqual({
+      outcome: "not-found",
+    });
     const rows = await db
       .select()
       .from(booking)
@@ -715,32 +591,31 @@ describe("check-in", () => {
         inArray(booking.id, [bookings.liveHold.id, bookings.elsewhere.id, bookings.arthur.id]),
       );
     expect(rows.every((row) => row.arrivedAt === null)).toBe(true);
-    expect(await auditRows(staff.id)).toEqual([]);
+    expect(await auditRows(db, { actorUserId: staff.id })).toEqual([]);
   });
 });
 
 describe("the lab CSV", () => {
   it("has the lab's columns and one row per confirmed booking with a sample, formulas escaped", async () => {
+    const { db } = database;
     const { ev, people, bookings } = await eventWithBookings();
-    const staff = coordinator();
-    const first = `LAB-${unique()}`;
-    const second = `LAB-${unique()}`;
-    await recordCheckIn(db, staff, {
-      eventId: ev.id,
-      command: { intent: "sample", bookingId: bookings.arthur.id, sampleId: first },
-      now: later(5),
-    });
-    await recordCheckIn(db, staff, {
-      eventId: ev.id,
-      command: { intent: "sample", bookingId: bookings.formula.id, sampleId: second },
-      now: later(6),
-    });
+    const staff = await coordinator();
+    const first = `LAB-${uniqueId()}`;
+    const second = `LAB-${uniqueId()}`;
+    await checkIn(
+      staff,
+      ev.id,
+      { intent: "sample", bookingId: bookings.arthur.id, sampleId: first },
+      5,
+    );
+    await checkIn(
+      staff,
+      ev.id,
+      { intent: "sample", bookingId: bookings.formula.id, sampleId: second },
+      6,
+    );
     // Arrived without a sample: not for the lab.
-    await recordCheckIn(db, staff, {
-      eventId: ev.id,
-      command: { intent: "arrived", bookingId: bookings.bernard.id },
-      now: later(7),
-    });
+    await checkIn(staff, ev.id, { intent: "arrived", bookingId: bookings.bernard.id }, 7);
 
     const exported = await exportLabCsv(db, staff, { eventId: ev.id, now: later(8) });
     expect(exported!.count).toBe(2);
@@ -770,7 +645,7 @@ describe("the lab CSV", () => {
       ],
     ]);
 
-    const audited = await auditRows(staff.id, "attendees.export");
+    const audited = await auditRows(db, { actorUserId: staff.id, action: "attendees.export" });
     expect(audited.map((row) => [row.subjectUserId, row.entityType, row.entityId])).toEqual([
       [null, "event", ev.id],
       [people.arthur.id, "booking", bookings.arthur.id],
@@ -780,8 +655,9 @@ describe("the lab CSV", () => {
   });
 
   it("is the header line alone when no sample has been taken", async () => {
+    const { db } = database;
     const { ev } = await eventWithBookings();
-    const exported = await exportLabCsv(db, coordinator(), { eventId: ev.id, now: DAY });
+    const exported = await exportLabCsv(db, await coordinator(), { eventId: ev.id, now: DAY });
     expect(exported!.csv).toBe(
       "reference,name,date of birth,NHS number,sample id,event date,lab\n",
     );
@@ -791,8 +667,9 @@ describe("the lab CSV", () => {
 
 describe("the printable list", () => {
   it("lists everyone with a place, not the cancelled, each audited", async () => {
+    const { db } = database;
     const { ev, people, bookings } = await eventWithBookings();
-    const staff = coordinator();
+    const staff = await coordinator();
     const printed = await printAttendees(db, staff, { eventId: ev.id, now: DAY });
     expect(printed!.rows.map((row) => row.bookingId)).toEqual([
       bookings.liveHold.id,
@@ -801,7 +678,7 @@ describe("the printable list", () => {
       bookings.formula.id,
       bookings.staff.id,
     ]);
-    const audited = await auditRows(staff.id, "attendees.print");
+    const audited = await auditRows(db, { actorUserId: staff.id, action: "attendees.print" });
     expect(audited.map((row) => row.subjectUserId)).toEqual([
       null,
       people.holder.id,

@@ -2,20 +2,21 @@ import { and, eq, inArray } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/node-postgres";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { openDatabase, type Database, type Db } from "#app/db/client.server";
+import type { Db } from "#app/db/client.server";
 import * as schema from "#app/db/schema";
-import { booking, profile, user } from "#app/db/schema";
+import { booking } from "#app/db/schema";
 import type * as bookingService from "#app/services/booking/hold.server";
 import { holdPlace, type HoldResult } from "#app/services/booking/hold.server";
+import { eventSlots, findEvent } from "#app/services/events.server";
+import { migratedScratchDatabase } from "#tests/support/database";
+import {
+  insertFreeEvent,
+  insertPaidEvent,
+  insertPatient,
+  nextClientAddress,
+} from "#tests/support/fixtures";
 
 type BookingService = typeof bookingService;
-import { eventSlots, findEvent } from "#app/services/events.server";
-import { insertEvent, insertProduct } from "#tests/support/factories";
-import { createScratchDatabase } from "#tests/support/postgres";
-
-let addressCount = 0;
-/** A client address of its own per hold, so the limit on new holds per address is not what these tests meet. */
-const nextAddress = () => `198.18.${Math.floor(++addressCount / 250)}.${addressCount % 250}`;
 
 /**
  * The last place goes to exactly one person: many people race for few places through the booking
@@ -45,15 +46,13 @@ describe.skipIf(!onPostgres)(
     ? "booking under contention (PostgreSQL)"
     : "booking under contention: SKIPPED, it needs PostgreSQL (set TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test)",
   () => {
-    let scratch: Awaited<ReturnType<typeof createScratchDatabase>>;
-    let migrated: Database;
+    let scratch: Awaited<ReturnType<typeof migratedScratchDatabase>>;
     let pool: pg.Pool;
     let db: Db;
 
     beforeAll(async () => {
-      scratch = await createScratchDatabase();
-      migrated = openDatabase({ url: scratch.url });
-      await migrated.migrate();
+      // A copy of the run's migrated template, reached through a pool of its own.
+      scratch = await migratedScratchDatabase();
       // A pool as large as the crowd, so that the transactions really run side by side.
       pool = new pg.Pool({ connectionString: scratch.url, max: 60 });
       // An idle connection that the server drops must not end the test run as an uncaught error.
@@ -62,33 +61,34 @@ describe.skipIf(!onPostgres)(
     });
     afterAll(async () => {
       await pool?.end();
-      await migrated?.close();
       await scratch?.drop();
     });
 
-    async function crowd(size: number, prefix: string): Promise<string[]> {
-      const ids = Array.from({ length: size }, (_, index) => `${prefix}-${index}`);
-      await db
-        .insert(user)
-        .values(
-          ids.map((id) => ({ id, name: id, email: `${id}@example.com`, emailVerified: true })),
-        );
-      await db.insert(profile).values(
-        ids.map((id, index) => ({
-          id: `profile-${id}`,
-          userId: id,
-          reference: `MHAT${prefix.toUpperCase()}${String(index).padStart(4, "0")}`,
-          firstName: "Racer",
-          lastName: id,
-          phone: "01632 960 100",
-          email: `${id}@example.com`,
-          homeAddressLine1: "1 Mill Lane",
-          homePostcode: "CM1 2AB",
-          homeCountry: "United Kingdom",
-          dateOfBirth: "1965-01-01",
-        })),
+    /** `size` signed-up men, written at once over the pool; their ids. */
+    async function crowd(size: number): Promise<string[]> {
+      const people = await Promise.all(Array.from({ length: size }, () => insertPatient(db)));
+      return people.map((person) => person.id);
+    }
+
+    /**
+     * Everyone asks for a place at once: the `index`th request through server `index` modulo
+     * the servers, at `slotFor(index)`. Each settles held, refused or failed.
+     */
+    function holdAtOnce(
+      servers: Pick<BookingService, "holdPlace">[],
+      eventId: string,
+      userIds: string[],
+      slotFor: (index: number) => string,
+    ) {
+      return Promise.allSettled(
+        userIds.map((userId, index) =>
+          servers[index % servers.length]!.holdPlace(
+            db,
+            { clientAddress: nextClientAddress(), eventId, userId, slotTime: slotFor(index) },
+            NOW,
+          ),
+        ),
       );
-      return ids;
     }
 
     function tally(results: PromiseSettledResult<HoldResult>[]) {
@@ -106,32 +106,22 @@ describe.skipIf(!onPostgres)(
     }
 
     it("gives 20 places to exactly 20 of 200 people holding at once on 20 servers, and refuses the rest cleanly", async () => {
-      const product = await insertProduct(db, 2500);
       // 8 slots of 5 places: the event's 20 places run out first.
-      const ev = await insertEvent(db, product.id, {
-        paymentRequired: true,
+      const ev = await insertPaidEvent(db, {
         totalSpaces: 20,
         placesPerSlot: 5,
         startTime: "10:00",
         endTime: "14:00",
       });
-      const people = await crowd(200, "crowd");
+      const people = await crowd(200);
       const slots = ["10:00", "10:30", "11:00", "11:30", "12:00", "12:30", "13:00", "13:30"];
       const servers = await serverInstances(20);
 
-      const results = await Promise.allSettled(
-        people.map((userId, index) =>
-          servers[index % servers.length]!.holdPlace(
-            db,
-            {
-              clientAddress: nextAddress(),
-              eventId: ev.id,
-              userId,
-              slotTime: slots[index % slots.length]!,
-            },
-            NOW,
-          ),
-        ),
+      const results = await holdAtOnce(
+        servers,
+        ev.id,
+        people,
+        (index) => slots[index % slots.length]!,
       );
 
       const counts = tally(results);
@@ -155,48 +145,29 @@ describe.skipIf(!onPostgres)(
     });
 
     it("gives the last place of a slot to exactly one of 50 people on 10 servers", async () => {
-      const product = await insertProduct(db, 0);
-      const ev = await insertEvent(db, product.id, {
-        paymentRequired: false,
+      const ev = await insertFreeEvent(db, {
         totalSpaces: 100,
         placesPerSlot: 1,
       });
-      const people = await crowd(50, "slot");
+      const people = await crowd(50);
       const servers = await serverInstances(10);
-      const results = await Promise.allSettled(
-        people.map((userId, index) =>
-          servers[index % servers.length]!.holdPlace(
-            db,
-            { clientAddress: nextAddress(), eventId: ev.id, userId, slotTime: "11:00" },
-            NOW,
-          ),
-        ),
-      );
+      const results = await holdAtOnce(servers, ev.id, people, () => "11:00");
       expect(tally(results)).toEqual({ held: 1, "slot-unavailable": 49 });
     });
 
     it("gives 30 places to exactly 30 of 300 people on one server, where holds take turns", async () => {
-      const product = await insertProduct(db, 0);
-      const ev = await insertEvent(db, product.id, {
-        paymentRequired: false,
+      const ev = await insertFreeEvent(db, {
         totalSpaces: 30,
         placesPerSlot: 10,
       });
-      const people = await crowd(300, "single");
+      const people = await crowd(300);
       const slots = ["10:00", "10:30", "11:00", "11:30"];
-      const results = await Promise.allSettled(
-        people.map((userId, index) =>
-          holdPlace(
-            db,
-            {
-              clientAddress: nextAddress(),
-              eventId: ev.id,
-              userId,
-              slotTime: slots[index % slots.length]!,
-            },
-            NOW,
-          ),
-        ),
+      // The service as this process loaded it: one server.
+      const results = await holdAtOnce(
+        [{ holdPlace }],
+        ev.id,
+        people,
+        (index) => slots[index % slots.length]!,
       );
       const counts = tally(results);
       expect(counts.held).toBe(30);
@@ -204,19 +175,15 @@ describe.skipIf(!onPostgres)(
     });
 
     it("lets one person hold only once, however many times they click at once, on any server", async () => {
-      const product = await insertProduct(db, 0);
-      const ev = await insertEvent(db, product.id, { paymentRequired: false, totalSpaces: 40 });
-      const [only] = await crowd(1, "clicker");
+      const ev = await insertFreeEvent(db, { totalSpaces: 40 });
+      const [only] = await crowd(1);
       const servers = await serverInstances(8);
-      const results = await Promise.allSettled(
-        ["10:00", "10:30", "11:00", "11:30", "10:00", "10:30", "11:00", "11:30"].map(
-          (slotTime, index) =>
-            servers[index]!.holdPlace(
-              db,
-              { clientAddress: nextAddress(), eventId: ev.id, userId: only!, slotTime },
-              NOW,
-            ),
-        ),
+      const clicks = ["10:00", "10:30", "11:00", "11:30", "10:00", "10:30", "11:00", "11:30"];
+      const results = await holdAtOnce(
+        servers,
+        ev.id,
+        clicks.map(() => only!),
+        (index) => clicks[index]!,
       );
       expect(tally(results)).toEqual({ held: 8 });
       const rows = await db.select().from(booking).where(eq(booking.eventId, ev.id));

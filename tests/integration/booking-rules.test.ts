@@ -1,17 +1,7 @@
 import crypto from "node:crypto";
 import { and, eq, inArray } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Db } from "#app/db/client.server";
-import type { event } from "#app/db/schema";
-import {
-  booking,
-  event as eventTable,
-  eventAccessCode,
-  profile,
-  testResult,
-  user,
-} from "#app/db/schema";
-import type { ConsentForm } from "#app/domain/consent";
+import { booking, event, eventAccessCode, testResult } from "#app/db/schema";
 import { cancelEvent } from "#app/services/admin-events.server";
 import {
   createAccessCode,
@@ -22,110 +12,98 @@ import { listAppointmentsAndResults } from "#app/services/booking/appointments.s
 import { capturePayment } from "#app/services/booking/capture.server";
 import { startPayment } from "#app/services/booking/checkout.server";
 import { submitConsent } from "#app/services/booking/consent.server";
-import { holdPlace } from "#app/services/booking/hold.server";
 import { bookingPage } from "#app/services/booking/page.server";
 import { findEvent } from "#app/services/events.server";
 import { usePaymentProvider } from "#app/services/payments/provider.server";
 import { createSimulatedProvider } from "#app/services/payments/simulated.server";
 import { signUpPatient } from "#app/services/sign-up.server";
-import { openTestDatabase } from "#tests/support/database";
-import { insertEvent, insertProduct } from "#tests/support/factories";
+import { testDatabaseForThisFile } from "#tests/support/database";
+import {
+  bookingAtCheckout,
+  consentForm,
+  insertBooking,
+  insertFreeEvent,
+  insertPaidEvent,
+  insertPatient,
+  insertStaff,
+  nextClientAddress,
+  requestHold,
+  uniqueEmail,
+} from "#tests/support/fixtures";
 
 /**
  * The booking rules issue 14 found skipped: each test is named after its finding, and each
  * calls the service the pages and the API share, so no way in can skip the rule.
  */
 
-let database: Awaited<ReturnType<typeof openTestDatabase>>;
-let db: Db;
-
-beforeAll(async () => {
-  database = await openTestDatabase();
-  db = database.db;
+const database = testDatabaseForThisFile();
+beforeAll(() => {
   usePaymentProvider(createSimulatedProvider());
 });
-afterAll(async () => {
+afterAll(() => {
   usePaymentProvider(undefined);
-  await database?.close();
 });
 
-/** Nine days before the factory's event (10 June 2026, 10:00 to 12:00, 30-minute slots). */
+/** Nine days before the fixture's event (10 June 2026, 10:00 to 12:00, 30-minute slots). */
 const NOW = new Date("2026-06-01T09:00:00Z");
 const HOLD_MINUTES = 15;
 const at = (minutes: number) => new Date(NOW.getTime() + minutes * 60_000);
 
-let people = 0;
-async function person() {
-  people++;
-  const id = `rules-${people}-${crypto.randomUUID()}`;
-  const email = `rules${people}-${crypto.randomBytes(3).toString("hex")}@example.com`;
-  await db.insert(user).values({ id, name: `Rules ${people}`, email, emailVerified: true });
-  await db.insert(profile).values({
-    id: `profile-${id}`,
-    userId: id,
-    reference: `MHATRULE${crypto.randomBytes(3).toString("hex").toUpperCase()}`,
-    firstName: "Walter",
-    lastName: `Rules${people}`,
-    phone: "01632 960 100",
-    email,
-    homeAddressLine1: "2 Mill Lane",
-    homePostcode: "CM1 2AB",
-    homeCountry: "United Kingdom",
-    dateOfBirth: "1960-05-01",
+const person = () => insertPatient(database.db);
+const paidEvent = (overrides: Parameters<typeof insertPaidEvent>[1] = {}) =>
+  insertPaidEvent(database.db, overrides);
+const freeEvent = (overrides: Parameters<typeof insertFreeEvent>[1] = {}) =>
+  insertFreeEvent(database.db, overrides);
+
+/** The events at which this person holds a place now (held, or paying). */
+async function liveHoldsOf(userId: string) {
+  const rows = await database.db
+    .select({ eventId: booking.eventId })
+    .from(booking)
+    .where(and(eq(booking.userId, userId), inArray(booking.status, ["held", "awaiting_payment"])));
+  return rows.map((row) => row.eventId);
+}
+
+/** A Green result (retest in two years) for a sample of 2 June 2026, released on 3 June. */
+async function insertReleasedResult(bookingId: string, psaValue: string) {
+  await database.db.insert(testResult).values({
+    bookingId,
+    psaValue,
+    flag: "green",
+    retestYears: 2,
+    sampleDate: "2026-06-02",
+    releasedAt: at(3000),
   });
-  return { id, email };
 }
-
-async function paidEvent(overrides: Partial<typeof event.$inferInsert> = {}) {
-  const product = await insertProduct(db, 2500);
-  return insertEvent(db, product.id, { paymentRequired: true, status: "published", ...overrides });
-}
-
-async function freeEvent(overrides: Partial<typeof event.$inferInsert> = {}) {
-  const product = await insertProduct(db, 0);
-  return insertEvent(db, product.id, { paymentRequired: false, status: "published", ...overrides });
-}
-
-const consentForm: ConsentForm = {
-  answers: {
-    numberOfPsaTest: 1,
-    familyHistoryProstateCancer: "No",
-    familyMemberWithProstateCancer: [],
-    familyHistoryBreastOvarianCancer: "No",
-    familyMemberWithOvarianCancer: [],
-    motherSideDetails: null,
-    medicationHistory: "None",
-  },
-  gpConsent: true,
-};
 
 async function bookingRow(reference: string) {
-  const [row] = await db.select().from(booking).where(eq(booking.reference, reference));
+  const [row] = await database.db.select().from(booking).where(eq(booking.reference, reference));
   return row!;
 }
 
-let addresses = 0;
-/** A client address of its own, so that the per-address limit on new holds is not this test's subject. */
-const freshAddress = () => `203.0.113.${++addresses % 250}`;
-
-function hold(
+/** Asks for a place, from an address of its own unless told. */
+const hold = (
   eventId: string,
   userId: string,
   slotTime = "10:00",
   now = NOW,
-  clientAddress = freshAddress(),
-) {
-  return holdPlace(db, { eventId, userId, slotTime, clientAddress }, now);
+  clientAddress = nextClientAddress(),
+) => requestHold(database.db, { eventId, userId, slotTime, clientAddress }, now);
+
+/** A coordinator, as the back-office services are given one. */
+async function coordinator() {
+  return (await insertStaff(database.db, ["coordinator"])).actor;
 }
 
 describe("private event bypass (finding 1)", () => {
   async function privateEvent() {
     const ev = await freeEvent({ isPublic: false });
-    await createAccessCode(db, { eventId: ev.id, code: "LODGE-RULES" });
+    await createAccessCode(database.db, { eventId: ev.id, code: "LODGE-RULES" });
     return ev;
   }
 
   it("refuses a hold on a private event by someone who never gave its access code", async () => {
+    const { db } = database;
     const ev = await privateEvent();
     const patient = await person();
     const result = await hold(ev.id, patient.id);
@@ -135,12 +113,13 @@ describe("private event bypass (finding 1)", () => {
   });
 
   it("allows the hold once this person has unlocked the event with its code, on the server", async () => {
+    const { db } = database;
     const ev = await privateEvent();
     const patient = await person();
     const unlocked = await unlockPrivateEvent(db, new Request("http://localhost/"), {
       eventId: ev.id,
       code: " lodge-rules ",
-      clientAddress: freshAddress(),
+      clientAddress: nextClientAddress(),
       userId: patient.id,
     });
     expect(unlocked.status).toBe(200);
@@ -149,12 +128,13 @@ describe("private event bypass (finding 1)", () => {
   });
 
   it("does not let one person's unlock open the event for another", async () => {
+    const { db } = database;
     const ev = await privateEvent();
     const [first, second] = [await person(), await person()];
     await unlockPrivateEvent(db, new Request("http://localhost/"), {
       eventId: ev.id,
       code: "LODGE-RULES",
-      clientAddress: freshAddress(),
+      clientAddress: nextClientAddress(),
       userId: first.id,
     });
     expect(await hold(ev.id, second.id)).toMatchObject({ ok: false, reason: "locked" });
@@ -184,6 +164,7 @@ describe("hold renewal (finding 2)", () => {
   });
 
   it("caps a hold's whole life at twice HOLD_MINUTES, through consent and payment", async () => {
+    const { db } = database;
     const ev = await paidEvent();
     const patient = await person();
     const held = await hold(ev.id, patient.id, "10:00", NOW);
@@ -212,23 +193,20 @@ describe("hold renewal (finding 2)", () => {
 
 describe("one live hold per person (finding 2)", () => {
   it("lets go of a person's earlier hold at another event when they hold a new one", async () => {
+    const { db } = database;
     const [first, second] = [await paidEvent(), await paidEvent()];
     const patient = await person();
     const a = await hold(first.id, patient.id);
     const b = await hold(second.id, patient.id);
     expect(a.ok && b.ok).toBe(true);
-    const live = await db
-      .select({ eventId: booking.eventId })
-      .from(booking)
-      .where(
-        and(eq(booking.userId, patient.id), inArray(booking.status, ["held", "awaiting_payment"])),
-      );
-    expect(live).toEqual([{ eventId: second.id }]);
+    const live = await liveHoldsOf(patient.id);
+    expect(live).toEqual([second.id]);
     const firstView = await findEvent(db, first.id, NOW);
     expect(firstView!.booked_spaces).toBe(0);
   });
 
   it("refuses a new hold while the person is paying for another event", async () => {
+    const { db } = database;
     const [first, second] = [await paidEvent(), await paidEvent()];
     const patient = await person();
     const a = await hold(first.id, patient.id);
@@ -251,18 +229,21 @@ describe("one live hold per person (finding 2)", () => {
     });
   });
 
-  it("gives two holds at once by one person at two events at most one place", async () => {
-    const [first, second] = [await paidEvent(), await paidEvent()];
-    const patient = await person();
-    await Promise.all([hold(first.id, patient.id), hold(second.id, patient.id)]);
-    const live = await db
-      .select({ id: booking.id })
-      .from(booking)
-      .where(
-        and(eq(booking.userId, patient.id), inArray(booking.status, ["held", "awaiting_payment"])),
-      );
-    expect(live).toHaveLength(1);
-  });
+  // PGlite has one connection, so there the two holds take turns and cannot race: this passed on
+  // PGlite without the person's row lock. On PostgreSQL (CI runs this file there too) each runs on
+  // its own connection; a few rounds, since one pair does not always meet.
+  it.skipIf(!process.env.TEST_DATABASE_URL)(
+    "gives two holds at once by one person at two events at most one place (PostgreSQL only)",
+    async () => {
+      for (let round = 0; round < 5; round++) {
+        const [first, second] = [await paidEvent(), await paidEvent()];
+        const patient = await person();
+        await Promise.all([hold(first.id, patient.id), hold(second.id, patient.id)]);
+        const live = await liveHoldsOf(patient.id);
+        expect(live).toHaveLength(1);
+      }
+    },
+  );
 });
 
 describe("new holds per client address (finding 2)", () => {
@@ -289,6 +270,7 @@ describe("new holds per client address (finding 2)", () => {
 
 describe("a cancelled event keeping a released result (finding 11)", () => {
   it("leaves a booking whose sample was taken, and its released result, when the event is cancelled", async () => {
+    const { db } = database;
     const ev = await freeEvent({ eventDate: "2026-06-02" });
     const [tested, untested] = [await person(), await person()];
     const bookTested = await hold(ev.id, tested.id, "10:00");
@@ -306,26 +288,9 @@ describe("a cancelled event keeping a released result (finding 11)", () => {
       .update(booking)
       .set({ arrivedAt: at(1500), sampleTakenAt: at(1501), sampleId: `S-${crypto.randomUUID()}` })
       .where(eq(booking.id, testedRow.id));
-    await db.insert(testResult).values({
-      bookingId: testedRow.id,
-      psaValue: "1.10",
-      flag: "green",
-      retestYears: 2,
-      sampleDate: "2026-06-02",
-      releasedAt: at(3000),
-    });
+    await insertReleasedResult(testedRow.id, "1.10");
 
-    const result = await cancelEvent(
-      db,
-      {
-        id: "rules-coordinator",
-        email: "coordinator@example.org",
-        clientAddress: "127.0.0.1",
-        roles: ["coordinator"],
-      },
-      ev.id,
-      at(60),
-    );
+    const result = await cancelEvent(db, await coordinator(), ev.id, at(60));
     expect(result).toMatchObject({ ok: true, bookingsCancelled: 1, bookingsKept: 1 });
     expect((await bookingRow(refTested)).status).toBe("confirmed");
     expect((await bookingRow(refUntested)).status).toBe("cancelled");
@@ -338,21 +303,12 @@ describe("a cancelled event keeping a released result (finding 11)", () => {
 
 describe("booked counts come from bookings (finding 12)", () => {
   it("counts confirmed bookings wherever they were written, with no stored counter to drift", async () => {
+    const { db } = database;
     const ev = await freeEvent();
     for (const slotTime of ["10:00", "10:00", "10:30"]) {
       const patient = await person();
       // Written as staff tools or a later feature might, without the booking service's counter.
-      await db.insert(booking).values({
-        reference: `MHAT-${crypto.randomBytes(2).toString("hex").toUpperCase()}-${crypto.randomBytes(2).toString("hex").toUpperCase()}`,
-        eventId: ev.id,
-        userId: patient.id,
-        slotTime,
-        status: "confirmed",
-        pricePence: 0,
-        paymentRequired: false,
-        paymentStatus: "not_required",
-        confirmedAt: NOW,
-      });
+      await insertBooking(db, { eventId: ev.id, userId: patient.id, slotTime, confirmedAt: NOW });
     }
     const view = await findEvent(db, ev.id, NOW);
     expect(view!.booked_spaces).toBe(3);
@@ -362,8 +318,8 @@ describe("booked counts come from bookings (finding 12)", () => {
 
 describe("sign-ups per client address (finding 2)", () => {
   const signUpFrom = (clientAddress: string, n: number) => {
-    const email = `signup-${n}-${crypto.randomBytes(3).toString("hex")}@example.com`;
-    return signUpPatient(db, {
+    const email = uniqueEmail(`signup-${n}`);
+    return signUpPatient(database.db, {
       profile: {
         firstName: "Herbert",
         lastName: `Signup${n}`,
@@ -390,25 +346,16 @@ describe("sign-ups per client address (finding 2)", () => {
   });
 });
 
-/** Starts a paid booking through to an order with the simulated provider; its reference and order. */
-async function paidBookingWithOrder(eventId: string, userId: string) {
-  const held = await hold(eventId, userId, "10:00", NOW);
-  const reference = held.ok ? held.booking.reference : "";
-  await submitConsent(db, { userId, reference, form: consentForm }, at(1));
-  const started = await startPayment(
-    db,
-    { userId, reference, returnUrl: "http://localhost/r", cancelUrl: "http://localhost/c" },
-    at(2),
-  );
-  return { reference, orderId: started.outcome === "redirect" ? started.orderId : "" };
-}
-
 describe("holds that end stay ended (review of finding 2)", () => {
   it("cannot keep a hold alive by asking again and again to capture an order nobody approved", async () => {
+    const { db } = database;
     const ev = await paidEvent();
     const patient = await person();
-    const { reference, orderId } = await paidBookingWithOrder(ev.id, patient.id);
-    expect(orderId).not.toBe("");
+    const { reference, orderId } = await bookingAtCheckout(
+      db,
+      { eventId: ev.id, userId: patient.id },
+      NOW,
+    );
     for (const minute of [18, 34, 50]) {
       const answer = await capturePayment(db, { userId: patient.id, orderId }, at(minute));
       expect(answer.outcome).not.toBe("confirmed");
@@ -419,6 +366,7 @@ describe("holds that end stay ended (review of finding 2)", () => {
   });
 
   it("does not bring back a hold that ran out elsewhere while the person holds another place", async () => {
+    const { db } = database;
     const [first, second] = [await paidEvent(), await paidEvent()];
     const patient = await person();
     const a = await hold(first.id, patient.id, "10:00", NOW);
@@ -429,13 +377,8 @@ describe("holds that end stay ended (review of finding 2)", () => {
     expect(
       await submitConsent(db, { userId: patient.id, reference, form: consentForm }, at(17)),
     ).toEqual({ next: "expired", reference });
-    const live = await db
-      .select({ eventId: booking.eventId })
-      .from(booking)
-      .where(
-        and(eq(booking.userId, patient.id), inArray(booking.status, ["held", "awaiting_payment"])),
-      );
-    expect(live).toEqual([{ eventId: second.id }]);
+    const live = await liveHoldsOf(patient.id);
+    expect(live).toEqual([second.id]);
   });
 
   it("changes nothing when a hold is refused: the person's hold elsewhere stays", async () => {
@@ -454,10 +397,11 @@ describe("holds that end stay ended (review of finding 2)", () => {
   });
 
   it("does not bring back a lapsed hold on an event since unpublished, or whose code was revoked", async () => {
+    const { db } = database;
     const draftLater = await freeEvent();
     const first = await person();
     const a = await hold(draftLater.id, first.id, "10:00", NOW);
-    await db.update(eventTable).set({ status: "draft" }).where(eq(eventTable.id, draftLater.id));
+    await db.update(event).set({ status: "draft" }).where(eq(event.id, draftLater.id));
     const refA = a.ok ? a.booking.reference : "";
     expect(
       await submitConsent(db, { userId: first.id, reference: refA, form: consentForm }, at(16)),
@@ -469,7 +413,7 @@ describe("holds that end stay ended (review of finding 2)", () => {
     await unlockPrivateEvent(db, new Request("http://localhost/"), {
       eventId: lodge.id,
       code: "REVOKE-LATER",
-      clientAddress: freshAddress(),
+      clientAddress: nextClientAddress(),
       userId: second.id,
     });
     const b = await hold(lodge.id, second.id, "10:00", NOW);
@@ -486,13 +430,14 @@ describe("holds that end stay ended (review of finding 2)", () => {
 
 describe("a code's uses (review of finding 1)", () => {
   it("opens an event for as many accounts as the code has uses, however its cookie is passed around", async () => {
+    const { db } = database;
     const ev = await freeEvent({ isPublic: false });
     await createAccessCode(db, { eventId: ev.id, code: "ONE-USE", maxUses: 1 });
     // Given before signing in: the browser remembers it, and no use is counted yet.
     const anonymous = await unlockPrivateEvent(db, new Request("http://localhost/"), {
       eventId: ev.id,
       code: "one-use",
-      clientAddress: freshAddress(),
+      clientAddress: nextClientAddress(),
     });
     expect(anonymous.status).toBe(200);
     const cookie = anonymous.status === 200 ? anonymous.setCookie.split(";")[0]! : "";
@@ -516,6 +461,7 @@ describe("a code's uses (review of finding 1)", () => {
 
 describe("results are never lost with their booking (review of finding 11)", () => {
   it("still shows a released result whose booking a cancellation cancelled before this rule", async () => {
+    const { db } = database;
     const ev = await freeEvent({ eventDate: "2026-06-02" });
     const patient = await person();
     const held = await hold(ev.id, patient.id, "10:00");
@@ -527,14 +473,7 @@ describe("results are never lost with their booking (review of finding 11)", () 
       .update(booking)
       .set({ status: "cancelled", cancelledAt: at(3100) })
       .where(eq(booking.id, row.id));
-    await db.insert(testResult).values({
-      bookingId: row.id,
-      psaValue: "0.90",
-      flag: "green",
-      retestYears: 2,
-      sampleDate: "2026-06-02",
-      releasedAt: at(3000),
-    });
+    await insertReleasedResult(row.id, "0.90");
     const shown = await listAppointmentsAndResults(db, patient.id, at(4000));
     expect(shown.map((entry) => [entry.reference, entry.result?.flag])).toEqual([
       [reference, "green"],
@@ -542,6 +481,7 @@ describe("results are never lost with their booking (review of finding 11)", () 
   });
 
   it("counts as cancelled only bookings that held a place; a hold that had run out just expires", async () => {
+    const { db } = database;
     const ev = await freeEvent();
     const [booked, lapsed] = [await person(), await person()];
     const a = await hold(ev.id, booked.id, "10:00", NOW);
@@ -551,17 +491,7 @@ describe("results are never lost with their booking (review of finding 11)", () 
       at(1),
     );
     const b = await hold(ev.id, lapsed.id, "10:30", NOW);
-    const result = await cancelEvent(
-      db,
-      {
-        id: "rules-coordinator",
-        email: "coordinator@example.org",
-        clientAddress: "127.0.0.1",
-        roles: ["coordinator"],
-      },
-      ev.id,
-      at(30),
-    );
+    const result = await cancelEvent(db, await coordinator(), ev.id, at(30));
     expect(result).toMatchObject({ ok: true, bookingsCancelled: 1, emailsQueued: 1 });
     expect((await bookingRow(b.ok ? b.booking.reference : "")).status).toBe("expired");
   });

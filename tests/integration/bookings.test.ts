@@ -1,23 +1,19 @@
 import crypto from "node:crypto";
 import { and, eq, inArray } from "drizzle-orm";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { Db } from "#app/db/client.server";
+import { beforeEach, describe, expect, it } from "vitest";
 import type { event } from "#app/db/schema";
 import {
   booking,
   consent,
   outboxEmail,
   paymentTransaction,
-  profile,
   testResult,
   user,
 } from "#app/db/schema";
-import type { ConsentForm } from "#app/domain/consent";
 import { listAppointmentsAndResults } from "#app/services/booking/appointments.server";
 import { capturePayment } from "#app/services/booking/capture.server";
 import { startPayment } from "#app/services/booking/checkout.server";
 import { submitConsent } from "#app/services/booking/consent.server";
-import { holdPlace, type HeldBooking } from "#app/services/booking/hold.server";
 import { reconcilePayments } from "#app/services/booking/reconcile.server";
 import { findBookingByOrderForUser, findBookingForUser } from "#app/services/booking/view.server";
 import { DEMO_PATIENT_EMAIL, DEMO_PATIENT_PASSWORD } from "#app/demo/patient.server";
@@ -26,111 +22,57 @@ import { authFor } from "#app/services/auth.server";
 import { deliverDueEmails } from "#app/services/email.server";
 import { eventSlots, findEvent } from "#app/services/events.server";
 import { createPayPalClient } from "#app/services/payments/paypal.server";
-import {
-  createPayPalProvider,
-  paymentProviderName,
-  usePaymentProvider,
-} from "#app/services/payments/provider.server";
+import { paymentProviderName, usePaymentProvider } from "#app/services/payments/provider.server";
 import { createSimulatedProvider } from "#app/services/payments/simulated.server";
-import { openTestDatabase } from "#tests/support/database";
-import { startFakePayPal, type FakePayPal } from "#tests/support/fake-paypal";
-import { insertEvent, insertProduct } from "#tests/support/factories";
+import { testDatabaseForThisFile } from "#tests/support/database";
+import {
+  bookingAtCheckout,
+  CHECKOUT_CANCEL_URL,
+  CHECKOUT_RETURN_URL,
+  consentForm as form,
+  consentFormSecrets,
+  fakePayPalForThisFile,
+  holdFor,
+  insertEvent,
+  insertFreeEvent,
+  insertPaidEvent,
+  insertPatient,
+  insertProduct,
+  requestHold,
+} from "#tests/support/fixtures";
 
-let addressCount = 0;
-/** A client address of its own per hold, so the limit on new holds per address is not what these tests meet. */
-const nextAddress = () => `198.18.${Math.floor(++addressCount / 250)}.${addressCount % 250}`;
-
-let database: Awaited<ReturnType<typeof openTestDatabase>>;
-let db: Db;
-let fake: FakePayPal;
-
-beforeAll(async () => {
-  database = await openTestDatabase();
-  db = database.db;
-  fake = await startFakePayPal();
-  usePaymentProvider(createPayPalProvider(fake.settings));
-});
-afterAll(async () => {
-  usePaymentProvider(undefined);
-  await fake?.close();
-  await database?.close();
-});
+const database = testDatabaseForThisFile();
+const fakePayPal = fakePayPalForThisFile();
 beforeEach(async () => {
-  fake.reset();
   // Each test starts with no bookings in flight, so the worker's counts are this test's alone.
-  await db
+  await database.db
     .update(booking)
     .set({ status: "expired" })
     .where(inArray(booking.status, ["held", "awaiting_payment"]));
 });
 
-/** Nine days before the factory's event (10 June 2026, 10:00 to 12:00, 30-minute slots). */
+/** Nine days before the fixture's event (10 June 2026, 10:00 to 12:00, 30-minute slots). */
 const NOW = new Date("2026-06-01T09:00:00Z");
 const minutes = (n: number) => new Date(NOW.getTime() + n * 60_000);
-const RETURN_URL = "http://localhost:3000/checkout/return";
-const CANCEL_URL = "http://localhost:3000/checkout/cancel";
 
-let people = 0;
-/** A signed-up person: a user and a profile (aged 60 on the event's day unless told otherwise). */
-async function person(overrides: Partial<typeof profile.$inferInsert> = {}) {
-  people++;
-  const id = `user-${people}-${crypto.randomUUID()}`;
-  const email = `person${people}@example.com`;
-  await db.insert(user).values({ id, name: `Person ${people}`, email, emailVerified: true });
-  await db.insert(profile).values({
-    id: `profile-${id}`,
-    userId: id,
-    reference: `MHATTEST${String(people).padStart(4, "0")}`,
-    firstName: "Arthur",
-    lastName: `Tester${people}`,
-    phone: "01632 960 100",
-    email,
-    homeAddressLine1: "1 Mill Lane",
-    homePostcode: "CM1 2AB",
-    homeCountry: "United Kingdom",
-    dateOfBirth: "1966-03-01",
-    nhsNumber: null,
-    ...overrides,
-  });
-  return { id, email };
-}
+/** A signed-up man, aged 60 on the event's day unless told otherwise. */
+const person = (details: Parameters<typeof insertPatient>[1] = {}) =>
+  insertPatient(database.db, details);
+const freeEvent = (overrides: Partial<typeof event.$inferInsert> = {}) =>
+  insertFreeEvent(database.db, overrides);
+const paidEvent = (overrides: Partial<typeof event.$inferInsert> = {}) =>
+  insertPaidEvent(database.db, overrides);
 
-const form: ConsentForm = {
-  answers: {
-    numberOfPsaTest: 1,
-    familyHistoryProstateCancer: "Yes",
-    familyMemberWithProstateCancer: ["Father"],
-    familyHistoryBreastOvarianCancer: "Yes",
-    familyMemberWithOvarianCancer: [],
-    motherSideDetails: "SECRET-FAMILY-DETAIL maternal cousin",
-    medicationHistory: "Avodart",
-  },
-  gpConsent: true,
-};
-
-async function freeEvent(overrides: Partial<typeof event.$inferInsert> = {}) {
-  const product = await insertProduct(db, 0);
-  return insertEvent(db, product.id, { paymentRequired: false, ...overrides });
-}
-
-async function paidEvent(overrides: Partial<typeof event.$inferInsert> = {}) {
-  const product = await insertProduct(db, 2500);
-  return insertEvent(db, product.id, { paymentRequired: true, ...overrides });
-}
-
-async function hold(eventId: string, userId: string, slotTime = "10:00", now = NOW) {
-  const result = await holdPlace(
-    db,
-    { clientAddress: nextAddress(), eventId, userId, slotTime },
-    now,
-  );
-  if (!result.ok) throw new Error(`hold refused: ${result.reason}`);
-  return result.booking;
-}
+/** A place held, for tests about what follows the hold. */
+const hold = (eventId: string, userId: string, slotTime = "10:00", now = NOW) =>
+  holdFor(database.db, { eventId, userId, slotTime }, now);
+/** Asks for a place: held or refused. */
+const tryHold = (eventId: string, userId: string, slotTime = "10:00", now = NOW) =>
+  requestHold(database.db, { eventId, userId, slotTime }, now);
 
 /** Confirmed bookings of an event, counted straight from the table. */
 async function confirmedCount(eventId: string) {
-  const rows = await db
+  const rows = await database.db
     .select({ id: booking.id })
     .from(booking)
     .where(and(eq(booking.eventId, eventId), eq(booking.status, "confirmed")));
@@ -138,42 +80,30 @@ async function confirmedCount(eventId: string) {
 }
 
 async function bookingRow(reference: string) {
-  const [row] = await db.select().from(booking).where(eq(booking.reference, reference));
+  const [row] = await database.db.select().from(booking).where(eq(booking.reference, reference));
   return row!;
 }
 
 async function mailTo(email: string) {
-  return db.select().from(outboxEmail).where(eq(outboxEmail.to, email));
+  return database.db.select().from(outboxEmail).where(eq(outboxEmail.to, email));
 }
 
-/** A paid booking awaiting payment, with an order created at the fake PayPal. */
-async function bookingAtCheckout(overrides: Partial<typeof event.$inferInsert> = {}) {
+/** A paid event's booking awaiting payment, with an order created at the fake PayPal. */
+async function paidBookingAtCheckout(overrides: Partial<typeof event.$inferInsert> = {}) {
   const ev = await paidEvent(overrides);
   const who = await person();
-  const held = await hold(ev.id, who.id);
-  expect(
-    await submitConsent(db, { userId: who.id, reference: held.reference, form }, minutes(1)),
-  ).toEqual({ next: "checkout", reference: held.reference });
-  const started = await startPayment(
-    db,
-    { userId: who.id, reference: held.reference, returnUrl: RETURN_URL, cancelUrl: CANCEL_URL },
-    minutes(2),
-  );
-  if (started.outcome !== "redirect") throw new Error(`no order: ${started.outcome}`);
-  return { ev, who, held, orderId: started.orderId, approvalUrl: started.approvalUrl };
+  const checkout = await bookingAtCheckout(database.db, { eventId: ev.id, userId: who.id }, NOW);
+  return { ev, who, ...checkout };
 }
 
 describe("a free event", () => {
   it("holds a place, takes consent, and confirms the booking at once", async () => {
+    const { db } = database;
     const ev = await freeEvent();
     const who = await person();
-    const result = await holdPlace(
-      db,
-      { clientAddress: nextAddress(), eventId: ev.id, userId: who.id, slotTime: "10:30" },
-      NOW,
-    );
-    expect(result.ok).toBe(true);
-    const held = (result as { booking: HeldBooking }).booking;
+    const result = await tryHold(ev.id, who.id, "10:30");
+    if (!result.ok) throw new Error(`hold refused: ${result.reason}`);
+    const held = result.booking;
     expect(held).toMatchObject({
       slotTime: "10:30",
       status: "held",
@@ -218,6 +148,7 @@ describe("a free event", () => {
   });
 
   it("treats an event whose payment is unknown (null) as free", async () => {
+    const { db } = database;
     const product = await insertProduct(db, 2500);
     const ev = await insertEvent(db, product.id, { paymentRequired: null });
     const who = await person();
@@ -231,46 +162,26 @@ describe("a free event", () => {
   it("refuses people outside 40 to 80 on the day, and an ESNEFT event without an NHS number", async () => {
     const ev = await freeEvent();
     const young = await person({ dateOfBirth: "1986-06-11" }); // 39 on 10 June 2026
-    expect(
-      await holdPlace(
-        db,
-        { clientAddress: nextAddress(), eventId: ev.id, userId: young.id, slotTime: "10:00" },
-        NOW,
-      ),
-    ).toEqual({
+    expect(await tryHold(ev.id, young.id, "10:00", NOW)).toEqual({
       ok: false,
       reason: "not-eligible",
       problems: ["too-young"],
     });
     const esneft = await freeEvent({ labName: "ESNEFT" });
     const without = await person();
-    expect(
-      await holdPlace(
-        db,
-        { clientAddress: nextAddress(), eventId: esneft.id, userId: without.id, slotTime: "10:00" },
-        NOW,
-      ),
-    ).toEqual({ ok: false, reason: "not-eligible", problems: ["nhs-number-needed"] });
+    expect(await tryHold(esneft.id, without.id, "10:00", NOW)).toEqual({
+      ok: false,
+      reason: "not-eligible",
+      problems: ["nhs-number-needed"],
+    });
     const withNumber = await person({ nhsNumber: "9434765919" });
-    expect(
-      (
-        await holdPlace(
-          db,
-          {
-            clientAddress: nextAddress(),
-            eventId: esneft.id,
-            userId: withNumber.id,
-            slotTime: "10:00",
-          },
-          NOW,
-        )
-      ).ok,
-    ).toBe(true);
+    expect((await tryHold(esneft.id, withNumber.id, "10:00", NOW)).ok).toBe(true);
   });
 });
 
 describe("one booking per person per event", () => {
   it("moves a live hold to the newly chosen time instead of holding twice", async () => {
+    const { db } = database;
     const ev = await freeEvent();
     const who = await person();
     const first = await hold(ev.id, who.id, "10:00");
@@ -284,17 +195,12 @@ describe("one booking per person per event", () => {
   });
 
   it("refuses a second booking once the first is confirmed, or awaiting payment", async () => {
+    const { db } = database;
     const ev = await freeEvent();
     const who = await person();
     const held = await hold(ev.id, who.id);
     await submitConsent(db, { userId: who.id, reference: held.reference, form }, NOW);
-    expect(
-      await holdPlace(
-        db,
-        { clientAddress: nextAddress(), eventId: ev.id, userId: who.id, slotTime: "11:00" },
-        NOW,
-      ),
-    ).toEqual({
+    expect(await tryHold(ev.id, who.id, "11:00", NOW)).toEqual({
       ok: false,
       reason: "already-booked",
     });
@@ -303,16 +209,14 @@ describe("one booking per person per event", () => {
     const payer = await person();
     const paying = await hold(paid.id, payer.id);
     await submitConsent(db, { userId: payer.id, reference: paying.reference, form }, NOW);
-    expect(
-      await holdPlace(
-        db,
-        { clientAddress: nextAddress(), eventId: paid.id, userId: payer.id, slotTime: "11:00" },
-        minutes(1),
-      ),
-    ).toEqual({ ok: false, reason: "already-booked" });
+    expect(await tryHold(paid.id, payer.id, "11:00", minutes(1))).toEqual({
+      ok: false,
+      reason: "already-booked",
+    });
   });
 
   it("is enforced by the database too", async () => {
+    const { db } = database;
     const ev = await freeEvent();
     const who = await person();
     await hold(ev.id, who.id);
@@ -334,18 +238,16 @@ describe("one booking per person per event", () => {
 
 describe("holds and capacity", () => {
   it("frees an expired hold's place at once, and lets the same person hold again", async () => {
+    const { db } = database;
     const ev = await freeEvent({ totalSpaces: 1 });
     const first = await person();
     const second = await person();
     const held = await hold(ev.id, first.id);
     expect((await findEvent(db, ev.id, minutes(1)))!.booking_status).toBe("full");
-    expect(
-      await holdPlace(
-        db,
-        { clientAddress: nextAddress(), eventId: ev.id, userId: second.id, slotTime: "11:00" },
-        minutes(14),
-      ),
-    ).toEqual({ ok: false, reason: "event-unavailable" });
+    expect(await tryHold(ev.id, second.id, "11:00", minutes(14))).toEqual({
+      ok: false,
+      reason: "event-unavailable",
+    });
 
     // Fifteen minutes on, the hold has run out: the place is free without any job running.
     expect((await findEvent(db, ev.id, minutes(15)))!).toMatchObject({
@@ -356,28 +258,20 @@ describe("holds and capacity", () => {
     const again = await hold(ev.id, first.id, "10:30", minutes(16));
     expect(again.reference).not.toBe(held.reference);
     expect((await bookingRow(held.reference)).status).toBe("expired");
-    expect(
-      await holdPlace(
-        db,
-        { clientAddress: nextAddress(), eventId: ev.id, userId: second.id, slotTime: "11:00" },
-        minutes(17),
-      ),
-    ).toEqual({ ok: false, reason: "event-unavailable" });
+    expect(await tryHold(ev.id, second.id, "11:00", minutes(17))).toEqual({
+      ok: false,
+      reason: "event-unavailable",
+    });
   });
 
   it("counts places per slot and for the event, and the slots and cards show it", async () => {
+    const { db } = database;
     const ev = await freeEvent({ totalSpaces: 3, placesPerSlot: 2 });
     const [a, b, c, d] = [await person(), await person(), await person(), await person()];
     await hold(ev.id, a.id, "10:00");
     const second = await hold(ev.id, b.id, "10:00");
     await submitConsent(db, { userId: b.id, reference: second.reference, form }, NOW);
-    expect(
-      await holdPlace(
-        db,
-        { clientAddress: nextAddress(), eventId: ev.id, userId: c.id, slotTime: "10:00" },
-        NOW,
-      ),
-    ).toEqual({
+    expect(await tryHold(ev.id, c.id, "10:00", NOW)).toEqual({
       ok: false,
       reason: "slot-unavailable",
     });
@@ -388,13 +282,7 @@ describe("holds and capacity", () => {
     });
 
     await hold(ev.id, c.id, "11:30");
-    expect(
-      await holdPlace(
-        db,
-        { clientAddress: nextAddress(), eventId: ev.id, userId: d.id, slotTime: "11:00" },
-        NOW,
-      ),
-    ).toEqual({
+    expect(await tryHold(ev.id, d.id, "11:00", NOW)).toEqual({
       ok: false,
       reason: "event-unavailable",
     });
@@ -407,47 +295,28 @@ describe("holds and capacity", () => {
     const ev = await freeEvent();
     const who = await person();
     for (const slotTime of ["10:15", "12:00", "9:00", "nonsense"]) {
-      expect(
-        await holdPlace(
-          db,
-          { clientAddress: nextAddress(), eventId: ev.id, userId: who.id, slotTime },
-          NOW,
-        ),
-      ).toEqual({
+      expect(await tryHold(ev.id, who.id, slotTime, NOW)).toEqual({
         ok: false,
         reason: "slot-unavailable",
       });
     }
     // On the day (within 24 hours of the end) a public event is closed.
-    expect(
-      await holdPlace(
-        db,
-        { clientAddress: nextAddress(), eventId: ev.id, userId: who.id, slotTime: "11:30" },
-        new Date("2026-06-10T09:45:00Z"),
-      ),
-    ).toEqual({ ok: false, reason: "event-unavailable" });
-    expect(
-      await holdPlace(
-        db,
-        {
-          clientAddress: nextAddress(),
-          eventId: crypto.randomUUID(),
-          userId: who.id,
-          slotTime: "10:00",
-        },
-        NOW,
-      ),
-    ).toEqual({ ok: false, reason: "event-not-found" });
-    expect(
-      await holdPlace(
-        db,
-        { clientAddress: nextAddress(), eventId: "not-a-uuid", userId: who.id, slotTime: "10:00" },
-        NOW,
-      ),
-    ).toEqual({ ok: false, reason: "event-not-found" });
+    expect(await tryHold(ev.id, who.id, "11:30", new Date("2026-06-10T09:45:00Z"))).toEqual({
+      ok: false,
+      reason: "event-unavailable",
+    });
+    expect(await tryHold(crypto.randomUUID(), who.id, "10:00", NOW)).toEqual({
+      ok: false,
+      reason: "event-not-found",
+    });
+    expect(await tryHold("not-a-uuid", who.id, "10:00", NOW)).toEqual({
+      ok: false,
+      reason: "event-not-found",
+    });
   });
 
   it("renews an expired hold at consent while its place is still free, and not once it is taken", async () => {
+    const { db } = database;
     const ev = await freeEvent({ totalSpaces: 1 });
     const late = await person();
     const held = await hold(ev.id, late.id);
@@ -474,6 +343,7 @@ describe("holds and capacity", () => {
 
 describe("only the owner", () => {
   it("sees, consents to and pays for a booking; anyone else gets nothing", async () => {
+    const { db } = database;
     const ev = await paidEvent();
     const owner = await person();
     const stranger = await person();
@@ -490,8 +360,8 @@ describe("only the owner", () => {
         {
           userId: stranger.id,
           reference: held.reference,
-          returnUrl: RETURN_URL,
-          cancelUrl: CANCEL_URL,
+          returnUrl: CHECKOUT_RETURN_URL,
+          cancelUrl: CHECKOUT_CANCEL_URL,
         },
         NOW,
       ),
@@ -530,19 +400,23 @@ describe("only the owner", () => {
 
 describe("payment", () => {
   it("creates the order from the booking's price, with the spec's description", async () => {
-    const { ev, who, held, orderId, approvalUrl } = await bookingAtCheckout({ pricePence: 3150 });
+    const fake = fakePayPal();
+    const { db } = database;
+    const { ev, who, reference, orderId, approvalUrl } = await paidBookingAtCheckout({
+      pricePence: 3150,
+    });
     expect(approvalUrl).toBe(`${fake.url}/checkoutnow?token=${orderId}`);
     const [sent] = fake.requestsTo("POST", "/v2/checkout/orders");
     expect(sent!.body).toMatchObject({
       purchase_units: [
         {
-          reference_id: held.reference,
+          reference_id: reference,
           description: `PSA Blood Test, 10/06/2026, event ${ev.id}`,
           amount: { currency_code: "GBP", value: "31.50" },
         },
       ],
     });
-    expect(await bookingRow(held.reference)).toMatchObject({
+    expect(await bookingRow(reference)).toMatchObject({
       status: "awaiting_payment",
       paymentStatus: "unpaid",
       paymentOrderId: orderId,
@@ -556,49 +430,64 @@ describe("payment", () => {
       { kind: "create", status: "PAYER_ACTION_REQUIRED", amountPence: 3150 },
     ]);
     expect((await findBookingByOrderForUser(db, { userId: who.id, orderId }, NOW))?.reference).toBe(
-      held.reference,
+      reference,
     );
   });
 
-  it("confirms once when the capture is replayed three times, together", async () => {
-    const { ev, who, held, orderId } = await bookingAtCheckout();
-    fake.approve(orderId);
-    const results = await Promise.all(
-      [1, 2, 3].map(() => capturePayment(db, { userId: who.id, orderId }, minutes(3))),
-    );
-    expect(results).toEqual(
-      [1, 2, 3].map(() => ({ outcome: "confirmed", reference: held.reference })),
-    );
-    // and once more afterwards
-    expect(await capturePayment(db, { userId: who.id, orderId }, minutes(4))).toEqual({
-      outcome: "confirmed",
-      reference: held.reference,
-    });
+  // PGlite has one connection, so there the three captures take turns and cannot race: this
+  // passed on PGlite with the capture's row locks removed. On PostgreSQL (CI runs this file there
+  // too) each runs on its own connection; a few rounds, since one set does not always meet.
+  it.skipIf(!process.env.TEST_DATABASE_URL)(
+    "confirms once when the capture is replayed three times, together (PostgreSQL only)",
+    async () => {
+      const fake = fakePayPal();
+      const { db } = database;
+      for (let round = 0; round < 5; round++) {
+        const { ev, who, reference, orderId } = await paidBookingAtCheckout();
+        fake.approve(orderId);
+        const results = await Promise.all(
+          [1, 2, 3].map(() => capturePayment(db, { userId: who.id, orderId }, minutes(3))),
+        );
+        expect(results).toEqual([1, 2, 3].map(() => ({ outcome: "confirmed", reference })));
+        // and once more afterwards
+        expect(await capturePayment(db, { userId: who.id, orderId }, minutes(4))).toEqual({
+          outcome: "confirmed",
+          reference,
+        });
 
-    expect(fake.captures.size).toBe(1);
-    const captures = await db
-      .select()
-      .from(paymentTransaction)
-      .where(and(eq(paymentTransaction.orderId, orderId), eq(paymentTransaction.kind, "capture")));
-    expect(captures).toHaveLength(1);
-    expect(captures[0]).toMatchObject({ status: "COMPLETED", amountPence: 2500 });
-    expect(await bookingRow(held.reference)).toMatchObject({
-      status: "confirmed",
-      paymentStatus: "paid",
-    });
-    expect(await confirmedCount(ev.id)).toBe(1);
-    expect(await mailTo(who.email)).toHaveLength(1);
-  });
+        const madeAtPayPal = [...fake.captures.values()].filter(
+          (capture) => capture.orderId === orderId,
+        );
+        expect(madeAtPayPal).toHaveLength(1);
+        const captures = await db
+          .select()
+          .from(paymentTransaction)
+          .where(
+            and(eq(paymentTransaction.orderId, orderId), eq(paymentTransaction.kind, "capture")),
+          );
+        expect(captures).toHaveLength(1);
+        expect(captures[0]).toMatchObject({ status: "COMPLETED", amountPence: 2500 });
+        expect(await bookingRow(reference)).toMatchObject({
+          status: "confirmed",
+          paymentStatus: "paid",
+        });
+        expect(await confirmedCount(ev.id)).toBe(1);
+        expect(await mailTo(who.email)).toHaveLength(1);
+      }
+    },
+  );
 
   it("resolves ORDER_ALREADY_CAPTURED by reading the order's capture", async () => {
-    const { ev, who, held, orderId } = await bookingAtCheckout();
+    const fake = fakePayPal();
+    const { db } = database;
+    const { ev, who, reference, orderId } = await paidBookingAtCheckout();
     fake.approve(orderId);
     // Captured elsewhere (another instance, or an attempt whose record was lost).
     await createPayPalClient(fake.settings).captureOrder(orderId, { requestId: "elsewhere-1" });
 
     expect(await capturePayment(db, { userId: who.id, orderId }, minutes(3))).toEqual({
       outcome: "confirmed",
-      reference: held.reference,
+      reference,
     });
     expect(fake.requestsTo("GET", `/v2/checkout/orders/${orderId}`)).toHaveLength(1);
     const rows = await db
@@ -615,15 +504,17 @@ describe("payment", () => {
   });
 
   it("reuses the PayPal-Request-Id when retrying after no response", async () => {
-    const { who, held, orderId } = await bookingAtCheckout();
+    const fake = fakePayPal();
+    const { db } = database;
+    const { who, reference, orderId } = await paidBookingAtCheckout();
     fake.approve(orderId);
     fake.dropNextResponse(`/v2/checkout/orders/${orderId}/capture`);
     expect(await capturePayment(db, { userId: who.id, orderId }, minutes(3))).toEqual({
       outcome: "no-response",
-      reference: held.reference,
+      reference,
       message: "No response from PayPal",
     });
-    expect((await bookingRow(held.reference)).status).toBe("awaiting_payment");
+    expect((await bookingRow(reference)).status).toBe("awaiting_payment");
     expect(await capturePayment(db, { userId: who.id, orderId }, minutes(4))).toMatchObject({
       outcome: "confirmed",
     });
@@ -634,16 +525,18 @@ describe("payment", () => {
   });
 
   it("keeps the hold after a declined card, then confirms the next attempt with a new request id", async () => {
-    const { ev, who, held, orderId } = await bookingAtCheckout();
+    const fake = fakePayPal();
+    const { db } = database;
+    const { ev, who, reference, orderId } = await paidBookingAtCheckout();
     fake.setOutcome(orderId, "decline");
     fake.approve(orderId);
     expect(await capturePayment(db, { userId: who.id, orderId }, minutes(3))).toEqual({
       outcome: "recoverable",
-      reference: held.reference,
+      reference,
       message:
         "Your payment was not completed. Please try again, or choose another card or payment method.",
     });
-    expect(await bookingRow(held.reference)).toMatchObject({
+    expect(await bookingRow(reference)).toMatchObject({
       status: "awaiting_payment",
       paymentStatus: "unpaid",
       captureRequestId: null,
@@ -657,24 +550,26 @@ describe("payment", () => {
     const attempts = fake.requestsTo("POST", `/v2/checkout/orders/${orderId}/capture`);
     expect(attempts.map((attempt) => attempt.status)).toEqual([422, 201]);
     expect(attempts[0]!.requestId).not.toBe(attempts[1]!.requestId);
-    expect(await bookingRow(held.reference)).toMatchObject({
+    expect(await bookingRow(reference)).toMatchObject({
       status: "confirmed",
       paymentStatus: "paid",
     });
   });
 
   it("after a non-recoverable refusal makes no booking and releases the place", async () => {
-    const { ev, who, held, orderId } = await bookingAtCheckout({ totalSpaces: 1 });
+    const fake = fakePayPal();
+    const { db } = database;
+    const { ev, who, reference, orderId } = await paidBookingAtCheckout({ totalSpaces: 1 });
     fake.setOutcome(orderId, "refuse");
     fake.approve(orderId);
     const result = await capturePayment(db, { userId: who.id, orderId }, minutes(3));
-    expect(result).toMatchObject({ outcome: "failed", reference: held.reference });
+    expect(result).toMatchObject({ outcome: "failed", reference });
     if (result.outcome !== "failed") return;
     expect(result.message).toBe(
       `Non-recoverable error: The request was refused. (${result.debugId})`,
     );
     expect(result.debugId).toMatch(/^[0-9a-f]{13}$/);
-    expect(await bookingRow(held.reference)).toMatchObject({
+    expect(await bookingRow(reference)).toMatchObject({
       status: "cancelled",
       paymentStatus: "unpaid",
     });
@@ -692,17 +587,19 @@ describe("payment", () => {
   });
 
   it("keeps the place while a capture is PENDING, and confirms when PayPal completes it", async () => {
-    const { ev, who, held, orderId } = await bookingAtCheckout({ totalSpaces: 1 });
+    const fake = fakePayPal();
+    const { db } = database;
+    const { ev, who, reference, orderId } = await paidBookingAtCheckout({ totalSpaces: 1 });
     fake.setOutcome(orderId, "pending");
     fake.approve(orderId);
     const result = await capturePayment(db, { userId: who.id, orderId }, minutes(3));
     const [captureId] = fake.captures.keys();
     expect(result).toEqual({
       outcome: "pending",
-      reference: held.reference,
+      reference,
       message: `Transaction PENDING: ${captureId}. Please wait while we process your payment.`,
     });
-    expect(await bookingRow(held.reference)).toMatchObject({
+    expect(await bookingRow(reference)).toMatchObject({
       status: "awaiting_payment",
       paymentStatus: "pending",
     });
@@ -712,7 +609,7 @@ describe("payment", () => {
 
     fake.captures.get(captureId!)!.status = "COMPLETED";
     expect(await reconcilePayments(db, minutes(700))).toMatchObject({ confirmed: 1 });
-    expect(await bookingRow(held.reference)).toMatchObject({
+    expect(await bookingRow(reference)).toMatchObject({
       status: "confirmed",
       paymentStatus: "paid",
     });
@@ -723,14 +620,16 @@ describe("payment", () => {
 
 describe("the payment worker", () => {
   it("confirms a paid order whose browser never came back", async () => {
-    const { ev, who, held, orderId } = await bookingAtCheckout();
+    const fake = fakePayPal();
+    const { db } = database;
+    const { ev, who, reference, orderId } = await paidBookingAtCheckout();
     fake.approve(orderId);
     // Within the grace period the browser is still expected back.
     expect(await reconcilePayments(db, minutes(2))).toMatchObject({ checked: 0 });
     const summary = await reconcilePayments(db, minutes(4));
     expect(summary).toMatchObject({ checked: 1, confirmed: 1 });
     expect(fake.captures.size).toBe(1);
-    expect(await bookingRow(held.reference)).toMatchObject({
+    expect(await bookingRow(reference)).toMatchObject({
       status: "confirmed",
       paymentStatus: "paid",
     });
@@ -744,41 +643,47 @@ describe("the payment worker", () => {
   });
 
   it("confirms an order PayPal completed even if our record of the capture was lost", async () => {
-    const { held, orderId } = await bookingAtCheckout();
+    const fake = fakePayPal();
+    const { db } = database;
+    const { reference, orderId } = await paidBookingAtCheckout();
     fake.approve(orderId);
     await createPayPalClient(fake.settings).captureOrder(orderId, { requestId: "lost-1" });
     expect(await reconcilePayments(db, minutes(30))).toMatchObject({ confirmed: 1 });
-    expect((await bookingRow(held.reference)).status).toBe("confirmed");
+    expect((await bookingRow(reference)).status).toBe("confirmed");
   });
 
   it("releases an unapproved order once its hold has run out, and tidies expired holds", async () => {
-    const { ev, held } = await bookingAtCheckout({ totalSpaces: 2 });
+    const { db } = database;
+    const { ev, reference } = await paidBookingAtCheckout({ totalSpaces: 2 });
     const idle = await person();
     const idleHold = await hold(ev.id, idle.id, "11:00");
     expect(await reconcilePayments(db, minutes(10))).toMatchObject({ expired: 0, expiredHolds: 0 });
     const summary = await reconcilePayments(db, minutes(20));
     expect(summary).toMatchObject({ expiredHolds: 1, expired: 1 });
-    expect((await bookingRow(held.reference)).status).toBe("expired");
+    expect((await bookingRow(reference)).status).toBe("expired");
     expect((await bookingRow(idleHold.reference)).status).toBe("expired");
     expect((await findEvent(db, ev.id, minutes(20)))!.spaces_left).toBe(2);
   });
 
   it("does not take money when the hold ran out and the place has gone", async () => {
-    const { ev, who, held, orderId } = await bookingAtCheckout({ totalSpaces: 1 });
+    const fake = fakePayPal();
+    const { db } = database;
+    const { ev, who, reference, orderId } = await paidBookingAtCheckout({ totalSpaces: 1 });
     const rival = await person();
     await hold(ev.id, rival.id, "11:00", minutes(30)); // after the payer's hold ran out
     fake.approve(orderId);
     expect(await capturePayment(db, { userId: who.id, orderId }, minutes(31))).toEqual({
       outcome: "expired",
-      reference: held.reference,
+      reference,
     });
     expect(fake.captures.size).toBe(0);
-    expect((await bookingRow(held.reference)).status).toBe("expired");
+    expect((await bookingRow(reference)).status).toBe("expired");
   });
 });
 
 describe("the confirmation e-mail", () => {
   it("has the reference, date, time, place and an .ics, and no consent answers", async () => {
+    const { db } = database;
     const ev = await freeEvent({ labName: "ESNEFT" });
     const who = await person({ nhsNumber: "9434765919" });
     const held = await hold(ev.id, who.id, "11:30");
@@ -802,13 +707,7 @@ describe("the confirmation e-mail", () => {
     expect(ics!.content).toContain("DTSTART:20260610T103000Z");
 
     const everything = `${mail!.subject}\n${mail!.text}\n${ics!.content}`;
-    for (const secret of [
-      "SECRET-FAMILY-DETAIL",
-      "Avodart",
-      "Father",
-      "9434765919",
-      "943 476 5919",
-    ])
+    for (const secret of [...consentFormSecrets, "9434765919", "943 476 5919"])
       expect(everything).not.toContain(secret);
 
     // The worker hands the attachment to nodemailer.
@@ -827,6 +726,7 @@ describe("the confirmation e-mail", () => {
 
 describe("appointments and results", () => {
   it("lists the person's confirmed bookings with released results only", async () => {
+    const { db } = database;
     const who = await person();
     const other = await person();
     const past = await freeEvent({ eventDate: "2026-05-01", name: "Past Screening" });
@@ -900,51 +800,48 @@ describe("appointments and results", () => {
 
 describe("the simulated payment provider", () => {
   it("takes a test payment through its own approval page", async () => {
+    const fake = fakePayPal();
+    const { db } = database;
     const simulated = createSimulatedProvider({ isProduction: false });
+    // Until the next test, when fakePayPalForThisFile puts the fake PayPal back.
     usePaymentProvider(simulated);
-    try {
-      expect(paymentProviderName()).toBe("simulated");
-      const ev = await paidEvent();
-      const who = await person();
-      const held = await hold(ev.id, who.id);
-      await submitConsent(db, { userId: who.id, reference: held.reference, form }, NOW);
-      const started = await startPayment(
-        db,
-        { userId: who.id, reference: held.reference, returnUrl: RETURN_URL, cancelUrl: CANCEL_URL },
-        NOW,
-      );
-      if (started.outcome !== "redirect") throw new Error(started.outcome);
-      expect(started.provider).toBe("simulated");
-      expect(started.approvalUrl).toBe(`/checkout/simulated?order=${started.orderId}`);
-      expect(simulated.describe(started.orderId)).toEqual({
-        id: started.orderId,
-        amountPence: 2500,
-        description: `PSA Blood Test, 10/06/2026, event ${ev.id}`,
-        status: "PAYER_ACTION_REQUIRED",
-      });
+    expect(paymentProviderName()).toBe("simulated");
+    const ev = await paidEvent();
+    const who = await person();
+    const { reference, orderId, approvalUrl, provider } = await bookingAtCheckout(
+      db,
+      { eventId: ev.id, userId: who.id },
+      NOW,
+    );
+    expect(provider).toBe("simulated");
+    expect(approvalUrl).toBe(`/checkout/simulated?order=${orderId}`);
+    expect(simulated.describe(orderId)).toEqual({
+      id: orderId,
+      amountPence: 2500,
+      description: `PSA Blood Test, 10/06/2026, event ${ev.id}`,
+      status: "PAYER_ACTION_REQUIRED",
+    });
 
-      // "Decline" first: recoverable, then "Pay".
-      simulated.decide(started.orderId, "decline");
-      expect(
-        await capturePayment(db, { userId: who.id, orderId: started.orderId }, minutes(1)),
-      ).toMatchObject({ outcome: "recoverable" });
-      expect(simulated.decide(started.orderId, "approve")).toBe(
-        `${RETURN_URL}?token=${started.orderId}&PayerID=SIMULATEDPAYER`,
-      );
-      expect(
-        await capturePayment(db, { userId: who.id, orderId: started.orderId }, minutes(2)),
-      ).toEqual({ outcome: "confirmed", reference: held.reference });
-      expect(await bookingRow(held.reference)).toMatchObject({
-        status: "confirmed",
-        paymentStatus: "paid",
-        paymentProvider: "simulated",
-      });
-      expect(simulated.decide(started.orderId, "approve")).toBeNull();
-      expect(simulated.describe("SIMNOSUCHORDER")).toBeNull();
-      expect(fake.requests).toHaveLength(0);
-    } finally {
-      usePaymentProvider(createPayPalProvider(fake.settings));
-    }
+    // "Decline" first: recoverable, then "Pay".
+    simulated.decide(orderId, "decline");
+    expect(await capturePayment(db, { userId: who.id, orderId }, minutes(3))).toMatchObject({
+      outcome: "recoverable",
+    });
+    expect(simulated.decide(orderId, "approve")).toBe(
+      `${CHECKOUT_RETURN_URL}?token=${orderId}&PayerID=SIMULATEDPAYER`,
+    );
+    expect(await capturePayment(db, { userId: who.id, orderId }, minutes(4))).toEqual({
+      outcome: "confirmed",
+      reference,
+    });
+    expect(await bookingRow(reference)).toMatchObject({
+      status: "confirmed",
+      paymentStatus: "paid",
+      paymentProvider: "simulated",
+    });
+    expect(simulated.decide(orderId, "approve")).toBeNull();
+    expect(simulated.describe("SIMNOSUCHORDER")).toBeNull();
+    expect(fake.requests).toHaveLength(0);
   });
 
   it("is refused in production", () => {
@@ -954,6 +851,7 @@ describe("the simulated payment provider", () => {
 
 describe("the demo patient", () => {
   it("signs in and sees a Green and an Amber result, one still at the lab, and an upcoming booking", async () => {
+    const { db } = database;
     // Seeded into this file's database: a second in-memory PGlite would take seconds to start.
     const seededAt = new Date();
     expect(await seedDemoData(db, seededAt)).toBe(true);

@@ -16,19 +16,16 @@ import {
   confirmNewsletterSubscription,
   requestNewsletterSubscription,
 } from "#app/services/subscriptions.server";
-import { openTestDatabase } from "#tests/support/database";
+import { testDatabaseForThisFile } from "#tests/support/database";
 import { startSmtpSink } from "#tests/support/smtp-sink";
 
-let database: Awaited<ReturnType<typeof openTestDatabase>>;
+const database = testDatabaseForThisFile();
 let sink: Awaited<ReturnType<typeof startSmtpSink>>;
-
 beforeAll(async () => {
-  database = await openTestDatabase();
   sink = await startSmtpSink();
 });
 afterAll(async () => {
   await sink?.close();
-  await database?.close();
 });
 
 const form = {

@@ -1,7 +1,6 @@
 import crypto from "node:crypto";
 import { and, eq, inArray, like } from "drizzle-orm";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { Db } from "#app/db/client.server";
+import { beforeAll, describe, expect, it } from "vitest";
 import {
   auditLog,
   booking,
@@ -9,12 +8,8 @@ import {
   eventAccessCode,
   outboxEmail,
   paymentTransaction,
-  profile,
-  user,
 } from "#app/db/schema";
-import type { ConsentForm } from "#app/domain/consent";
 import { EVENT_MESSAGES, STATUS_MESSAGES } from "#app/domain/event-form";
-import type { StaffActor } from "#app/domain/permissions";
 import { checkAccessCode } from "#app/services/access-codes.server";
 import {
   cancelEvent,
@@ -31,93 +26,47 @@ import {
   updateProduct,
 } from "#app/services/admin-events.server";
 import { capturePayment } from "#app/services/booking/capture.server";
-import { startPayment } from "#app/services/booking/checkout.server";
 import { submitConsent } from "#app/services/booking/consent.server";
-import { holdPlace } from "#app/services/booking/hold.server";
 import { startBookingWorker } from "#app/services/booking/reconcile.server";
 import { findEvent, upcomingEventsJson } from "#app/services/events.server";
 import { createPayPalProvider, usePaymentProvider } from "#app/services/payments/provider.server";
 import { refundCancelledEvent, retryDueRefunds } from "#app/services/payments/refunds.server";
-import { openTestDatabase } from "#tests/support/database";
-import { startFakePayPal, type FakePayPal } from "#tests/support/fake-paypal";
-import { insertEvent, insertProduct } from "#tests/support/factories";
+import { testDatabaseForThisFile } from "#tests/support/database";
+import {
+  bookingAtCheckout,
+  consentForm as form,
+  consentFormSecrets,
+  eventForm,
+  fakePayPalForThisFile,
+  holdFor,
+  insertConfirmedBookings,
+  insertEvent,
+  insertPaidEvent,
+  insertPatient,
+  insertProduct,
+  insertStaff,
+  requestHold,
+  type StaffMember,
+} from "#tests/support/fixtures";
 
-let addressCount = 0;
-/** A client address of its own per hold, so the limit on new holds per address is not what these tests meet. */
-const nextAddress = () => `198.18.${Math.floor(++addressCount / 250)}.${addressCount % 250}`;
-
-let database: Awaited<ReturnType<typeof openTestDatabase>>;
-let db: Db;
-let fake: FakePayPal;
-
+const database = testDatabaseForThisFile();
+const fakePayPal = fakePayPalForThisFile();
+let coordinator: StaffMember["actor"];
 beforeAll(async () => {
-  database = await openTestDatabase();
-  db = database.db;
-  fake = await startFakePayPal();
-  usePaymentProvider(createPayPalProvider(fake.settings));
-});
-afterAll(async () => {
-  usePaymentProvider(undefined);
-  await fake?.close();
-  await database?.close();
-});
-beforeEach(() => {
-  fake.reset();
-  usePaymentProvider(createPayPalProvider(fake.settings));
+  coordinator = (await insertStaff(database.db, ["coordinator"], { clientAddress: "127.0.0.9" }))
+    .actor;
 });
 
-/** Nine days before the factory's event (10 June 2026, 10:00 to 12:00, 30-minute slots). */
+/** Nine days before the fixture's event (10 June 2026, 10:00 to 12:00, 30-minute slots). */
 const NOW = new Date("2026-06-01T09:00:00Z");
 const minutes = (n: number) => new Date(NOW.getTime() + n * 60_000);
-const RETURN_URL = "http://localhost:3000/checkout/return";
-const CANCEL_URL = "http://localhost:3000/checkout/cancel";
-const COORDINATOR: StaffActor = {
-  id: "staff-coordinator",
-  email: "coordinator@example.org",
-  clientAddress: "127.0.0.9",
-  roles: ["coordinator"],
-};
 
-let people = 0;
-async function person() {
-  people++;
-  const id = `user-${people}-${crypto.randomUUID()}`;
-  const email = `attendee${people}-${crypto.randomUUID().slice(0, 8)}@example.com`;
-  await db.insert(user).values({ id, name: `Person ${people}`, email, emailVerified: true });
-  await db.insert(profile).values({
-    id: `profile-${id}`,
-    userId: id,
-    reference: `MHATEVT${crypto.randomUUID().slice(0, 8)}`,
-    firstName: "Arthur",
-    lastName: `Tester${people}`,
-    phone: "01632 960 100",
-    email,
-    homeAddressLine1: "1 Mill Lane",
-    homePostcode: "CM1 2AB",
-    homeCountry: "United Kingdom",
-    dateOfBirth: "1966-03-01",
-    nhsNumber: "9434765919",
-  });
-  return { id, email };
-}
+/** A signed-up man with an NHS number, which the ESNEFT lab asks for. */
+const person = () => insertPatient(database.db, { nhsNumber: "9434765919" });
 
-const form: ConsentForm = {
-  answers: {
-    numberOfPsaTest: 1,
-    familyHistoryProstateCancer: "Yes",
-    familyMemberWithProstateCancer: ["Father"],
-    familyHistoryBreastOvarianCancer: "No",
-    familyMemberWithOvarianCancer: [],
-    motherSideDetails: "SECRET-FAMILY-DETAIL",
-    medicationHistory: "None",
-  },
-  gpConsent: true,
-};
-
-async function paidEvent(overrides: Partial<typeof event.$inferInsert> = {}) {
-  const product = await insertProduct(db, 2500);
-  return insertEvent(db, product.id, { paymentRequired: true, labName: "ESNEFT", ...overrides });
-}
+/** A paid event (£25) whose results go to the ESNEFT lab. */
+const paidEvent = (overrides: Parameters<typeof insertPaidEvent>[1] = {}) =>
+  insertPaidEvent(database.db, { labName: "ESNEFT", ...overrides });
 
 /** A booking paid through the fake PayPal: held, consented, ordered, approved and captured. */
 async function paidBooking(
@@ -125,100 +74,55 @@ async function paidBooking(
   slotTime: string,
   outcome: "approve" | "pending" = "approve",
 ) {
+  const fake = fakePayPal();
   const who = await person();
-  const held = await holdPlace(
-    db,
-    { clientAddress: nextAddress(), eventId, userId: who.id, slotTime },
+  const { bookingId, reference, orderId } = await bookingAtCheckout(
+    database.db,
+    { eventId, userId: who.id, slotTime },
     NOW,
   );
-  if (!held.ok) throw new Error(`hold refused: ${held.reason}`);
-  const reference = held.booking.reference;
-  await submitConsent(db, { userId: who.id, reference, form }, minutes(1));
-  const started = await startPayment(
-    db,
-    { userId: who.id, reference, returnUrl: RETURN_URL, cancelUrl: CANCEL_URL },
-    minutes(2),
-  );
-  if (started.outcome !== "redirect") throw new Error(`no order: ${started.outcome}`);
-  fake.setOutcome(started.orderId, outcome);
-  fake.approve(started.orderId);
-  const captured = await capturePayment(
-    db,
-    { userId: who.id, orderId: started.orderId },
-    minutes(3),
-  );
+  fake.setOutcome(orderId, outcome);
+  fake.approve(orderId);
+  const captured = await capturePayment(database.db, { userId: who.id, orderId }, minutes(3));
   expect(captured.outcome).toBe(outcome === "approve" ? "confirmed" : "pending");
-  return { ...who, bookingId: held.booking.id, reference };
+  return { ...who, bookingId, reference };
 }
 
 /** Cancels as the coordinator; the event must be one that can be cancelled. */
 async function cancelOk(eventId: string, at: Date) {
-  const result = await cancelEvent(db, COORDINATOR, eventId, at);
+  const result = await cancelEvent(database.db, coordinator, eventId, at);
   if (!result?.ok) throw new Error(`not cancelled: ${JSON.stringify(result)}`);
   return result;
 }
 
 async function bookingRow(id: string) {
-  const [row] = await db.select().from(booking).where(eq(booking.id, id));
+  const [row] = await database.db.select().from(booking).where(eq(booking.id, id));
   return row!;
 }
 
 async function refundRows(bookingId: string) {
-  return db
+  return database.db
     .select()
     .from(paymentTransaction)
     .where(and(eq(paymentTransaction.bookingId, bookingId), eq(paymentTransaction.kind, "refund")));
 }
 
 async function cancellationMail(email: string) {
-  return db
+  return database.db
     .select()
     .from(outboxEmail)
     .where(and(eq(outboxEmail.to, email), like(outboxEmail.subject, "Cancelled:%")));
 }
 
-/** A good event form, as the page posts it. */
-function eventForm(
-  productId: string,
-  changes: Record<string, string> = {},
-): Record<string, string> {
-  return {
-    name: "Halstead Rugby Club Screening",
-    description: "",
-    productId,
-    price: "",
-    paymentRequired: "yes",
-    eventDate: "2026-06-10",
-    startTime: "10:00",
-    endTime: "12:00",
-    sessionDuration: "30",
-    totalSpaces: "40",
-    placesPerSlot: "2",
-    category: "community",
-    exclusiveFor: "everyone",
-    visibility: "public",
-    contactEmail: "events@example.org",
-    labName: "ESNEFT",
-    addressLine1: "1 Test Street",
-    addressLine2: "",
-    city: "Halstead",
-    state: "Essex",
-    postcode: "CO9 2AA",
-    country: "United Kingdom",
-    latitude: "51.945",
-    longitude: "0.64",
-    ...changes,
-  };
-}
-
 describe("creating, publishing and unpublishing", () => {
   it("saves a new event as a draft, which the site shows only once published", async () => {
+    const { db } = database;
     const product = await insertProduct(db, 2500);
     // A date that is ahead whenever this runs, as the public list reads the real clock.
     const future = new Date(Date.now() + 400 * 86_400_000).toISOString().slice(0, 10);
     const created = await createEvent(
       db,
-      COORDINATOR,
+      coordinator,
       eventForm(product.id, {
         name: "Braintree Draft Screening",
         eventDate: future,
@@ -246,14 +150,14 @@ describe("creating, publishing and unpublishing", () => {
     expect(await findEvent(db, created.id)).toBeNull();
 
     // …and shows it at once when published: publishing clears the cache.
-    expect(await publishEvent(db, COORDINATOR, created.id)).toEqual({
+    expect(await publishEvent(db, coordinator, created.id)).toEqual({
       ok: true,
       status: "published",
     });
     expect(await listed()).toContain(created.id);
     expect((await findEvent(db, created.id))?.price).toBe(1950);
 
-    expect(await unpublishEvent(db, COORDINATOR, created.id)).toEqual({
+    expect(await unpublishEvent(db, coordinator, created.id)).toEqual({
       ok: true,
       status: "draft",
     });
@@ -261,11 +165,12 @@ describe("creating, publishing and unpublishing", () => {
   });
 
   it("refuses a bad form with a message beside each field, and saves nothing", async () => {
+    const { db } = database;
     const product = await insertProduct(db, 2500);
     const before = (await db.select({ id: event.id }).from(event)).length;
     const result = await createEvent(
       db,
-      COORDINATOR,
+      coordinator,
       eventForm(product.id, {
         endTime: "09:00",
         labName: "",
@@ -289,7 +194,8 @@ describe("creating, publishing and unpublishing", () => {
     expect((await db.select({ id: event.id }).from(event)).length).toBe(before);
   });
 
-  it("keeps total places at or above the places taken, counted under the lock", async () => {
+  it("refuses fewer total places than are taken (a live hold counts, a lapsed one not), and keeps booked times and the date", async () => {
+    const { db } = database;
     const ev = await paidEvent({ paymentRequired: false, status: "published" });
     const a = await person();
     const b = await person();
@@ -298,30 +204,19 @@ describe("creating, publishing and unpublishing", () => {
       [a, "10:00"],
       [b, "10:00"],
     ] as const) {
-      const held = await holdPlace(
-        db,
-        { clientAddress: nextAddress(), eventId: ev.id, userId: who.id, slotTime: slot },
-        NOW,
-      );
-      if (!held.ok) throw new Error(held.reason);
-      await submitConsent(db, { userId: who.id, reference: held.booking.reference, form }, NOW);
+      const held = await holdFor(db, { eventId: ev.id, userId: who.id, slotTime: slot }, NOW);
+      await submitConsent(db, { userId: who.id, reference: held.reference, form }, NOW);
     }
     // A third person is holding a place right now.
     expect(
-      (
-        await holdPlace(
-          db,
-          { clientAddress: nextAddress(), eventId: ev.id, userId: c.id, slotTime: "11:00" },
-          NOW,
-        )
-      ).ok,
+      (await requestHold(db, { eventId: ev.id, userId: c.id, slotTime: "11:00" }, NOW)).ok,
     ).toBe(true);
 
     const listed = (await listEventsForAdmin(db, {}, minutes(1))).find((row) => row.id === ev.id);
     expect(listed).toMatchObject({ booked: 2, held: 1, total: 40, status: "published" });
 
     const values = eventForm(ev.productId, { totalSpaces: "2" });
-    expect(await updateEvent(db, COORDINATOR, ev.id, values, minutes(1))).toMatchObject({
+    expect(await updateEvent(db, coordinator, ev.id, values, minutes(1))).toMatchObject({
       ok: false,
       fieldErrors: { totalSpaces: EVENT_MESSAGES.capacityBelowTaken(3) },
     });
@@ -329,7 +224,7 @@ describe("creating, publishing and unpublishing", () => {
     expect(
       await updateEvent(
         db,
-        COORDINATOR,
+        coordinator,
         ev.id,
         eventForm(ev.productId, { endTime: "10:30", eventDate: "2026-06-11" }),
         minutes(1),
@@ -344,7 +239,7 @@ describe("creating, publishing and unpublishing", () => {
     expect(
       await updateEvent(
         db,
-        COORDINATOR,
+        coordinator,
         ev.id,
         eventForm(ev.productId, { totalSpaces: "3" }),
         minutes(1),
@@ -357,7 +252,7 @@ describe("creating, publishing and unpublishing", () => {
     expect(
       await updateEvent(
         db,
-        COORDINATOR,
+        coordinator,
         ev.id,
         eventForm(ev.productId, { totalSpaces: "2" }),
         minutes(30),
@@ -367,22 +262,55 @@ describe("creating, publishing and unpublishing", () => {
     expect(row!.totalSpaces).toBe(2);
   });
 
+  // PGlite has one connection, so there the change and the hold take turns and cannot race. On
+  // PostgreSQL (CI runs this file there too) each runs on its own connection, and only the event's
+  // row lock, taken by both, keeps the places taken counted before the other commits.
+  it.skipIf(!process.env.TEST_DATABASE_URL)(
+    "keeps total places at or above the places taken when a capacity change and a hold come at once (PostgreSQL only)",
+    async () => {
+      const { db } = database;
+      for (let round = 0; round < 10; round++) {
+        const ev = await paidEvent({ paymentRequired: false, totalSpaces: 3 });
+        await insertConfirmedBookings(db, ev.id, 2, "10:00");
+        const newcomer = await person();
+        const [changed, held] = await Promise.all([
+          updateEvent(db, coordinator, ev.id, eventForm(ev.productId, { totalSpaces: "2" }), NOW),
+          requestHold(db, { eventId: ev.id, userId: newcomer.id, slotTime: "11:00" }, NOW),
+        ]);
+        // One of the two went first; the other saw what it did.
+        expect([changed.ok, held.ok].filter(Boolean)).toHaveLength(1);
+        if (!changed.ok)
+          expect(changed).toMatchObject({
+            fieldErrors: { totalSpaces: EVENT_MESSAGES.capacityBelowTaken(3) },
+          });
+        if (!held.ok) expect(held).toMatchObject({ reason: "event-unavailable" });
+        const [row] = await db.select().from(event).where(eq(event.id, ev.id));
+        const taken = await db
+          .select({ id: booking.id })
+          .from(booking)
+          .where(and(eq(booking.eventId, ev.id), inArray(booking.status, ["confirmed", "held"])));
+        expect(taken.length).toBeLessThanOrEqual(row!.totalSpaces);
+      }
+    },
+  );
+
   it("will not unpublish an event people have booked, nor publish a cancelled one", async () => {
+    const { db } = database;
     const ev = await paidEvent({ status: "published" });
     await paidBooking(ev.id, "10:00");
-    const refused = await unpublishEvent(db, COORDINATOR, ev.id, minutes(5));
+    const refused = await unpublishEvent(db, coordinator, ev.id, minutes(5));
     expect(refused).toEqual({ ok: false, message: STATUS_MESSAGES.unpublishBooked(1) });
 
     const [row] = await db.select({ status: event.status }).from(event).where(eq(event.id, ev.id));
     expect(row!.status).toBe("published");
 
     await cancelOk(ev.id, minutes(10));
-    expect(await publishEvent(db, COORDINATOR, ev.id, minutes(11))).toEqual({
+    expect(await publishEvent(db, coordinator, ev.id, minutes(11))).toEqual({
       ok: false,
       message: STATUS_MESSAGES.publishCancelled,
     });
     expect(
-      await updateEvent(db, COORDINATOR, ev.id, eventForm(ev.productId), minutes(11)),
+      await updateEvent(db, coordinator, ev.id, eventForm(ev.productId), minutes(11)),
     ).toMatchObject({
       ok: false,
       formError: STATUS_MESSAGES.editCancelled,
@@ -390,6 +318,7 @@ describe("creating, publishing and unpublishing", () => {
   });
 
   it("lists upcoming events first, soonest first, then past ones, filtered by status", async () => {
+    const { db } = database;
     const product = await insertProduct(db, 0);
     const soon = await insertEvent(db, product.id, {
       name: "Soon",
@@ -422,8 +351,9 @@ describe("creating, publishing and unpublishing", () => {
 
 describe("access codes", () => {
   it("makes a readable code shown once, counts its uses, and revokes it", async () => {
+    const { db } = database;
     const ev = await paidEvent({ isPublic: false, status: "published" });
-    const made = await createEventAccessCode(db, COORDINATOR, ev.id, {
+    const made = await createEventAccessCode(db, coordinator, ev.id, {
       label: "Stour Estuary Lodge",
       maxUses: 2,
       expiresOn: "2026-06-10",
@@ -445,23 +375,24 @@ describe("access codes", () => {
       { id: made.id, label: "Stour Estuary Lodge", uses: 1, maxUses: 2, state: "active" },
     ]);
 
-    expect(await revokeAccessCode(db, COORDINATOR, ev.id, made.id, NOW)).toBe("revoked");
-    expect(await revokeAccessCode(db, COORDINATOR, ev.id, made.id, NOW)).toBe("already-revoked");
+    expect(await revokeAccessCode(db, coordinator, ev.id, made.id, NOW)).toBe("revoked");
+    expect(await revokeAccessCode(db, coordinator, ev.id, made.id, NOW)).toBe("already-revoked");
     expect(await check(made.code, "127.0.0.51")).toEqual({ status: "invalid" });
     detail = await findEventForAdmin(db, ev.id, NOW);
     expect(detail!.codes[0]!.state).toBe("revoked");
   });
 
   it("does not revoke another event's code", async () => {
+    const { db } = database;
     const one = await paidEvent({ isPublic: false });
     const other = await paidEvent({ isPublic: false });
-    const made = await createEventAccessCode(db, COORDINATOR, one.id, {
+    const made = await createEventAccessCode(db, coordinator, one.id, {
       label: null,
       maxUses: null,
       expiresOn: null,
     });
     if (!made?.ok) throw new Error("no code");
-    expect(await revokeAccessCode(db, COORDINATOR, other.id, made.id, NOW)).toBeNull();
+    expect(await revokeAccessCode(db, coordinator, other.id, made.id, NOW)).toBeNull();
     const [stored] = await db.select().from(eventAccessCode).where(eq(eventAccessCode.id, made.id));
     expect(stored!.revokedAt).toBeNull();
   });
@@ -469,17 +400,14 @@ describe("access codes", () => {
 
 describe("cancelling an event", () => {
   it("cancels every booking, e-mails each attendee, and refunds each paid booking once", async () => {
+    const fake = fakePayPal();
+    const { db } = database;
     const ev = await paidEvent({ status: "published" });
     const a = await paidBooking(ev.id, "10:00");
     const b = await paidBooking(ev.id, "10:30");
     // Someone in the middle of booking, holding a place.
     const c = await person();
-    const held = await holdPlace(
-      db,
-      { clientAddress: nextAddress(), eventId: ev.id, userId: c.id, slotTime: "11:00" },
-      minutes(4),
-    );
-    if (!held.ok) throw new Error(held.reason);
+    const held = await holdFor(db, { eventId: ev.id, userId: c.id, slotTime: "11:00" }, minutes(4));
     const captures = await db
       .select()
       .from(paymentTransaction)
@@ -522,18 +450,18 @@ describe("cancelling an event", () => {
         requestId: `refund-${who.bookingId}`,
       });
     }
-    expect(await bookingRow(held.booking.id)).toMatchObject({
+    expect(await bookingRow(held.id)).toMatchObject({
       status: "cancelled",
       paymentStatus: "unpaid",
     });
 
     // Each attendee has one cancellation e-mail, with the refund for those who paid, and no health data.
-    for (const who of [a, b, { email: c.email, reference: held.booking.reference }]) {
+    for (const who of [a, b, { email: c.email, reference: held.reference }]) {
       const mail = await cancellationMail(who.email);
       expect(mail).toHaveLength(1);
       expect(mail[0]!.text).toContain(who.reference);
-      expect(mail[0]!.text).not.toContain("SECRET-FAMILY-DETAIL");
-      expect(mail[0]!.text).not.toContain("9434765919");
+      for (const secret of [...consentFormSecrets, "9434765919"])
+        expect(mail[0]!.text).not.toContain(secret);
     }
     expect((await cancellationMail(a.email))[0]!.text).toContain(
       "refunding your payment of £25.00",
@@ -558,8 +486,8 @@ describe("cancelling an event", () => {
       .where(and(eq(auditLog.action, "event.cancel"), eq(auditLog.entityId, ev.id)));
     expect(audits).toHaveLength(1);
     expect(audits[0]).toMatchObject({
-      actorUserId: COORDINATOR.id,
-      ipAddress: COORDINATOR.clientAddress,
+      actorUserId: coordinator.id,
+      ipAddress: coordinator.clientAddress,
       details: { bookingsCancelled: 3, emailsQueued: 3, alreadyCancelled: false },
     });
 
@@ -597,10 +525,12 @@ describe("cancelling an event", () => {
   });
 
   it("refuses to cancel an event that has ended", async () => {
+    const fake = fakePayPal();
+    const { db } = database;
     const ev = await paidEvent({ status: "published" });
     const a = await paidBooking(ev.id, "10:00");
     const afterTheEvent = new Date("2026-06-10T12:00:00Z");
-    expect(await cancelEvent(db, COORDINATOR, ev.id, afterTheEvent)).toEqual({
+    expect(await cancelEvent(db, coordinator, ev.id, afterTheEvent)).toEqual({
       ok: false,
       message: STATUS_MESSAGES.cancelEnded,
     });
@@ -614,6 +544,8 @@ describe("cancelling an event", () => {
   });
 
   it("refunds once when PayPal's answer was lost and the refund is retried", async () => {
+    const fake = fakePayPal();
+    const { db } = database;
     const ev = await paidEvent({ status: "published" });
     const a = await paidBooking(ev.id, "10:00");
     // PayPal makes the refund, but its answer never arrives (a timeout, or a crash before our write).
@@ -652,36 +584,25 @@ describe("cancelling an event", () => {
   });
 
   it("refunds a capture that completes after the event was cancelled, and keeps the booking cancelled", async () => {
+    const fake = fakePayPal();
+    const { db } = database;
     const ev = await paidEvent({ status: "published" });
     const who = await person();
-    const held = await holdPlace(
+    const { bookingId, reference, orderId } = await bookingAtCheckout(
       db,
-      { clientAddress: nextAddress(), eventId: ev.id, userId: who.id, slotTime: "10:00" },
+      { eventId: ev.id, userId: who.id },
       NOW,
     );
-    if (!held.ok) throw new Error(`hold refused: ${held.reason}`);
-    const reference = held.booking.reference;
-    await submitConsent(db, { userId: who.id, reference, form }, minutes(1));
-    const started = await startPayment(
-      db,
-      { userId: who.id, reference, returnUrl: RETURN_URL, cancelUrl: CANCEL_URL },
-      minutes(2),
-    );
-    if (started.outcome !== "redirect") throw new Error(`no order: ${started.outcome}`);
-    fake.approve(started.orderId);
+    fake.approve(orderId);
     // The capture has read the booking as awaiting payment when staff cancel the event: the
     // cancellation commits first (as here, the event alone), and the capture settles after it.
     await db
       .update(event)
       .set({ status: "cancelled", cancelledAt: minutes(3) })
       .where(eq(event.id, ev.id));
-    const captured = await capturePayment(
-      db,
-      { userId: who.id, orderId: started.orderId },
-      minutes(4),
-    );
+    const captured = await capturePayment(db, { userId: who.id, orderId }, minutes(4));
     expect(captured).toMatchObject({ outcome: "failed", reference });
-    expect(await bookingRow(held.booking.id)).toMatchObject({
+    expect(await bookingRow(bookingId)).toMatchObject({
       status: "cancelled",
       paymentStatus: "refunded",
     });
@@ -693,7 +614,11 @@ describe("cancelling an event", () => {
     expect(confirmed).toEqual([]);
   });
 
+  // The two runs meet at their PayPal calls, outside any transaction, so this races on PGlite too
+  // (without the unique index's ON CONFLICT it fails there).
   it("refunds once when two refund runs race", async () => {
+    const fake = fakePayPal();
+    const { db } = database;
     const ev = await paidEvent({ status: "published" });
     const a = await paidBooking(ev.id, "10:00");
     // Cancel while PayPal refuses our credentials, so the refunds are left to do.
@@ -715,6 +640,8 @@ describe("cancelling an event", () => {
   });
 
   it("reports a refund PayPal refuses (a capture still pending), to retry later", async () => {
+    const fake = fakePayPal();
+    const { db } = database;
     const ev = await paidEvent({ status: "published" });
     const a = await paidBooking(ev.id, "10:00", "pending");
     const result = await cancelOk(ev.id, minutes(5));
@@ -737,6 +664,8 @@ describe("cancelling an event", () => {
   });
 
   it("counts a refund PayPal has accepted but not finished (an eCheck) as made, and says it is pending", async () => {
+    const fake = fakePayPal();
+    const { db } = database;
     const ev = await paidEvent({ status: "published" });
     const a = await paidBooking(ev.id, "10:00");
     fake.makeRefundsPending();
@@ -761,6 +690,8 @@ describe("cancelling an event", () => {
   });
 
   it("refunds a simulated (demo) payment through the simulated provider, never PayPal", async () => {
+    const fake = fakePayPal();
+    const { db } = database;
     const ev = await paidEvent({ status: "published" });
     const who = await person();
     const [made] = await db
@@ -792,11 +723,13 @@ describe("refunds the server tries again by itself", () => {
   const seconds = (at: Date, n: number) => new Date(at.getTime() + n * 1000);
   /** Refund requests PayPal has had for this booking (other tests' bookings may be retried too). */
   const refundRequests = (bookingId: string) =>
-    fake
+    fakePayPal()
       .requestsTo("POST", /\/refund$/)
       .filter((request) => request.requestId === `refund-${bookingId}`).length;
 
   it("tries a failed refund again once its wait is over, and refunds once", async () => {
+    const fake = fakePayPal();
+    const { db } = database;
     const ev = await paidEvent({ status: "published" });
     const a = await paidBooking(ev.id, "10:00");
     fake.dropNextResponse("/v2/payments/captures");
@@ -825,6 +758,7 @@ describe("refunds the server tries again by itself", () => {
   });
 
   it("stops after the fourteenth failed try, and the event's page still lists it as owed", async () => {
+    const { db } = database;
     const ev = await paidEvent({ status: "published" });
     // PayPal refuses to refund a capture it is still reviewing.
     const a = await paidBooking(ev.id, "10:00", "pending");
@@ -856,6 +790,8 @@ describe("refunds the server tries again by itself", () => {
   });
 
   it("is part of the booking worker's pass", async () => {
+    const fake = fakePayPal();
+    const { db } = database;
     const ev = await paidEvent({ status: "published" });
     const a = await paidBooking(ev.id, "10:00");
     fake.dropNextResponse("/v2/payments/captures");
@@ -873,6 +809,7 @@ describe("refunds the server tries again by itself", () => {
   });
 
   it("leaves a booking of an event that is not cancelled alone", async () => {
+    const { db } = database;
     const ev = await paidEvent({ status: "published" });
     const a = await paidBooking(ev.id, "10:00");
     await retryDueRefunds(db, minutes(10));
@@ -883,13 +820,14 @@ describe("refunds the server tries again by itself", () => {
 
 describe("products", () => {
   it("creates and changes a product, with its price in pence", async () => {
-    const created = await createProduct(db, COORDINATOR, {
+    const { db } = database;
+    const created = await createProduct(db, coordinator, {
       name: "PSA Test and Health Check",
       description: "With blood pressure.",
       price: 4000,
     });
     expect(
-      await updateProduct(db, COORDINATOR, created.id, {
+      await updateProduct(db, coordinator, created.id, {
         name: "PSA and Health Check",
         description: null,
         price: 4250,
@@ -905,7 +843,7 @@ describe("products", () => {
       events: 1,
     });
     expect(
-      await updateProduct(db, COORDINATOR, crypto.randomUUID(), {
+      await updateProduct(db, coordinator, crypto.randomUUID(), {
         name: "x",
         description: null,
         price: 1,

@@ -1,23 +1,18 @@
 import crypto from "node:crypto";
 import { parse } from "csv-parse/sync";
-import { desc, eq, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { setDatabase } from "#app/db/client.server";
+import { eq, sql } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
 import {
   auditLog,
-  booking,
   enquiry,
   newsletterSubscription,
   outboxEmail,
-  profile,
   staffInvitation,
   user,
   userRole,
 } from "#app/db/schema";
 import { auditFilterSchema, type AuditFilter } from "#app/domain/audit-filter";
-import { generateBookingReference } from "#app/domain/booking-reference";
 import type { StaffRole } from "#app/domain/roles";
-import type { StaffActor } from "#app/domain/permissions";
 import { recordAudit } from "#app/services/audit.server";
 import { readAuditLog, readAuditLogAsStaff } from "#app/services/audit-log.server";
 import { listEnquiriesForStaff, setEnquiryHandled } from "#app/services/enquiries-admin.server";
@@ -42,64 +37,29 @@ import {
   unsubscribeWithToken,
   verifyUnsubscribeToken,
 } from "#app/services/unsubscribe.server";
-import { openTestDatabase } from "#tests/support/database";
-import { insertEvent, insertProduct } from "#tests/support/factories";
+import { testDatabaseForThisFile } from "#tests/support/database";
+import {
+  auditRows,
+  insertAccount,
+  insertBooking,
+  insertFreeEvent,
+  insertPatient,
+  insertStaff,
+  uniqueEmail,
+  uniqueId,
+} from "#tests/support/fixtures";
 
-let database: Awaited<ReturnType<typeof openTestDatabase>>;
+// The /unsubscribe route's loader and action use the process-wide database.
+const database = testDatabaseForThisFile({ processWide: true });
 
-beforeAll(async () => {
-  database = await openTestDatabase();
-  // The /unsubscribe route's loader and action use the process-wide database.
-  setDatabase(database);
-});
-afterAll(async () => {
-  setDatabase(undefined);
-  await database?.close();
-});
+/** A staff member with these roles, as the back-office services are given them (`.actor`). */
+const insertStaffMember = (roles: StaffRole[]) => insertStaff(database.db, roles);
+/** Someone with an account and no staff role. */
+const insertNonStaff = () => insertAccount(database.db);
 
-const unique = (label: string) => `${label}-${crypto.randomUUID().slice(0, 8)}`;
-
-/** The staff roles each person was given, for actorFor. */
-const rolesGiven = new Map<string, StaffRole[]>();
-
-/** A person with an account and, when given, staff roles. */
-async function insertPerson(
-  roles: StaffRole[] = [],
-  overrides: Partial<typeof user.$inferInsert> = {},
-) {
-  const id = crypto.randomUUID();
-  const [person] = await database.db
-    .insert(user)
-    .values({
-      id,
-      name: `Person ${id.slice(0, 6)}`,
-      email: `${unique("person")}@example.org`,
-      emailVerified: true,
-      ...overrides,
-    })
-    .returning();
-  if (roles.length)
-    await database.db.insert(userRole).values(roles.map((role) => ({ userId: id, role })));
-  rolesGiven.set(id, roles);
-  return person!;
-}
-
-/** A person as the back-office services are given them: with the roles they were given. */
-function actorFor(person: { id: string; email: string }): StaffActor {
-  return {
-    id: person.id,
-    email: person.email,
-    clientAddress: "203.0.113.7",
-    roles: rolesGiven.get(person.id) ?? [],
-  };
-}
-
+/** What this person did, newest first. */
 async function auditRowsFor(actorEmail: string) {
-  return database.db
-    .select()
-    .from(auditLog)
-    .where(eq(auditLog.actorEmail, actorEmail))
-    .orderBy(desc(auditLog.id));
+  return (await auditRows(database.db, { actorEmail })).reverse();
 }
 
 describe("enquiries inbox", () => {
@@ -107,9 +67,9 @@ describe("enquiries inbox", () => {
     const [row] = await database.db
       .insert(enquiry)
       .values({
-        firstName: unique("First"),
+        firstName: `First-${uniqueId()}`,
         lastName: "Enquirer",
-        email: `${unique("enquirer")}@example.com`,
+        email: uniqueEmail("enquirer"),
         phoneNumber: "01632 960 999",
         message: "Could you run an event for our club?",
         createdAt: new Date(Date.now() - minutesAgo * 60_000),
@@ -120,12 +80,12 @@ describe("enquiries inbox", () => {
   }
 
   it("lists unhandled enquiries first, newest first, and records the view with a count", async () => {
-    const admin = await insertPerson(["admin"]);
+    const admin = await insertStaffMember(["admin"]);
     const older = await insertEnquiry(120);
     const newer = await insertEnquiry(5);
     const handled = await insertEnquiry(1, true);
 
-    const unhandled = await listEnquiriesForStaff(database.db, actorFor(admin), "unhandled");
+    const unhandled = await listEnquiriesForStaff(database.db, admin.actor, "unhandled");
     const unhandledIds = unhandled.enquiries.map((row) => row.id);
     expect(unhandledIds).not.toContain(handled.id);
     expect(unhandledIds.indexOf(newer.id)).toBeLessThan(unhandledIds.indexOf(older.id));
@@ -140,7 +100,7 @@ describe("enquiries inbox", () => {
       handledAt: null,
     });
 
-    const all = await listEnquiriesForStaff(database.db, actorFor(admin), "all");
+    const all = await listEnquiriesForStaff(database.db, admin.actor, "all");
     const allIds = all.enquiries.map((row) => row.id);
     // The handled one is the newest of the three, yet comes after every unhandled one.
     expect(allIds.indexOf(handled.id)).toBeGreaterThan(allIds.indexOf(older.id));
@@ -159,28 +119,26 @@ describe("enquiries inbox", () => {
   });
 
   it("marks an enquiry handled by the staff member, and back, auditing both", async () => {
-    const coordinator = await insertPerson(["coordinator"]);
+    const coordinator = await insertStaffMember(["coordinator"]);
     const row = await insertEnquiry(30);
     const at = new Date("2026-05-01T09:30:00Z");
 
-    expect(await setEnquiryHandled(database.db, actorFor(coordinator), row.id, true, at)).toBe(
-      true,
-    );
+    expect(await setEnquiryHandled(database.db, coordinator.actor, row.id, true, at)).toBe(true);
     let [stored] = await database.db.select().from(enquiry).where(eq(enquiry.id, row.id));
     expect(stored).toMatchObject({ handledAt: at, handledBy: coordinator.id });
-    const listed = await listEnquiriesForStaff(database.db, actorFor(coordinator), "all");
+    const listed = await listEnquiriesForStaff(database.db, coordinator.actor, "all");
     expect(listed.enquiries.find((item) => item.id === row.id)?.handledByName).toBe(
       coordinator.name,
     );
-    const gone = await listEnquiriesForStaff(database.db, actorFor(coordinator), "unhandled");
+    const gone = await listEnquiriesForStaff(database.db, coordinator.actor, "unhandled");
     expect(gone.enquiries.map((item) => item.id)).not.toContain(row.id);
 
     // Marking it again changes nothing and is not recorded twice.
-    await setEnquiryHandled(database.db, actorFor(coordinator), row.id, true);
+    await setEnquiryHandled(database.db, coordinator.actor, row.id, true);
     [stored] = await database.db.select().from(enquiry).where(eq(enquiry.id, row.id));
     expect(stored!.handledAt).toEqual(at);
 
-    expect(await setEnquiryHandled(database.db, actorFor(coordinator), row.id, false)).toBe(true);
+    expect(await setEnquiryHandled(database.db, coordinator.actor, row.id, false)).toBe(true);
     [stored] = await database.db.select().from(enquiry).where(eq(enquiry.id, row.id));
     expect(stored).toMatchObject({ handledAt: null, handledBy: null });
 
@@ -190,18 +148,18 @@ describe("enquiries inbox", () => {
     expect(changes.map((entry) => entry.action)).toEqual(["enquiry.reopened", "enquiry.handled"]);
     expect(changes.every((entry) => entry.entityType === "enquiry")).toBe(true);
 
-    expect(
-      await setEnquiryHandled(database.db, actorFor(coordinator), crypto.randomUUID(), true),
-    ).toBe(false);
+    expect(await setEnquiryHandled(database.db, coordinator.actor, crypto.randomUUID(), true)).toBe(
+      false,
+    );
   });
 });
 
 describe("subscribers export", () => {
   it("has the four columns, leaves out unsubscribed addresses and disarms formulas", async () => {
-    const admin = await insertPerson(["admin"]);
-    const current = `${unique("current")}@example.com`;
-    const gone = `${unique("gone")}@example.com`;
-    const formula = `${unique("formula")}@example.com`;
+    const admin = await insertStaffMember(["admin"]);
+    const current = uniqueEmail("current");
+    const gone = uniqueEmail("gone");
+    const formula = uniqueEmail("formula");
     await database.db.insert(newsletterSubscription).values([
       {
         name: "Zoë O'Neill, Jr",
@@ -218,7 +176,7 @@ describe("subscribers export", () => {
     expect(await countCurrentSubscribers(database.db)).toBe(expectedCount);
 
     const now = new Date("2026-03-31T23:30:00Z");
-    const exported = await exportSubscribers(database.db, actorFor(admin), now);
+    const exported = await exportSubscribers(database.db, admin.actor, now);
     expect(exported.filename).toBe("newsletter-subscribers-2026-04-01.csv");
     const records = parse(exported.csv, { bom: true }) as string[][];
     expect(records[0]).toEqual(["name", "email", "hear about events", "subscribed date"]);
@@ -240,7 +198,7 @@ describe("subscribers export", () => {
 });
 
 describe("newsletter unsubscribe", () => {
-  async function subscribe(email = `${unique("reader")}@example.com`) {
+  async function subscribe(email = uniqueEmail("reader")) {
     // As the owner does: opening the link from the confirmation e-mail.
     const token = sealNewsletterRequest(
       { name: "Reader", email, hearAboutEvents: true },
@@ -294,7 +252,7 @@ describe("newsletter unsubscribe", () => {
   });
 
   it("sends a new subscriber the unsubscribe link, and only once", async () => {
-    const email = `${unique("welcome")}@example.com`;
+    const email = uniqueEmail("welcome");
     const row = await subscribe(email);
     await subscribe(email);
     const mails = await database.db.select().from(outboxEmail).where(eq(outboxEmail.to, email));
@@ -401,7 +359,7 @@ describe("newsletter unsubscribe", () => {
   });
 
   it("unsubscribing twice keeps the first time; subscribing again clears it and says so by mail", async () => {
-    const email = `${unique("again")}@example.com`;
+    const email = uniqueEmail("again");
     const row = await subscribe(email);
     const token = signUnsubscribeToken(row.id);
     const first = new Date("2026-02-01T10:00:00Z");
@@ -429,13 +387,12 @@ describe("newsletter unsubscribe", () => {
 
 describe("staff management", () => {
   it("lists staff with their roles, two-factor and status, and pending invitations only", async () => {
-    const admin = await insertPerson(["admin"], { twoFactorEnabled: true });
-    const both = await insertPerson(["clinician", "coordinator"], {
-      deactivatedAt: new Date(),
-    });
-    const patient = await insertPerson([]);
+    const admin = await insertStaffMember(["admin"]);
+    const both = await insertStaffMember(["clinician", "coordinator"]);
+    await database.db.update(user).set({ deactivatedAt: new Date() }).where(eq(user.id, both.id));
+    const patient = await insertNonStaff();
 
-    const { people } = await viewStaff(database.db, actorFor(admin));
+    const { people } = await viewStaff(database.db, admin.actor);
     const byId = new Map(people.map((person) => [person.id, person]));
     expect(byId.get(admin.id)).toMatchObject({
       email: admin.email,
@@ -449,35 +406,35 @@ describe("staff management", () => {
     // Someone already on staff is not invited again (whatever the capitals); a patient can be.
     const again = { roles: ["clinician"] as StaffRole[], baseUrl: "http://localhost" };
     expect(
-      await inviteStaffMember(database.db, actorFor(admin), {
+      await inviteStaffMember(database.db, admin.actor, {
         ...again,
         email: admin.email.toUpperCase(),
       }),
     ).toEqual({ ok: false, reason: "alreadyStaff" });
     expect(
-      await inviteStaffMember(database.db, actorFor(admin), { ...again, email: patient.email }),
+      await inviteStaffMember(database.db, admin.actor, { ...again, email: patient.email }),
     ).toEqual({ ok: true });
 
-    const invitee = `${unique("invitee")}@example.org`;
-    await inviteStaff(database.db, actorFor(admin), {
+    const invitee = uniqueEmail("invitee", "example.org");
+    await inviteStaff(database.db, admin.actor, {
       email: invitee,
       roles: ["coordinator"],
       baseUrl: "http://localhost",
     });
-    const expired = `${unique("expired")}@example.org`;
+    const expired = uniqueEmail("expired", "example.org");
     await inviteStaff(
       database.db,
-      actorFor(admin),
+      admin.actor,
       { email: expired, roles: ["clinician"], baseUrl: "http://localhost" },
       new Date(Date.now() - 10 * 24 * 60 * 60_000),
     );
-    const pending = (await viewStaff(database.db, actorFor(admin))).invitations;
+    const pending = (await viewStaff(database.db, admin.actor)).invitations;
     const invitation = pending.find((row) => row.email === invitee);
     expect(invitation).toMatchObject({ roles: ["coordinator"] });
     expect(pending.some((row) => row.email === expired)).toBe(false);
 
-    expect(await revokeInvitation(database.db, actorFor(admin), invitation!.id)).toBe(true);
-    expect(await revokeInvitation(database.db, actorFor(admin), invitation!.id)).toBe(false);
+    expect(await revokeInvitation(database.db, admin.actor, invitation!.id)).toBe(true);
+    expect(await revokeInvitation(database.db, admin.actor, invitation!.id)).toBe(false);
     const [revoked] = await database.db
       .select()
       .from(staffInvitation)
@@ -489,13 +446,13 @@ describe("staff management", () => {
       entityType: "staff_invitation",
       entityId: invitation!.id,
     });
-    const { invitations } = await viewStaff(database.db, actorFor(admin));
+    const { invitations } = await viewStaff(database.db, admin.actor);
     expect(invitations.some((row) => row.email === invitee)).toBe(false);
   });
 
   it("refuses to let an admin remove their own Admin role or deactivate themselves", async () => {
-    const admin = await insertPerson(["admin", "clinician"]);
-    const me = actorFor(admin);
+    const admin = await insertStaffMember(["admin", "clinician"]);
+    const me = admin.actor;
 
     expect(await changeStaffRoles(database.db, me, admin.id, ["clinician"])).toEqual({
       ok: false,
@@ -521,10 +478,10 @@ describe("staff management", () => {
   });
 
   it("changes another person's roles and access, but never a patient's", async () => {
-    const admin = await insertPerson(["admin"]);
-    const colleague = await insertPerson(["coordinator"]);
-    const patient = await insertPerson([]);
-    const me = actorFor(admin);
+    const admin = await insertStaffMember(["admin"]);
+    const colleague = await insertStaffMember(["coordinator"]);
+    const patient = await insertNonStaff();
+    const me = admin.actor;
 
     expect(await changeStaffRoles(database.db, me, colleague.id, ["clinician"])).toEqual({
       ok: true,
@@ -567,34 +524,15 @@ describe("audit log reader", () => {
   };
 
   it("filters by action, actor, subject (id, e-mail, ID or booking reference) and London dates", async () => {
-    const reader = await insertPerson(["admin"]);
-    const other = await insertPerson(["clinician"]);
-    const patient = await insertPerson([]);
-    const bystander = await insertPerson([]);
-    const portalReference = `MHAT${crypto.randomBytes(4).toString("hex").toUpperCase()}`;
-    await database.db.insert(profile).values({
-      id: crypto.randomUUID(),
-      userId: patient.id,
-      reference: portalReference,
-      firstName: "Pat",
-      lastName: "Ient",
-      phone: "447700900123",
-      email: patient.email,
-      homeAddressLine1: "1 Test Street",
-      homePostcode: "CM1 1AA",
-      homeCountry: "United Kingdom",
-    });
-    const product = await insertProduct(database.db);
-    const screening = await insertEvent(database.db, product.id);
-    const bookingReference = generateBookingReference();
-    await database.db.insert(booking).values({
-      reference: bookingReference,
+    const reader = await insertStaffMember(["admin"]);
+    const other = await insertStaffMember(["clinician"]);
+    const patient = await insertPatient(database.db);
+    const bystander = await insertNonStaff();
+    const portalReference = patient.reference;
+    const screening = await insertFreeEvent(database.db);
+    const { reference: bookingReference } = await insertBooking(database.db, {
       eventId: screening.id,
       userId: patient.id,
-      slotTime: "10:00",
-      pricePence: 0,
-      paymentRequired: false,
-      paymentStatus: "not_required",
     });
 
     const rows: (typeof auditLog.$inferInsert)[] = [
@@ -672,7 +610,7 @@ describe("audit log reader", () => {
   });
 
   it("pages 50 at a time, newest first", async () => {
-    const busy = await insertPerson(["admin"]);
+    const busy = await insertStaffMember(["admin"]);
     const start = Date.parse("2026-01-01T09:00:00Z");
     await database.db.insert(auditLog).values(
       Array.from({ length: 53 }, (_, index) => ({
@@ -695,12 +633,12 @@ describe("audit log reader", () => {
   });
 
   it("records each reading, with the person when one person's trail was asked for", async () => {
-    const admin = await insertPerson(["admin"]);
-    const patient = await insertPerson([]);
-    await readAuditLogAsStaff(database.db, actorFor(admin), filter({}));
+    const admin = await insertStaffMember(["admin"]);
+    const patient = await insertNonStaff();
+    await readAuditLogAsStaff(database.db, admin.actor, filter({}));
     await readAuditLogAsStaff(
       database.db,
-      actorFor(admin),
+      admin.actor,
       filter({ subject: patient.email, action: "result.view" }),
     );
     const [second, first] = await auditRowsFor(admin.email);
@@ -722,8 +660,8 @@ describe("audit log reader", () => {
 
 describe("the audit log is append-only in the database", () => {
   it("refuses UPDATE and DELETE, whatever the code does", async () => {
-    const admin = await insertPerson(["admin"]);
-    await recordAudit(database.db, actorFor(admin), { action: "audit.view" });
+    const admin = await insertStaffMember(["admin"]);
+    await recordAudit(database.db, admin.actor, { action: "audit.view" });
     await expect(database.db.execute(sql`update audit_log set action = 'x'`)).rejects.toThrow();
     await expect(
       database.db.execute(sql`delete from audit_log where actor_email = ${admin.email}`),

@@ -1,6 +1,6 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import {
   approvalUrl,
   createPayPalClient,
@@ -13,17 +13,17 @@ import {
   type CreateOrderInput,
   type PayPalClient,
 } from "#app/services/payments/paypal.server";
-import { startFakePayPal, type FakePayPal } from "#tests/support/fake-paypal";
+import type { FakePayPal } from "#tests/support/fake-paypal";
+import { fakePayPalForThisFile } from "#tests/support/fixtures";
 
+// One fake PayPal for the file, which forgets everything before each test; a client of each
+// test's own, so that no test reuses another's access token.
+const fakePayPal = fakePayPalForThisFile();
 let fake: FakePayPal;
 let paypal: PayPalClient;
-
-beforeEach(async () => {
-  fake = await startFakePayPal();
+beforeEach(() => {
+  fake = fakePayPal();
   paypal = createPayPalClient(fake.settings);
-});
-afterEach(async () => {
-  await fake.close();
 });
 
 const RETURN_URL = "http://localhost:3000/checkout/return?booking=hold-1";

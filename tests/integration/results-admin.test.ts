@@ -1,21 +1,16 @@
 import crypto from "node:crypto";
 import { and, eq, inArray } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { config } from "#app/config.server";
-import type { Db } from "#app/db/client.server";
 import {
   auditLog,
   booking,
   outboxEmail,
-  profile,
   psaThreshold,
   resultImport,
   testResult,
   testResultRevision,
-  user,
 } from "#app/db/schema";
-import { generateBookingReference } from "#app/domain/booking-reference";
-import type { StaffActor } from "#app/domain/permissions";
 import { thresholdFieldName } from "#app/domain/psa-flag";
 import { IMPORT_MESSAGES } from "#app/domain/result-import";
 import { listAppointmentsAndResults } from "#app/services/booking/appointments.server";
@@ -31,28 +26,36 @@ import {
   viewImport,
   viewResult,
 } from "#app/services/results-admin.server";
-import { openTestDatabase } from "#tests/support/database";
-import { insertEvent, insertProduct } from "#tests/support/factories";
+import { testDatabaseForThisFile } from "#tests/support/database";
+import {
+  auditRows,
+  insertBooking,
+  insertFreeEvent,
+  insertPatient,
+  insertStaff,
+  type StaffMember,
+  uniqueId,
+} from "#tests/support/fixtures";
 
-let database: Awaited<ReturnType<typeof openTestDatabase>>;
-let db: Db;
-let clinician: StaffActor;
-let otherClinician: StaffActor;
-let eventId: string;
+type Clinician = StaffMember["actor"];
 
-/** The factory's event day; results arrive ten days later. */
+/** The fixture's event day; results arrive ten days later. */
 const EVENT_DATE = "2026-06-10";
 const NOW = new Date("2026-06-20T09:00:00Z");
 
-async function staffMember(label: string): Promise<StaffActor> {
-  const id = `staff-${label}-${crypto.randomUUID()}`;
-  const email = `${label}-${id.slice(-6)}@example.org`;
-  await db.insert(user).values({ id, name: `Clinician ${label}`, email, emailVerified: true });
-  return { id, email, clientAddress: "203.0.113.9", roles: ["clinician"] };
-}
+const database = testDatabaseForThisFile();
+let clinician: Clinician;
+let otherClinician: Clinician;
+let eventId: string;
+beforeAll(async () => {
+  const { db } = database;
+  eventId = (await insertFreeEvent(db, { eventDate: EVENT_DATE })).id;
+  const options = { clientAddress: "203.0.113.9" };
+  clinician = (await insertStaff(db, ["clinician"], options)).actor;
+  otherClinician = (await insertStaff(db, ["clinician"], options)).actor;
+});
 
-let people = 0;
-/** A man with a profile and a confirmed booking at the event; optionally a sample id. */
+/** A man (45 on the event's day unless told) with a confirmed booking at the event. */
 async function bookedPatient(
   options: {
     dateOfBirth?: string | null;
@@ -61,97 +64,54 @@ async function bookedPatient(
     status?: "confirmed" | "cancelled";
   } = {},
 ) {
-  people++;
-  const userId = `patient-${people}-${crypto.randomUUID()}`;
-  const email = `patient${people}-${userId.slice(-6)}@example.com`;
-  await db
-    .insert(user)
-    .values({ id: userId, name: `Patient ${people}`, email, emailVerified: true });
-  await db.insert(profile).values({
-    id: `profile-${userId}`,
-    userId,
-    reference: `MHATR${String(people).padStart(4, "0")}${userId.slice(-4)}`,
-    firstName: "Arthur",
-    lastName: `Result${people}`,
-    phone: "01632 960 100",
-    email,
-    homeAddressLine1: "1 Mill Lane",
-    homePostcode: "CM1 2AB",
-    homeCountry: "United Kingdom",
+  const { db } = database;
+  const patient = await insertPatient(db, {
     dateOfBirth: options.dateOfBirth === undefined ? "1981-01-15" : options.dateOfBirth,
   });
-  const reference = generateBookingReference();
-  const sampleId =
-    options.sampleId === undefined ? `AUTO-${people}-${userId.slice(-6)}` : options.sampleId;
-  const [made] = await db
-    .insert(booking)
-    .values({
-      reference,
-      eventId,
-      userId,
-      slotTime: "10:00",
-      status: options.status ?? "confirmed",
-      pricePence: 0,
-      paymentRequired: false,
-      paymentStatus: "not_required",
-      confirmedAt: new Date("2026-06-01T09:00:00Z"),
-      sampleId,
-      // A sample id is recorded at check-in together with the time the sample was taken.
-      sampleTakenAt: sampleId ? new Date("2026-06-10T09:10:00Z") : null,
-    })
-    .returning({ id: booking.id });
-  return { userId, email, reference, bookingId: made!.id };
+  const sampleId = options.sampleId === undefined ? `AUTO-${uniqueId()}` : options.sampleId;
+  const made = await insertBooking(db, {
+    eventId,
+    userId: patient.id,
+    status: options.status ?? "confirmed",
+    confirmedAt: new Date("2026-06-01T09:00:00Z"),
+    sampleId,
+    // A sample id is recorded at check-in together with the time the sample was taken.
+    sampleTakenAt: sampleId ? new Date("2026-06-10T09:10:00Z") : null,
+  });
+  return {
+    userId: patient.id,
+    email: patient.email,
+    reference: made.reference,
+    bookingId: made.id,
+  };
 }
 
 function csv(lines: string[]) {
   return ["reference,sample id,psa,unit,sample date", ...lines].join("\r\n") + "\r\n";
 }
 
-async function importFile(text: string, by: StaffActor = clinician) {
-  const created = await createImport(db, by, { filename: "lab.csv", text }, NOW);
+async function importFile(text: string, by: Clinician = clinician) {
+  const created = await createImport(database.db, by, { filename: "lab.csv", text }, NOW);
   if (!created.ok) throw new Error(`import refused: ${created.error}`);
   return created.id;
 }
 
 function resultOf(bookingId: string) {
-  return db.select().from(testResult).where(eq(testResult.bookingId, bookingId));
+  return database.db.select().from(testResult).where(eq(testResult.bookingId, bookingId));
 }
 
 /** The version a page opened now would show (the `seen` field of its forms). */
 async function seenOf(resultId: string) {
-  const [row] = await db
+  const [row] = await database.db
     .select({ updatedAt: testResult.updatedAt })
     .from(testResult)
     .where(eq(testResult.id, resultId));
   return row!.updatedAt.toISOString();
 }
 
-function auditRows(action: string, entityId?: string) {
-  return db
-    .select()
-    .from(auditLog)
-    .where(
-      entityId
-        ? and(eq(auditLog.action, action), eq(auditLog.entityId, entityId))
-        : eq(auditLog.action, action),
-    );
-}
-
-beforeAll(async () => {
-  database = await openTestDatabase();
-  db = database.db;
-  const product = await insertProduct(db, 0);
-  const ev = await insertEvent(db, product.id, { paymentRequired: false, eventDate: EVENT_DATE });
-  eventId = ev.id;
-  clinician = await staffMember("one");
-  otherClinician = await staffMember("two");
-});
-afterAll(async () => {
-  await database?.close();
-});
-
 describe("importing the laboratory's file", () => {
   it("previews one good row and one unknown reference, then commits exactly one result", async () => {
+    const { db } = database;
     // Born 15 January 1981: 45 on the event's day, so the 40-49 band (1.00) applies.
     const good = await bookedPatient();
     const id = await importFile(
@@ -170,13 +130,14 @@ describe("importing the laboratory's file", () => {
     expect(second!.errors).toEqual([IMPORT_MESSAGES.unknownReference]);
     expect(await resultOf(good.bookingId)).toHaveLength(0);
 
-    const previewAudit = await auditRows("results.import.preview", id);
+    const previewAudit = await auditRows(db, { action: "results.import.preview", entityId: id });
     expect(previewAudit).toHaveLength(1);
     expect(previewAudit[0]!.details).toEqual({ rows: 2, good: 1, errors: 1 });
     expect(previewAudit[0]!.actorUserId).toBe(clinician.id);
-    const viewed = await auditRows("results.view", id);
+    const viewed = await auditRows(db, { action: "results.view", entityId: id });
     expect(viewed.map((row) => row.subjectUserId)).toEqual([good.userId]);
 
+    const resultsBefore = await db.select({ id: testResult.id }).from(testResult);
     const committed = await commitImport(db, clinician, id, NOW);
     expect(committed).toEqual({ status: "committed", imported: 1, replaced: 0, skipped: 1 });
     const [saved] = await resultOf(good.bookingId);
@@ -189,12 +150,13 @@ describe("importing the laboratory's file", () => {
       releasedAt: null,
       flag: null,
     });
-    const total = await db
-      .select({ id: testResult.id })
-      .from(testResult)
-      .innerJoin(booking, eq(booking.id, testResult.bookingId))
-      .where(eq(booking.eventId, eventId));
-    expect(total.map((row) => row.id)).toEqual([saved!.id]);
+    // The one new result in the whole database is this one.
+    const resultsAfter = await db.select({ id: testResult.id }).from(testResult);
+    const before = new Set(resultsBefore.map((row) => row.id));
+    expect(resultsAfter.filter((row) => !before.has(row.id)).map((row) => row.id)).toEqual([
+      saved!.id,
+    ]);
+    expect(resultsAfter).toHaveLength(resultsBefore.length + 1);
 
     const commitAudit = await db
       .select()
@@ -211,13 +173,16 @@ describe("importing the laboratory's file", () => {
     // A second commit changes nothing.
     expect(await commitImport(db, clinician, id, NOW)).toEqual({ status: "already-committed" });
     expect(
-      (await auditRows("results.import.commit")).filter((row) => row.entityId === id),
+      (await auditRows(db, { action: "results.import.commit" })).filter(
+        (row) => row.entityId === id,
+      ),
     ).toHaveLength(1);
     const [stored] = await db.select().from(resultImport).where(eq(resultImport.id, id));
     expect(stored!.committedAt).not.toBeNull();
   });
 
   it("refuses every row of a booking named twice, and a booking whose result is released", async () => {
+    const { db } = database;
     const twice = await bookedPatient({ sampleId: "LAB-2001" });
     const single = await bookedPatient();
     const released = await bookedPatient();
@@ -251,6 +216,7 @@ describe("importing the laboratory's file", () => {
   });
 
   it("matches by sample id, checks it agrees with the reference, and replaces an unreleased result", async () => {
+    const { db } = database;
     const bySample = await bookedPatient({ sampleId: "S-3001" });
     const other = await bookedPatient({ sampleId: "S-3002" });
     const first = await importFile(csv([",s-3001,3.10,ng/ml,"]));
@@ -278,6 +244,7 @@ describe("importing the laboratory's file", () => {
 
   // Issue 14, item 10: results came in for a booking whose sample had not been taken.
   it("refuses a results row for a booking without a sample taken: its reason shows and it is not imported", async () => {
+    const { db } = database;
     const unsampled = await bookedPatient({ sampleId: null });
     const sampled = await bookedPatient({ sampleId: "S-4001" });
     const created = await createImport(
@@ -305,6 +272,7 @@ describe("importing the laboratory's file", () => {
   });
 
   it("stores the file name without control characters", async () => {
+    const { db } = database;
     const patient = await bookedPatient();
     const created = await createImport(
       db,
@@ -322,6 +290,7 @@ describe("importing the laboratory's file", () => {
   });
 
   it("refuses a booking that is not confirmed", async () => {
+    const { db } = database;
     const cancelled = await bookedPatient({ status: "cancelled" });
     const id = await importFile(csv([`${cancelled.reference},,1.00,ng/ml,`]));
     expect((await viewImport(db, clinician, id))!.rows[0]!.errors).toEqual([
@@ -330,6 +299,7 @@ describe("importing the laboratory's file", () => {
   });
 
   it("refuses a file without the needed columns, with nothing stored", async () => {
+    const { db } = database;
     const before = await db.select({ id: resultImport.id }).from(resultImport);
     const refused = await createImport(
       db,
@@ -342,6 +312,7 @@ describe("importing the laboratory's file", () => {
   });
 
   it("shows an import only to the clinician who uploaded it", async () => {
+    const { db } = database;
     const patient = await bookedPatient();
     const id = await importFile(csv([`${patient.reference},,1.00,ng/ml,`]));
     expect(await viewImport(db, otherClinician, id)).toBeNull();
@@ -355,6 +326,7 @@ describe("importing the laboratory's file", () => {
 
 describe("thresholds", () => {
   it("an edited threshold changes the suggestion; saving is audited", async () => {
+    const { db } = database;
     // Born 1 March 1961: 65 on the event's day, in the 60-69 band, which has no threshold.
     const sixtyFive = await bookedPatient({ dateOfBirth: "1961-03-01" });
     const before = await importFile(csv([`${sixtyFive.reference},,2.50,ng/ml,`]));
@@ -374,7 +346,7 @@ describe("thresholds", () => {
       form[thresholdFieldName(sixties.id)] = "2.50";
       const saved = await saveThresholds(db, clinician, form);
       expect(saved).toEqual({ ok: true, changed: 1 });
-      const [audit] = (await auditRows("thresholds.update")).slice(-1);
+      const [audit] = (await auditRows(db, { action: "thresholds.update" })).slice(-1);
       expect(audit).toMatchObject({ actorUserId: clinician.id, details: { bands: 5, changed: 1 } });
 
       const after = await importFile(csv([`${sixtyFive.reference},,2.50,ng/ml,`]));
@@ -392,15 +364,16 @@ describe("thresholds", () => {
 
 describe("a thresholds post without its band fields (issue 14, item 9)", () => {
   it("is refused with a message for each band; no threshold changes and nothing is audited", async () => {
+    const { db } = database;
     const before = await listThresholds(db);
-    const audited = (await auditRows("thresholds.update")).length;
+    const audited = (await auditRows(db, { action: "thresholds.update" })).length;
     const saved = await saveThresholds(db, clinician, { intent: "save" });
     expect(saved.ok).toBe(false);
     expect(saved.ok ? {} : Object.keys(saved.fieldErrors).sort()).toEqual(
       before.map((band) => thresholdFieldName(band.id)).sort(),
     );
     expect(await listThresholds(db)).toEqual(before);
-    expect(await auditRows("thresholds.update")).toHaveLength(audited);
+    expect(await auditRows(db, { action: "thresholds.update" })).toHaveLength(audited);
   });
 });
 
@@ -408,17 +381,18 @@ describe("release and correction", () => {
   async function importedResult(value = "1.37", options: Parameters<typeof bookedPatient>[0] = {}) {
     const patient = await bookedPatient(options);
     const id = await importFile(csv([`${patient.reference},,${value},ng/ml,`]));
-    await commitImport(db, clinician, id, NOW);
+    await commitImport(database.db, clinician, id, NOW);
     const [row] = await resultOf(patient.bookingId);
     return { patient, resultId: row!.id };
   }
 
   function mailTo(email: string) {
-    return db.select().from(outboxEmail).where(eq(outboxEmail.to, email));
+    return database.db.select().from(outboxEmail).where(eq(outboxEmail.to, email));
   }
 
   // Issue 14, item 10: a result for an appointment that had not happened was released.
   it("refuses to release a result for a booking without a sample taken", async () => {
+    const { db } = database;
     const patient = await bookedPatient({ sampleId: null });
     // Stored as an import before this rule would have stored it (imports now refuse the row).
     const [result] = await db
@@ -443,7 +417,7 @@ describe("release and correction", () => {
     );
     expect(outcome).toEqual({ ok: false, reason: "no-sample" });
     expect((await resultOf(patient.bookingId))[0]).toMatchObject({ releasedAt: null, flag: null });
-    expect(await auditRows("result.release", result!.id)).toEqual([]);
+    expect(await auditRows(db, { action: "result.release", entityId: result!.id })).toEqual([]);
     expect(await mailTo(patient.email)).toEqual([]);
     expect(await listAppointmentsAndResults(db, patient.userId, NOW)).toMatchObject([
       { result: null },
@@ -451,6 +425,7 @@ describe("release and correction", () => {
   });
 
   it("the patient sees nothing until release; release e-mails him without the value or flag", async () => {
+    const { db } = database;
     const { patient, resultId } = await importedResult("1.37");
 
     const beforeRelease = await listAppointmentsAndResults(db, patient.userId, NOW);
@@ -460,14 +435,14 @@ describe("release and correction", () => {
 
     const awaiting = await listResults(db, clinician, "awaiting");
     expect(awaiting.some((row) => row.id === resultId)).toBe(true);
-    const listAudit = (await auditRows("results.view", resultId)).filter(
+    const listAudit = (await auditRows(db, { action: "results.view", entityId: resultId })).filter(
       (row) => row.subjectUserId === patient.userId,
     );
     expect(listAudit).toHaveLength(1);
 
     const viewed = await viewResult(db, clinician, resultId);
     expect(viewed).toMatchObject({ psaValue: "1.37", age: 45, suggestedFlag: "amber" });
-    const viewAudit = await auditRows("result.view", resultId);
+    const viewAudit = await auditRows(db, { action: "result.view", entityId: resultId });
     expect(viewAudit.map((row) => row.subjectUserId)).toEqual([patient.userId]);
     expect(viewAudit[0]!.ipAddress).toBe("203.0.113.9");
 
@@ -507,7 +482,7 @@ describe("release and correction", () => {
       expect(mail[0]!.subject).not.toContain(secret);
     }
 
-    const releaseAudit = await auditRows("result.release", resultId);
+    const releaseAudit = await auditRows(db, { action: "result.release", entityId: resultId });
     expect(releaseAudit).toHaveLength(1);
     expect(releaseAudit[0]!.subjectUserId).toBe(patient.userId);
 
@@ -520,6 +495,7 @@ describe("release and correction", () => {
   });
 
   it("Green keeps its retest interval; Amber and Red drop one", async () => {
+    const { db } = database;
     const green = await importedResult("0.40");
     await releaseResult(db, clinician, green.resultId, {
       flag: "green",
@@ -549,6 +525,7 @@ describe("release and correction", () => {
   });
 
   it("a correction sets correctedAt, audits field names only, and e-mails the patient again", async () => {
+    const { db } = database;
     const { patient, resultId } = await importedResult("0.80");
     expect(
       await correctResult(db, clinician, resultId, {
@@ -604,7 +581,7 @@ describe("release and correction", () => {
     });
     expect(row!.correctedAt).toEqual(correctedAt);
 
-    const [audit] = await auditRows("result.correct", resultId);
+    const [audit] = await auditRows(db, { action: "result.correct", entityId: resultId });
     expect(audit).toMatchObject({
       subjectUserId: patient.userId,
       details: { fields: "psaValue,flag,retestYears", reason: "lab-corrected" },
@@ -634,6 +611,7 @@ describe("release and correction", () => {
   });
 
   it("keeps every replaced version of a released result, with who replaced it and why", async () => {
+    const { db } = database;
     const { resultId } = await importedResult("0.80");
     const releasedAt = new Date("2026-06-21T09:00:00Z");
     await releaseResult(
@@ -715,7 +693,7 @@ describe("release and correction", () => {
     const [now] = await db.select().from(testResult).where(eq(testResult.id, resultId));
     expect(now).toMatchObject({ psaValue: "1.20", flag: "red", comments: null });
     // The audit rows still name fields only.
-    const audit = await auditRows("result.correct", resultId);
+    const audit = await auditRows(db, { action: "result.correct", entityId: resultId });
     expect(audit.map((row) => row.details)).toEqual([
       { fields: "psaValue,flag,retestYears,comments", reason: "lab-corrected" },
       { fields: "flag,comments", reason: "flag-reviewed" },
@@ -723,6 +701,7 @@ describe("release and correction", () => {
   });
 
   it("refuses a release or correction of a version other than the one the clinician opened", async () => {
+    const { db } = database;
     const { patient, resultId } = await importedResult("0.50");
     const opened = (await viewResult(db, clinician, resultId))!.updatedAt.toISOString();
 
@@ -751,7 +730,7 @@ describe("release and correction", () => {
     const [unreleased] = await db.select().from(testResult).where(eq(testResult.id, resultId));
     expect(unreleased).toMatchObject({ psaValue: "7.50", releasedAt: null, flag: null });
     expect(await mailTo(patient.email)).toHaveLength(0);
-    expect(await auditRows("result.release", resultId)).toHaveLength(0);
+    expect(await auditRows(db, { action: "result.release", entityId: resultId })).toHaveLength(0);
 
     // Opened again: the release goes through, and moves the version on.
     expect(
@@ -795,6 +774,7 @@ describe("release and correction", () => {
   });
 
   it("an unknown or malformed result id is not found", async () => {
+    const { db } = database;
     expect(await viewResult(db, clinician, crypto.randomUUID())).toBeNull();
     expect(await viewResult(db, clinician, "1.23")).toBeNull();
     expect(
@@ -808,6 +788,7 @@ describe("release and correction", () => {
   });
 
   it("lists released results, one audit row per person shown", async () => {
+    const { db } = database;
     const { patient, resultId } = await importedResult("0.20");
     await releaseResult(db, clinician, resultId, {
       flag: "green",

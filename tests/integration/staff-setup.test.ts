@@ -1,8 +1,6 @@
-import crypto from "node:crypto";
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { auditLog, session, twoFactor, user, userRole } from "#app/db/schema";
-import type { StaffActor } from "#app/domain/permissions";
 import {
   acceptInvitation,
   findUsableInvitation,
@@ -10,16 +8,10 @@ import {
   inviteStaff,
   resetTwoFactor,
 } from "#app/services/staff.server";
-import { openTestDatabase } from "#tests/support/database";
+import { testDatabaseForThisFile } from "#tests/support/database";
+import { insertAccount, insertSession, insertStaff, uniqueEmail } from "#tests/support/fixtures";
 
-let database: Awaited<ReturnType<typeof openTestDatabase>>;
-
-beforeAll(async () => {
-  database = await openTestDatabase();
-});
-afterAll(async () => {
-  await database?.close();
-});
+const database = testDatabaseForThisFile();
 
 const COMMAND_LINE: CommandLineActor = { id: null, email: null, clientAddress: "command line" };
 
@@ -32,13 +24,19 @@ async function invite(email: string) {
   return new URL(link).searchParams.get("token")!;
 }
 
-async function patient(email: string) {
-  const [row] = await database.db
-    .insert(user)
-    .values({ id: crypto.randomUUID(), name: "Someone", email, emailVerified: false })
-    .returning();
-  return row!;
-}
+/** Someone who signed up with this address and has not confirmed it yet. */
+const patient = (email = uniqueEmail("someone", "example.org")) =>
+  insertAccount(database.db, { name: "Someone", email, emailVerified: false });
+
+/** The set-up link opened by whoever is signed in (`null`: nobody), who only presses "accept". */
+const accept = (token: string, signedInUserId: string | null, clientAddress: string) =>
+  acceptInvitation(database.db, {
+    token,
+    name: "",
+    password: null,
+    clientAddress,
+    signedInUserId,
+  });
 
 async function rolesOf(userId: string) {
   const rows = await database.db
@@ -50,43 +48,26 @@ async function rolesOf(userId: string) {
 
 describe("a set-up link for an address that already has an account", () => {
   it("gives nothing to someone not signed in to that account, and stays usable", async () => {
-    const email = `nurse-${crypto.randomUUID()}@example.org`;
+    const email = uniqueEmail("nurse", "example.org");
     // Someone registered the address as a patient before the invitation (anyone can).
     const squatter = await patient(email);
     const token = await invite(email);
-    const result = await acceptInvitation(database.db, {
-      token,
-      name: "",
-      password: null,
-      clientAddress: "192.0.2.1",
-      signedInUserId: null,
-    });
+    const result = await accept(token, null, "192.0.2.1");
     expect(result).toEqual({ ok: false, reason: "sign-in-first" });
-    const other = await patient(`other-${crypto.randomUUID()}@example.org`);
-    expect(
-      await acceptInvitation(database.db, {
-        token,
-        name: "",
-        password: null,
-        clientAddress: "192.0.2.1",
-        signedInUserId: other.id,
-      }),
-    ).toEqual({ ok: false, reason: "sign-in-first" });
+    const other = await patient();
+    expect(await accept(token, other.id, "192.0.2.1")).toEqual({
+      ok: false,
+      reason: "sign-in-first",
+    });
     expect(await rolesOf(squatter.id)).toEqual([]);
     expect(await findUsableInvitation(database.db, token)).not.toBeNull();
   });
 
   it("adds the roles when its owner is signed in, verifies the address, and records it", async () => {
-    const email = `clinician-${crypto.randomUUID()}@example.org`;
+    const email = uniqueEmail("clinician", "example.org");
     const owner = await patient(email);
     const token = await invite(email);
-    const result = await acceptInvitation(database.db, {
-      token,
-      name: "",
-      password: null,
-      clientAddress: "192.0.2.7",
-      signedInUserId: owner.id,
-    });
+    const result = await accept(token, owner.id, "192.0.2.7");
     expect(result).toEqual({ ok: true, email, createdAccount: false });
     expect(await rolesOf(owner.id)).toEqual(["clinician"]);
     const [after] = await database.db.select().from(user).where(eq(user.id, owner.id));
@@ -104,32 +85,11 @@ describe("a set-up link for an address that already has an account", () => {
 describe("resetting someone's two-factor sign-in", () => {
   it("turns it off, signs them out everywhere, and records who did it; never one's own", async () => {
     const { db } = database;
-    const admin = await patient(`admin-${crypto.randomUUID()}@example.org`);
-    const nurse = await patient(`nurse-${crypto.randomUUID()}@example.org`);
-    await db.insert(userRole).values([
-      { userId: admin.id, role: "admin" },
-      { userId: nurse.id, role: "coordinator" },
-    ]);
-    await db.update(user).set({ twoFactorEnabled: true }).where(eq(user.id, nurse.id));
-    await db.insert(twoFactor).values({
-      id: crypto.randomUUID(),
-      userId: nurse.id,
-      secret: "encrypted",
-      backupCodes: "encrypted",
-    });
-    await db.insert(session).values({
-      id: crypto.randomUUID(),
-      token: crypto.randomUUID(),
-      userId: nurse.id,
-      expiresAt: new Date(Date.now() + 3_600_000),
-      twoFactorVerified: true,
-    });
-    const actor: StaffActor = {
-      id: admin.id,
-      email: admin.email,
-      clientAddress: "192.0.2.9",
-      roles: ["admin"],
-    };
+    const admin = await insertStaff(db, ["admin"], { clientAddress: "192.0.2.9" });
+    // Two-factor sign-in on, and signed in with it.
+    const nurse = await insertStaff(db, ["coordinator"]);
+    await insertSession(db, nurse.id, { twoFactorVerified: true });
+    const actor = admin.actor;
 
     expect(await resetTwoFactor(db, actor, admin.id)).toEqual({
       ok: false,
@@ -148,14 +108,8 @@ describe("resetting someone's two-factor sign-in", () => {
   });
 
   it("is only for staff: a patient's account is not found", async () => {
-    const admin = await patient(`admin-${crypto.randomUUID()}@example.org`);
-    const someone = await patient(`someone-${crypto.randomUUID()}@example.org`);
-    const actor: StaffActor = {
-      id: admin.id,
-      email: admin.email,
-      clientAddress: null,
-      roles: ["admin"],
-    };
+    const { actor } = await insertStaff(database.db, ["admin"]);
+    const someone = await patient();
     expect(await resetTwoFactor(database.db, actor, someone.id)).toEqual({
       ok: false,
       reason: "missing",

@@ -53,6 +53,24 @@ function pgliteCopy(dumpFile: string): Database {
 }
 
 /**
+ * A migrated, empty scratch database on the Postgres server (TEST_DATABASE_URL), for a test that
+ * connects to it its own way (a larger pool, another role): a copy of the run's template when the
+ * integration project's global set-up made one, migrated here otherwise. Drop it afterwards.
+ */
+export async function migratedScratchDatabase(prefix = "mhat_test") {
+  const template = inject("testDatabaseTemplate");
+  const postgresTemplate =
+    template && "postgresTemplate" in template ? template.postgresTemplate : undefined;
+  const scratch = await createScratchDatabase(prefix, postgresTemplate);
+  if (!postgresTemplate) {
+    const migrating = openDatabase({ url: scratch.url });
+    await migrating.migrate();
+    await migrating.close();
+  }
+  return scratch;
+}
+
+/**
  * A migrated, empty database of this test file's own: in-memory PGlite by default, or a scratch
  * database on the Postgres server when TEST_DATABASE_URL is set. Copied from the run's template
  * when the integration project's global set-up made one; migrated here otherwise.
@@ -61,10 +79,8 @@ export async function openTestDatabase(): Promise<TestDatabase> {
   const template = inject("testDatabaseTemplate");
   let database: TestDatabase;
   if (process.env.TEST_DATABASE_URL) {
-    const postgresTemplate = template && "postgresTemplate" in template ? template : undefined;
-    const scratch = await createScratchDatabase("mhat_test", postgresTemplate?.postgresTemplate);
+    const scratch = await migratedScratchDatabase();
     const opened = openDatabase({ url: scratch.url });
-    if (!postgresTemplate) await opened.migrate();
     database = {
       ...opened,
       kind: "postgres",

@@ -919,6 +919,7 @@ export async function startFakePayPal(options: FakePayPalOptions = {}) {
       nextOutcome = undefined;
       dropNext = undefined;
       delayMs = 0;
+      refundsPending = false;
     },
     close(): Promise<void> {
       return new Promise((resolve) => {
