@@ -4,7 +4,7 @@ import path from "node:path";
 import type { Page, Response } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase } from "#app/db/client.server";
-import { insertEvent, insertProduct } from "#tests/support/factories";
+import { insertEvent, insertProduct } from "#tests/support/fixtures";
 import { startFakePayPal, type FakePayPal } from "#tests/support/fake-paypal";
 import { createScratchDatabase } from "#tests/support/postgres";
 import { startBuiltServer } from "#tests/support/server";

@@ -40,8 +40,7 @@ describe("demo numbers that are bookings (finding 12)", () => {
     expect(listed.filter((row) => row.booked > 0).length).toBeGreaterThan(15);
     for (const row of listed) expect([row.name, row.booked]).toEqual([row.name, countOf(row.id)]);
 
-    const staff = await insertStaff(db, ["coordinator"]);
-    const coordinator = { ...staff.actor, roles: staff.roles };
+    const { actor: coordinator } = await insertStaff(db, ["coordinator"]);
     const braintree = listed.find((row) => row.name.startsWith("Braintree"))!;
     const attendees = await viewAttendees(db, coordinator, { eventId: braintree.id, now: SEEDED });
     expect(attendees!.active).toHaveLength(braintree.booked);
@@ -66,8 +65,7 @@ describe("demo numbers that are bookings (finding 12)", () => {
     const { db } = database;
     const listed = await listEventsForAdmin(db, {}, SEEDED);
     const braintree = listed.find((row) => row.name.startsWith("Braintree"))!;
-    const staff = await insertStaff(db, ["coordinator"]);
-    const coordinator = { ...staff.actor, roles: staff.roles };
+    const { actor: coordinator } = await insertStaff(db, ["coordinator"]);
     const before = await viewAttendees(db, coordinator, { eventId: braintree.id, now: SEEDED });
     const first = await cancelEvent(db, coordinator, braintree.id, SEEDED);
     expect(first).toMatchObject({ ok: true, bookingsCancelled: before!.active.length });
