@@ -20,7 +20,9 @@ describe("outbox delivery", () => {
     const failing = await startSmtpSink({ rejectWith: "mailbox busy" });
     try {
       const id = await enqueueEmail(db, { to: "a@example.com", subject: "Hello", text: "Body" });
-      const start = new Date();
+      // A second on: the database stamps the message due in microseconds, and `new Date()` made
+      // in the same millisecond would read as before it (on Postgres, now and then).
+      const start = new Date(Date.now() + 1000);
       const sent = await deliverDueEmails(
         db,
         nodemailer.createTransport(failing.url),
