@@ -7,6 +7,12 @@ import { deliverDueEmails, enqueueEmail } from "#app/services/email.server";
 import { testDatabaseForThisFile } from "#tests/support/database";
 import { startSmtpSink } from "#tests/support/smtp-sink";
 
+/**
+ * The worker's clock a second on: the database stamps a message due to the microsecond, and a
+ * `new Date()` made in the same millisecond reads as before it (on Postgres, now and then).
+ */
+const aMomentLater = () => new Date(Date.now() + 1000);
+
 const database = testDatabaseForThisFile();
 beforeEach(async () => {
   await database.db.delete(outboxEmail);
@@ -20,9 +26,7 @@ describe("outbox delivery", () => {
     const failing = await startSmtpSink({ rejectWith: "mailbox busy" });
     try {
       const id = await enqueueEmail(db, { to: "a@example.com", subject: "Hello", text: "Body" });
-      // A second on: the database stamps the message due in microseconds, and `new Date()` made
-      // in the same millisecond would read as before it (on Postgres, now and then).
-      const start = new Date(Date.now() + 1000);
+      const start = aMomentLater();
       const sent = await deliverDueEmails(
         db,
         nodemailer.createTransport(failing.url),
@@ -52,7 +56,9 @@ describe("outbox delivery", () => {
     try {
       const id = await enqueueEmail(db, { to: "b@example.com", subject: "Retry", text: "Body" });
       await db.update(outboxEmail).set({ attempts: 3 }).where(eq(outboxEmail.id, id));
-      expect(await deliverDueEmails(db, nodemailer.createTransport(sink.url), FROM)).toBe(1);
+      expect(
+        await deliverDueEmails(db, nodemailer.createTransport(sink.url), FROM, aMomentLater),
+      ).toBe(1);
       const [row] = await db.select().from(outboxEmail).where(eq(outboxEmail.id, id));
       expect(row).toMatchObject({ status: "sent", attempts: 4 });
     } finally {
@@ -72,7 +78,9 @@ describe("outbox delivery", () => {
         listUnsubscribe: link,
       });
       await enqueueEmail(db, { to: "patient@example.com", subject: "Booked", text: "Body" });
-      expect(await deliverDueEmails(db, nodemailer.createTransport(sink.url), FROM)).toBe(2);
+      expect(
+        await deliverDueEmails(db, nodemailer.createTransport(sink.url), FROM, aMomentLater),
+      ).toBe(2);
       const headerOf = (raw: string, name: string) =>
         new RegExp(`^${name}: (.*)$`, "im").exec(raw.replace(/\r\n[ \t]+/g, " "))?.[1];
       const subscribed = sink.received.find((mail) => mail.parsed.subject === "Subscribed")!;
@@ -99,7 +107,7 @@ describe("outbox delivery", () => {
       const transport = nodemailer.createTransport(sink.url);
       const passes = [];
       for (let pass = 0; pass < 4; pass++)
-        passes.push(await deliverDueEmails(db, transport, FROM, undefined, 4));
+        passes.push(await deliverDueEmails(db, transport, FROM, aMomentLater, 4));
       expect(passes).toEqual([4, 4, 2, 0]);
       const subjects = sink.received.map((mail) => mail.parsed.subject).sort();
       expect(subjects).toEqual(Array.from({ length: 10 }, (_, index) => `Batch ${index}`).sort());
@@ -117,7 +125,7 @@ describe("outbox delivery", () => {
         .update(outboxEmail)
         .set({ attempts: MAX_DELIVERY_ATTEMPTS - 1 })
         .where(eq(outboxEmail.id, id));
-      await deliverDueEmails(db, nodemailer.createTransport(failing.url), FROM);
+      await deliverDueEmails(db, nodemailer.createTransport(failing.url), FROM, aMomentLater);
       const [row] = await db.select().from(outboxEmail).where(eq(outboxEmail.id, id));
       expect(row).toMatchObject({ status: "failed", attempts: MAX_DELIVERY_ATTEMPTS });
     } finally {
@@ -144,12 +152,12 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("several workers (PostgreSQL onl
       }
       const transport = () => nodemailer.createTransport(sink.url);
       const results = await Promise.all(
-        [1, 2, 3].map(() => deliverDueEmails(db, transport(), FROM, undefined, 7)),
+        [1, 2, 3].map(() => deliverDueEmails(db, transport(), FROM, aMomentLater, 7)),
       );
       // Each pass claims at most 7; keep passing until the outbox is empty, as the worker's timer would.
       let total = results.reduce((sum, value) => sum + value, 0);
       while (total < count) {
-        const more = await deliverDueEmails(db, transport(), FROM);
+        const more = await deliverDueEmails(db, transport(), FROM, aMomentLater);
         if (more === 0) break;
         total += more;
       }
