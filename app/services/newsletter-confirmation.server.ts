@@ -2,7 +2,10 @@ import crypto from "node:crypto";
 import { eq } from "drizzle-orm";
 import type { Db } from "#app/db/client.server";
 import { newsletterSubscription } from "#app/db/schema";
-import { newsletterConfirmRefusal, type NewsletterConfirmRefusal } from "#app/domain/newsletter-confirm";
+import {
+  newsletterConfirmRefusal,
+  type NewsletterConfirmRefusal,
+} from "#app/domain/newsletter-confirm";
 import { serverSecret } from "./secrets.server";
 
 /**
