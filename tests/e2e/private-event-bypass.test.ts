@@ -1,7 +1,8 @@
-import crypto from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { baseURL, query } from "./support";
-import { PATIENT_PASSWORD, uniqueEmail } from "./patient-support";
+import { createAccessCode } from "#app/services/access-codes.server";
+import { insertFreeEvent, londonDay } from "#tests/support/fixtures";
+import { baseURL, query, serverDatabaseForThisFile } from "./support";
+import { signedInPatient } from "./staff-support";
 
 /**
  * Issue 14, finding 1: a private event's id is public (GET /api/events lists it), so a signed-in
@@ -10,62 +11,25 @@ import { PATIENT_PASSWORD, uniqueEmail } from "./patient-support";
  */
 
 const ACCESS_CODE = "BYPASS-CHECK-7";
+const server = serverDatabaseForThisFile();
 
 /** A bookable private event of this file's own, with an access code, a week from today. */
 async function insertPrivateEvent() {
-  const [product] = await query<{ id: string }>(
-    "insert into screening_product (name, price_pence) values ('PSA Blood Test', 0) returning id",
-  );
-  const date = new Date(Date.now() + 7 * 24 * 3600_000).toISOString().slice(0, 10);
-  const [row] = await query<{ id: string }>(
-    `insert into event (name, product_id, event_date, start_time, end_time, session_duration,
-       total_spaces, places_per_slot, category, address_line_1, city, postcode, is_public, status,
-       payment_required)
-     values ('Bypass Check Lodge Screening', $1, $2, '10:00', '12:00', 30, 8, 2, 'freemasons',
-       '1 Lodge Lane', 'Ipswich', 'IP1 1AA', false, 'published', false)
-     returning id`,
-    [product!.id, date],
-  );
-  // The code is stored as the server does: HMAC-SHA-256 under the server's secret.
-  const [secret] = await query<{ value: string }>(
-    "select value from app_meta where key = 'generated_auth_secret'",
-  );
-  const hash = crypto.createHmac("sha256", String(secret!.value)).update(ACCESS_CODE).digest("hex");
-  await query("insert into event_access_code (event_id, code_hash) values ($1, $2)", [
-    row!.id,
-    hash,
-  ]);
-  return row!.id;
+  const row = await insertFreeEvent(server.db, {
+    name: "Bypass Check Lodge Screening",
+    category: "freemasons",
+    isPublic: false,
+    eventDate: londonDay(7),
+    totalSpaces: 8,
+  });
+  await createAccessCode(server.db, { eventId: row.id, code: ACCESS_CODE });
+  return row.id;
 }
 
-/** A new patient signed up through /signup; returns the session cookie header. */
+/** A patient of this file's own, signed in: the session cookie header. */
 async function signUp(): Promise<string> {
-  const response = await fetch(`${baseURL()}/signup`, {
-    method: "POST",
-    redirect: "manual",
-    headers: { "content-type": "application/x-www-form-urlencoded", origin: baseURL() },
-    body: new URLSearchParams({
-      firstName: "Cedric",
-      lastName: "Hollingworth",
-      "dateOfBirth-day": "3",
-      "dateOfBirth-month": "9",
-      "dateOfBirth-year": "1957",
-      gender: "Male",
-      ethnicity: "White - British",
-      phone: "447700900456",
-      homeAddressLine1: "4 Quay Street",
-      homePostcode: "IP4 1AA",
-      homeCountry: "United Kingdom",
-      email: uniqueEmail("bypass"),
-      password: PATIENT_PASSWORD,
-      confirmPassword: PATIENT_PASSWORD,
-    }).toString(),
-  });
-  expect(response.status).toBe(302);
-  return response.headers
-    .getSetCookie()
-    .map((cookie) => cookie.split(";")[0])
-    .join("; ");
+  const { jar } = await signedInPatient(server.db);
+  return jar.header();
 }
 
 const post = (path: string, cookie: string, body: string, type: string) =>

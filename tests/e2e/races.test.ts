@@ -1,7 +1,7 @@
 import { describe, expect, inject, it } from "vitest";
+import { insertFreeEvent, insertPaidEvent, londonDay } from "#tests/support/fixtures";
 import { baseURL, query, serverDatabaseForThisFile } from "./support";
-import { PATIENT_PASSWORD, uniqueEmail } from "./patient-support";
-import { signedInStaff } from "./staff-support";
+import { signedInPatient, signedInStaff } from "./staff-support";
 
 const server = serverDatabaseForThisFile();
 
@@ -14,51 +14,26 @@ const server = serverDatabaseForThisFile();
 
 /** A published event of this file's own, a week ahead, with `places` places in one time. */
 async function insertEvent(places: number, pricePence: number) {
-  const [product] = await query<{ id: string }>(
-    "insert into screening_product (name, price_pence) values ('PSA Blood Test', $1) returning id",
-    [pricePence],
-  );
-  const date = new Date(Date.now() + 7 * 24 * 3600_000).toISOString().slice(0, 10);
-  const [row] = await query<{ id: string }>(
-    `insert into event (name, product_id, event_date, start_time, end_time, session_duration,
-       total_spaces, places_per_slot, category, address_line_1, city, postcode, status,
-       payment_required)
-     values ('Race Check Screening', $1, $2, '10:00', '10:30', 30, $3, $3, 'community',
-       '1 Race Street', 'Chelmsford', 'CM1 1AA', 'published', $4)
-     returning id`,
-    [product!.id, date, places, pricePence > 0],
-  );
-  return row!.id;
+  const values = {
+    name: "Race Check Screening",
+    eventDate: londonDay(7),
+    startTime: "10:00",
+    endTime: "10:30",
+    sessionDuration: 30,
+    totalSpaces: places,
+    placesPerSlot: places,
+  };
+  const row =
+    pricePence > 0
+      ? await insertPaidEvent(server.db, values, pricePence)
+      : await insertFreeEvent(server.db, values);
+  return row.id;
 }
 
-/** A new patient signed up through /signup; the session cookie header. */
+/** A patient of this file's own, signed in: the session cookie header. */
 async function signUp(): Promise<string> {
-  const response = await fetch(`${baseURL()}/signup`, {
-    method: "POST",
-    redirect: "manual",
-    headers: { "content-type": "application/x-www-form-urlencoded", origin: baseURL() },
-    body: new URLSearchParams({
-      firstName: "Reginald",
-      lastName: "Racecourse",
-      "dateOfBirth-day": "14",
-      "dateOfBirth-month": "2",
-      "dateOfBirth-year": "1956",
-      gender: "Male",
-      ethnicity: "White - British",
-      phone: "447700900321",
-      homeAddressLine1: "9 Course Road",
-      homePostcode: "CM2 1AA",
-      homeCountry: "United Kingdom",
-      email: uniqueEmail("race"),
-      password: PATIENT_PASSWORD,
-      confirmPassword: PATIENT_PASSWORD,
-    }).toString(),
-  });
-  expect(response.status).toBe(302);
-  return response.headers
-    .getSetCookie()
-    .map((cookie) => cookie.split(";")[0])
-    .join("; ");
+  const { jar } = await signedInPatient(server.db);
+  return jar.header();
 }
 
 const postJson = (path: string, cookie: string, body: unknown = {}) =>
