@@ -1,13 +1,13 @@
 import crypto from "node:crypto";
-import { and, eq, inArray } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import type { Db } from "#app/db/client.server";
-import { booking, consent, event, profile, screeningProduct, user } from "#app/db/schema";
+import { booking, consent, profile, user } from "#app/db/schema";
 import { generateBookingReference } from "#app/domain/booking-reference";
 import { CONSENT_WORDING_VERSION, type ConsentAnswers } from "#app/domain/consent";
 import { eventEnd, generateSlots } from "#app/domain/events";
 import { addLondonDays, londonDate, londonInstant } from "#app/domain/london-time";
-import { isPaidEvent } from "#app/domain/pricing";
 import { newProfileReference } from "#app/services/auth.server";
+import { demoEventsNamed, demoPayment } from "./bookings.server";
 import { demoBookedCounts } from "./events.server";
 
 /**
@@ -96,19 +96,11 @@ async function inventPeople(tx: Db, now: Date): Promise<string[]> {
 export async function seedDemoAttendees(tx: Db, now: Date) {
   const people = await inventPeople(tx, now);
   const counts = demoBookedCounts(now);
-  const events = await tx
-    .select({ event, productPrice: screeningProduct.pricePence })
-    .from(event)
-    .innerJoin(screeningProduct, eq(event.productId, screeningProduct.id))
-    .where(
-      inArray(
-        event.name,
-        counts.map((entry) => entry.name),
-      ),
-    );
-  for (const { event: ev, productPrice } of events) {
-    const price = ev.pricePence ?? productPrice;
-    const paid = isPaidEvent({ price, payment_required: ev.paymentRequired });
+  const events = await demoEventsNamed(
+    tx,
+    counts.map((entry) => entry.name),
+  );
+  for (const { event: ev, ...cost } of events) {
     const wanted = counts.find((entry) => entry.name === ev.name)!.booked;
     const existing = await tx
       .select({ slotTime: booking.slotTime, userId: booking.userId })
@@ -138,11 +130,7 @@ export async function seedDemoAttendees(tx: Db, now: Date) {
           userId,
           slotTime: slot,
           status: "confirmed",
-          // Paid ones paid through the simulated provider, as the demo patient's did.
-          pricePence: paid ? price : 0,
-          paymentRequired: paid,
-          paymentStatus: paid ? "paid" : "not_required",
-          paymentProvider: paid ? "simulated" : null,
+          ...demoPayment(cost),
           confirmedAt: new Date(appointment.getTime() - 10 * 24 * 3600_000),
           createdAt: new Date(appointment.getTime() - 10 * 24 * 3600_000),
           ...(past

@@ -1,22 +1,14 @@
-import { eq, inArray } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { config } from "#app/config.server";
 import type { Db } from "#app/db/client.server";
-import {
-  booking,
-  consent,
-  event,
-  outboxEmail,
-  screeningProduct,
-  testResult,
-  user,
-} from "#app/db/schema";
+import { booking, consent, event, outboxEmail, testResult, user } from "#app/db/schema";
 import { generateBookingReference } from "#app/domain/booking-reference";
 import { CONSENT_WORDING_VERSION, type ConsentAnswers } from "#app/domain/consent";
 import { addLondonDays, londonInstant } from "#app/domain/london-time";
-import { isPaidEvent } from "#app/domain/pricing";
 import { authFor, withPendingProfile, type ProfileDraft } from "#app/services/auth.server";
 import { submitConsent } from "#app/services/booking/consent.server";
 import { holdPlace } from "#app/services/booking/hold.server";
+import { demoEventsNamed, demoPayment } from "./bookings.server";
 
 /** The demo patient's sign-in, quoted in the README. The password passes the site's strength rule. */
 export const DEMO_PATIENT_EMAIL = "demo.patient@example.org";
@@ -113,22 +105,14 @@ export async function seedDemoPatient(tx: Db, now: Date) {
     },
     { eventName: "Romford Masonic Centre Screening", slotTime: "18:30" },
   ];
-  const events = await tx
-    .select({ event, productPrice: screeningProduct.pricePence })
-    .from(event)
-    .innerJoin(screeningProduct, eq(event.productId, screeningProduct.id))
-    .where(
-      inArray(
-        event.name,
-        past.map((visit) => visit.eventName),
-      ),
-    );
+  const events = await demoEventsNamed(
+    tx,
+    past.map((visit) => visit.eventName),
+  );
   for (const visit of past) {
     const found = events.find((candidate) => candidate.event.name === visit.eventName);
     if (!found) continue;
     const row = found.event;
-    const price = row.pricePence ?? found.productPrice;
-    const paid = isPaidEvent({ price, payment_required: row.paymentRequired });
     const bookedAt = new Date(londonInstant(row.eventDate, "09:00").getTime() - 7 * 86_400_000);
     const [made] = await tx
       .insert(booking)
@@ -139,10 +123,7 @@ export async function seedDemoPatient(tx: Db, now: Date) {
         slotTime: visit.slotTime,
         status: "confirmed",
         holdExpiresAt: null,
-        pricePence: paid ? price : 0,
-        paymentRequired: paid,
-        paymentStatus: paid ? "paid" : "not_required",
-        paymentProvider: paid ? "simulated" : null,
+        ...demoPayment(found),
         confirmedAt: bookedAt,
         arrivedAt: londonInstant(row.eventDate, visit.slotTime),
         sampleId: `DEMO-${row.eventDate.replaceAll("-", "")}-${visit.slotTime.replace(":", "")}`,
