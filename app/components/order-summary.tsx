@@ -2,7 +2,8 @@ import { formatPounds, isPaidEvent } from "#app/domain/pricing";
 
 /**
  * "Your Order": what is being booked and what it costs. Prices are pence; a visitor who will not
- * pay sees "Free". There is no discount, so the subtotal and the total are the same.
+ * pay sees "Free". The booking pages show a subtotal and a total (there is no discount, so they are
+ * the same); the checkout shows one "Order Total", as the spec words each panel.
  */
 export function OrderSummary({
   eventName,
@@ -11,6 +12,7 @@ export function OrderSummary({
   price,
   paymentRequired,
   headingLevel = 2,
+  totals = "subtotal-and-total",
 }: {
   eventName: string;
   productName: string;
@@ -18,6 +20,7 @@ export function OrderSummary({
   price: number;
   paymentRequired: boolean | null;
   headingLevel?: 2 | 3;
+  totals?: "subtotal-and-total" | "order-total";
 }) {
   const Heading = `h${headingLevel}` as const;
   const paid = isPaidEvent({ price, payment_required: paymentRequired });
@@ -35,12 +38,14 @@ export function OrderSummary({
           <dt>{productName}</dt>
           <dd>{amount}</dd>
         </div>
-        <div>
-          <dt>Subtotal</dt>
-          <dd>{amount}</dd>
-        </div>
+        {totals === "subtotal-and-total" && (
+          <div>
+            <dt>Subtotal</dt>
+            <dd>{amount}</dd>
+          </div>
+        )}
         <div className="order-summary__total">
-          <dt>Total</dt>
+          <dt>{totals === "order-total" ? "Order Total" : "Total"}</dt>
           <dd>{amount}</dd>
         </div>
       </dl>

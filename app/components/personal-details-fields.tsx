@@ -87,8 +87,7 @@ export function PersonalDetailsFields({
         name="phone"
         type="tel"
         label="Phone number"
-        hint="Include your country code, for example 447700900123"
-        placeholder={purpose === "signup" ? "447700900123" : undefined}
+        hint="For example 07700 900123. From outside the UK, start with the country code, like +353."
         autoComplete="tel"
         className="input--width-20"
         defaultValue={values.phone}

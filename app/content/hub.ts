@@ -108,23 +108,44 @@ export function findHubArticle(id: string | undefined) {
   return hubArticles.find((article) => article.id === id);
 }
 
-export const researchItems = [
+/**
+ * "Research and Data", the spec's three items: an external report, our 2023 statistics and a
+ * systematic review. The two external ones are public bodies' pages; the charity checks them before
+ * publication like every other link here.
+ */
+export const researchItems: {
+  title: string;
+  description: string;
+  href: string;
+  external: boolean;
+}[] = [
   {
-    title: "Our research summary 2023",
-    description: "What we learnt from a year of community screening, written for everyone.",
-    to: "/about-us/research",
+    title: "The UK screening committee's view on prostate cancer screening",
+    description:
+      "The UK National Screening Committee's report on whether to screen all men for prostate cancer, and why it is looked at again.",
+    href: "https://view-health-screening-recommendations.service.gov.uk/prostate-cancer/",
+    external: true,
   },
   {
     title: "2023 screening statistics",
     description: "2,397 tests, 168 abnormal results and 26 cancers found, shown as charts.",
-    to: "/information-hub/statistics",
+    href: "/information-hub/statistics",
+    external: false,
   },
   {
-    title: "PSA testing for men over 80",
-    description: "Our guidance on when testing helps older men, and when it may not.",
-    to: "/information-hub/elderly-psa-testing",
+    title: "A systematic review of prostate cancer screening",
+    description:
+      "The Cochrane review that brings together the large trials of PSA screening: what it finds, and what it cannot yet say.",
+    href: "https://www.cochranelibrary.com/cdsr/doi/10.1002/14651858.CD004720.pub3/full",
+    external: true,
   },
 ];
+
+/** Our own research pages, linked beside the three items above. */
+export const ownResearch = [
+  { title: "Our research summary 2023", to: "/about-us/research" },
+  { title: "PSA testing for men over 80", to: "/information-hub/elderly-psa-testing" },
+] as const;
 
 /** Eight partner organisations (invented). Websites are shown as text until the real ones are added. */
 export const resources = [

@@ -41,7 +41,7 @@ async function fillSignup(page: Page, values: SignupValues) {
   await page.getByLabel("Year").fill(values.year ?? "1961");
   await page.getByLabel("Gender").selectOption("Male");
   await page.getByLabel("Ethnic group").selectOption("White - British");
-  await fill("Phone number", "447700900123");
+  await fill("Phone number", "07700 900123");
   await fill("Address line 1", "12 Mill Lane");
   await fill("Postcode", "CM1 2AB");
   if (values.nhs !== undefined) await fill("NHS number (optional)", values.nhs);

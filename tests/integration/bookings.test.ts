@@ -394,15 +394,15 @@ describe("only the owner", () => {
       holdExpiresAt: minutes(15),
       holdActive: true,
     });
-    expect(view!.whatToBring.length).toBeGreaterThan(0);
+    expect(view!.whatToBring[0]).toBe(`Your booking reference, ${held.reference}.`);
   });
 });
 
 describe("payment", () => {
-  it("creates the order from the booking's price, with the spec's description", async () => {
+  it("creates the order from the booking's price, described by product, date and booking reference", async () => {
     const fake = fakePayPal();
     const { db } = database;
-    const { ev, who, reference, orderId, approvalUrl } = await paidBookingAtCheckout({
+    const { who, reference, orderId, approvalUrl } = await paidBookingAtCheckout({
       pricePence: 3150,
     });
     expect(approvalUrl).toBe(`${fake.url}/checkoutnow?token=${orderId}`);
@@ -411,7 +411,7 @@ describe("payment", () => {
       purchase_units: [
         {
           reference_id: reference,
-          description: `PSA Blood Test, 10/06/2026, event ${ev.id}`,
+          description: `PSA Blood Test, 10/06/2026, booking ${reference}`,
           amount: { currency_code: "GBP", value: "31.50" },
         },
       ],
@@ -818,7 +818,7 @@ describe("the simulated payment provider", () => {
     expect(simulated.describe(orderId)).toEqual({
       id: orderId,
       amountPence: 2500,
-      description: `PSA Blood Test, 10/06/2026, event ${ev.id}`,
+      description: `PSA Blood Test, 10/06/2026, booking ${reference}`,
       status: "PAYER_ACTION_REQUIRED",
     });
 

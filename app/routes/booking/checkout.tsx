@@ -111,6 +111,7 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
               productName={booking.productName}
               price={booking.pricePence}
               paymentRequired={booking.paymentRequired}
+              totals="order-total"
             />
           </aside>
           <div>

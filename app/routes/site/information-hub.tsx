@@ -1,7 +1,8 @@
 import { TeaserCard } from "#app/components/teaser-card";
 import { Link } from "react-router";
 import { pageMeta } from "#app/components/meta";
-import { hubArticles, researchItems, resources } from "#app/content/hub";
+import { LogoTile } from "#app/components/pictures";
+import { hubArticles, ownResearch, researchItems, resources } from "#app/content/hub";
 
 export const meta = () =>
   pageMeta(
@@ -38,14 +39,30 @@ export default function InformationHub() {
           <h2 id="research-title">Research and Data</h2>
           <ul className="card-grid">
             {researchItems.map((item) => (
-              <li key={item.to} className="card">
+              <li key={item.href} className="card">
                 <h3 className="card__title">
-                  <Link to={item.to}>{item.title}</Link>
+                  {item.external ? (
+                    <a href={item.href} rel="external">
+                      {item.title} <span className="hint">(another website)</span>
+                    </a>
+                  ) : (
+                    <Link to={item.href}>{item.title}</Link>
+                  )}
                 </h3>
                 <p>{item.description}</p>
               </li>
             ))}
           </ul>
+          <p>
+            More from us:{" "}
+            {ownResearch.map((item, index) => (
+              <span key={item.to}>
+                {index > 0 && " and "}
+                <Link to={item.to}>{item.title}</Link>
+              </span>
+            ))}
+            .
+          </p>
         </div>
       </section>
 
@@ -59,6 +76,7 @@ export default function InformationHub() {
           <ul className="card-grid">
             {resources.map((resource) => (
               <li key={resource.title} className="card">
+                <LogoTile name={resource.title} />
                 <h3 className="card__title">{resource.title}</h3>
                 <p className="card__meta">Website: {resource.website}</p>
                 <p>

@@ -106,7 +106,7 @@ export async function startPayment(
   const requestId = `create-${row.id}-${crypto.randomUUID()}`;
   const order = {
     referenceId: row.reference,
-    description: `${found.productName}, ${ukDate(found.event.eventDate)}, event ${found.event.id}`,
+    description: `${found.productName}, ${ukDate(found.event.eventDate)}, booking ${row.reference}`,
     amountPence: row.pricePence,
     currency: "GBP" as const,
     returnUrl: input.returnUrl,

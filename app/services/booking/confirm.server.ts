@@ -9,7 +9,7 @@ import { NHS_NUMBER_LAB } from "#app/domain/eligibility";
 import { formatPounds } from "#app/domain/pricing";
 import { enqueueEmail, type OutgoingEmail } from "../email.server";
 import type { Booking, EventRow } from "./places.server";
-import { toBookingView, WHAT_TO_BRING, type BookingView } from "./view.server";
+import { toBookingView, type BookingView } from "./view.server";
 
 /** Confirming a booking: the last step, for a free booking at consent and a paid one at capture. */
 
@@ -48,7 +48,7 @@ function confirmationEmail(details: {
     paid,
     "",
     "Before you come",
-    ...WHAT_TO_BRING.map((item) => `- ${item}`),
+    ...view.whatToBring.map((item) => `- ${item}`),
     "",
   ];
   if (view.needsNhsNumber) {

@@ -10,12 +10,17 @@ import type { Booking, EventRow } from "./places.server";
 
 /** Reading one booking, as its person sees it on the booking pages and in e-mails. */
 
-/** What to bring and how to prepare; in the confirmation e-mail and on the booking pages. */
-export const WHAT_TO_BRING = [
-  "Your booking reference (it is in this e-mail).",
-  "Wear a shirt with sleeves that roll up easily: the nurse takes a small sample from your arm.",
-  "You do not need to fast: eat and drink as usual.",
-] as const;
+/**
+ * What to bring and how to prepare; in the confirmation e-mail and on the booking pages, so each
+ * item must read true in both (the reference is spelt out rather than "it is in this e-mail").
+ */
+export function whatToBring(reference: string): string[] {
+  return [
+    `Your booking reference, ${reference}.`,
+    "Wear a shirt with sleeves that roll up easily: the nurse takes a small sample from your arm.",
+    "You do not need to fast: eat and drink as usual.",
+  ];
+}
 
 export interface BookingView {
   reference: string;
@@ -82,7 +87,7 @@ export function toBookingView(
     holdExpiresAt: row.holdExpiresAt,
     holdActive: isHoldLive(row, now),
     confirmedAt: row.confirmedAt,
-    whatToBring: WHAT_TO_BRING,
+    whatToBring: whatToBring(row.reference),
   };
 }
 
