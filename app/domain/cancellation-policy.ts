@@ -1,0 +1,103 @@
+import {
+  addBusinessDays,
+  businessDaysBetween,
+  lastDayWithBusinessDaysBefore,
+} from "./business-days";
+import { addLondonDays, londonDate, londonInstant } from "./london-time";
+
+/**
+ * The charity's cancellation and refund policy for a patient acting on his own booking (the spec's
+ * "Cancellation" and "Refund policy"):
+ * - cancel any time before the appointment;
+ * - a full refund of what was paid with more than 2 business days' notice, none within 2 business
+ *   days (so a same-day cancellation is charged in full); refunds reach the original payment
+ *   method within 14 business days;
+ * - change the time free more than 48 hours ahead and at least 2 business days before;
+ * - never once a sample is taken or a result exists.
+ * "Business days' notice" counts the whole business days strictly between the day the person acts
+ * and the appointment's day, both in London. Hours are real elapsed time, so a clock change never
+ * stretches or shortens the 48 hours.
+ */
+
+export const CHANGE_NOTICE_HOURS = 48;
+/** Business days of notice a change needs, at least. */
+export const CHANGE_NOTICE_BUSINESS_DAYS = 2;
+/** A full refund needs more than this many business days' notice. */
+export const REFUND_NOTICE_BUSINESS_DAYS = 2;
+/** Refunds reach the original payment method within this many business days. */
+export const REFUND_WITHIN_BUSINESS_DAYS = 14;
+
+export interface PolicyInput {
+  /** When the appointment starts. */
+  appointmentStart: Date;
+  now: Date;
+  /** What was taken for this booking, in pence (0 when free or not paid). */
+  paidPence: number;
+  /** A sample was taken, or a result exists: the booking is the clinic's record now. */
+  sampleTakenOrResult: boolean;
+}
+
+export type Refusal = "started" | "sample-taken";
+
+export type CancelTerms =
+  | { allowed: false; reason: Refusal }
+  | {
+      allowed: true;
+      /** What goes back to the payer, in pence (0 when nothing was paid or it is too late). */
+      refundPence: number;
+      /** The London day by which the refund reaches him, when there is one. */
+      refundBy: string | null;
+      /** A paid booking cancelled too late for a refund: what he paid is kept. */
+      chargedInFull: boolean;
+      /** The last London day on which cancelling still gives a full refund (paid bookings). */
+      fullRefundUntil: string | null;
+    };
+
+export type ChangeTerms =
+  | { allowed: true; until: Date }
+  | { allowed: false; reason: Refusal | "too-late"; until: Date | null };
+
+function refusal(input: PolicyInput): Refusal | null {
+  if (input.sampleTakenOrResult) return "sample-taken";
+  if (input.now.getTime() >= input.appointmentStart.getTime()) return "started";
+  return null;
+}
+
+const endOfLondonDay = (day: string) => londonInstant(addLondonDays(day, 1), "00:00");
+
+export function cancellationTerms(input: PolicyInput): CancelTerms {
+  const refused = refusal(input);
+  if (refused) return { allowed: false, reason: refused };
+  const today = londonDate(input.now);
+  const appointmentDay = londonDate(input.appointmentStart);
+  const paid = input.paidPence > 0;
+  const refunded = paid && businessDaysBetween(today, appointmentDay) > REFUND_NOTICE_BUSINESS_DAYS;
+  return {
+    allowed: true,
+    refundPence: refunded ? input.paidPence : 0,
+    refundBy: refunded ? addBusinessDays(today, REFUND_WITHIN_BUSINESS_DAYS) : null,
+    chargedInFull: paid && !refunded,
+    fullRefundUntil: paid
+      ? lastDayWithBusinessDaysBefore(appointmentDay, REFUND_NOTICE_BUSINESS_DAYS + 1)
+      : null,
+  };
+}
+
+/** The last instant at which the booking can still be moved to another time. */
+export function changeDeadline(appointmentStart: Date): Date {
+  const byHours = appointmentStart.getTime() - CHANGE_NOTICE_HOURS * 3_600_000;
+  const lastDay = lastDayWithBusinessDaysBefore(
+    londonDate(appointmentStart),
+    CHANGE_NOTICE_BUSINESS_DAYS,
+  );
+  // "More than 48 hours ahead": the deadline instant itself is already too late.
+  return new Date(Math.min(byHours, endOfLondonDay(lastDay).getTime()));
+}
+
+export function changeTerms(input: PolicyInput): ChangeTerms {
+  const refused = refusal(input);
+  const until = changeDeadline(input.appointmentStart);
+  if (refused) return { allowed: false, reason: refused, until: null };
+  if (input.now.getTime() >= until.getTime()) return { allowed: false, reason: "too-late", until };
+  return { allowed: true, until };
+}
