@@ -3,8 +3,10 @@ import { Form, useNavigation } from "react-router";
 import { consentWording } from "#app/content/consent";
 import {
   CONSENT_FIELDS,
+  CONSENT_FAILURES,
   CONSENT_LABELS,
-  CONSENT_MESSAGES,
+  consentErrorMessage,
+  type ConsentFailure,
   MEDICATIONS,
   MOTHER_SIDE_DETAILS_MAX,
   OVARIAN_CANCER_RELATIVES,
@@ -33,29 +35,38 @@ export function ConsentForm({
   submitLabel,
   busyLabel = "Processing...",
   hiddenFields,
+  failure,
 }: {
   values?: ConsentValues;
   errors?: ConsentErrors;
+  /** Saving or confirming failed: the spec's message above the form, the answers kept. */
+  failure?: ConsentFailure;
   submitLabel: string;
   busyLabel?: string;
   hiddenFields?: ReactNode;
 }) {
   const navigation = useNavigation();
-  const [shownErrors, setShownErrors] = useState(errors);
+  const [openErrors, setOpenErrors] = useState(errors);
   // A new answer from the server replaces what is shown (worked out while rendering, as React advises).
   const [answered, setAnswered] = useState(errors);
   if (answered !== errors) {
     setAnswered(errors);
-    setShownErrors(errors);
+    setOpenErrors(errors);
   }
+  // Each message says which question it is about, in the summary and beside the field alike.
+  const shownErrors: ConsentErrors = Object.fromEntries(
+    Object.entries(openErrors).map(([field, message]) => [
+      field,
+      message && consentErrorMessage(field, message),
+    ]),
+  );
   const [answers, setAnswers] = useState({
     prostate: text(values.familyHistoryProstateCancer),
     ovarian: text(values.familyHistoryBreastOvarianCancer),
   });
 
-  const firstError = CONSENT_FIELDS.map((field) => shownErrors[field]).find(Boolean);
   const clear = (...fields: string[]) =>
-    setShownErrors((current) => {
+    setOpenErrors((current) => {
       if (!fields.some((field) => current[field])) return current;
       const next = { ...current };
       for (const field of fields) delete next[field];
@@ -86,12 +97,12 @@ export function ConsentForm({
       }}
     >
       {hiddenFields}
-      {firstError && (
-        <div className="notification" role="note" aria-labelledby="consent-notification-title">
-          <h2 className="notification__title" id="consent-notification-title">
-            {CONSENT_MESSAGES.notificationTitle}
+      {failure && (
+        <div className="notification" role="alert" aria-labelledby="consent-failure-title">
+          <h2 className="notification__title" id="consent-failure-title">
+            {CONSENT_FAILURES[failure].title}
           </h2>
-          <p>{firstError}</p>
+          <p>{CONSENT_FAILURES[failure].message}</p>
         </div>
       )}
       <ErrorSummary errors={shownErrors as Record<string, string>} fieldOrder={CONSENT_FIELDS} />

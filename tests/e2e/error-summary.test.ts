@@ -196,8 +196,7 @@ async function refuse(table: "consent" | "booking", when: string) {
 }
 
 const bookingId = async (reference: string) =>
-  (await query<{ id: string }>("select id from booking where reference = $1", [reference]))[0]!
-    .id;
+  (await query<{ id: string }>("select id from booking where reference = $1", [reference]))[0]!.id;
 
 /** The consent answers fillConsent gives, still on the page. */
 async function expectAnswersKept(page: Page) {
