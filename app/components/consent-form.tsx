@@ -1,4 +1,4 @@
-import { useState, type ReactNode } from "react";
+import { useEffect, useRef, useState, type ReactNode } from "react";
 import { Form, useNavigation } from "react-router";
 import { consentWording } from "#app/content/consent";
 import {
@@ -97,14 +97,7 @@ export function ConsentForm({
       }}
     >
       {hiddenFields}
-      {failure && (
-        <div className="notification" role="alert" aria-labelledby="consent-failure-title">
-          <h2 className="notification__title" id="consent-failure-title">
-            {CONSENT_FAILURES[failure].title}
-          </h2>
-          <p>{CONSENT_FAILURES[failure].message}</p>
-        </div>
-      )}
+      {failure && <FailureNotice failure={failure} answer={values} />}
       <ErrorSummary errors={shownErrors as Record<string, string>} fieldOrder={CONSENT_FIELDS} />
       {consentWording.intro.map((paragraph) => (
         <p key={paragraph}>{paragraph}</p>
@@ -211,6 +204,31 @@ export function ConsentForm({
         {submitLabel}
       </SubmitButton>
     </Form>
+  );
+}
+
+/**
+ * The spec's message when saving or confirming failed. The button pressed is at the foot of a long
+ * form, so the message takes focus (and so comes into view) each time the server answers.
+ */
+function FailureNotice({ failure, answer }: { failure: ConsentFailure; answer: unknown }) {
+  const ref = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    ref.current?.focus();
+  }, [failure, answer]);
+  return (
+    <div
+      className="notification"
+      role="alert"
+      aria-labelledby="consent-failure-title"
+      tabIndex={-1}
+      ref={ref}
+    >
+      <h2 className="notification__title" id="consent-failure-title">
+        {CONSENT_FAILURES[failure].title}
+      </h2>
+      <p>{CONSENT_FAILURES[failure].message}</p>
+    </div>
   );
 }
 

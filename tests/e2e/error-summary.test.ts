@@ -1,5 +1,6 @@
 import type { Page } from "playwright-core";
 import { afterEach, describe, expect, it } from "vitest";
+import { insertBooking } from "#tests/support/fixtures/bookings";
 import { insertFreeEvent, insertPaidEvent, londonDay } from "#tests/support/fixtures/events";
 import { uniqueId } from "#tests/support/fixtures/people";
 import { browserForThisFile, newPage, query, serverDatabaseForThisFile } from "./support";
@@ -110,6 +111,22 @@ describe("following an error summary link keeps every error (JavaScript on)", ()
     await jar.into(page.context());
     await page.goto("/admin/events/new");
     await page.getByRole("button", { name: "Save as a draft" }).click();
+    await followEverySummaryLink(page);
+    await page.context().close();
+  });
+
+  it("on the attendees page's sample id", async () => {
+    const { jar } = await signedInStaff(server.db, ["coordinator"]);
+    const { patient } = await signedInPatient(server.db);
+    const event = await insertFreeEvent(server.db, {
+      name: `Summary Check Clinic ${uniqueId()}`,
+      eventDate: londonDay(0),
+    });
+    await insertBooking(server.db, { eventId: event.id, userId: patient.id });
+    const page = await newPage(browser());
+    await jar.into(page.context());
+    await page.goto(`/admin/events/${event.id}/attendees`);
+    await page.getByRole("button", { name: /^Record sample/ }).click();
     await followEverySummaryLink(page);
     await page.context().close();
   });
@@ -242,6 +259,11 @@ for (const javaScriptEnabled of [true, false]) {
       const alert = page.getByRole("alert").filter({ hasText: "Consent Creation Failed" });
       await alert.waitFor();
       expect(await alert.textContent()).toContain("Failed to create consent. Please try again.");
+      // The button is at the foot of the form: the message comes into view (it takes focus).
+      if (javaScriptEnabled)
+        await expect
+          .poll(() => page.evaluate(() => document.activeElement?.textContent))
+          .toContain("Consent Creation Failed");
       expect(page.url()).toContain(`/book-event/consent?booking=${reference}`);
       await expectAnswersKept(page);
       const [row] = await query<{ status: string }>(
