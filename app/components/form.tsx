@@ -58,6 +58,8 @@ export function ErrorSummary({
  * (a group of radios or checkboxes, a date) or else its label, as GOV.UK's error summary does.
  */
 function goToField(event: MouseEvent<HTMLAnchorElement>) {
+  if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey)
+    return;
   const id = decodeURIComponent(event.currentTarget.hash.slice(1));
   const input = id ? document.getElementById(id) : null;
   if (!input) return;

@@ -3,7 +3,13 @@ import { afterEach, describe, expect, it } from "vitest";
 import { insertBooking } from "#tests/support/fixtures/bookings";
 import { insertFreeEvent, insertPaidEvent, londonDay } from "#tests/support/fixtures/events";
 import { uniqueId } from "#tests/support/fixtures/people";
-import { browserForThisFile, newPage, query, serverDatabaseForThisFile } from "./support";
+import {
+  browserForThisFile,
+  expectNoAxeViolations,
+  newPage,
+  query,
+  serverDatabaseForThisFile,
+} from "./support";
 import { fillConsent } from "./patient-support";
 import { signedInPatient, signedInStaff } from "./staff-support";
 
@@ -264,6 +270,7 @@ for (const javaScriptEnabled of [true, false]) {
         await expect
           .poll(() => page.evaluate(() => document.activeElement?.textContent))
           .toContain("Consent Creation Failed");
+      if (javaScriptEnabled) await expectNoAxeViolations(page);
       expect(page.url()).toContain(`/book-event/consent?booking=${reference}`);
       await expectAnswersKept(page);
       const [row] = await query<{ status: string }>(
