@@ -1,10 +1,12 @@
-import { useState, type ReactNode } from "react";
+import { useEffect, useRef, useState, type ReactNode } from "react";
 import { Form, useNavigation } from "react-router";
 import { consentWording } from "#app/content/consent";
 import {
   CONSENT_FIELDS,
+  CONSENT_FAILURES,
   CONSENT_LABELS,
-  CONSENT_MESSAGES,
+  consentErrorMessage,
+  type ConsentFailure,
   MEDICATIONS,
   MOTHER_SIDE_DETAILS_MAX,
   OVARIAN_CANCER_RELATIVES,
@@ -33,29 +35,38 @@ export function ConsentForm({
   submitLabel,
   busyLabel = "Processing...",
   hiddenFields,
+  failure,
 }: {
   values?: ConsentValues;
   errors?: ConsentErrors;
+  /** Saving or confirming failed: the spec's message above the form, the answers kept. */
+  failure?: ConsentFailure;
   submitLabel: string;
   busyLabel?: string;
   hiddenFields?: ReactNode;
 }) {
   const navigation = useNavigation();
-  const [shownErrors, setShownErrors] = useState(errors);
+  const [openErrors, setOpenErrors] = useState(errors);
   // A new answer from the server replaces what is shown (worked out while rendering, as React advises).
   const [answered, setAnswered] = useState(errors);
   if (answered !== errors) {
     setAnswered(errors);
-    setShownErrors(errors);
+    setOpenErrors(errors);
   }
+  // Each message says which question it is about, in the summary and beside the field alike.
+  const shownErrors: ConsentErrors = Object.fromEntries(
+    Object.entries(openErrors).map(([field, message]) => [
+      field,
+      message && consentErrorMessage(field, message),
+    ]),
+  );
   const [answers, setAnswers] = useState({
     prostate: text(values.familyHistoryProstateCancer),
     ovarian: text(values.familyHistoryBreastOvarianCancer),
   });
 
-  const firstError = CONSENT_FIELDS.map((field) => shownErrors[field]).find(Boolean);
   const clear = (...fields: string[]) =>
-    setShownErrors((current) => {
+    setOpenErrors((current) => {
       if (!fields.some((field) => current[field])) return current;
       const next = { ...current };
       for (const field of fields) delete next[field];
@@ -86,14 +97,7 @@ export function ConsentForm({
       }}
     >
       {hiddenFields}
-      {firstError && (
-        <div className="notification" role="note" aria-labelledby="consent-notification-title">
-          <h2 className="notification__title" id="consent-notification-title">
-            {CONSENT_MESSAGES.notificationTitle}
-          </h2>
-          <p>{firstError}</p>
-        </div>
-      )}
+      {failure && <FailureNotice failure={failure} answer={values} />}
       <ErrorSummary errors={shownErrors as Record<string, string>} fieldOrder={CONSENT_FIELDS} />
       {consentWording.intro.map((paragraph) => (
         <p key={paragraph}>{paragraph}</p>
@@ -200,6 +204,31 @@ export function ConsentForm({
         {submitLabel}
       </SubmitButton>
     </Form>
+  );
+}
+
+/**
+ * The spec's message when saving or confirming failed. The button pressed is at the foot of a long
+ * form, so the message takes focus (and so comes into view) each time the server answers.
+ */
+function FailureNotice({ failure, answer }: { failure: ConsentFailure; answer: unknown }) {
+  const ref = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    ref.current?.focus();
+  }, [failure, answer]);
+  return (
+    <div
+      className="notification"
+      role="alert"
+      aria-labelledby="consent-failure-title"
+      tabIndex={-1}
+      ref={ref}
+    >
+      <h2 className="notification__title" id="consent-failure-title">
+        {CONSENT_FAILURES[failure].title}
+      </h2>
+      <p>{CONSENT_FAILURES[failure].message}</p>
+    </div>
   );
 }
 

@@ -2,12 +2,18 @@ import {
   useEffect,
   useRef,
   type InputHTMLAttributes,
+  type MouseEvent,
   type ReactNode,
   type TextareaHTMLAttributes,
 } from "react";
 import { HONEYPOT_FIELD, type FieldErrors } from "#app/domain/form-basics";
 
-/** The NHS.UK error summary: a list of links to each bad field. It takes focus when it appears. */
+/**
+ * The NHS.UK error summary: a list of links to each bad field. It takes focus when it appears.
+ * Without JavaScript a link is an ordinary jump to its field. With it, a click moves focus to the
+ * field itself instead: following the `#` would be a history navigation, and React Router drops
+ * the action's answer (every error on the page) on any navigation, a hash change included.
+ */
 export function ErrorSummary({
   errors,
   fieldOrder,
@@ -37,12 +43,35 @@ export function ErrorSummary({
       <ul className="error-summary__list">
         {entries.map(([field, message]) => (
           <li key={field}>
-            <a href={`#${fieldId(field)}`}>{message}</a>
+            <a href={`#${fieldId(field)}`} onClick={goToField}>
+              {message}
+            </a>
           </li>
         ))}
       </ul>
     </div>
   );
+}
+
+/**
+ * Focuses the field a summary link names, with its question in view: the legend of its fieldset
+ * (a group of radios or checkboxes, a date) or else its label, as GOV.UK's error summary does.
+ */
+function goToField(event: MouseEvent<HTMLAnchorElement>) {
+  if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey)
+    return;
+  const id = decodeURIComponent(event.currentTarget.hash.slice(1));
+  const input = id ? document.getElementById(id) : null;
+  if (!input) return;
+  event.preventDefault();
+  const legend = input.closest("fieldset")?.querySelector(":scope > legend");
+  const label = document.querySelector(`label[for="${CSS.escape(id)}"]`);
+  const question = legend ?? label ?? input;
+  question.scrollIntoView({ block: "start" });
+  // A long group may push the field itself below the screen: then bring the field up instead.
+  if (input.getBoundingClientRect().bottom > window.innerHeight)
+    input.scrollIntoView({ block: "center" });
+  input.focus({ preventScroll: true });
 }
 
 export function fieldId(name: string) {

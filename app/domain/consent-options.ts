@@ -66,8 +66,41 @@ export const CONSENT_MESSAGES = {
   specifyRelatives: "Please specify which relative(s) or provide additional details.",
   terms: "You must agree to the terms and conditions.",
   sampleConsent: "You must consent that your samples will be taken and tested.",
-  /** The notification that also shows the first error. */
-  notificationTitle: "Consent Required",
-  failedTitle: "Consent Creation Failed",
-  failed: "Failed to create consent. Please try again.",
 } as const;
+
+/**
+ * The question a message is about, said before the spec's words so that a list of messages reads
+ * "Which PSA test will this be? This field is required." rather than the same words four times.
+ * The relatives' lists are named by the question that opened them; the consent boxes' messages
+ * already say what they are about.
+ */
+const QUESTION_OF: Partial<Record<string, string>> = {
+  numberOfPsaTest: CONSENT_LABELS.numberOfPsaTest,
+  familyHistoryProstateCancer: CONSENT_LABELS.familyHistoryProstateCancer,
+  familyMemberWithProstateCancer: CONSENT_LABELS.familyHistoryProstateCancer,
+  familyHistoryBreastOvarianCancer: CONSENT_LABELS.familyHistoryBreastOvarianCancer,
+  familyMemberWithOvarianCancer: CONSENT_LABELS.familyHistoryBreastOvarianCancer,
+  motherSideDetails: "Additional details:",
+  medicationHistory: CONSENT_LABELS.medicationHistory,
+};
+
+/** A field's message as the page shows it, beside the field and in the error summary. */
+export function consentErrorMessage(field: string, message: string): string {
+  const question = QUESTION_OF[field];
+  return question ? `${question} ${message}` : message;
+}
+
+/** The spec's messages (section 8) when saving the consent or confirming the booking fails. */
+export const CONSENT_FAILURES = {
+  consent: {
+    title: "Consent Creation Failed",
+    message: "Failed to create consent. Please try again.",
+  },
+  confirm: {
+    title: "Booking Failed",
+    message: "Failed to confirm booking. Please try again later.",
+  },
+  unexpected: { title: "Error", message: "An unexpected error occurred. Please try again later." },
+} as const;
+
+export type ConsentFailure = keyof typeof CONSENT_FAILURES;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { consentFormInput, parseConsentForm } from "./consent";
+import { consentErrorMessage, consentFormInput, parseConsentForm } from "./consent";
 
 const complete = {
   numberOfPsaTest: "2",
@@ -197,5 +197,31 @@ describe("consent form", () => {
     expect(result.ok).toBe(false);
     if (!result.ok)
       expect(result.values.familyMemberWithProstateCancer).toEqual(["Brother", "Father"]);
+  });
+});
+
+describe("consentErrorMessage", () => {
+  it("says which question a message is about, keeping the spec's words", () => {
+    expect(consentErrorMessage("numberOfPsaTest", "This field is required.")).toBe(
+      "Which PSA test will this be? This field is required.",
+    );
+    expect(consentErrorMessage("medicationHistory", "This field is required.")).toBe(
+      "Do you take any of these medicines? This field is required.",
+    );
+  });
+
+  it("names a relatives list by the question that opened it", () => {
+    const specify = "Please specify which relative(s) or provide additional details.";
+    expect(consentErrorMessage("familyMemberWithProstateCancer", specify)).toBe(
+      `Has a relative had prostate cancer? ${specify}`,
+    );
+    expect(consentErrorMessage("familyMemberWithOvarianCancer", specify)).toBe(
+      `Has a relative had breast or ovarian cancer? ${specify}`,
+    );
+  });
+
+  it("leaves the consent boxes' messages, which already say what they are about", () => {
+    const terms = "You must agree to the terms and conditions.";
+    expect(consentErrorMessage("terms", terms)).toBe(terms);
   });
 });

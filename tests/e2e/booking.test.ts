@@ -98,13 +98,13 @@ describe("a free event", () => {
     await page.getByText(/We are holding \d\d:\d\d for you until \d\d:\d\d/).waitFor();
     await checkPage(page);
 
-    await page.getByRole("button", { name: "Confirm booking" }).click();
+    await page.getByRole("button", { name: "Complete booking" }).click();
     const summary = page.locator(".error-summary");
     await summary.waitFor();
     const text = await summary.textContent();
     expect(text).toContain("This field is required.");
     expect(text).toContain("You must agree to the terms and conditions.");
-    expect(await page.getByRole("heading", { name: "Consent Required" }).isVisible()).toBe(true);
+    expect(text).toContain("Which PSA test will this be? This field is required.");
     await checkPage(page);
 
     // Yes without a relative asks which; the error clears once one is ticked.
@@ -112,18 +112,18 @@ describe("a free event", () => {
       .getByRole("group", { name: "Has a relative had prostate cancer?" })
       .getByLabel("Yes", { exact: true })
       .check();
-    await page.getByRole("button", { name: "Confirm booking" }).click();
+    await page.getByRole("button", { name: "Complete booking" }).click();
     await expect
       .poll(() => summary.textContent())
       .toContain("Please specify which relative(s) or provide additional details.");
     await page.getByLabel("I agree to the terms and conditions.").check();
-    await page.getByRole("button", { name: "Confirm booking" }).click();
+    await page.getByRole("button", { name: "Complete booking" }).click();
     await expect
       .poll(() => summary.textContent())
       .toContain("You must consent that your samples will be taken and tested.");
 
     await fillConsent(page);
-    await page.getByRole("button", { name: "Confirm booking" }).click();
+    await page.getByRole("button", { name: "Complete booking" }).click();
     await page.waitForURL(/\/booking-success\?booking=MHAT-/);
     await page.getByText("Successfully confirmed your booking!").waitFor();
     const reference = new URL(page.url()).searchParams.get("booking")!;
@@ -196,7 +196,7 @@ describe("a free event", () => {
     await answerGroup("medicationHistory");
     await answerGroup("terms");
     await answerGroup("sampleConsent");
-    await tabTo(async () => (await focusedText()) === "Confirm booking");
+    await tabTo(async () => (await focusedText()) === "Complete booking");
     await page.keyboard.press("Enter");
     await page.waitForURL(/\/booking-success/);
     await page.getByText("Successfully confirmed your booking!").waitFor();

@@ -6,11 +6,13 @@ import { HoldEnded, HoldNotice } from "#app/components/hold-notice";
 import { OrderSummary } from "#app/components/order-summary";
 import { db } from "#app/db/client.server";
 import { bookingJourneyPath, bookingPageFor, bookingPaths } from "#app/domain/booking-paths";
-import { parseConsentForm } from "#app/domain/consent";
+import { consentFormInput, parseConsentForm, type ConsentFailure } from "#app/domain/consent";
 import { formatLongDate } from "#app/domain/date-labels";
-import { submitConsent } from "#app/services/booking/consent.server";
+import { noteDatabaseError } from "#app/db/health.server";
+import { ConsentStepFailed, submitConsent } from "#app/services/booking/consent.server";
 import { findBookingForUser } from "#app/services/booking/view.server";
 import { requireUser } from "#app/services/guards.server";
+import { logError, routeOf } from "#app/services/log.server";
 import { NO_STORE, pipeHeaders } from "#app/utils/headers";
 import { readForm } from "#app/utils/http.server";
 
@@ -33,13 +35,26 @@ export async function loader({ request }: Route.LoaderArgs) {
 export async function action({ request }: Route.ActionArgs) {
   const user = await requireUser(request);
   const reference = new URL(request.url).searchParams.get("booking") ?? "";
-  const parsed = parseConsentForm(await readForm(request));
+  const form = await readForm(request);
+  const parsed = parseConsentForm(form);
   if (!parsed.ok)
     return data(
       { fieldErrors: parsed.fieldErrors, values: parsed.values },
       { status: 400, headers: NO_STORE },
     );
-  const result = await submitConsent(db(), { userId: user.id, reference, form: parsed.data });
+  let result: Awaited<ReturnType<typeof submitConsent>>;
+  try {
+    result = await submitConsent(db(), { userId: user.id, reference, form: parsed.data });
+  } catch (error) {
+    // An outage is the database gate's (503); any other failure is said here, the answers kept.
+    if (noteDatabaseError(error)) throw error;
+    const failure: ConsentFailure = error instanceof ConsentStepFailed ? error.step : "unexpected";
+    logError(error instanceof ConsentStepFailed ? error.cause : error, {
+      route: routeOf(request),
+      code: FAILURE_CODES[failure],
+    });
+    return data({ failure, values: consentFormInput(form) }, { status: 500, headers: NO_STORE });
+  }
   switch (result.next) {
     case "confirmed":
       return redirect(bookingPaths.success(result.reference));
@@ -52,11 +67,18 @@ export async function action({ request }: Route.ActionArgs) {
   }
 }
 
+const FAILURE_CODES: Record<ConsentFailure, string> = {
+  consent: "consent_save_failed",
+  confirm: "booking_confirm_failed",
+  unexpected: "consent_submit_failed",
+};
+
 export default function Consent({ loaderData, actionData }: Route.ComponentProps) {
   const { booking } = loaderData;
   const expired = (actionData && "expired" in actionData) || !booking.holdActive;
   const errors = actionData && "fieldErrors" in actionData ? actionData.fieldErrors : undefined;
   const values = actionData && "values" in actionData ? actionData.values : undefined;
+  const failure = actionData && "failure" in actionData ? actionData.failure : undefined;
   return (
     <section className="section">
       <div className="page-width">
@@ -75,7 +97,8 @@ export default function Consent({ loaderData, actionData }: Route.ComponentProps
                 <ConsentForm
                   values={values}
                   errors={errors}
-                  submitLabel={booking.paymentRequired ? "Continue to payment" : "Confirm booking"}
+                  failure={failure}
+                  submitLabel={booking.paymentRequired ? "Continue to payment" : "Complete booking"}
                 />
               </>
             )}

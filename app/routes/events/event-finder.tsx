@@ -103,8 +103,9 @@ function ImportantNotice() {
       <ul>
         <li>Register with your e-mail address and a password first.</li>
         <li>
-          Registering alone does not book you a place: choose an event and a time, then click
-          COMPLETE BOOKING.
+          Registering alone does not book you a place: choose an event and a time, answer the
+          consent form, then click Complete booking. For a paid event, click Continue to payment and
+          pay.
         </li>
         <li>
           If you do not receive a confirmation e-mail, you are not booked. Check your spam folder,

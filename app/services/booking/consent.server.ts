@@ -11,6 +11,30 @@ import { canBringBack, expireBooking, lockBooking, lockEvent, lockPerson } from 
 
 /** Consent: the second step. A free booking is confirmed here; a paid one goes on to checkout. */
 
+/**
+ * Saving the consent or confirming the booking failed for a reason of the database's or ours (not
+ * a rule: those are answers). Nothing of the step was kept: the transaction was rolled back. The
+ * page says which step, in the spec's words, and keeps the answers; `cause` goes to the log.
+ */
+export class ConsentStepFailed extends Error {
+  constructor(
+    readonly step: "consent" | "confirm",
+    options: { cause: unknown },
+  ) {
+    super(`${step} step failed`, options);
+    this.name = "ConsentStepFailed";
+  }
+}
+
+/** Runs one step, naming it on failure. */
+async function step<T>(name: ConsentStepFailed["step"], run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (cause) {
+    throw new ConsentStepFailed(name, { cause });
+  }
+}
+
 export type ConsentResult =
   /** a free event: booked ("Successfully confirmed your booking!") */
   | { next: "confirmed"; reference: string }
@@ -24,7 +48,7 @@ export type ConsentResult =
 /**
  * Stores the consent (with the version of the wording and the time) and, in the same transaction,
  * confirms a free booking at once, or moves a paid one on to payment with HOLD_MINUTES more to
- * pay. A hold that has run out is renewed if its place is still free, but never past the hold's
+ * pay. Throws `ConsentStepFailed` when storing the consent or confirming fails. A hold that has run out is renewed if its place is still free, but never past the hold's
  * whole life (`renewedHoldEnd`): after that the person chooses a time again.
  */
 export async function submitConsent(
@@ -65,18 +89,22 @@ export async function submitConsent(
       changed = true;
     }
 
-    await tx.insert(consent).values({
-      bookingId: row.id,
-      userId: row.userId,
-      testDate: ev.eventDate,
-      answers: input.form.answers,
-      gpConsent: input.form.gpConsent,
-      wordingVersion: CONSENT_WORDING_VERSION,
-      agreedAt: now,
-    });
+    await step("consent", () =>
+      tx.insert(consent).values({
+        bookingId: row.id,
+        userId: row.userId,
+        testDate: ev.eventDate,
+        answers: input.form.answers,
+        gpConsent: input.form.gpConsent,
+        wordingVersion: CONSENT_WORDING_VERSION,
+        agreedAt: now,
+      }),
+    );
 
     if (!row.paymentRequired || row.pricePence <= 0) {
-      await confirmLocked(tx, ev, { ...row, holdExpiresAt }, "not_required", now);
+      await step("confirm", () =>
+        confirmLocked(tx, ev, { ...row, holdExpiresAt }, "not_required", now),
+      );
       changed = true;
       return { next: "confirmed", reference };
     }
