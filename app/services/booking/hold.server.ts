@@ -7,6 +7,7 @@ import { normaliseBookingReference } from "#app/domain/booking-reference";
 import {
   bookingStage,
   canTake,
+  canExtendHold,
   extendedHoldEnd,
   HOLD_STATUSES,
   isHoldLive,
@@ -336,4 +337,15 @@ export async function extendHold(
       .where(eq(booking.id, row.id));
     return extension;
   });
+}
+
+/** Whether the page offers "I need more time" for a live hold (not once its whole life is reached). */
+export function moreTimeOffered(hold: { createdAt: Date; holdExpiresAt: Date | null }): boolean {
+  return (
+    hold.holdExpiresAt !== null &&
+    canExtendHold(
+      { createdAt: hold.createdAt, holdExpiresAt: hold.holdExpiresAt },
+      config().HOLD_MINUTES,
+    )
+  );
 }
