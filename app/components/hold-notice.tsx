@@ -1,13 +1,87 @@
+import { useEffect, useState, type ReactNode } from "react";
 import { Link } from "react-router";
+import { holdWarningDue } from "#app/domain/booking-lifecycle";
 import { bookingPaths } from "#app/domain/booking-paths";
-import { formatLondonTime } from "#app/domain/date-labels";
+import { formatLondonTime, formatMinutesFromNow } from "#app/domain/date-labels";
 
-/** "We are holding 10:15 for you until 14:32.", on the consent and checkout steps. */
-export function HoldNotice({ slot, until }: { slot: string; until: Date | string | null }) {
+/** How often the page looks at the clock (the words say whole minutes). */
+const TICK_MS = 5_000;
+
+/**
+ * The page's idea of "now": the server's time when it rendered (so the first render matches the
+ * server's), then the browser's clock corrected by the difference seen on arrival, so a wrong
+ * clock on the person's computer does not move the warning.
+ */
+function useServerNow(renderedAt: string | Date | undefined): Date | null {
+  const [now, setNow] = useState(() => (renderedAt ? new Date(renderedAt) : null));
+  useEffect(() => {
+    if (!renderedAt) return;
+    const offset = new Date(renderedAt).getTime() - Date.now();
+    const tick = () => setNow(new Date(Date.now() + offset));
+    tick();
+    const timer = setInterval(tick, TICK_MS);
+    return () => clearInterval(timer);
+  }, [renderedAt]);
+  return now;
+}
+
+/**
+ * "We are holding 10:15 for you until 14:32, 15 minutes from now.", on the consent and checkout
+ * steps. With `renderedAt`, a live region warns a few minutes before the end and again when it
+ * comes, without moving focus; without JavaScript the end is still stated in words. `children`
+ * is what the page offers ("I need more time", or why it cannot).
+ */
+export function HoldNotice({
+  slot,
+  until,
+  renderedAt,
+  children,
+}: {
+  slot: string;
+  until: Date | string | null;
+  renderedAt?: Date | string;
+  children?: ReactNode;
+}) {
+  const now = useServerNow(renderedAt);
   if (!until) return null;
+  const end = new Date(until);
+  const time = formatLondonTime(end);
+  const ended = now !== null && end.getTime() <= now.getTime();
+  const warning = now !== null && !ended && holdWarningDue(end, now);
   return (
-    <p className="inset" role="status">
-      We are holding {slot} for you until {formatLondonTime(until)}.
+    <div className="inset hold-notice">
+      {ended ? (
+        <p>
+          We stopped holding {slot} for you at {time}.
+        </p>
+      ) : (
+        <p>
+          We are holding {slot} for you until {time}
+          {now && `, ${formatMinutesFromNow(end, now)}`}.
+        </p>
+      )}
+      <div role="alert">
+        {warning && (
+          <p>
+            <strong>
+              Your hold on {slot} ends soon, at {time}.
+            </strong>{" "}
+            If you need longer, choose “I need more time”.
+          </p>
+        )}
+        {ended && <HoldLapsedWords slot={slot} />}
+      </div>
+      {children}
+    </div>
+  );
+}
+
+/** What happens to a form sent after the hold ended (consent.tsx keeps its answers). */
+export function HoldLapsedWords({ slot }: { slot: string }) {
+  return (
+    <p>
+      You can still send the form. If {slot} is still free, we will book it for you. If it has gone,
+      we will keep your answers and ask you only to choose another time.
     </p>
   );
 }

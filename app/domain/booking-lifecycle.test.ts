@@ -1,7 +1,10 @@
 import { describe, expect, it } from "vitest";
 import {
   bookingStage,
+  canExtendHold,
   canTake,
+  extendedHoldEnd,
+  holdWarningDue,
   isHoldLive,
   renewedHoldEnd,
   takesPlace,
@@ -110,5 +113,51 @@ describe("renewedHoldEnd", () => {
   it("gives nothing once the whole life is over", () => {
     expect(renewedHoldEnd(start, minutes(30), 15)).toBeNull();
     expect(renewedHoldEnd(start, minutes(90), 15)).toBeNull();
+  });
+});
+
+describe("the hold's warning and 'I need more time'", () => {
+  const start = new Date("2026-06-01T09:00:00Z");
+  const minutes = (n: number) => new Date(start.getTime() + n * 60_000);
+
+  it("warns from three minutes before the end", () => {
+    expect(holdWarningDue(minutes(15), minutes(11))).toBe(false);
+    expect(holdWarningDue(minutes(15), minutes(12))).toBe(true);
+    expect(holdWarningDue(minutes(15), minutes(16))).toBe(true);
+  });
+
+  it("gives fifteen minutes from now", () => {
+    expect(
+      extendedHoldEnd({ createdAt: start, holdExpiresAt: minutes(15) }, minutes(12), 15),
+    ).toEqual({ ok: true, holdExpiresAt: minutes(27) });
+  });
+
+  it("stops at twice HOLD_MINUTES from the first choice, and then says it cannot", () => {
+    expect(
+      extendedHoldEnd({ createdAt: start, holdExpiresAt: minutes(27) }, minutes(25), 15),
+    ).toEqual({ ok: true, holdExpiresAt: minutes(30) });
+    expect(
+      extendedHoldEnd({ createdAt: start, holdExpiresAt: minutes(30) }, minutes(28), 15),
+    ).toEqual({ ok: false, reason: "capped" });
+    expect(canExtendHold({ createdAt: start, holdExpiresAt: minutes(30) }, 15)).toBe(false);
+    expect(canExtendHold({ createdAt: start, holdExpiresAt: minutes(27) }, 15)).toBe(true);
+  });
+
+  it("does not creep on by seconds when pressed again at once", () => {
+    const end = new Date(minutes(27).getTime());
+    expect(
+      extendedHoldEnd(
+        { createdAt: start, holdExpiresAt: end },
+        new Date(minutes(12).getTime() + 5_000),
+        15,
+      ),
+    ).toEqual({ ok: false, reason: "not-needed" });
+  });
+
+  it("extends only a hold nobody is paying for yet", () => {
+    expect(canTake("held", "extend")).toBe(true);
+    expect(canTake("consented", "extend")).toBe(true);
+    expect(canTake("awaiting_payment", "extend")).toBe(false);
+    expect(canTake("expired", "extend")).toBe(false);
   });
 });

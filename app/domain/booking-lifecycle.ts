@@ -90,6 +90,8 @@ export const BOOKING_STEPS = {
   move: ["held"],
   /** give consent: a free booking is confirmed, a paid one goes on to payment */
   consent: ["held", "consented"],
+  /** "I need more time": a hold not yet being paid for (see `extendedHoldEnd`) */
+  extend: ["held", "consented"],
   /** create a payment order with PayPal (again, after a declined card) */
   "start-payment": ["consented", "awaiting_payment"],
   /** take the money for an approved order */
@@ -155,4 +157,49 @@ export function renewedHoldEnd(heldSince: Date, now: Date, holdMinutes: number):
   const lastEnd = heldSince.getTime() + HOLD_LIFE_MULTIPLE * holdMs;
   if (now.getTime() >= lastEnd) return null;
   return new Date(Math.min(now.getTime() + holdMs, lastEnd));
+}
+
+/** How long before a hold ends the page warns (WCAG 2.2.1: time to ask for more). */
+export const HOLD_WARNING_MINUTES = 3;
+
+/** An extension shorter than this is no extension: the page says it cannot give more time. */
+export const SMALLEST_EXTENSION_MS = 60_000;
+
+/** Whether the page should be warning now that the hold ends at `end`. */
+export function holdWarningDue(end: Date, now: Date): boolean {
+  return end.getTime() - now.getTime() <= HOLD_WARNING_MINUTES * 60_000;
+}
+
+export type HoldExtension =
+  | { ok: true; holdExpiresAt: Date }
+  /** the hold's whole life (`renewedHoldEnd`) leaves no more time to give */
+  | { ok: false; reason: "capped" }
+  /** it already has (about) HOLD_MINUTES ahead of it */
+  | { ok: false; reason: "not-needed" };
+
+/**
+ * "I need more time": HOLD_MINUTES from now, within the hold's whole life, and only when that
+ * moves its end by at least a minute (pressing again cannot creep it on by seconds).
+ */
+export function extendedHoldEnd(
+  hold: { createdAt: Date; holdExpiresAt: Date },
+  now: Date,
+  holdMinutes: number,
+): HoldExtension {
+  const lastEnd = hold.createdAt.getTime() + HOLD_LIFE_MULTIPLE * holdMinutes * 60_000;
+  const end = renewedHoldEnd(hold.createdAt, now, holdMinutes);
+  if (end && end.getTime() - hold.holdExpiresAt.getTime() >= SMALLEST_EXTENSION_MS)
+    return { ok: true, holdExpiresAt: end };
+  return lastEnd - hold.holdExpiresAt.getTime() < SMALLEST_EXTENSION_MS
+    ? { ok: false, reason: "capped" }
+    : { ok: false, reason: "not-needed" };
+}
+
+/** Whether "I need more time" can still give any: false once the whole life is reached. */
+export function canExtendHold(
+  hold: { createdAt: Date; holdExpiresAt: Date },
+  holdMinutes: number,
+): boolean {
+  const lastEnd = hold.createdAt.getTime() + HOLD_LIFE_MULTIPLE * holdMinutes * 60_000;
+  return lastEnd - hold.holdExpiresAt.getTime() >= SMALLEST_EXTENSION_MS;
 }

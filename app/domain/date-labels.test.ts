@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
+  formatMinutesFromNow,
   formatCardDate,
   formatLondonDateTime,
   formatLondonTime,
@@ -25,5 +26,17 @@ describe("date labels", () => {
     expect(formatLondonDateTime("2026-12-01T13:32:00Z", " at ")).toBe(
       "Tuesday, 01 December 2026 at 13:32",
     );
+  });
+});
+
+describe("formatMinutesFromNow", () => {
+  const now = new Date("2026-06-01T09:24:00Z");
+  const after = (ms: number) => new Date(now.getTime() + ms);
+  it("says how many whole minutes are left, rounded", () => {
+    expect(formatMinutesFromNow(after(15 * 60_000), now)).toBe("15 minutes from now");
+    expect(formatMinutesFromNow(after(4 * 60_000 - 2_000), now)).toBe("4 minutes from now");
+    expect(formatMinutesFromNow(after(60_000), now)).toBe("1 minute from now");
+    expect(formatMinutesFromNow(after(20_000), now)).toBe("less than a minute from now");
+    expect(formatMinutesFromNow(now, now)).toBe("now");
   });
 });

@@ -54,3 +54,12 @@ export function formatLondonDateTime(instant: Date | string, separator = ", "): 
   const date = new Date(instant);
   return `${formatLongDate(londonCalendarDate(date))}${separator}${formatLondonTime(date)}`;
 }
+
+/** "15 minutes from now", "1 minute from now", "less than a minute from now", "now". */
+export function formatMinutesFromNow(end: Date | string, now: Date | string): string {
+  const ms = new Date(end).getTime() - new Date(now).getTime();
+  if (ms <= 0) return "now";
+  const minutes = Math.round(ms / 60_000);
+  if (minutes < 1) return "less than a minute from now";
+  return minutes === 1 ? "1 minute from now" : `${minutes} minutes from now`;
+}

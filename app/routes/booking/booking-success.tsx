@@ -72,10 +72,19 @@ export default function BookingSuccess({ loaderData }: Route.ComponentProps) {
             check it is right on your <Link to="/portal">profile page</Link>.
           </p>
         )}
-        <p>
-          We have sent a confirmation e-mail with a calendar entry. If it has not arrived, check
-          your inbox and your spam folder. {HOW_TO_CHANGE}
-        </p>
+        {pending ? (
+          <p>
+            We have not sent you a confirmation e-mail yet. PayPal is checking your payment, and we
+            keep your place while it does. When PayPal accepts the payment, we will e-mail your
+            confirmation with a calendar entry. If PayPal does not accept it, no money is taken and
+            your place is let go. {HOW_TO_CHANGE}
+          </p>
+        ) : (
+          <p>
+            We have sent a confirmation e-mail with a calendar entry. If it has not arrived, check
+            your inbox and your spam folder. {HOW_TO_CHANGE}
+          </p>
+        )}
         <p>
           Questions? E-mail{" "}
           <a href={`mailto:${organisation.emails.bookings}`}>{organisation.emails.bookings}</a>.

@@ -1,15 +1,23 @@
-import { data, redirect } from "react-router";
+import { data, Form, Link, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/consent";
 import { ConsentForm } from "#app/components/consent-form";
+import { ErrorSummary, SubmitButton } from "#app/components/form";
 import { pageMeta } from "#app/components/meta";
-import { HoldEnded, HoldNotice } from "#app/components/hold-notice";
+import { HoldNotice } from "#app/components/hold-notice";
 import { OrderSummary } from "#app/components/order-summary";
+import { SlotPicker } from "#app/components/slot-picker";
 import { db } from "#app/db/client.server";
 import { bookingJourneyPath, bookingPageFor, bookingPaths } from "#app/domain/booking-paths";
 import { consentFormInput, parseConsentForm, type ConsentFailure } from "#app/domain/consent";
-import { formatLongDate } from "#app/domain/date-labels";
+import { formatLongDate, formatLondonTime } from "#app/domain/date-labels";
+import type { SlotChoice } from "#app/domain/slot-choices";
 import { noteDatabaseError } from "#app/db/health.server";
-import { ConsentStepFailed, submitConsent } from "#app/services/booking/consent.server";
+import {
+  ConsentStepFailed,
+  submitConsentKeepingAnswers,
+} from "#app/services/booking/consent.server";
+import { extendHold, moreTimeOffered } from "#app/services/booking/hold.server";
+import { bookingPage } from "#app/services/booking/page.server";
 import { findBookingForUser } from "#app/services/booking/view.server";
 import { requireUser } from "#app/services/guards.server";
 import { logError, routeOf } from "#app/services/log.server";
@@ -21,6 +29,9 @@ export const meta = () =>
 
 export const headers = pipeHeaders;
 
+const MORE_TIME = "more-time";
+const NEW_TIME = "new-time";
+
 /** Step two of booking: the consent form, while the chosen time is held. */
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request);
@@ -29,22 +40,54 @@ export async function loader({ request }: Route.LoaderArgs) {
   if (!booking) throw data(null, { status: 404 });
   const belongs = bookingPageFor(booking, "consent");
   if (belongs !== "consent") throw redirect(bookingJourneyPath(belongs, booking.reference));
-  return data({ booking }, { headers: NO_STORE });
+  return data(
+    { booking, renderedAt: new Date(), moreTime: booking.holdActive && moreTimeOffered(booking) },
+    { headers: NO_STORE },
+  );
 }
 
-export async function action({ request }: Route.ActionArgs) {
+type MoreTimeAnswer = "extended" | "capped" | "not-needed" | "ended";
+
+export async function action({ request, context }: Route.ActionArgs) {
   const user = await requireUser(request);
   const reference = new URL(request.url).searchParams.get("booking") ?? "";
   const form = await readForm(request);
-  const parsed = parseConsentForm(form);
+  const intent = form.get("intent");
+  // What was typed comes back with every answer but a booking: nothing is lost.
+  const values = consentFormInput(form);
+  delete values.intent;
+  delete values.slotTime;
+
+  if (intent === MORE_TIME) {
+    const result = await extendHold(db(), { userId: user.id, reference });
+    if (!result.ok && result.reason === "not-found") throw data(null, { status: 404 });
+    const moreTime: MoreTimeAnswer = result.ok
+      ? "extended"
+      : (result.reason as Exclude<MoreTimeAnswer, "extended">);
+    return data({ moreTime, values }, { status: result.ok ? 200 : 409, headers: NO_STORE });
+  }
+
+  const parsed = parseConsentForm(values);
   if (!parsed.ok)
     return data(
       { fieldErrors: parsed.fieldErrors, values: parsed.values },
       { status: 400, headers: NO_STORE },
     );
-  let result: Awaited<ReturnType<typeof submitConsent>>;
+  const slotTime = intent === NEW_TIME ? String(form.get("slotTime") ?? "") : undefined;
+  if (slotTime === "") {
+    const booking = await findBookingForUser(db(), { userId: user.id, reference });
+    if (!booking) throw data(null, { status: 404 });
+    return chooseTime(user.id, values, { eventId: booking.eventId, error: CHOOSE_A_TIME });
+  }
+  let result: Awaited<ReturnType<typeof submitConsentKeepingAnswers>>;
   try {
-    result = await submitConsent(db(), { userId: user.id, reference, form: parsed.data });
+    result = await submitConsentKeepingAnswers(db(), {
+      userId: user.id,
+      reference,
+      form: parsed.data,
+      clientAddress: context.clientAddress,
+      slotTime,
+    });
   } catch (error) {
     // An outage is the database gate's (503); any other failure is said here, the answers kept.
     if (noteDatabaseError(error)) throw error;
@@ -53,15 +96,24 @@ export async function action({ request }: Route.ActionArgs) {
       route: routeOf(request),
       code: FAILURE_CODES[failure],
     });
-    return data({ failure, values: consentFormInput(form) }, { status: 500, headers: NO_STORE });
+    return data({ failure, values }, { status: 500, headers: NO_STORE });
   }
   switch (result.next) {
     case "confirmed":
       return redirect(bookingPaths.success(result.reference));
     case "checkout":
       return redirect(bookingPaths.checkout(result.reference));
-    case "expired":
-      return data({ expired: true as const }, { status: 409, headers: NO_STORE });
+    case "choose-time":
+      return chooseTime(user.id, values, {
+        eventId: result.eventId,
+        gone: result.slotTime,
+        error: slotTime ? TIME_GONE : undefined,
+      });
+    case "refused":
+      return data(
+        { refused: result.message, eventId: result.eventId },
+        { status: 409, headers: NO_STORE },
+      );
     case "not-found":
       throw data(null, { status: 404 });
   }
@@ -73,12 +125,131 @@ const FAILURE_CODES: Record<ConsentFailure, string> = {
   unexpected: "consent_submit_failed",
 };
 
+const CHOOSE_A_TIME = "Choose a time";
+const TIME_GONE = "That time is no longer available. Please choose another.";
+
+/** The times still free, with the answers kept in the page (never in the address). */
+async function chooseTime(
+  userId: string,
+  values: Record<string, string | string[]>,
+  details: { eventId: string; gone?: string; error?: string },
+) {
+  const { eventId } = details;
+  const page = await bookingPage(db(), { userId, eventId, browserUnlocks: [] });
+  const choices: SlotChoice[] = page?.choices ?? [];
+  return data(
+    {
+      chooseTime: { choices, gone: details.gone ?? null, error: details.error ?? null },
+      values,
+    },
+    { status: 409, headers: NO_STORE },
+  );
+}
+
+/** The consent answers as hidden fields, so that choosing a time sends them again. */
+function KeptAnswers({ values }: { values: Record<string, string | string[] | undefined> }) {
+  return Object.entries(values).flatMap(([name, value]) =>
+    (Array.isArray(value) ? value : value === undefined ? [] : [value]).map((item, index) => (
+      <input key={`${name}-${index}`} type="hidden" name={name} value={item} />
+    )),
+  );
+}
+
+const MORE_TIME_WORDS = (answer: MoreTimeAnswer, slot: string, until: string) =>
+  ({
+    extended: `Done: we are now holding ${slot} for you until ${until}.`,
+    capped: `We cannot hold ${slot} for you any longer than ${until}: that is the most time we can give. If the time runs out, your answers are kept.`,
+    "not-needed": `You already have the full time: we are holding ${slot} for you until ${until}.`,
+    ended: `We have already stopped holding ${slot}, so we cannot give more time. You can still send the form.`,
+  })[answer];
+
 export default function Consent({ loaderData, actionData }: Route.ComponentProps) {
-  const { booking } = loaderData;
-  const expired = (actionData && "expired" in actionData) || !booking.holdActive;
+  const { booking, renderedAt } = loaderData;
+  const navigation = useNavigation();
+  const submitLabel = booking.paymentRequired ? "Continue to payment" : "Complete booking";
   const errors = actionData && "fieldErrors" in actionData ? actionData.fieldErrors : undefined;
   const values = actionData && "values" in actionData ? actionData.values : undefined;
   const failure = actionData && "failure" in actionData ? actionData.failure : undefined;
+  const moreTimeAnswer = actionData && "moreTime" in actionData ? actionData.moreTime : null;
+  const until = booking.holdExpiresAt ? formatLondonTime(booking.holdExpiresAt) : "";
+  const capped = !loaderData.moreTime;
+
+  let body;
+  if (actionData && "refused" in actionData) {
+    body = (
+      <div className="warning" role="alert">
+        <p>{actionData.refused}</p>
+        <Link className="button" to={bookingPaths.chooseTime(actionData.eventId)}>
+          Choose another time
+        </Link>
+      </div>
+    );
+  } else if (actionData && "chooseTime" in actionData) {
+    const { choices, gone, error } = actionData.chooseTime;
+    body = (
+      <>
+        {gone && (
+          <div className="warning" role="alert">
+            <p>
+              Sorry: someone else booked {gone} after we stopped holding it for you. We have kept
+              your answers. Please choose another time, and we will book it with them.
+            </p>
+          </div>
+        )}
+        <Form method="post" noValidate className="form">
+          {error && <ErrorSummary errors={{ slotTime: error }} fieldOrder={["slotTime"]} />}
+          <KeptAnswers values={actionData.values} />
+          <input type="hidden" name="intent" value={NEW_TIME} />
+          {choices.length > 0 ? (
+            <SlotPicker choices={choices} error={error ?? undefined} />
+          ) : (
+            <p className="inset">No time slots found for this event.</p>
+          )}
+          <SubmitButton busy={navigation.state === "submitting"}>{submitLabel}</SubmitButton>
+        </Form>
+      </>
+    );
+  } else {
+    body = (
+      <ConsentForm
+        values={values}
+        errors={errors}
+        failure={failure}
+        submitLabel={submitLabel}
+        hiddenFields={
+          <>
+            {/* Enter in a field sends the form, not "I need more time" (the first button). */}
+            <button type="submit" hidden tabIndex={-1} />
+            <HoldNotice
+              slot={booking.slotStart}
+              until={booking.holdExpiresAt}
+              renderedAt={renderedAt}
+            >
+              {!booking.holdActive ? null : capped ? (
+                <p>
+                  We cannot hold {booking.slotStart} for you any longer than {until}: that is the
+                  most time we can give. If the time runs out, your answers are kept.
+                </p>
+              ) : (
+                <button
+                  className="button button--secondary"
+                  type="submit"
+                  name="intent"
+                  value={MORE_TIME}
+                >
+                  I need more time
+                </button>
+              )}
+              {moreTimeAnswer && moreTimeAnswer !== "capped" && (
+                <p role="status">{MORE_TIME_WORDS(moreTimeAnswer, booking.slotStart, until)}</p>
+              )}
+            </HoldNotice>
+          </>
+        }
+      />
+    );
+  }
+
   return (
     <section className="section">
       <div className="page-width">
@@ -89,19 +260,7 @@ export default function Consent({ loaderData, actionData }: Route.ComponentProps
             <p className="lede">
               {booking.eventName}, {formatLongDate(booking.eventDate)}, at {booking.slotStart}.
             </p>
-            {expired ? (
-              <HoldEnded slot={booking.slotStart} eventId={booking.eventId} />
-            ) : (
-              <>
-                <HoldNotice slot={booking.slotStart} until={booking.holdExpiresAt} />
-                <ConsentForm
-                  values={values}
-                  errors={errors}
-                  failure={failure}
-                  submitLabel={booking.paymentRequired ? "Continue to payment" : "Complete booking"}
-                />
-              </>
-            )}
+            {body}
           </div>
           <aside>
             <OrderSummary

@@ -7,7 +7,15 @@ import { bookingStage, canTake, isHoldLive, renewedHoldEnd } from "#app/domain/b
 import { CONSENT_WORDING_VERSION, type ConsentForm } from "#app/domain/consent";
 import { eventsChanged } from "../events.server";
 import { confirmLocked } from "./confirm.server";
-import { canBringBack, expireBooking, lockBooking, lockEvent, lockPerson } from "./places.server";
+import { holdPlace, holdRefusalMessage } from "./hold.server";
+import {
+  canBringBack,
+  expireBooking,
+  hhmm,
+  lockBooking,
+  lockEvent,
+  lockPerson,
+} from "./places.server";
 
 /** Consent: the second step. A free booking is confirmed here; a paid one goes on to checkout. */
 
@@ -143,4 +151,61 @@ export async function recordConsent(
     })
     .returning({ id: consent.id });
   return row!;
+}
+
+export type KeptConsentResult =
+  | Exclude<ConsentResult, { next: "expired" }>
+  /** the time has gone: the answers are kept, and only a new time is asked for */
+  | { next: "choose-time"; reference: string; eventId: string; slotTime: string }
+  /** a place cannot be held again at all (event closed, not eligible, too many holds …) */
+  | { next: "refused"; reference: string; eventId: string; message: string };
+
+/**
+ * Consent that never throws the answers away. A form sent after its hold ended (or with a new time
+ * chosen after that) takes the place again through `holdPlace`, with every rule a new hold meets
+ * (eligibility, a private event's unlock, the booking window, the limit per address), and then
+ * consents to it. When the time has gone the caller keeps the answers and asks only for a time.
+ */
+export async function submitConsentKeepingAnswers(
+  db: Db,
+  input: {
+    userId: string;
+    reference: string;
+    form: ConsentForm;
+    clientAddress: string;
+    /** a new time, chosen after the first one went */
+    slotTime?: string;
+  },
+  now = new Date(),
+): Promise<KeptConsentResult> {
+  if (input.slotTime === undefined) {
+    const result = await submitConsent(db, input, now);
+    if (result.next !== "expired") return result;
+  }
+  const reference = normaliseBookingReference(input.reference);
+  const [lapsed] = reference
+    ? await db
+        .select({ eventId: booking.eventId, slotTime: booking.slotTime })
+        .from(booking)
+        .where(and(eq(booking.reference, reference), eq(booking.userId, input.userId)))
+    : [];
+  if (!lapsed) return { next: "not-found" };
+  const slotTime = input.slotTime ?? hhmm(lapsed.slotTime);
+  const held = await holdPlace(
+    db,
+    { eventId: lapsed.eventId, userId: input.userId, slotTime, clientAddress: input.clientAddress },
+    now,
+  );
+  const kept = { reference: reference!, eventId: lapsed.eventId };
+  if (!held.ok)
+    return held.reason === "slot-unavailable"
+      ? { next: "choose-time", ...kept, slotTime }
+      : { next: "refused", ...kept, message: holdRefusalMessage(held) };
+  const result = await submitConsent(
+    db,
+    { userId: input.userId, reference: held.booking.reference, form: input.form },
+    now,
+  );
+  // Just held, so only a race with its own end could expire it: ask for a time again.
+  return result.next === "expired" ? { next: "choose-time", ...kept, slotTime } : result;
 }

@@ -3,8 +3,12 @@ import { config } from "#app/config.server";
 import type { Db } from "#app/db/client.server";
 import { booking, event, profile, screeningProduct } from "#app/db/schema";
 import { generateBookingReference } from "#app/domain/booking-reference";
+import { normaliseBookingReference } from "#app/domain/booking-reference";
 import {
   bookingStage,
+  canTake,
+  canExtendHold,
+  extendedHoldEnd,
   HOLD_STATUSES,
   isHoldLive,
   PLACE_STATUSES,
@@ -286,4 +290,62 @@ export async function holdPlace(
   });
   if (result.ok) eventsChanged();
   return result;
+}
+
+export type ExtendResult =
+  | { ok: true; holdExpiresAt: Date }
+  /** the hold's whole life is reached; or it already has its full time ahead */
+  | { ok: false; reason: "capped" | "not-needed"; holdExpiresAt: Date }
+  /** the hold has ended, is being paid for, or is not this person's */
+  | { ok: false; reason: "ended" | "not-found" };
+
+/**
+ * "I need more time": HOLD_MINUTES more for a live hold nobody is paying for yet, never past its
+ * whole life (`extendedHoldEnd`). The page and anything else go through here, so the cap holds
+ * whoever asks. Holds are not audited (the audit log is for staff actions), so neither is this.
+ */
+export async function extendHold(
+  db: Db,
+  input: { userId: string; reference: string },
+  now = new Date(),
+): Promise<ExtendResult> {
+  const reference = normaliseBookingReference(input.reference);
+  if (!reference) return { ok: false, reason: "not-found" };
+  return db.transaction(async (tx): Promise<ExtendResult> => {
+    await lockPerson(tx, input.userId);
+    const [row] = await tx
+      .select()
+      .from(booking)
+      .where(and(eq(booking.reference, reference), eq(booking.userId, input.userId)))
+      .for("update");
+    if (!row) return { ok: false, reason: "not-found" };
+    if (
+      !canTake(bookingStage(row), "extend") ||
+      row.paymentStatus === "pending" ||
+      !isHoldLive(row, now)
+    )
+      return { ok: false, reason: "ended" };
+    const extension = extendedHoldEnd(
+      { createdAt: row.createdAt, holdExpiresAt: row.holdExpiresAt! },
+      now,
+      config().HOLD_MINUTES,
+    );
+    if (!extension.ok) return { ...extension, holdExpiresAt: row.holdExpiresAt! };
+    await tx
+      .update(booking)
+      .set({ holdExpiresAt: extension.holdExpiresAt, updatedAt: now })
+      .where(eq(booking.id, row.id));
+    return extension;
+  });
+}
+
+/** Whether the page offers "I need more time" for a live hold (not once its whole life is reached). */
+export function moreTimeOffered(hold: { createdAt: Date; holdExpiresAt: Date | null }): boolean {
+  return (
+    hold.holdExpiresAt !== null &&
+    canExtendHold(
+      { createdAt: hold.createdAt, holdExpiresAt: hold.holdExpiresAt },
+      config().HOLD_MINUTES,
+    )
+  );
 }

@@ -46,6 +46,8 @@ export interface BookingView {
   pricePence: number;
   paymentRequired: boolean;
   holdExpiresAt: Date | null;
+  /** when the time was first chosen: a hold's whole life is counted from it */
+  createdAt: Date;
   /** held or awaiting payment, and the hold has not run out */
   holdActive: boolean;
   confirmedAt: Date | null;
@@ -85,6 +87,7 @@ export function toBookingView(
     pricePence: row.pricePence,
     paymentRequired: row.paymentRequired,
     holdExpiresAt: row.holdExpiresAt,
+    createdAt: row.createdAt,
     holdActive: isHoldLive(row, now),
     confirmedAt: row.confirmedAt,
     whatToBring: whatToBring(row.reference),

@@ -1,0 +1,254 @@
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import {
+  insertBooking,
+  insertConfirmedBookings,
+  insertFreeEvent,
+  insertPaidEvent,
+  londonDay,
+  uniqueId,
+} from "#tests/support/fixtures";
+import {
+  browserForThisFile,
+  expectNoAxeViolations,
+  mailsTo,
+  newPage,
+  query,
+  serverDatabaseForThisFile,
+} from "./support";
+import { fillConsent, newPatientPage } from "./patient-support";
+
+/**
+ * The hold on a chosen time, as a person taking their time meets it: a warning before it ends,
+ * "I need more time" (up to the hold's whole life), and a form sent after the hold ended keeps its
+ * answers. Time is moved honestly: the hold's times are set in the server's database, and the
+ * page's own clock by Playwright's clock.
+ */
+
+const browser = browserForThisFile();
+const server = serverDatabaseForThisFile();
+
+/** A free public event of the test's own, five days ahead, 10:00 to 12:00, two places a time. */
+const freeEvent = () =>
+  insertFreeEvent(server.db, {
+    name: `Hold Check Morning ${uniqueId()}`,
+    eventDate: londonDay(5),
+  });
+
+/** "14:32", London wall-clock time, worked out here rather than by the site's formatter. */
+const london = (instant: Date) =>
+  new Intl.DateTimeFormat("en-GB", {
+    hour: "2-digit",
+    minute: "2-digit",
+    hourCycle: "h23",
+    timeZone: "Europe/London",
+  }).format(instant);
+
+/** Chooses the first free time of the event and goes on to the consent form: its reference. */
+async function holdFirstTime(page: Page, eventId: string): Promise<string> {
+  await page.goto(`/book-event?event=${eventId}`);
+  await page.locator(".radio__input:not([disabled])").first().check();
+  await page.getByRole("button", { name: "Proceed to Consent Form" }).click();
+  await page.waitForURL(/\/book-event\/consent\?booking=MHAT-/);
+  await page.getByRole("heading", { name: "Consent form" }).waitFor();
+  return new URL(page.url()).searchParams.get("booking")!;
+}
+
+/** Moves the hold's start and end relative to the database's own clock. */
+async function setHold(reference: string, startedMinutesAgo: number, endsInMinutes: number) {
+  const [row] = await query<{ hold_expires_at: Date }>(
+    `update booking set created_at = now() - make_interval(mins => $2),
+       hold_expires_at = now() + make_interval(mins => $3)
+     where reference = $1 returning hold_expires_at`,
+    [reference, startedMinutesAgo, endsInMinutes],
+  );
+  return row!.hold_expires_at;
+}
+
+async function holdEnd(reference: string): Promise<Date> {
+  const [row] = await query<{ hold_expires_at: Date }>(
+    "select hold_expires_at from booking where reference = $1",
+    [reference],
+  );
+  return row!.hold_expires_at;
+}
+
+const firstTestChecked = (page: Page) =>
+  page.getByRole("group", { name: "Which PSA test will this be?" }).getByLabel("1st").isChecked();
+
+describe("the hold's end", () => {
+  it("is stated in words, warned of before it comes, and 'I need more time' extends it (with JavaScript)", async () => {
+    const { page } = await newPatientPage(browser());
+    const event = await freeEvent();
+    const reference = await holdFirstTime(page, event.id);
+    const end = await setHold(reference, 11, 4);
+
+    await page.clock.install({ time: new Date() });
+    await page.reload();
+    const notice = page.locator(".hold-notice");
+    await expect
+      .poll(() => notice.textContent())
+      .toContain(`until ${london(end)}, 4 minutes from now`);
+    const warning = page.getByRole("alert");
+    expect(await warning.filter({ hasText: "ends soon" }).count()).toBe(0);
+    await fillConsent(page);
+
+    // A minute and a half later, less than three minutes are left: the warning is announced, and
+    // focus stays where it was.
+    const focused = await page.evaluate(() => document.activeElement?.outerHTML);
+    await page.clock.runFor(95_000);
+    await expect.poll(() => notice.getByRole("alert").textContent()).toContain("ends soon");
+    expect(await page.evaluate(() => document.activeElement?.outerHTML)).toBe(focused);
+    await expectNoAxeViolations(page);
+
+    await page.getByRole("button", { name: "I need more time" }).click();
+    await expect
+      .poll(async () => (await holdEnd(reference)).getTime())
+      .toBeGreaterThan(end.getTime() + 10 * 60_000);
+    const extended = await holdEnd(reference);
+    await expect.poll(() => notice.textContent()).toContain(`until ${london(extended)}`);
+    // What was typed is still there.
+    expect(await firstTestChecked(page)).toBe(true);
+    await page.context().close();
+  });
+
+  it("without JavaScript, is stated in words; more time is given up to the cap, and then it says plainly it cannot", async () => {
+    const { page } = await newPatientPage(browser(), { javaScriptEnabled: false });
+    const event = await freeEvent();
+    const reference = await holdFirstTime(page, event.id);
+    // Twenty minutes into a hold whose whole life is thirty: ten more minutes at most.
+    const end = await setHold(reference, 20, 2);
+    const [{ cap }] = (await query<{ cap: Date }>(
+      "select created_at + interval '30 minutes' as cap from booking where reference = $1",
+      [reference],
+    )) as [{ cap: Date }];
+    await page.reload();
+    expect(await page.locator(".hold-notice").textContent()).toContain(
+      `until ${london(end)}, 2 minutes from now`,
+    );
+    await fillConsent(page);
+    await page.getByRole("button", { name: "I need more time" }).click();
+    await page
+      .locator(".hold-notice")
+      .getByText(`until ${london(cap)}`)
+      .first()
+      .waitFor();
+    expect((await holdEnd(reference)).getTime()).toBe(cap.getTime());
+    const notice = await page.locator(".hold-notice").textContent();
+    expect(notice).toContain("cannot hold");
+    expect(await page.getByRole("button", { name: "I need more time" }).count()).toBe(0);
+    expect(await firstTestChecked(page)).toBe(true);
+
+    // A second request (a form posted again, or crafted) meets the same cap in the service.
+    await page.goBack();
+    if ((await page.getByRole("button", { name: "I need more time" }).count()) > 0) {
+      await page.getByRole("button", { name: "I need more time" }).click();
+      await page.locator(".hold-notice").getByText("cannot hold").waitFor();
+    }
+    expect((await holdEnd(reference)).getTime()).toBe(cap.getTime());
+    await page.context().close();
+  });
+});
+
+describe("a form sent after the hold ended", () => {
+  it("books the time when it is still free", async () => {
+    const { page, email } = await newPatientPage(browser(), { javaScriptEnabled: false });
+    const event = await freeEvent();
+    await holdFirstTime(page, event.id);
+    await fillConsent(page);
+    // The hold began forty minutes ago and ended ten minutes ago, beyond its whole life.
+    await query(
+      `update booking set created_at = now() - interval '40 minutes',
+         hold_expires_at = now() - interval '10 minutes'
+       where user_id = (select id from public.user where email = $1)`,
+      [email],
+    );
+    await page.getByRole("button", { name: "Confirm booking" }).click();
+    await page.waitForURL(/\/booking-success\?booking=MHAT-/);
+    await page.getByText("Successfully confirmed your booking!").waitFor();
+    const rows = await query<{ status: string; slot_time: string; answers: unknown }>(
+      `select b.status, b.slot_time, c.answers from booking b join public.user u on u.id = b.user_id
+       left join consent c on c.booking_id = b.id where u.email = $1 and b.status = 'confirmed'`,
+      [email],
+    );
+    expect(rows).toHaveLength(1);
+    expect(rows[0]!.slot_time.slice(0, 5)).toBe("10:00");
+    expect(JSON.stringify(rows[0]!.answers)).toContain("Father");
+    await page.context().close();
+  });
+
+  it("keeps the answers and asks only for a new time when someone else took it", async () => {
+    const { page, email } = await newPatientPage(browser(), { javaScriptEnabled: false });
+    const event = await freeEvent();
+    const reference = await holdFirstTime(page, event.id);
+    await fillConsent(page);
+    await setHold(reference, 30, -5);
+    // Meanwhile both places at 10:00 went to other people.
+    await insertConfirmedBookings(server.db, event.id, 2, "10:00");
+
+    await page.getByRole("button", { name: "Confirm booking" }).click();
+    await page.getByText("We have kept your answers").waitFor();
+    expect(page.url()).not.toMatch(/Father|numberOfPsaTest/);
+    // Only a time is asked for: no consent question is shown again.
+    expect(await page.getByRole("group", { name: "Which PSA test will this be?" }).count()).toBe(0);
+    const times = page.getByRole("group", { name: "Available times" });
+    expect(await times.getByLabel(/^10:00/).isDisabled()).toBe(true);
+    await times.getByLabel("10:30").check();
+    await page.getByRole("button", { name: "Confirm booking" }).click();
+    await page.waitForURL(/\/booking-success\?booking=MHAT-/);
+    await page.getByText("Successfully confirmed your booking!").waitFor();
+    const rows = await query<{ slot_time: string; answers: unknown }>(
+      `select b.slot_time, c.answers from booking b join public.user u on u.id = b.user_id
+       join consent c on c.booking_id = b.id where u.email = $1 and b.status = 'confirmed'`,
+      [email],
+    );
+    expect(rows).toHaveLength(1);
+    expect(rows[0]!.slot_time.slice(0, 5)).toBe("10:30");
+    expect(JSON.stringify(rows[0]!.answers)).toContain("Father");
+
+    // The same page with JavaScript has no accessibility problems.
+    const scripted = await newPage(browser());
+    await scripted.context().addCookies(await page.context().cookies());
+    await scripted.goto(page.url());
+    await expectNoAxeViolations(scripted);
+    await scripted.context().close();
+    await page.context().close();
+  });
+});
+
+describe("a payment PayPal holds for review", () => {
+  it("says truthfully that no confirmation e-mail has been sent yet, and none is", async () => {
+    const { page, email } = await newPatientPage(browser());
+    const event = await insertPaidEvent(server.db, {
+      name: `Hold Check Hall ${uniqueId()}`,
+      eventDate: londonDay(6),
+    });
+    const [user] = await query<{ id: string }>("select id from public.user where email = $1", [
+      email,
+    ]);
+    const row = await insertBooking(server.db, {
+      eventId: event.id,
+      userId: user!.id,
+      status: "awaiting_payment",
+      paymentRequired: true,
+      pricePence: 2500,
+      paymentStatus: "pending",
+      holdExpiresAt: new Date(Date.now() + 6 * 24 * 3_600_000),
+    });
+    await page.goto(`/booking-success?booking=${row.reference}`);
+    const text = (await page.locator("main").textContent()) ?? "";
+    expect(text).not.toMatch(/We have sent a confirmation e-mail/i);
+    expect(text).toContain("We have not sent you a confirmation e-mail yet");
+    expect(text).toContain("When PayPal accepts the payment, we will e-mail your confirmation");
+    await expectNoAxeViolations(page);
+    // Nothing about this booking is queued or sent (sign-up's own e-mail aside).
+    const queued = await query(
+      `select id from outbox_email where "to" = $1 and (subject like $2 or text like $2)`,
+      [email, `%${row.reference}%`],
+    );
+    expect(queued).toEqual([]);
+    const sent = await mailsTo(email);
+    expect(sent.filter((mail) => (mail.text ?? "").includes(row.reference))).toEqual([]);
+    await page.context().close();
+  });
+});
