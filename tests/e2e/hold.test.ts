@@ -163,7 +163,7 @@ describe("a form sent after the hold ended", () => {
        where user_id = (select id from public.user where email = $1)`,
       [email],
     );
-    await page.getByRole("button", { name: "Confirm booking" }).click();
+    await page.getByRole("button", { name: "Complete booking" }).click();
     await page.waitForURL(/\/booking-success\?booking=MHAT-/);
     await page.getByText("Successfully confirmed your booking!").waitFor();
     const rows = await query<{ status: string; slot_time: string; answers: unknown }>(
@@ -186,7 +186,7 @@ describe("a form sent after the hold ended", () => {
     // Meanwhile both places at 10:00 went to other people.
     await insertConfirmedBookings(server.db, event.id, 2, "10:00");
 
-    await page.getByRole("button", { name: "Confirm booking" }).click();
+    await page.getByRole("button", { name: "Complete booking" }).click();
     await page.getByText("We have kept your answers").waitFor();
     expect(page.url()).not.toMatch(/Father|numberOfPsaTest/);
     // Only a time is asked for: no consent question is shown again.
@@ -194,7 +194,7 @@ describe("a form sent after the hold ended", () => {
     const times = page.getByRole("group", { name: "Available times" });
     expect(await times.getByLabel(/^10:00/).isDisabled()).toBe(true);
     await times.getByLabel("10:30").check();
-    await page.getByRole("button", { name: "Confirm booking" }).click();
+    await page.getByRole("button", { name: "Complete booking" }).click();
     await page.waitForURL(/\/booking-success\?booking=MHAT-/);
     await page.getByText("Successfully confirmed your booking!").waitFor();
     const rows = await query<{ slot_time: string; answers: unknown }>(
