@@ -2,12 +2,12 @@ import type { Config } from "@react-router/dev/config";
 
 export default {
   ssr: true,
-  // React Router v8's defaults, each decided (docs/decisions-new/office.md): the two that change
-  // nothing our routes rely on are on; the three that change what loaders receive stay off until
-  // the routes are moved over.
+  // React Router v8's defaults, each decided (docs/decisions-new/office.md): the one that changes
+  // nothing we rely on is on; the others stay off until the code is moved over.
   future: {
-    v8_viteEnvironmentApi: true,
     v8_splitRouteModules: true,
+    // Builds the server from React Router's entry instead of server/app.ts (vite.config.ts's input).
+    v8_viteEnvironmentApi: false,
     // Would hand loaders a RouterContextProvider instead of our `context.clientAddress`.
     v8_middleware: false,
     // Would leave ".data" and "_routes" in `request.url`, which routes use for redirects and links.
