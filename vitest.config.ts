@@ -1,6 +1,6 @@
 import os from "node:os";
 import { defineConfig } from "vitest/config";
-import { LastFilesLastSequencer } from "./tests/e2e/sequencer";
+import { LastFilesLastSequencer } from "./tests/e2e/sequencer.ts";
 
 /**
  * Integration files each work their own PGlite (CPU) while vitest's main process mostly waits, so

@@ -23,7 +23,9 @@ export default function handleRequest(
   routerContext: EntryContext,
   loadContext: AppLoadContext,
 ) {
-  const nonce = loadContext.cspNonce;
+  // Vite's dev server allows inline scripts instead (server/security.ts), and a nonce there stays in
+  // the page where the client, which cannot know it, renders "": a hydration warning on every page.
+  const nonce = import.meta.env.DEV ? "" : loadContext.cspNonce;
   return new Promise<Response>((resolve, reject) => {
     const renderErrors = streamingErrorLog(routeOf(request));
     const userAgent = request.headers.get("user-agent");

@@ -52,7 +52,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="theme-color" content="#13294b" />
         <Meta />
-        <Links />
+        {/* The browser blanks nonce attributes before hydration, so the client's "" matches. */}
+        <Links nonce={nonce} />
         {/* Marks that scripts run, so menus start closed only when they can be opened. */}
         <script nonce={nonce}>{`document.documentElement.classList.add("js")`}</script>
       </head>

@@ -7,6 +7,7 @@ export const AUDIT_ACTIONS = {
   "attendees.view": "Viewed an event's attendee list",
   "attendees.print": "Printed an event's attendee list",
   "attendees.export": "Exported the lab CSV",
+  "attendees.consent-link": "Sent someone a link to the consent form",
   "checkin.update": "Recorded a check-in",
   "results.import.preview": "Uploaded a results file",
   "results.import.commit": "Imported results",

@@ -25,6 +25,7 @@ const EXPECTED: Record<Capability, readonly StaffRole[]> = {
   "product:edit": ["admin", "coordinator"],
   "attendee:read": ["coordinator"],
   "attendee:check-in": ["coordinator"],
+  "consent-link:send": ["coordinator"],
   "lab-csv:export": ["coordinator"],
   "result:read": ["clinician"],
   "result:import": ["clinician"],

@@ -20,6 +20,8 @@ export const CAPABILITIES = [
   "attendee:read",
   /** arrived, no-show, sample taken */
   "attendee:check-in",
+  /** e-mail someone booked a signed link to the consent form (/test-consent) */
+  "consent-link:send",
   /** the laboratory's CSV of names, dates of birth, NHS numbers and sample ids */
   "lab-csv:export",
   /** results awaiting release and released, one result's page */
@@ -65,6 +67,7 @@ export const ROLE_CAPABILITIES: Record<StaffRole, readonly Capability[]> = {
     "product:edit",
     "attendee:read",
     "attendee:check-in",
+    "consent-link:send",
     "lab-csv:export",
     "enquiry:handle",
   ],

@@ -3,7 +3,12 @@
  * limit per recipient, a stranger could use the site to flood someone's inbox from many addresses.
  */
 export type UnaskedMailKind =
-  "email-verification" | "password-reset" | "already-registered" | "newsletter-confirmation";
+  | "email-verification"
+  | "password-reset"
+  | "already-registered"
+  | "newsletter-confirmation"
+  /** sent by a coordinator, but limited the same way so a slip (or a script) cannot flood him */
+  | "consent-link";
 
 /**
  * Per recipient address, across every client address: one mail of each kind per 10 minutes (the

@@ -43,6 +43,21 @@ export function withPendingProfile<T>(draft: ProfileDraft, run: () => Promise<T>
   return pendingProfile.run(draft, run);
 }
 
+/** Characters that cannot be mistaken for one another when copied by hand. */
+const UNAMBIGUOUS = "23456789ABCDEFGHJKLMNPQRSTUVWXYZ";
+
+function unambiguous(length: number): string {
+  return [...crypto.randomBytes(length)].map((byte) => UNAMBIGUOUS[byte % 32]).join("");
+}
+
+/** Ten recovery codes, "XXXXX-XXXXX" (50 bits each), without look-alike characters. */
+export function recoveryCodes(): string[] {
+  return Array.from({ length: 10 }, () => {
+    const code = unambiguous(10);
+    return `${code.slice(0, 5)}-${code.slice(5)}`;
+  });
+}
+
 /** "MHAT" then 8 characters from an alphabet without look-alikes: about 40 bits, never guessable in sequence. */
 export function newProfileReference(): string {
   const alphabet = "23456789ABCDEFGHJKLMNPQRSTUVWXYZ";
@@ -274,7 +289,12 @@ function createAuth(db: Db, settings = config(), secret = serverSecret()) {
     plugins: [
       profilePlugin,
       // TOTP for staff (guards.server.ts requires it of anyone with a role), with recovery codes.
-      twoFactor({ issuer: organisation.shortName, twoFactorCookieMaxAge: 10 * 60 }),
+      twoFactor({
+        issuer: organisation.shortName,
+        twoFactorCookieMaxAge: 10 * 60,
+        // Recovery codes read aloud or copied by hand: no l, I, 1, O or 0 to confuse.
+        backupCodeOptions: { customBackupCodesGenerate: recoveryCodes },
+      }),
     ],
   });
 }

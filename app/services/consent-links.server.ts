@@ -1,5 +1,5 @@
 import crypto from "node:crypto";
-import { eq } from "drizzle-orm";
+import { eq, or } from "drizzle-orm";
 import type { Db } from "#app/db/client.server";
 import { profile } from "#app/db/schema";
 import { serverSecret } from "./secrets.server";
@@ -25,12 +25,17 @@ function signature({ profileId, testDate, expires }: ConsentLinkParams): string 
     .digest("base64url");
 }
 
-/** The query string of a signed link, for staff to send (valid for `days`). */
+/**
+ * The query string of a signed link, for staff to send: valid until `expiresAt`, else for `days`.
+ * `profileId` may be the profile's id or its reference (the portal's "ID: MHAT…").
+ */
 export function signedConsentQuery(
-  input: { profileId: string; testDate: string; days?: number },
+  input: { profileId: string; testDate: string; days?: number; expiresAt?: Date },
   now = new Date(),
 ): string {
-  const expires = Math.floor(now.getTime() / 1000) + (input.days ?? 14) * 86_400;
+  const expires = input.expiresAt
+    ? Math.floor(input.expiresAt.getTime() / 1000)
+    : Math.floor(now.getTime() / 1000) + (input.days ?? 14) * 86_400;
   const params = { profileId: input.profileId, testDate: input.testDate, expires };
   return new URLSearchParams({
     profile_id: params.profileId,
@@ -57,10 +62,11 @@ export async function checkConsentLink(
   const testDate = query.get("test_date") ?? "";
   if (!profileId || !testDate) return { ok: false, reason: "missing" };
   if (!DATE.test(testDate) || profileId.length > 64) return { ok: false, reason: "invalid" };
+  // The portal shows the reference ("ID: MHAT…"), so it is accepted as well as the internal id.
   const [owner] = await db
-    .select({ userId: profile.userId })
+    .select({ userId: profile.userId, id: profile.id })
     .from(profile)
-    .where(eq(profile.id, profileId));
+    .where(or(eq(profile.id, profileId), eq(profile.reference, profileId.toUpperCase())));
   if (!owner) return { ok: false, reason: "invalid" };
 
   const given = query.get("signature");
@@ -71,10 +77,10 @@ export async function checkConsentLink(
       given.length === expected.length &&
       crypto.timingSafeEqual(Buffer.from(given), Buffer.from(expected));
     if (matches && expires * 1000 > now.getTime())
-      return { ok: true, userId: owner.userId, profileId, testDate, how: "signed" };
+      return { ok: true, userId: owner.userId, profileId: owner.id, testDate, how: "signed" };
     return { ok: false, reason: "invalid" };
   }
   if (signedInUserId && signedInUserId === owner.userId)
-    return { ok: true, userId: owner.userId, profileId, testDate, how: "owner" };
+    return { ok: true, userId: owner.userId, profileId: owner.id, testDate, how: "owner" };
   return { ok: false, reason: "invalid" };
 }

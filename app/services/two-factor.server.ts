@@ -2,7 +2,7 @@ import crypto from "node:crypto";
 import { and, eq, lt, sql } from "drizzle-orm";
 import { config } from "#app/config.server";
 import QRCode from "qrcode";
-import { symmetricDecrypt } from "better-auth/crypto";
+import { symmetricDecrypt, symmetricEncrypt } from "better-auth/crypto";
 import type { Db } from "#app/db/client.server";
 import { twoFactor, usedTotpCode } from "#app/db/schema";
 import { organisation } from "#app/content/organisation";
@@ -22,6 +22,20 @@ export function totpUri(key: string, email: string): string {
   const issuer = organisation.shortName;
   const label = encodeURIComponent(`${issuer}:${email}`);
   return `otpauth://totp/${label}?secret=${key}&issuer=${encodeURIComponent(issuer)}&digits=6&period=30`;
+}
+
+/**
+ * better-auth's key is 32 random characters, which is 52 in base32: more than an app's "enter a
+ * setup key" box expects. A set-up not yet finished gets instead the usual 20 random bytes (RFC
+ * 4226's recommendation), 32 characters in base32, stored the way better-auth reads imported keys.
+ */
+export async function replaceWithStandardKey(db: Db, userId: string): Promise<void> {
+  const key = base32Encode(crypto.randomBytes(20));
+  const secret = await symmetricEncrypt({ key: serverSecret(), data: `${BASE32_PREFIX}${key}` });
+  await db
+    .update(twoFactor)
+    .set({ secret })
+    .where(and(eq(twoFactor.userId, userId), eq(twoFactor.verified, false)));
 }
 
 export interface PendingEnrolment {

@@ -332,6 +332,12 @@ describe("medical results", () => {
       eventDate: londonDay(5),
     });
     const upcoming = await insertBooking(db, { eventId: upcomingEvent.id, userId: patient.id });
+    // A later appointment too: the upcoming ones are listed soonest first.
+    const laterEvent = await insertFreeEvent(db, {
+      name: `Results Check Later ${uniqueId()}`,
+      eventDate: londonDay(40),
+    });
+    await insertBooking(db, { eventId: laterEvent.id, userId: patient.id });
 
     const page = await newPage(browser());
     await page.goto("/login?redirectTo=%2Fmedical-results");
@@ -345,7 +351,7 @@ describe("medical results", () => {
       (await page.locator(".result-item", { hasText: name }).textContent()) ?? "";
 
     const upcomingSection = page.getByRole("region", { name: "Upcoming appointments" });
-    expect(await upcomingSection.locator(".result-item").count()).toBe(1);
+    expect(await upcomingSection.locator(".result-item").count()).toBe(2);
     expect(await upcomingSection.textContent()).toContain(upcomingEvent.name);
     expect(await card(upcomingEvent.name)).toContain(
       `Upcoming appointment (reference ${upcoming.reference})`,
@@ -359,10 +365,19 @@ describe("medical results", () => {
     expect(amberCard).toMatch(/Amber: .*repeat the test in 3 months/);
     expect(amberCard).toContain("Lab result ready");
     const waitingCard = await card(waiting.event.name);
-    expect(waitingCard).toContain("No lab result");
+    // A result still to come is said calmly, with when to expect it: no warning, no "N/A".
+    expect(waitingCard).toContain("Your result is not back yet");
+    expect(waitingCard).toContain("within two weeks");
+    expect(waitingCard).not.toContain("No lab result");
+    expect(waitingCard).not.toContain("N/A");
     expect(waitingCard).not.toContain("5.31");
     expect(waitingCard).not.toMatch(/Red:/);
-    expect(await page.locator(".result-item").count()).toBe(4);
+    expect(await page.locator(".result-item").count()).toBe(5);
+    const upcomingNames = await page
+      .getByRole("region", { name: "Upcoming appointments" })
+      .locator(".result-item h3")
+      .allTextContents();
+    expect(upcomingNames).toEqual([upcomingEvent.name, laterEvent.name]);
 
     const response = await page.request.get("/medical-results");
     expect(response.headers()["cache-control"]).toContain("no-store");

@@ -32,7 +32,7 @@ async function demoPatientSeesHisResults(base: string) {
     expect(text).toMatch(/Green: .*Have another test in 2 years/);
     expect(text).toMatch(/Amber: .*repeat the test in 3 months/);
     expect(text).toContain("Lab result ready");
-    expect(text).toContain("No lab result");
+    expect(text).toContain("Your result is not back yet");
   } finally {
     await browser.close();
   }

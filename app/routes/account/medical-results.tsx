@@ -5,7 +5,6 @@ import {
   ResultAmberIcon,
   ResultGreenIcon,
   ResultRedIcon,
-  WarningIcon,
 } from "#app/components/icons";
 import { pageMeta } from "#app/components/meta";
 import { db } from "#app/db/client.server";
@@ -32,6 +31,10 @@ export const RESULTS_MESSAGES = {
   notAvailable: "N/A",
   ready: "Lab result ready",
   notReady: "No lab result",
+  /** A test taken whose result is not back: calm, and when to expect it. */
+  pending: "Your result is not back yet",
+  pendingWhen:
+    "Most results come back within two weeks of the test. Yours will appear here as soon as it is ready.",
 } as const;
 
 /** What each traffic light means, in words, always with its icon. */
@@ -71,7 +74,10 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 export default function MedicalResults({ loaderData }: Route.ComponentProps) {
   const { appointments, correctedOn, failed } = loaderData;
-  const upcoming = appointments.filter((item) => item.upcoming);
+  // Soonest first: the next appointment is the one he needs to know about.
+  const upcoming = appointments
+    .filter((item) => item.upcoming)
+    .sort((a, b) => `${a.eventDate} ${a.slotStart}`.localeCompare(`${b.eventDate} ${b.slotStart}`));
   const past = appointments.filter((item) => !item.upcoming);
   return (
     <>
@@ -144,14 +150,14 @@ function ResultItem({
             <dt>Place</dt>
             <dd>{item.address}</dd>
           </>
-        ) : (
+        ) : result ? (
           <>
             <dt>Test result</dt>
-            <dd>{result?.value ? `${result.value} ${result.unit}` : notAvailable}</dd>
+            <dd>{result.value ? `${result.value} ${result.unit}` : notAvailable}</dd>
             <dt>Comments</dt>
             <dd>{comments}</dd>
           </>
-        )}
+        ) : null}
       </dl>
       {result?.flag && (
         <p className={`result-flag result-flag--${result.flag}`}>
@@ -176,11 +182,12 @@ function ResultItem({
             <ResultGreenIcon /> {RESULTS_MESSAGES.ready}
           </span>
         ) : (
-          <span className="status status--missing">
-            <WarningIcon /> {RESULTS_MESSAGES.notReady}
+          <span className="status">
+            <CalendarIcon /> {RESULTS_MESSAGES.pending}
           </span>
         )}
       </p>
+      {!item.upcoming && !item.labResultReady && <p>{RESULTS_MESSAGES.pendingWhen}</p>}
     </li>
   );
 }

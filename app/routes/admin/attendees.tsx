@@ -15,10 +15,13 @@ import {
   formatNhsNumber,
 } from "#app/domain/attendees";
 import { checkInSchema, type CheckInState } from "#app/domain/check-in";
+import { CONSENT_LINK_REFUSALS, consentLinkRefusal } from "#app/domain/consent-link";
 import { formatLongDate, formatLondonTime } from "#app/domain/date-labels";
+import { londonDate } from "#app/domain/london-time";
 import type { FieldErrors } from "#app/domain/form-basics";
 import { formValues, parseForm } from "#app/domain/forms";
 import { recordCheckIn, viewAttendees, type AttendeeRow } from "#app/services/attendees.server";
+import { sendConsentLink } from "#app/services/consent-link-mail.server";
 import { staffRoute } from "#app/services/guards.server";
 import { NO_STORE, pipeHeaders } from "#app/utils/headers";
 import { readForm } from "#app/utils/http.server";
@@ -27,11 +30,19 @@ export const meta = () =>
   pageMeta("Attendees", "An event's bookings, check-in on the day and the lab's list.");
 export const headers = pipeHeaders;
 
-type DoneIntent = keyof typeof CHECK_IN_DONE_MESSAGES;
+const DONE_MESSAGES = {
+  ...CHECK_IN_DONE_MESSAGES,
+  "consent-link": "Consent link sent by e-mail.",
+} as const;
+
+type DoneIntent = keyof typeof DONE_MESSAGES;
 
 function isDoneIntent(value: string | null): value is DoneIntent {
-  return value !== null && Object.hasOwn(CHECK_IN_DONE_MESSAGES, value);
+  return value !== null && Object.hasOwn(DONE_MESSAGES, value);
 }
+
+export const CONSENT_LINK_THROTTLED =
+  "A consent link was e-mailed to this person a few minutes ago. Ask him to check his inbox and spam folder, or try again later.";
 
 function listPath(eventId: string, search: string) {
   const base = `/admin/events/${eventId}/attendees`;
@@ -55,6 +66,7 @@ export const loader = staffRoute("attendee:read", async (args: Route.LoaderArgs,
     {
       ...view,
       confirmation: isDoneIntent(done) && reference ? { intent: done, reference } : null,
+      today: londonDate(new Date()),
     },
     { headers: NO_STORE },
   );
@@ -62,7 +74,7 @@ export const loader = staffRoute("attendee:read", async (args: Route.LoaderArgs,
 
 type ActionData = {
   bookingId: string;
-  field: "sampleId" | "checkIn";
+  field: "sampleId" | "checkIn" | "consentLink";
   message: string;
   /** What was typed or scanned, put back in the field. */
   sampleId?: string;
@@ -78,6 +90,32 @@ export const action = staffRoute("attendee:check-in", async (args: Route.ActionA
   const form = await readForm(request);
   const values = formValues(form);
   const search = cleanSearch(new URL(request.url).searchParams.get("q"));
+  const back = (intent: DoneIntent, reference: string) => {
+    const next = new URLSearchParams();
+    if (search) next.set("q", search);
+    next.set("done", intent);
+    next.set("ref", reference);
+    return redirect(`/admin/events/${params.eventId}/attendees?${next}#booking-${reference}`);
+  };
+
+  if (values.intent === "consent-link") {
+    const sent = await sendConsentLink(db(), staff, {
+      eventId: params.eventId,
+      bookingId: values.bookingId ?? "",
+    });
+    if (sent.outcome === "not-found") throw data(null, { status: 404, headers: NO_STORE });
+    if (sent.outcome === "sent") return back("consent-link", sent.reference);
+    return data<ActionData>(
+      {
+        bookingId: values.bookingId ?? "",
+        field: "consentLink",
+        message:
+          sent.outcome === "throttled" ? CONSENT_LINK_THROTTLED : CONSENT_LINK_REFUSALS[sent.reason],
+      },
+      { status: sent.outcome === "throttled" ? 429 : 409, headers: NO_STORE },
+    );
+  }
+
   const parsed = parseForm(checkInSchema, values);
   if (!parsed.ok) {
     const { sampleId, ...others } = parsed.fieldErrors;
@@ -106,11 +144,7 @@ export const action = staffRoute("attendee:check-in", async (args: Route.ActionA
       },
       { status: result.field === "sampleId" ? 400 : 409, headers: NO_STORE },
     );
-  const next = new URLSearchParams();
-  if (search) next.set("q", search);
-  next.set("done", command.intent);
-  next.set("ref", result.reference);
-  return redirect(`/admin/events/${params.eventId}/attendees?${next}#booking-${result.reference}`);
+  return back(command.intent, result.reference);
 });
 
 function errorKey(field: ActionData["field"], reference: string) {
@@ -269,11 +303,49 @@ function CheckInControls({
   );
 }
 
-function Consent({ consent }: { consent: AttendeeRow["consent"] }) {
+/** Consent given, or not, with a button to e-mail the consent form's link when it makes sense. */
+function Consent({
+  row,
+  canSend,
+  formAction,
+  busy,
+  error,
+}: {
+  row: AttendeeRow;
+  canSend: boolean;
+  formAction: string;
+  busy: boolean;
+  error?: string;
+}) {
+  const consent = row.consent;
   if (!consent)
     return (
       <>
         <span aria-hidden="true">✗ </span>Not given
+        {error && (
+          <p
+            className="field-error"
+            id={fieldId(errorKey("consentLink", row.reference))}
+            tabIndex={-1}
+          >
+            <span className="visually-hidden">Error:</span> {error}
+          </p>
+        )}
+        {canSend && (
+          <Form method="post" action={formAction} className="consent-link-form">
+            <input type="hidden" name="bookingId" value={row.bookingId} />
+            <button
+              type="submit"
+              name="intent"
+              value="consent-link"
+              className="button button--secondary"
+              disabled={busy}
+            >
+              E-mail the consent form
+              <span className="visually-hidden"> to {row.name}</span>
+            </button>
+          </Form>
+        )}
       </>
     );
   return (
@@ -290,7 +362,8 @@ function notRecorded(value: string | null) {
 }
 
 export default function Attendees({ loaderData, actionData }: Route.ComponentProps) {
-  const { event, active, cancelled, totals, search, confirmation, checkInOpensOn } = loaderData;
+  const { event, active, cancelled, totals, search, confirmation, checkInOpensOn, today } =
+    loaderData;
   const navigation = useNavigation();
   const busy = navigation.state === "submitting";
   const formAction = listPath(event.id, search);
@@ -454,7 +527,23 @@ export default function Attendees({ loaderData, actionData }: Route.ComponentPro
                       {notRecorded(formatNhsNumber(row.nhsNumber))}
                     </td>
                     <td role="cell" data-label="Consent">
-                      <Consent consent={row.consent} />
+                      <Consent
+                        row={row}
+                        canSend={
+                          consentLinkRefusal({
+                            status: row.status,
+                            checkIn: row.checkIn,
+                            testDate: event.eventDate,
+                            today,
+                          }) === null
+                        }
+                        formAction={formAction}
+                        busy={busy}
+                        error={rowError?.field === "consentLink" ? rowError.message : undefined}
+                      />
+                      {doneIntent === "consent-link" && (
+                        <Confirmation message={DONE_MESSAGES["consent-link"]} />
+                      )}
                     </td>
                     <td role="cell" data-label="Payment">
                       {PAYMENT_STATUS_LABELS[row.paymentStatus]}
@@ -467,7 +556,7 @@ export default function Attendees({ loaderData, actionData }: Route.ComponentPro
                     </td>
                     <td role="cell" data-label="Check-in" className="attendee__checkin">
                       <CheckInStatus row={row} />
-                      {doneIntent && (
+                      {doneIntent && doneIntent !== "consent-link" && (
                         <Confirmation
                           message={
                             doneIntent === "undo"

@@ -21,38 +21,40 @@ export const loader = staffRoute("dashboard:read", async (args: Route.LoaderArgs
       ...summary,
       isClinician: can(staff, "result:read"),
       canRunEvents: can(staff, "event:edit"),
+      handlesEnquiries: can(staff, "enquiry:handle"),
     },
     { headers: NO_STORE },
   );
 });
 
 export default function Dashboard({ loaderData }: Route.ComponentProps) {
-  const { events, resultsAwaitingRelease, unhandledEnquiries, isClinician, canRunEvents } =
-    loaderData;
+  const {
+    events,
+    resultsAwaitingRelease,
+    unhandledEnquiries,
+    isClinician,
+    canRunEvents,
+    handlesEnquiries,
+  } = loaderData;
   return (
     <>
       <h1>Dashboard</h1>
       <ul className="admin-stats plain-list">
-        <li className="admin-stat">
-          <span className="admin-stat__number">{resultsAwaitingRelease}</span>{" "}
-          {resultsAwaitingRelease === 1 ? "result" : "results"} awaiting release
-          {isClinician && (
-            <>
-              {" "}
-              <Link to="/admin/results">Review results</Link>
-            </>
-          )}
-        </li>
-        <li className="admin-stat">
-          <span className="admin-stat__number">{unhandledEnquiries}</span> unhandled{" "}
-          {unhandledEnquiries === 1 ? "enquiry" : "enquiries"}
-          {canRunEvents && (
-            <>
-              {" "}
-              <Link to="/admin/enquiries">Open the inbox</Link>
-            </>
-          )}
-        </li>
+        {/* Each role sees the work it can do. */}
+        {isClinician && (
+          <li className="admin-stat">
+            <span className="admin-stat__number">{resultsAwaitingRelease}</span>{" "}
+            {resultsAwaitingRelease === 1 ? "result" : "results"} awaiting release{" "}
+            <Link to="/admin/results">Review results</Link>
+          </li>
+        )}
+        {handlesEnquiries && (
+          <li className="admin-stat">
+            <span className="admin-stat__number">{unhandledEnquiries}</span> unhandled{" "}
+            {unhandledEnquiries === 1 ? "enquiry" : "enquiries"}{" "}
+            <Link to="/admin/enquiries">Open the inbox</Link>
+          </li>
+        )}
       </ul>
 
       <h2>Upcoming events</h2>

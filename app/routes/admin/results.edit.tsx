@@ -307,38 +307,41 @@ function DecisionFields({
 }) {
   return (
     <>
-      <RadioGroup
-        name="flag"
-        legend="Flag"
-        legendClassName="label label--large"
-        options={RESULT_FLAGS.map((flag) => ({
-          value: flag,
-          label: (
-            <>
-              {FLAG_ICONS[flag]()} {`${FLAG_LABELS[flag]}: ${FLAG_ACTIONS[flag]}`}
-            </>
-          ),
-        }))}
-        checked={values.flag}
-        error={errors.flag}
-        reveal={{
-          when: "green",
-          content: (
-            <RadioGroup
-              name="retestYears"
-              legend="For Green: test again in"
-              legendClassName="label label--large"
-              hint="Required when the flag is Green"
-              options={RETEST_YEARS.map((years) => ({
-                value: years,
-                label: `${years} year${years === "1" ? "" : "s"}`,
-              }))}
-              checked={values.retestYears}
-              error={errors.retestYears}
-            />
-          ),
-        }}
-      />
+      {/* The retest question shows only while Green is chosen, by CSS (admin.css), with or without JavaScript. */}
+      <div className="flag-decision">
+        <RadioGroup
+          name="flag"
+          legend="Flag"
+          legendClassName="label label--large"
+          options={RESULT_FLAGS.map((flag) => ({
+            value: flag,
+            label: (
+              <>
+                {FLAG_ICONS[flag]()} {`${FLAG_LABELS[flag]}: ${FLAG_ACTIONS[flag]}`}
+              </>
+            ),
+          }))}
+          checked={values.flag}
+          error={errors.flag}
+          reveal={{
+            when: "green",
+            content: (
+              <RadioGroup
+                name="retestYears"
+                legend="For Green: test again in"
+                legendClassName="label label--large"
+                hint="Required when the flag is Green"
+                options={RETEST_YEARS.map((years) => ({
+                  value: years,
+                  label: `${years} year${years === "1" ? "" : "s"}`,
+                }))}
+                checked={values.retestYears}
+                error={errors.retestYears}
+              />
+            ),
+          }}
+        />
+      </div>
       <TextArea
         name="comments"
         label="Comments for the patient (optional)"

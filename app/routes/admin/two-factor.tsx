@@ -14,6 +14,7 @@ import {
   enrolmentPassCookie,
   hasEnrolmentPass,
   pendingEnrolment,
+  replaceWithStandardKey,
 } from "#app/services/two-factor.server";
 import adminStyles from "#app/styles/admin.css?url";
 import { NO_STORE, pipeHeaders } from "#app/utils/headers";
@@ -57,6 +58,7 @@ export async function action(args: Route.ActionArgs) {
       return data<ActionData>({ fieldErrors: { password: ENROLMENT_MESSAGES.password } }, 400);
     if (!(await startTwoFactorEnrolment(request, password)))
       return data<ActionData>({ fieldErrors: { password: ENROLMENT_MESSAGES.wrongPassword } }, 400);
+    await replaceWithStandardKey(db(), staff.id);
     return redirect("/admin/two-factor", {
       headers: { "Set-Cookie": enrolmentPassCookie(staff) },
     });

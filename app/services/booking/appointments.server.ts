@@ -119,7 +119,13 @@ export async function appointmentsForProfile(
   const [own] = await db
     .select({ id: profile.id })
     .from(profile)
-    .where(and(eq(profile.userId, input.userId), eq(profile.id, input.profileId)));
+    .where(
+      and(
+        eq(profile.userId, input.userId),
+        // The portal's "ID: MHAT…" (the reference) or the internal id.
+        or(eq(profile.id, input.profileId), eq(profile.reference, input.profileId.toUpperCase())),
+      ),
+    );
   if (!own) return null;
   return listAppointmentsAndResults(db, input.userId, now);
 }
