@@ -110,7 +110,9 @@ export const action = staffRoute("attendee:check-in", async (args: Route.ActionA
         bookingId: values.bookingId ?? "",
         field: "consentLink",
         message:
-          sent.outcome === "throttled" ? CONSENT_LINK_THROTTLED : CONSENT_LINK_REFUSALS[sent.reason],
+          sent.outcome === "throttled"
+            ? CONSENT_LINK_THROTTLED
+            : CONSENT_LINK_REFUSALS[sent.reason],
       },
       { status: sent.outcome === "throttled" ? 429 : 409, headers: NO_STORE },
     );
