@@ -252,3 +252,37 @@ describe("POST /api/events/{id}/check-access-code", () => {
     expect((await limited.json()).error).toMatch(/Too many attempts/);
   });
 });
+
+describe("every /api answer is JSON (issue: unknown paths answered an HTML 404 or 405)", () => {
+  const expectJsonError = async (response: Response, status: number, label: string) => {
+    expect(response.status, label).toBe(status);
+    expect(response.headers.get("content-type"), label).toMatch(/^application\/json\b/);
+    const body = (await response.json()) as { error?: unknown };
+    expect(typeof body.error, label).toBe("string");
+  };
+
+  it("answers 404 JSON for an unknown path, whatever the method", async () => {
+    for (const path of ["/api", "/api/", "/api/no-such-thing", "/api/events/x/y/z"]) {
+      await expectJsonError(await fetch(baseURL() + path), 404, `GET ${path}`);
+      await expectJsonError(await postJson(path, {}), 404, `POST ${path}`);
+    }
+  });
+
+  it("answers 405 JSON with Allow for a known path asked with the wrong method", async () => {
+    for (const path of [
+      "/api/events",
+      "/api/events/00000000-0000-4000-8000-000000000000/slots",
+      "/api/medical/results/00000000-0000-4000-8000-000000000000",
+    ]) {
+      const response = await postJson(path, {});
+      await expectJsonError(response, 405, `POST ${path}`);
+      expect(response.headers.get("allow"), path).toBe("GET, HEAD");
+    }
+    const get = await fetch(`${baseURL()}/api/subscriptions`);
+    await expectJsonError(get, 405, "GET /api/subscriptions");
+    expect(get.headers.get("allow")).toBe("POST");
+    const put = await fetch(`${baseURL()}/api/events`, { method: "PUT" });
+    await expectJsonError(put, 405, "PUT /api/events");
+    expect(put.headers.get("allow")).toBe("GET, HEAD, POST");
+  });
+});
