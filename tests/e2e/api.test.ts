@@ -221,10 +221,15 @@ describe("POST /api/events/{id}/check-access-code", () => {
       code: "EXPIRED-CODE",
       expiresAt: new Date(Date.now() - 86_400_000),
     });
-    for (const wrong of ["WRONG", "USED-UP", "EXPIRED-CODE"]) {
+    // The documented shape for every refusal; a right code that can no longer be used says why.
+    for (const [wrong, why] of [
+      ["WRONG", /^Invalid Access code$/],
+      ["USED-UP", /^Invalid Access code: this code has been used as many times as it allows\./],
+      ["EXPIRED-CODE", /^Invalid Access code: this code has expired\./],
+    ] as const) {
       const response = await checkCode(lodge.id, wrong);
       expect(response.status).toBe(403);
-      expect(await response.json()).toEqual({ status: "error", error: "Invalid Access code" });
+      expect(await response.json()).toEqual({ status: "error", error: expect.stringMatching(why) });
     }
     const right = await checkCode(lodge.id, code.toLowerCase());
     expect(right.status).toBe(200);
@@ -262,7 +267,13 @@ describe("every /api answer is JSON (issue: unknown paths answered an HTML 404 o
   };
 
   it("answers 404 JSON for an unknown path, whatever the method", async () => {
-    for (const path of ["/api", "/api/", "/api/no-such-thing", "/api/events/x/y/z"]) {
+    for (const path of [
+      "/api",
+      "/api/",
+      "/api/no-such-thing",
+      "/api/events/x/y/z",
+      "/api/auth/no-such-thing",
+    ]) {
       await expectJsonError(await fetch(baseURL() + path), 404, `GET ${path}`);
       await expectJsonError(await postJson(path, {}), 404, `POST ${path}`);
     }
