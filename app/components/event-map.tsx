@@ -39,9 +39,9 @@ export function EventMap({
         </ClientOnly>
       </div>
       <figcaption className="hint">
-        {markers.length === 1
+        {size === "tall"
           ? "Map showing where the event is held. The address is given above."
-          : `Map of ${markers.length} upcoming events. Every event on the map is also listed on this page.`}
+          : `Map of ${markers.length} upcoming ${markers.length === 1 ? "event" : "events"}. Every event on the map is also listed on this page.`}
       </figcaption>
     </figure>
   );
