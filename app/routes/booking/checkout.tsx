@@ -104,15 +104,7 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
   return (
     <section className="section">
       <div className="page-width">
-        <div className="booking-layout booking-layout--checkout">
-          <aside>
-            <OrderSummary
-              eventName={booking.eventName}
-              productName={booking.productName}
-              price={booking.pricePence}
-              paymentRequired={booking.paymentRequired}
-            />
-          </aside>
+        <div className="booking-layout">
           <div>
             <p className="eyebrow">Step 3 of 3</p>
             <h1>Checkout</h1>
@@ -166,6 +158,14 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
               </>
             )}
           </div>
+          <aside>
+            <OrderSummary
+              eventName={booking.eventName}
+              productName={booking.productName}
+              price={booking.pricePence}
+              paymentRequired={booking.paymentRequired}
+            />
+          </aside>
         </div>
       </div>
     </section>
