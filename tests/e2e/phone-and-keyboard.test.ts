@@ -115,7 +115,8 @@ describe("targets on a phone", () => {
     await page.locator(".radio__input:not([disabled])").first().check();
     await page.getByRole("button", { name: "Proceed to Consent Form" }).click();
     await page.waitForURL(/\/book-event\/consent/);
-    await page.locator("h1").waitFor();
+    // Client-side navigation changes the address before the page renders: wait for its questions.
+    await page.getByRole("group", { name: "Which PSA test will this be?" }).waitFor();
     await expectTargets(page, ".radio", 6);
     // Conditional answers open under Yes: tick "Yes" for each so that every tick box shows.
     for (const yes of await page.getByLabel("Yes", { exact: true }).all()) await yes.check();

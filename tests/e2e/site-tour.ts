@@ -114,12 +114,15 @@ export async function tourSite(
   await patient.locator(".radio__input:not([disabled])").first().check();
   await patient.getByRole("button", { name: "Proceed to Consent Form" }).click();
   await patient.waitForURL(/\/book-event\/consent/);
+  // Client-side navigation changes the address before the page renders: wait for the page.
+  await patient.getByRole("group", { name: "Which PSA test will this be?" }).waitFor();
   await ready(patient, javaScriptEnabled);
   await visit(patient, "/book-event/consent");
   await submit(patient, "Continue to payment", "/book-event/consent sent empty");
   await fillConsent(patient);
   await patient.getByRole("button", { name: "Continue to payment" }).click();
   await patient.waitForURL(/\/checkout\?booking=/);
+  await patient.getByRole("heading", { name: "Checkout" }).waitFor();
   await ready(patient, javaScriptEnabled);
   await visit(patient, "/checkout");
   await patient.context().close();
