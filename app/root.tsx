@@ -137,7 +137,7 @@ export function ErrorBoundary() {
   };
   return (
     <div className="page-width section">
-      <title>{`${page.title} | ${organisation.name}`}</title>
+      <title>{`Error: ${page.title} | ${organisation.name}`}</title>
       <h1>{page.title}</h1>
       <p>{page.body}</p>
       <p>

@@ -27,15 +27,15 @@ export const UNAVAILABLE_LABELS: Record<Exclude<BookingWindow, "bookable">, stri
 
 /**
  * An event card: name, product, date, times, place and price, with one of four states. Only a
- * bookable card links to its event page; the others say why not, in words and with an icon.
+ * bookable card links to its event page, once (its BOOK button, which carries the event's name);
+ * the others say why not, in words and with an icon.
  */
 export function EventCard({ event, headingLevel = 3 }: { event: EventView; headingLevel?: 2 | 3 }) {
   const Heading = `h${headingLevel}` as const;
-  const bookable = event.booking_status === "bookable";
   return (
     <article className="card event-card" aria-labelledby={`event-${event.id}-title`}>
       <Heading className="card__title" id={`event-${event.id}-title`}>
-        {bookable ? <Link to={`/event/${event.id}`}>{event.event_name}</Link> : event.event_name}
+        {event.event_name}
       </Heading>
       <p className="event-card__product">{event.product_name}</p>
       <ul className="plain-list event-card__facts">

@@ -4,7 +4,7 @@ import { organisation } from "#app/content/organisation";
 export function NotFound() {
   return (
     <div className="page-width section not-found">
-      <title>{`Page not found | ${organisation.name}`}</title>
+      <title>{`Error: Page not found | ${organisation.name}`}</title>
       <p className="not-found__code" aria-hidden="true">
         404
       </p>

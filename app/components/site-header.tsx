@@ -9,7 +9,20 @@ const PATHS_WITH_OWN_ACCOUNT_NOTICE = new Set(["/login"]);
 
 export function SiteHeader() {
   const menuOpen = useOpenUntilNavigation();
+  const menuButton = useRef<HTMLButtonElement>(null);
   const { pathname } = useLocation();
+  const { open: phoneMenuOpen, close: closePhoneMenu } = menuOpen;
+  // Escape closes the phone's menu and puts focus back on its button.
+  useEffect(() => {
+    if (!phoneMenuOpen) return;
+    const close = (event: KeyboardEvent) => {
+      if (event.key !== "Escape") return;
+      closePhoneMenu();
+      menuButton.current?.focus();
+    };
+    document.addEventListener("keydown", close);
+    return () => document.removeEventListener("keydown", close);
+  }, [phoneMenuOpen, closePhoneMenu]);
   // The root loader says who is signed in; on an error page it may be missing.
   const signedIn = useRouteLoaderData<{ signedIn: boolean }>("root")?.signedIn ?? false;
   const { booking, general } = organisation.phones;
@@ -64,6 +77,7 @@ export function SiteHeader() {
           </span>
         </Link>
         <button
+          ref={menuButton}
           type="button"
           className="menu-toggle"
           aria-expanded={menuOpen.open}
@@ -99,8 +113,9 @@ export function SiteHeader() {
 }
 
 /**
- * A top-level link with a dropdown. The dropdown opens on hover and on keyboard focus (CSS, so it
- * works without scripts) and by its toggle button, for touch screens and screen readers.
+ * A top-level link with a dropdown. The dropdown opens on hover (CSS) and by its toggle button, for
+ * keyboards, touch screens and screen readers; a closed dropdown's links are out of the Tab order.
+ * Without scripts the toggle does nothing, so keyboard focus opens it instead (CSS).
  */
 function NavEntry({ item }: { item: NavItem }) {
   const { open, toggle, close: closeMenu } = useOpenUntilNavigation();

@@ -91,13 +91,7 @@ export function compareAttendees(
   );
 }
 
-/** "943 476 5919", as NHS numbers are printed; anything else as it is. */
-export function formatNhsNumber(nhsNumber: string | null): string | null {
-  if (nhsNumber === null) return null;
-  return /^\d{10}$/.test(nhsNumber)
-    ? `${nhsNumber.slice(0, 3)} ${nhsNumber.slice(3, 6)} ${nhsNumber.slice(6)}`
-    : nhsNumber;
-}
+export { formatNhsNumber } from "./nhs-number";
 
 /** "12/04/1968" from "1968-04-12", as staff read dates of birth aloud to check them. */
 export function formatDateOfBirth(date: string | null): string | null {

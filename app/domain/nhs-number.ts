@@ -38,3 +38,11 @@ export function validateNhsNumber(
   if (!hasValidCheckDigit(digits)) return { ok: false, message: NHS_MESSAGES.checkDigit };
   return { ok: true, value: digits };
 }
+
+/** "943 476 5919", as NHS numbers are printed and shown (stored without spaces); anything else as it is. */
+export function formatNhsNumber(nhsNumber: string | null): string | null {
+  if (nhsNumber === null) return null;
+  return /^\d{10}$/.test(nhsNumber)
+    ? `${nhsNumber.slice(0, 3)} ${nhsNumber.slice(3, 6)} ${nhsNumber.slice(6)}`
+    : nhsNumber;
+}

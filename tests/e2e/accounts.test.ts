@@ -205,7 +205,8 @@ describe("accounts", () => {
     await page.waitForURL((url) => url.pathname === "/portal", { timeout: 10_000 });
     const details = await page.locator(".event-details").textContent();
     expect(details).toContain("Arthur James Pembridge");
-    expect(details).toContain("9434765919");
+    // Stored as ten digits, shown spaced 3-3-4 as the NHS prints it.
+    expect(details).toContain("943 476 5919");
     expect(await page.locator(".portal-panel").textContent()).toMatch(/ID: MHAT[2-9A-Z]{8}/);
 
     const mail = await waitForMail(

@@ -7,6 +7,7 @@ import { db } from "#app/db/client.server";
 import { formatLongDate } from "#app/domain/date-labels";
 import { formValues, parseForm, type FieldErrors } from "#app/domain/forms";
 import { londonDate } from "#app/domain/london-time";
+import { formatNhsNumber } from "#app/domain/nhs-number";
 import { PROFILE_EDIT_FIELDS } from "#app/domain/field-options";
 import { profileEditSchema } from "#app/domain/personal-details";
 import { requireUser } from "#app/services/guards.server";
@@ -107,7 +108,7 @@ function ProfileDetails({ profile }: { profile: Profile }) {
     ["Email", profile.email],
     ["Home address", home || null],
     ["Billing address", profile.billingAddress],
-    ["NHS number", profile.nhsNumber],
+    ["NHS number", formatNhsNumber(profile.nhsNumber)],
   ];
   return (
     <dl className="event-details">
@@ -182,7 +183,8 @@ function EditProfile({ profile, result }: { profile: Profile; result?: ActionDat
           <div className="form-group">
             <p className="label">NHS number</p>
             <p>
-              {profile.nhsNumber} <span className="hint">(to correct it, please contact us)</span>
+              {formatNhsNumber(profile.nhsNumber)}{" "}
+              <span className="hint">(to correct it, please contact us)</span>
             </p>
           </div>
         )}

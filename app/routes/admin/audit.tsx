@@ -169,7 +169,7 @@ export default function AuditLog({ loaderData }: Route.ComponentProps) {
             {total} {total === 1 ? "entry" : "entries"}, newest first. Page {page} of {pageCount}.
           </p>
           <div className="table-scroll" role="region" aria-labelledby="entries-title" tabIndex={0}>
-            <table className="admin-table">
+            <table className="admin-table admin-table--wrap">
               <thead>
                 <tr>
                   <th scope="col">When (London)</th>

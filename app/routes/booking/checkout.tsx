@@ -104,16 +104,7 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
   return (
     <section className="section">
       <div className="page-width">
-        <div className="booking-layout booking-layout--checkout">
-          <aside>
-            <OrderSummary
-              eventName={booking.eventName}
-              productName={booking.productName}
-              price={booking.pricePence}
-              paymentRequired={booking.paymentRequired}
-              totals="order-total"
-            />
-          </aside>
+        <div className="booking-layout">
           <div>
             <p className="eyebrow">Step 3 of 3</p>
             <h1>Checkout</h1>
@@ -167,6 +158,15 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
               </>
             )}
           </div>
+          <aside>
+            <OrderSummary
+              eventName={booking.eventName}
+              productName={booking.productName}
+              price={booking.pricePence}
+              paymentRequired={booking.paymentRequired}
+              totals="order-total"
+            />
+          </aside>
         </div>
       </div>
     </section>

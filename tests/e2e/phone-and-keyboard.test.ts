@@ -1,0 +1,202 @@
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { insertPaidEvent, londonDay } from "#tests/support/fixtures/events";
+import { uniqueId } from "#tests/support/fixtures/people";
+import { newPatientPage } from "./patient-support";
+import { tourSite } from "./site-tour";
+import { browserForThisFile, newPage, serverDatabaseForThisFile } from "./support";
+
+/**
+ * What a man in his seventies with a phone set to large text and unsteady hands meets: no page
+ * scrolls sideways at 200% text on a 375 px screen, every main control is a 44 by 44 px target
+ * over its whole tile, and the keyboard reaches the content without walking through closed menus.
+ */
+const browser = browserForThisFile();
+const server = serverDatabaseForThisFile();
+const PHONE = { width: 375, height: 740 };
+
+/** The phone's text size setting: Chromium's default font size (16 px) scaled, and 1rem with it. */
+async function largeText(page: Page, percent: number) {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send("Page.setFontSizes", {
+    fontSizes: { standard: (16 * percent) / 100, fixed: Math.round((13 * percent) / 100) },
+  });
+}
+
+for (const percent of [150, 200]) {
+  describe(`${percent}% text on a 375 px phone`, () => {
+    it("scrolls no page sideways: public, patient and back office, with their error states", async () => {
+      const wide: string[] = [];
+      const enlarged = new WeakSet<Page>();
+      let visited = 0;
+      await tourSite(
+        browser(),
+        server.db,
+        async (page, name) => {
+          if (!enlarged.has(page)) {
+            await largeText(page, percent);
+            enlarged.add(page);
+          }
+          const { rem, scrollWidth, innerWidth } = await page.evaluate(async () => {
+            await new Promise((resolve) => requestAnimationFrame(resolve));
+            return {
+              rem: parseFloat(getComputedStyle(document.documentElement).fontSize),
+              scrollWidth: document.documentElement.scrollWidth,
+              innerWidth: window.innerWidth,
+            };
+          });
+          expect(rem, `the text size on ${name}`).toBe((16 * percent) / 100);
+          visited++;
+          if (scrollWidth > innerWidth) wide.push(`${name}: ${scrollWidth} px`);
+        },
+        { context: { viewport: PHONE } },
+      );
+      expect(visited).toBeGreaterThan(40);
+      expect(wide).toEqual([]);
+    }, 300_000);
+  });
+}
+
+/** The control's box, and whether a tap anywhere on it reaches the control. */
+async function targetOf(page: Page, selector: string, index: number) {
+  return page
+    .locator(selector)
+    .nth(index)
+    .evaluate((tile) => {
+      const box = tile.getBoundingClientRect();
+      const input = tile.querySelector("input");
+      const label = input?.labels?.[0];
+      const responds = (hit: Element | null) => {
+        if (!hit) return false;
+        if (!input) return tile === hit || tile.contains(hit);
+        return hit === input || (!!label && (label === hit || label.contains(hit)));
+      };
+      const misses: string[] = [];
+      // Points across the tile, 3 px in from its edges (its border).
+      for (const fx of [0, 0.25, 0.5, 0.75, 1])
+        for (const fy of [0, 0.5, 1]) {
+          const x = box.left + 3 + fx * (box.width - 6);
+          const y = box.top + 3 + fy * (box.height - 6);
+          if (!responds(document.elementFromPoint(x, y)))
+            misses.push(`(${Math.round(x - box.left)}, ${Math.round(y - box.top)})`);
+        }
+      return {
+        name: (tile.textContent ?? "").trim().slice(0, 40) || tile.outerHTML.slice(0, 60),
+        width: box.width,
+        height: box.height,
+        misses,
+      };
+    });
+}
+
+async function expectTargets(page: Page, selector: string, least = 1) {
+  const count = await page.locator(selector).count();
+  expect(count, selector).toBeGreaterThanOrEqual(least);
+  for (let index = 0; index < count; index++) {
+    await page.locator(selector).nth(index).scrollIntoViewIfNeeded();
+    const target = await targetOf(page, selector, index);
+    expect(Math.round(target.width), `${selector} ${target.name}`).toBeGreaterThanOrEqual(44);
+    expect(Math.round(target.height), `${selector} ${target.name}`).toBeGreaterThanOrEqual(44);
+    expect(target.misses, `taps that miss ${selector} ${target.name}`).toEqual([]);
+  }
+}
+
+describe("targets on a phone", () => {
+  it("answers a tap anywhere on a time, answer or tick-box tile, and every main control is 44 by 44 px", async () => {
+    const event = await insertPaidEvent(server.db, {
+      name: `Target Check Screening ${uniqueId()}`,
+      eventDate: londonDay(7),
+    });
+    const { page } = await newPatientPage(browser());
+    await page.setViewportSize(PHONE);
+
+    await page.goto(`/event/${event.id}`);
+    await expectTargets(page, ".back-link");
+
+    await page.goto(`/book-event?event=${event.id}`);
+    await expectTargets(page, ".radios--times .radio:not(.radio--unavailable)", 4);
+    await expectTargets(page, ".back-link");
+    await page.locator(".radio__input:not([disabled])").first().check();
+    await page.getByRole("button", { name: "Proceed to Consent Form" }).click();
+    await page.waitForURL(/\/book-event\/consent/);
+    // Client-side navigation changes the address before the page renders: wait for its questions.
+    await page.getByRole("group", { name: "Which PSA test will this be?" }).waitFor();
+    await expectTargets(page, ".radio", 6);
+    // Conditional answers open under Yes: tick "Yes" for each so that every tick box shows.
+    for (const yes of await page.getByLabel("Yes", { exact: true }).all()) await yes.check();
+    await expectTargets(page, ".checkbox", 3);
+
+    await page.goto("/portal");
+    await expectTargets(page, ".portal-panel nav a", 2);
+    await expectTargets(page, ".portal-panel button");
+
+    await page.goto("/book-event-main");
+    await page.locator(".leaflet-control-zoom a").first().waitFor();
+    await expectTargets(page, ".leaflet-control-zoom a", 2);
+    await page.context().close();
+  });
+});
+
+describe("the keyboard", () => {
+  it("reaches the content without stopping on links of closed menus, and opens a menu with its toggle", async () => {
+    const page = await newPage(browser(), { viewport: { width: 1280, height: 800 } });
+    await page.goto("/");
+    await page.waitForFunction(() => document.documentElement.classList.contains("js"));
+    const stops: { text: string; visible: boolean; inClosedMenu: boolean }[] = [];
+    for (let tab = 0; tab < 60; tab++) {
+      await page.keyboard.press("Tab");
+      const stop = await page.evaluate(() => {
+        const focused = document.activeElement as HTMLElement;
+        if (focused.closest("main")) return null;
+        return {
+          text: (focused.textContent ?? "").trim(),
+          visible: focused.checkVisibility(),
+          inClosedMenu: !!focused.closest(".has-dropdown:not(.is-open) .site-nav__dropdown"),
+        };
+      });
+      if (!stop) break;
+      stops.push(stop);
+    }
+    expect(stops.filter((stop) => stop.inClosedMenu || !stop.visible)).toEqual([]);
+    // Skip link, 3 contact links, Login, Donate, the name, 5 top links, 4 menu toggles, the banner's link.
+    expect(stops.length).toBe(17);
+
+    const toggle = page.getByRole("button", { name: "Events menu" });
+    await toggle.focus();
+    await page.keyboard.press("Enter");
+    await page.keyboard.press("Tab");
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe("Community");
+    await page.keyboard.press("Escape");
+    expect(await toggle.getAttribute("aria-expanded")).toBe("false");
+    await page.context().close();
+  });
+
+  it("closes the phone's menu with Escape and puts focus back on the Menu button", async () => {
+    const page = await newPage(browser(), { viewport: PHONE });
+    await page.goto("/");
+    await page.waitForFunction(() => document.documentElement.classList.contains("js"));
+    const menu = page.getByRole("button", { name: "Menu" });
+    await menu.click();
+    const nav = page.getByRole("navigation", { name: "Main" });
+    await nav.getByRole("link", { name: "About Us", exact: true }).focus();
+    await page.keyboard.press("Escape");
+    await expect.poll(() => nav.isVisible()).toBe(false);
+    expect(await menu.getAttribute("aria-expanded")).toBe("false");
+    expect(await page.evaluate(() => document.activeElement?.textContent?.trim())).toBe("Menu");
+    await page.context().close();
+  });
+
+  it("gives each event card one link", async () => {
+    const event = await insertPaidEvent(server.db, {
+      name: `One Link Screening ${uniqueId()}`,
+      eventDate: londonDay(8),
+    });
+    const page = await newPage(browser());
+    await page.goto("/book-event-main");
+    const card = page.locator(".event-card").filter({ hasText: event.name });
+    await card.waitFor();
+    expect(await card.locator("a[href]").count()).toBe(1);
+    expect(await card.locator("a[href]").getAttribute("href")).toBe(`/event/${event.id}`);
+    await page.context().close();
+  });
+});
