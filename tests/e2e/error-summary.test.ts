@@ -47,7 +47,9 @@ async function holdFirstTime(page: Page, eventId: string): Promise<string> {
   return new URL(page.url()).searchParams.get("booking")!;
 }
 
-const consentSubmit = (page: Page) => page.locator("form.consent-form button[type=submit]");
+/** The form's own submit button (not "I need more time", nor the hidden one that keeps Enter sending). */
+const consentSubmit = (page: Page) =>
+  page.locator("form.consent-form button[type=submit]:not([name]):not([hidden])");
 
 /** What the page shows as errors: the summary's links and the messages beside the fields. */
 async function errorsShown(page: Page) {
