@@ -72,6 +72,7 @@ export default [
     route("payments/orders", "routes/api/payments.orders.ts"),
     route("payments/orders/:orderId/capture", "routes/api/payments.capture.ts"),
     route("medical/results/:profileId", "routes/api/medical.results.ts"),
+    route("*", "routes/api/not-found.ts"),
   ]),
 
   // newsletter: joining and leaving the list from signed links, without signing in

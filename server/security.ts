@@ -50,11 +50,12 @@ export const PUBLIC_FORM_PATHS = [
   /^\/api\/logs\/error$/,
 ];
 
+/** The JSON API: `/api` and everything under it. */
+const isApiPath = (path: string) => path === "/api" || path.startsWith("/api/");
+
 export function wantsJson(req: Request) {
   return (
-    req.path.startsWith("/api/") ||
-    req.path.endsWith(".data") ||
-    req.accepts(["html", "json"]) === "json"
+    isApiPath(req.path) || req.path.endsWith(".data") || req.accepts(["html", "json"]) === "json"
   );
 }
 
@@ -127,9 +128,7 @@ export function requestShape(options: { formBodyLimitBytes?: number } = {}): Req
       );
     }
     const type = req.get("content-type") ?? null;
-    const accepted = req.path.startsWith("/api/")
-      ? isJsonContentType(type)
-      : isFormContentType(type);
+    const accepted = isApiPath(req.path) ? isJsonContentType(type) : isFormContentType(type);
     if (!accepted) return refuse(req, res, 415, "We could not read that form");
     next();
   };

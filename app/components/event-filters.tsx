@@ -1,5 +1,5 @@
-import { useState } from "react";
-import { Form, useSubmit } from "react-router";
+import { useEffect, useRef } from "react";
+import { Form } from "react-router";
 import { DATE_WINDOW_LABELS, DATE_WINDOWS, EVENT_CATEGORIES } from "#app/domain/events";
 import type { EventQuery } from "#app/domain/event-query";
 
@@ -11,17 +11,30 @@ const CATEGORY_LABELS = {
 
 /**
  * The filter panel: a GET form, so it works without JavaScript and its address can be shared.
- * With JavaScript, the By Date / By Location tabs show one part at a time, and changing the
- * date or a category re-runs the search at once.
+ * Changing a filter changes nothing else (WCAG 3.2.2): the list is searched again only when the
+ * person asks, with Search or Show events, and focus stays where it was. By Date and By Location
+ * are two plain sections, both always shown.
  */
 export function EventFilters({ query }: { query: EventQuery }) {
-  const submit = useSubmit();
-  const [tab, setTab] = useState<"date" | "location">(query.location ? "location" : "date");
-  const resubmit = (form: HTMLFormElement) =>
-    submit(form, { preventScrollReset: true, replace: true });
+  const form = useRef<HTMLFormElement>(null);
+  // The form stays mounted (remounting it would drop focus); when the address changes some other
+  // way (Back, a link), its fields are set to match the search shown.
+  const shown = JSON.stringify(query);
+  useEffect(() => {
+    const element = form.current;
+    if (!element) return;
+    const fields = element.elements;
+    (fields.namedItem("date") as HTMLSelectElement).value = query.date ?? "";
+    (fields.namedItem("location") as HTMLInputElement).value = query.location ?? "";
+    for (const box of element.querySelectorAll<HTMLInputElement>('input[name="for"]'))
+      box.checked = query.for.includes(box.value as (typeof EVENT_CATEGORIES)[number]);
+    // Only a different search: the same one loaded again must not undo what is being typed.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [shown]);
 
   return (
     <Form
+      ref={form}
       method="get"
       action="/book-event-main"
       className="filter-panel"
@@ -29,46 +42,12 @@ export function EventFilters({ query }: { query: EventQuery }) {
       aria-label="Find an event"
       preventScrollReset
     >
-      <div className="tabs js-only" role="tablist" aria-label="Search by">
-        {(["date", "location"] as const).map((name) => (
-          <button
-            key={name}
-            type="button"
-            role="tab"
-            id={`tab-${name}`}
-            aria-controls={`panel-${name}`}
-            aria-selected={tab === name}
-            tabIndex={tab === name ? 0 : -1}
-            onClick={() => setTab(name)}
-            onKeyDown={(event) => {
-              if (event.key === "ArrowRight" || event.key === "ArrowLeft") {
-                const next = name === "date" ? "location" : "date";
-                setTab(next);
-                document.getElementById(`tab-${next}`)?.focus();
-              }
-            }}
-          >
-            {name === "date" ? "By Date" : "By Location"}
-          </button>
-        ))}
-      </div>
-
-      <div
-        id="panel-date"
-        role="tabpanel"
-        aria-labelledby="tab-date"
-        className={tab === "date" ? "" : "tab-hidden"}
-      >
+      <div className="filter-section">
+        <h2 className="filter-heading">By Date</h2>
         <label className="label" htmlFor="filter-date">
           When
         </label>
-        <select
-          id="filter-date"
-          name="date"
-          className="select"
-          defaultValue={query.date ?? ""}
-          onChange={(event) => resubmit(event.currentTarget.form!)}
-        >
+        <select id="filter-date" name="date" className="select" defaultValue={query.date ?? ""}>
           <option value="">Select Date</option>
           {DATE_WINDOWS.map((window) => (
             <option key={window} value={window}>
@@ -78,12 +57,8 @@ export function EventFilters({ query }: { query: EventQuery }) {
         </select>
       </div>
 
-      <div
-        id="panel-location"
-        role="tabpanel"
-        aria-labelledby="tab-location"
-        className={tab === "location" ? "" : "tab-hidden"}
-      >
+      <div className="filter-section">
+        <h2 className="filter-heading">By Location</h2>
         <label className="label" htmlFor="filter-location">
           Town or postcode
         </label>
@@ -113,14 +88,13 @@ export function EventFilters({ query }: { query: EventQuery }) {
                 name="for"
                 value={category}
                 defaultChecked={query.for.includes(category)}
-                onChange={(event) => resubmit(event.currentTarget.form!)}
               />
               {CATEGORY_LABELS[category]}
             </label>
           ))}
         </div>
       </fieldset>
-      <button type="submit" className="button button--secondary no-js-only">
+      <button type="submit" className="button button--secondary">
         Show events
       </button>
     </Form>

@@ -1,6 +1,8 @@
 import "leaflet/dist/leaflet.css";
 import L from "leaflet";
-import { MapContainer, Marker, Popup, TileLayer } from "react-leaflet";
+import { useEffect } from "react";
+import { AttributionControl, MapContainer, Marker, Popup, TileLayer, useMap } from "react-leaflet";
+import { mapView, type MapView } from "#app/domain/map-view";
 import type { MapMarker } from "./event-map";
 
 // Our own marker, drawn in SVG: no image files to bundle, and no inline style attributes (CSP).
@@ -15,31 +17,51 @@ const markerIcon = L.divIcon({
   popupAnchor: [0, -36],
 });
 
+/** Room around the fitted points for the whole pin: it stands 40 px above its point, 32 px wide. */
+const FIT_PADDING: L.FitBoundsOptions = { paddingTopLeft: [20, 48], paddingBottomRight: [20, 8] };
+
+/** Shows the view, and shows it again whenever the markers change (a new search). */
+function FitView({ view }: { view: MapView }) {
+  const map = useMap();
+  const key = JSON.stringify(view);
+  useEffect(() => {
+    if (view.kind === "centre") map.setView(view.center, view.zoom);
+    else map.fitBounds(view.bounds, { ...FIT_PADDING, maxZoom: view.maxZoom });
+    // The key stands for the view: a new array with the same points is the same view.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [map, key]);
+  return null;
+}
+
 export default function LeafletMap({
   markers,
   tileUrl,
-  center,
-  zoom,
 }: {
   markers: MapMarker[];
   tileUrl: string;
-  center: [number, number];
-  zoom: number;
 }) {
+  const view = mapView(markers);
+  const start =
+    view.kind === "centre"
+      ? { center: view.center, zoom: view.zoom }
+      : { bounds: view.bounds, boundsOptions: { ...FIT_PADDING, maxZoom: view.maxZoom } };
   return (
     // Markers are not tab stops: every event on a map is also listed, with its own link, on the
     // page. The map itself stays one tab stop (arrow keys pan it, + and - zoom).
     <MapContainer
-      center={center}
-      zoom={zoom}
+      {...start}
       scrollWheelZoom={false}
       keyboard
+      attributionControl={false}
       className="leaflet-map"
     >
+      {/* The tiles' licence, without Leaflet's own advert, so that it fits a phone's map. */}
+      <AttributionControl prefix={false} />
       <TileLayer
         url={tileUrl}
         attribution='&copy; <a href="https://www.openstreetmap.org/copyright">OpenStreetMap</a> contributors'
       />
+      <FitView view={view} />
       {markers.map((marker) => (
         <Marker
           key={marker.id}

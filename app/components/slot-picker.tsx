@@ -26,7 +26,7 @@ export function SlotPicker({
         <legend className="label label--large">Available times</legend>
         <span className="field-hint" id={`${id}-hint`}>
           Choose the time you would like. Each appointment takes a few minutes.{" "}
-          {available === 1 ? "1 time is free." : `${available} times are free.`}
+          {available === 1 ? "1 time available." : `${available} times available.`}
         </span>
         {error && (
           <span className="field-error" id={`${id}-error`}>

@@ -1,10 +1,18 @@
+import { organisation } from "./organisation";
+
+/** A link that ends a section: a page of the site (a path) or a mail address (mailto:). */
+export interface HubLink {
+  text: string;
+  href: string;
+}
+
 export interface HubArticle {
   id: "prostate-diseases-and-prostate-cancer" | "mens-health" | "health-workplace";
   /** The information-hub section this card sits in (a scroll target). */
   anchor: string;
   title: string;
   description: string;
-  sections: { heading: string; paragraphs: string[] }[];
+  sections: { heading: string; paragraphs: string[]; links?: HubLink[] }[];
 }
 
 export const hubArticles: HubArticle[] = [
@@ -97,7 +105,16 @@ export const hubArticles: HubArticle[] = [
         heading: "Screening at work",
         paragraphs: [
           "We run corporate screening sessions for a minimum of 40 employees per session (smaller groups are possible in London). Each man has a private appointment with a nurse, and his result goes to him alone, never to his employer.",
-          "Find out more on our corporate screening page, or e-mail events@example.org to talk about a date.",
+        ],
+        links: [
+          {
+            text: "Find out more on our corporate screening page",
+            href: "/events/corporate-screening",
+          },
+          {
+            text: `E-mail ${organisation.emails.events} to talk about a date`,
+            href: `mailto:${organisation.emails.events}`,
+          },
         ],
       },
     ],

@@ -6,6 +6,15 @@ export const bookingPaths = {
   success: (reference: string) => `/booking-success?booking=${reference}`,
 } as const;
 
+/**
+ * Where `/book-event` sends someone who opened it without an event: the spec's "/events". True
+ * only for that page with no `event` in its address.
+ */
+export const NO_EVENT_REDIRECT = "/events";
+export function isBookEventWithoutEvent(url: URL): boolean {
+  return url.pathname.replace(/\/$/, "") === "/book-event" && !url.searchParams.get("event");
+}
+
 export type BookingJourneyPage = "consent" | "checkout" | "success";
 
 /**

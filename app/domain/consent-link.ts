@@ -29,4 +29,3 @@ export function consentLinkRefusal(booking: {
   if (booking.testDate < booking.today) return "test-passed";
   return null;
 }
-

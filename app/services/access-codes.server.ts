@@ -11,6 +11,11 @@ import { serverSecret } from "./secrets.server";
 
 export const ACCESS_CODE_MESSAGES = {
   invalid: "Invalid Access code",
+  /** The spec's words, then why, when the code was right but can no longer be used. */
+  expired:
+    "Invalid Access code: this code has expired. Please ask the event's organiser for a new one.",
+  usedUp:
+    "Invalid Access code: this code has been used as many times as it allows. Please ask the event's organiser for a new one.",
   publicEvent: "This event is public and needs no access code",
   /** The wait is the real one, as in the Retry-After header. */
   tooMany: (retryAfterSeconds: number) =>
@@ -62,9 +67,12 @@ export async function createAccessCode(
   return row!;
 }
 
+/** Why a code that matches the event was refused: a wrong code has no reason. */
+export type RefusedCodeReason = "expired" | "used-up";
+
 export type AccessCheck =
   | { status: "success" }
-  | { status: "invalid" }
+  | { status: "invalid"; reason?: RefusedCodeReason }
   | { status: "rate-limited"; retryAfterSeconds: number };
 
 type CodeCheck =
@@ -127,7 +135,36 @@ async function verifyAccessCode(
   if (codeId) return { status: "success", codeId };
   await hitRateLimit(db, addressKey, perAddressAndEvent, windowMs, now);
   await hitRateLimit(db, eventKey, perEvent, windowMs, now);
-  return { status: "invalid" };
+  const reason = input.code.trim()
+    ? await refusedCodeReason(db, input.eventId, hashAccessCode(input.code), input.mode, now)
+    : null;
+  return reason ? { status: "invalid", reason } : { status: "invalid" };
+}
+
+/**
+ * Why this event's code with this hash was not accepted, when it is the right code: expired, or
+ * used up (a revoked code, like a wrong one, has no reason to give).
+ */
+async function refusedCodeReason(
+  db: Db,
+  eventId: string,
+  codeHash: string,
+  mode: CodeMode,
+  now: Date,
+): Promise<RefusedCodeReason | null> {
+  const [row] = await db
+    .select({
+      expiresAt: eventAccessCode.expiresAt,
+      revokedAt: eventAccessCode.revokedAt,
+      uses: eventAccessCode.uses,
+      maxUses: eventAccessCode.maxUses,
+    })
+    .from(eventAccessCode)
+    .where(and(eq(eventAccessCode.eventId, eventId), eq(eventAccessCode.codeHash, codeHash)));
+  if (!row || row.revokedAt) return null;
+  if (row.expiresAt && row.expiresAt <= now) return "expired";
+  if (mode !== "known" && row.maxUses !== null && row.uses >= row.maxUses) return "used-up";
+  return null;
 }
 
 /** The id of the code `which` picks out, if it is accepted in this mode (and, to claim, counted). */
@@ -208,10 +245,16 @@ export async function unlockPrivateEvent(
       retryAfterSeconds: result.retryAfterSeconds,
     };
   }
-  if (result.status === "invalid") return { status: 403, error: ACCESS_CODE_MESSAGES.invalid };
+  if (result.status === "invalid") return { status: 403, error: refusalMessage(result.reason) };
   const unlock = { eventId: view.id, codeId: result.codeId };
   if (input.userId !== undefined) await recordUnlock(db, input.userId, unlock, now);
   return { status: 200, setCookie: await browserUnlockCookieHeader(request, unlock) };
+}
+
+function refusalMessage(reason: RefusedCodeReason | undefined) {
+  if (reason === "expired") return ACCESS_CODE_MESSAGES.expired;
+  if (reason === "used-up") return ACCESS_CODE_MESSAGES.usedUp;
+  return ACCESS_CODE_MESSAGES.invalid;
 }
 
 /**

@@ -221,10 +221,15 @@ describe("POST /api/events/{id}/check-access-code", () => {
       code: "EXPIRED-CODE",
       expiresAt: new Date(Date.now() - 86_400_000),
     });
-    for (const wrong of ["WRONG", "USED-UP", "EXPIRED-CODE"]) {
+    // The documented shape for every refusal; a right code that can no longer be used says why.
+    for (const [wrong, why] of [
+      ["WRONG", /^Invalid Access code$/],
+      ["USED-UP", /^Invalid Access code: this code has been used as many times as it allows\./],
+      ["EXPIRED-CODE", /^Invalid Access code: this code has expired\./],
+    ] as const) {
       const response = await checkCode(lodge.id, wrong);
       expect(response.status).toBe(403);
-      expect(await response.json()).toEqual({ status: "error", error: "Invalid Access code" });
+      expect(await response.json()).toEqual({ status: "error", error: expect.stringMatching(why) });
     }
     const right = await checkCode(lodge.id, code.toLowerCase());
     expect(right.status).toBe(200);
@@ -250,5 +255,45 @@ describe("POST /api/events/{id}/check-access-code", () => {
     expect(limited.status).toBe(429);
     expect(limited.headers.get("retry-after")).toBeTruthy();
     expect((await limited.json()).error).toMatch(/Too many attempts/);
+  });
+});
+
+describe("every /api answer is JSON (issue: unknown paths answered an HTML 404 or 405)", () => {
+  const expectJsonError = async (response: Response, status: number, label: string) => {
+    expect(response.status, label).toBe(status);
+    expect(response.headers.get("content-type"), label).toMatch(/^application\/json\b/);
+    const body = (await response.json()) as { error?: unknown };
+    expect(typeof body.error, label).toBe("string");
+  };
+
+  it("answers 404 JSON for an unknown path, whatever the method", async () => {
+    for (const path of [
+      "/api",
+      "/api/",
+      "/api/no-such-thing",
+      "/api/events/x/y/z",
+      "/api/auth/no-such-thing",
+    ]) {
+      await expectJsonError(await fetch(baseURL() + path), 404, `GET ${path}`);
+      await expectJsonError(await postJson(path, {}), 404, `POST ${path}`);
+    }
+  });
+
+  it("answers 405 JSON with Allow for a known path asked with the wrong method", async () => {
+    for (const path of [
+      "/api/events",
+      "/api/events/00000000-0000-4000-8000-000000000000/slots",
+      "/api/medical/results/00000000-0000-4000-8000-000000000000",
+    ]) {
+      const response = await postJson(path, {});
+      await expectJsonError(response, 405, `POST ${path}`);
+      expect(response.headers.get("allow"), path).toBe("GET, HEAD");
+    }
+    const get = await fetch(`${baseURL()}/api/subscriptions`);
+    await expectJsonError(get, 405, "GET /api/subscriptions");
+    expect(get.headers.get("allow")).toBe("POST");
+    const put = await fetch(`${baseURL()}/api/events`, { method: "PUT" });
+    await expectJsonError(put, 405, "PUT /api/events");
+    expect(put.headers.get("allow")).toBe("GET, HEAD, POST");
   });
 });

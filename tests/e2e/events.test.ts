@@ -7,6 +7,7 @@ import type { EventView } from "#app/services/events.server";
 import {
   endingIn,
   insertConfirmedBookings,
+  insertFreeEvent,
   insertPaidEvent,
   londonDay,
   uniqueId,
@@ -20,6 +21,7 @@ import {
   pageProblems,
   serverDatabaseForThisFile,
 } from "./support";
+import { newPatientPage } from "./patient-support";
 
 const browser = browserForThisFile();
 const server = serverDatabaseForThisFile();
@@ -73,11 +75,11 @@ for (const javaScriptEnabled of [true, false]) {
       await page.goto(inTown(town));
       await expect.poll(() => cardTitles(page)).toEqual(names);
       await page.getByLabel("Freemasons").check();
-      if (!javaScriptEnabled) await page.getByRole("button", { name: "Show events" }).click();
+      await page.getByRole("button", { name: "Show events" }).click();
       await page.waitForURL((url) => url.searchParams.getAll("for").includes("freemasons"));
       await expect.poll(() => cardTitles(page)).toEqual([lodge]);
       await page.getByLabel("Corporate").check();
-      if (!javaScriptEnabled) await page.getByRole("button", { name: "Show events" }).click();
+      await page.getByRole("button", { name: "Show events" }).click();
       await page.waitForURL((url) => url.searchParams.getAll("for").length === 2);
       await expect.poll(() => cardTitles(page)).toEqual([lodge, works]);
       await page.context().close();
@@ -92,10 +94,8 @@ for (const javaScriptEnabled of [true, false]) {
       );
       const page = await newPage(browser(), { javaScriptEnabled });
       await page.goto(inTown(town));
-      // The town was searched, so scripts show the location tab; the date is on the other.
-      if (javaScriptEnabled) await page.getByRole("tab", { name: "By Date" }).click();
       await page.getByLabel("When").selectOption("next-week");
-      if (!javaScriptEnabled) await page.getByRole("button", { name: "Show events" }).click();
+      await page.getByRole("button", { name: "Show events" }).click();
       await page.waitForURL((url) => url.searchParams.get("date") === "next-week");
       // Next week: today and the seven days after it.
       await expect.poll(() => cardTitles(page)).toEqual(names.slice(0, 2));
@@ -109,7 +109,6 @@ for (const javaScriptEnabled of [true, false]) {
       );
       const page = await newPage(browser(), { javaScriptEnabled });
       await page.goto("/book-event-main");
-      if (javaScriptEnabled) await page.getByRole("tab", { name: "By Location" }).click();
       await page.getByLabel("Town or postcode").fill(town);
       await page.getByRole("button", { name: "Search" }).click();
       await page.waitForURL((url) => url.searchParams.get("location") === town);
@@ -477,6 +476,166 @@ describe("event pages and cards", () => {
     await page.getByRole("link", { name: /SEE MORE/ }).click();
     await page.waitForURL(/\/events$/);
     expect(await page.locator(".event-card").count()).toBeGreaterThan(0);
+    await page.context().close();
+  });
+});
+
+describe("the finder for a keyboard user (issue: filters acted on one arrow key)", () => {
+  it("changes a filter without reloading; Show events applies it, keeps focus and announces the count", async () => {
+    const { town, names } = await eventsInATown(
+      { label: "Soon Screening", eventDate: londonDay(3) },
+      { label: "Later Screening", eventDate: londonDay(20) },
+    );
+    const page = await newPage(browser());
+    await page.goto(inTown(town));
+    await expect.poll(() => cardTitles(page)).toEqual(names);
+    // Date and place are plain sections, both shown: no tabs that need scripts.
+    expect(await page.getByRole("tab").count()).toBe(0);
+    expect(await page.getByLabel("Town or postcode").isVisible()).toBe(true);
+
+    const when = page.getByLabel("When");
+    await when.focus();
+    // "Select Date", then "What's on today", then "What's on next week".
+    await page.keyboard.press("ArrowDown");
+    await page.keyboard.press("ArrowDown");
+    expect(await when.inputValue()).toBe("next-week");
+    const community = page.getByLabel("Community");
+    await community.focus();
+    await page.keyboard.press("Space");
+    expect(await community.isChecked()).toBe(true);
+    // Nothing reloads until asked: the address, the list and the focus stay as they were.
+    await page.waitForTimeout(1000);
+    expect(new URL(page.url()).searchParams.get("date")).toBeNull();
+    expect(await community.evaluate((box) => box === document.activeElement)).toBe(true);
+    expect(await cardTitles(page)).toEqual(names);
+
+    // Tab on past the other types to the button, and press Enter on it.
+    const apply = page.getByRole("button", { name: "Show events" });
+    const onApply = () => apply.evaluate((button) => button === document.activeElement);
+    for (let tabs = 0; tabs < 5 && !(await onApply()); tabs++) await page.keyboard.press("Tab");
+    expect(await onApply()).toBe(true);
+    await page.keyboard.press("Enter");
+    await page.waitForURL((url) => url.searchParams.get("date") === "next-week");
+    await expect.poll(() => cardTitles(page)).toEqual([names[0]]);
+    // Focus stays where the person was, and the count is announced (in the singular for one).
+    expect(await onApply()).toBe(true);
+    await expect
+      .poll(() => page.locator("[aria-live] [role='status']").textContent())
+      .toBe("1 upcoming event found");
+    expect(await when.inputValue()).toBe("next-week");
+    expect(await community.isChecked()).toBe(true);
+    await expectNoAxeViolations(page);
+    await page.context().close();
+  });
+
+  it("fits the map to its markers, wherever they are", async () => {
+    // Essex and Suffolk: north-east of London, out of a London-centred zoom-8 view's top.
+    const { town } = await eventsInATown(
+      { label: "Ipswich Screening", latitude: 52.0567, longitude: 1.1482 },
+      { label: "Sudbury Screening", latitude: 52.0383, longitude: 0.7307 },
+      { label: "Colchester Screening", latitude: 51.8959, longitude: 0.8919 },
+    );
+    const page = await newPage(browser(), { viewport: { width: 390, height: 844 } });
+    await page.goto(inTown(town));
+    const markers = page.locator(".leaflet-marker-icon");
+    await expect.poll(() => markers.count(), { timeout: 15_000 }).toBe(3);
+    const map = await page.locator(".leaflet-container").boundingBox();
+    for (const marker of await markers.all()) {
+      const box = (await marker.boundingBox())!;
+      // Each pin wholly inside the map.
+      expect(box.y).toBeGreaterThanOrEqual(map!.y);
+      expect(box.x).toBeGreaterThanOrEqual(map!.x);
+      expect(box.y + box.height).toBeLessThanOrEqual(map!.y + map!.height);
+      expect(box.x + box.width).toBeLessThanOrEqual(map!.x + map!.width);
+    }
+    // On a phone the attribution takes a small part of the map.
+    const attribution = (await page.locator(".leaflet-control-attribution").boundingBox())!;
+    expect(attribution.width * attribution.height).toBeLessThan((map!.width * map!.height) / 10);
+    await expectNoAxeViolations(page);
+    await page.context().close();
+  });
+});
+
+describe("the booking page's words", () => {
+  it("sends /book-event without an event to /events, as the spec says", async () => {
+    const { page } = await newPatientPage(browser());
+    await page.goto("/book-event");
+    await page.waitForURL((url) => url.pathname === "/events");
+    const anonymous = await fetch(`${baseURL()}/book-event`, { redirect: "manual" });
+    expect(anonymous.status).toBe(302);
+    expect(new URL(anonymous.headers.get("location")!, baseURL()).pathname).toBe("/events");
+    await page.context().close();
+  });
+
+  it("counts the times a person can choose, and shows charges only for a paid event", async () => {
+    // 10:00 to 12:00 in 30-minute slots: four times.
+    const free = await insertFreeEvent(server.db, {
+      name: `Free Words ${uniqueId()} Screening`,
+      eventDate: londonDay(6),
+    });
+    const paid = await insertPaidEvent(server.db, {
+      name: `Paid Words ${uniqueId()} Screening`,
+      eventDate: londonDay(6),
+    });
+    const { page } = await newPatientPage(browser());
+    await page.goto(`/book-event?event=${free.id}`);
+    const times = page.getByRole("group", { name: "Available times" });
+    await times.waitFor();
+    expect(await times.textContent()).toContain("4 times available.");
+    expect(await times.textContent()).not.toContain("free");
+    expect(await page.locator("main").textContent()).not.toContain("charged in full");
+    await page.goto(`/book-event?event=${paid.id}`);
+    await page.getByRole("heading", { name: "Cancellation Policy" }).waitFor();
+    expect(await page.locator("main").textContent()).toContain("charged in full");
+    await page.context().close();
+  });
+});
+
+describe("access codes that were right but can no longer be used", () => {
+  for (const javaScriptEnabled of [true, false]) {
+    it(`say why after 'Invalid Access code' ${javaScriptEnabled ? "in the dialog" : "in the form without JavaScript"}`, async () => {
+      const {
+        events: [lodge],
+      } = await eventsInATown({ label: "Used Up Lodge Screening", isPublic: false });
+      const usedUp = `FULL-${uniqueId().toUpperCase()}`;
+      const expired = `OLD-${uniqueId().toUpperCase()}`;
+      await createAccessCode(server.db, { eventId: lodge!.id, code: usedUp, maxUses: 1, uses: 1 });
+      await createAccessCode(server.db, {
+        eventId: lodge!.id,
+        code: expired,
+        expiresAt: new Date(Date.now() - 60_000),
+      });
+      const page = await newPage(browser(), { javaScriptEnabled });
+      await page.goto(`/event/${lodge!.id}`);
+      await page.getByRole("link", { name: "BOOK EVENT" }).click();
+      const form = javaScriptEnabled ? page.getByRole("dialog") : page.locator("#access-code");
+      const attempt = async (code: string) => {
+        await form.getByLabel("Please enter Access Code").fill(code);
+        await form.getByRole("button", { name: "Submit" }).click();
+      };
+      await attempt(usedUp);
+      await form.getByText(/Invalid Access code: .*used as many times as it allows/).waitFor();
+      await attempt(expired);
+      await form.getByText(/Invalid Access code: .*expired/).waitFor();
+      await attempt("NOT-THE-CODE");
+      await form.getByText(/Invalid Access code$/).waitFor();
+      expect(await form.getByText(/expired|used as many/).count()).toBe(0);
+      if (javaScriptEnabled) await expectNoAxeViolations(page);
+      await page.context().close();
+    });
+  }
+});
+
+describe("content that matches the site", () => {
+  it("links the corporate screening page, which says corporate-only events stay bookable to the end", async () => {
+    const page = await newPage(browser(), { javaScriptEnabled: false });
+    await page.goto("/information-hub/health-workplace");
+    await page.getByRole("link", { name: "Find out more on our corporate screening page" }).click();
+    await page.waitForURL((url) => url.pathname === "/events/corporate-screening");
+    const text = await page.locator("main").textContent();
+    // The rule in app/domain/events.ts: bookable until the event's end.
+    expect(text).toContain("stay open for booking until they end");
+    expect(text).not.toContain("until they start");
     await page.context().close();
   });
 });

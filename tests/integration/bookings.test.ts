@@ -472,7 +472,11 @@ describe("payment", () => {
           paymentStatus: "paid",
         });
         expect(await confirmedCount(ev.id)).toBe(1);
-        expect(await mailTo(who.email)).toHaveLength(1);
+        const mails = await mailTo(who.email);
+        expect(mails).toHaveLength(1);
+        // A paid booking is told what cancelling costs.
+        expect(mails[0]!.text).toContain("Paid: £25.00");
+        expect(mails[0]!.text).toContain("A same-day cancellation is charged in full.");
       }
     },
   );
@@ -696,7 +700,10 @@ describe("the confirmation e-mail", () => {
     expect(mail!.text).toContain("Address: 1 Test Street, Chelmsford, CM1 1AA, United Kingdom");
     expect(mail!.text).toContain("Wear a shirt with sleeves that roll up easily");
     expect(mail!.text).toContain("(ESNEFT)");
-    expect(mail!.text).toContain("more than 48 hours before your appointment");
+    // Free: nothing is said about charges.
+    expect(mail!.text).toContain("Price: free of charge");
+    expect(mail!.text).not.toContain("charged in full");
+    expect(mail!.text).toContain("To change or cancel, call");
     expect(mail!.text).toContain("01632 960 001");
     expect(mail!.text).toContain("bookings@example.org");
     expect(mail!.attachments).toHaveLength(1);

@@ -6,6 +6,7 @@ import {
   ACCESS_CODE_MESSAGES,
   checkAccessCode,
   createAccessCode,
+  unlockPrivateEvent,
 } from "#app/services/access-codes.server";
 import {
   eventSlots,
@@ -202,8 +203,47 @@ describe("access codes", () => {
       expiresAt: new Date(now.getTime() - 1000),
     });
     expect(await check(row.id, "ONCE")).toEqual({ status: "success" });
-    expect(await check(row.id, "ONCE")).toEqual({ status: "invalid" });
-    expect(await check(row.id, "OLD")).toEqual({ status: "invalid" });
+    expect(await check(row.id, "ONCE")).toStrictEqual({ status: "invalid", reason: "used-up" });
+    expect(await check(row.id, "old")).toStrictEqual({ status: "invalid", reason: "expired" });
+    // A wrong code gives no reason.
+    expect(await check(row.id, "TWICE")).toStrictEqual({ status: "invalid" });
+  });
+
+  it("tells a visitor why a right code was refused, in the spec's words and then the reason", async () => {
+    const row = await privateEvent();
+    await createAccessCode(database.db, { eventId: row.id, code: "FULL", maxUses: 2, uses: 2 });
+    await createAccessCode(database.db, {
+      eventId: row.id,
+      code: "OLD",
+      expiresAt: new Date(now.getTime() - 1000),
+    });
+    await createAccessCode(database.db, { eventId: row.id, code: "GONE" });
+    await database.db
+      .update(eventAccessCode)
+      .set({ revokedAt: now })
+      .where(eq(eventAccessCode.eventId, row.id));
+    await createAccessCode(database.db, { eventId: row.id, code: "FULL2", maxUses: 1, uses: 1 });
+    const unlock = (code: string) =>
+      unlockPrivateEvent(
+        database.db,
+        new Request("http://localhost/"),
+        { eventId: row.id, code, clientAddress: "198.51.100.7" },
+        now,
+      );
+    const usedUp = await unlock(" full2 ");
+    expect(usedUp).toEqual({ status: 403, error: expect.stringMatching(/^Invalid Access code: /) });
+    expect(usedUp.status === 403 && usedUp.error).toContain("used as many times as it allows");
+    // Revoked codes (all three above) say only the spec's words.
+    expect(await unlock("OLD")).toEqual({ status: 403, error: "Invalid Access code" });
+    expect(await unlock("GONE")).toEqual({ status: 403, error: "Invalid Access code" });
+    expect(await unlock("WRONG")).toEqual({ status: 403, error: "Invalid Access code" });
+    await createAccessCode(database.db, {
+      eventId: row.id,
+      code: "STALE",
+      expiresAt: new Date(now.getTime() - 60_000),
+    });
+    const expired = await unlock("stale");
+    expect(expired.status === 403 && expired.error).toMatch(/^Invalid Access code: .*expired/);
   });
 
   it("does not use a code up again for a browser that already unlocked the event", async () => {

@@ -2,7 +2,7 @@ import type { Route } from "./+types/events";
 import { db } from "#app/db/client.server";
 import { parseEventQuery } from "#app/domain/event-query";
 import { upcomingEventsJson } from "#app/services/events.server";
-import { jsonError, jsonEndpoint } from "#app/utils/http.server";
+import { jsonError, jsonEndpoint, methodNotAllowed } from "#app/utils/http.server";
 
 /** GET /api/events?for=community,corporate&location=Ipswich&date=next-week */
 export const loader = jsonEndpoint(async ({ request }: Route.LoaderArgs) => {
@@ -27,3 +27,8 @@ export const loader = jsonEndpoint(async ({ request }: Route.LoaderArgs) => {
     },
   });
 });
+
+/** Reading only: any other method is 405 in JSON. */
+export function action() {
+  return methodNotAllowed("GET, HEAD");
+}

@@ -2,7 +2,7 @@ import type { Route } from "./+types/medical.results";
 import { db } from "#app/db/client.server";
 import { appointmentsForProfile } from "#app/services/booking/appointments.server";
 import { requireApiUser } from "#app/services/guards.server";
-import { jsonEndpoint, jsonError } from "#app/utils/http.server";
+import { jsonEndpoint, jsonError, methodNotAllowed } from "#app/utils/http.server";
 import { NO_STORE } from "#app/utils/headers";
 
 /**
@@ -40,3 +40,8 @@ export const loader = jsonEndpoint(async ({ request, params }: Route.LoaderArgs)
     { headers: NO_STORE },
   );
 });
+
+/** Reading only: any other method is 405 in JSON. */
+export function action() {
+  return methodNotAllowed("GET, HEAD");
+}

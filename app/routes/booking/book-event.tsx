@@ -11,9 +11,14 @@ import { CANCELLATION_POLICY } from "#app/content/booking";
 import { db } from "#app/db/client.server";
 import { noteDatabaseError } from "#app/db/health.server";
 import { AGE_MESSAGES } from "#app/domain/age";
-import { bookingPaths } from "#app/domain/booking-paths";
+import {
+  bookingPaths,
+  isBookEventWithoutEvent,
+  NO_EVENT_REDIRECT,
+} from "#app/domain/booking-paths";
 import { formatLongDate } from "#app/domain/date-labels";
 import { ELIGIBILITY_MESSAGES } from "#app/domain/eligibility";
+import { isPaidEvent } from "#app/domain/pricing";
 import { nhsNumberField } from "#app/domain/fields";
 import { formValues, parseForm, type FieldErrors } from "#app/domain/forms";
 import { browserUnlockCookieWithout, readBrowserUnlocks } from "#app/services/access-codes.server";
@@ -31,7 +36,6 @@ export const meta = () => pageMeta("Book this event", "Choose a time at a screen
 export const headers = pipeHeaders;
 
 export const BOOK_EVENT_MESSAGES = {
-  invalidEvent: "Invalid event.",
   noSlots: "No time slots found for this event.",
   slotsFailed: "Failed to load available time slots. Please try again later.",
   chooseTime: "Choose a time for your appointment",
@@ -45,9 +49,10 @@ export const BOOK_EVENT_MESSAGES = {
  * event page. It checks that the person may book this event, then offers its times.
  */
 export async function loader({ request }: Route.LoaderArgs) {
+  const url = new URL(request.url);
+  if (isBookEventWithoutEvent(url)) throw redirect(NO_EVENT_REDIRECT);
   const user = await requireUser(request);
-  const eventId = new URL(request.url).searchParams.get("event");
-  if (!eventId) return data({ invalid: "no-event" as const }, { status: 400, headers: NO_STORE });
+  const eventId = url.searchParams.get("event")!;
   let page: Awaited<ReturnType<typeof bookingPage>>;
   try {
     page = await bookingPage(db(), {
@@ -128,9 +133,7 @@ export default function BookEvent({ loaderData, actionData }: Route.ComponentPro
         <div className="page-width narrow">
           <h1>Book an event</h1>
           <p className="warning" role="alert">
-            {loaderData.invalid === "no-event"
-              ? BOOK_EVENT_MESSAGES.invalidEvent
-              : BOOK_EVENT_MESSAGES.slotsFailed}
+            {BOOK_EVENT_MESSAGES.slotsFailed}
           </p>
           <Link className="button" to="/book-event-main">
             Find an event
@@ -191,6 +194,7 @@ export default function BookEvent({ loaderData, actionData }: Route.ComponentPro
                 error={errors.slotTime}
                 selected={actionData?.values?.slotTime ?? current?.slotTime}
                 holding={current}
+                paid={isPaidEvent(event)}
               />
             )}
           </div>
@@ -214,11 +218,14 @@ function ChooseTime({
   error,
   selected,
   holding,
+  paid,
 }: {
   choices: { time: string; state: "available" | "full" | "passed" }[];
   error?: string;
   selected?: string;
   holding: { reference: string; status: string; slotTime: string } | null;
+  /** Charges are spoken of only where there is a price. */
+  paid: boolean;
 }) {
   const navigation = useNavigation();
   if (choices.length === 0) return <p className="inset">{BOOK_EVENT_MESSAGES.noSlots}</p>;
@@ -236,8 +243,12 @@ function ChooseTime({
       <Form method="post" noValidate className="form">
         <input type="hidden" name="intent" value="hold" />
         <SlotPicker choices={choices} selected={selected} error={error} />
-        <h2 className="form-section">Cancellation Policy</h2>
-        <p>{CANCELLATION_POLICY}</p>
+        {paid && (
+          <>
+            <h2 className="form-section">Cancellation Policy</h2>
+            <p>{CANCELLATION_POLICY}</p>
+          </>
+        )}
         <SubmitButton busy={navigation.state !== "idle"} busyLabel="Processing...">
           Proceed to Consent Form
         </SubmitButton>

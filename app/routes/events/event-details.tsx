@@ -211,7 +211,7 @@ export default function EventPage({ loaderData, actionData }: Route.ComponentPro
           </div>
           {hasMap && (
             <EventMap
-              tall
+              size="tall"
               markers={[
                 {
                   id: event.id,

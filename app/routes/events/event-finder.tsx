@@ -59,7 +59,7 @@ export default function BookEventMain({ loaderData }: Route.ComponentProps) {
       <div className="page-width">
         <h1>Book a screening event</h1>
         <div className="book-layout">
-          <EventFilters query={query} key={JSON.stringify(query)} />
+          <EventFilters query={query} />
           <ImportantNotice />
         </div>
 
@@ -67,7 +67,12 @@ export default function BookEventMain({ loaderData }: Route.ComponentProps) {
         <a className="skip-map-link" href="#results-title">
           Skip the map
         </a>
-        <EventMap markers={markers} tileUrl={tileUrl} label="Map of upcoming events" />
+        <EventMap
+          markers={markers}
+          tileUrl={tileUrl}
+          label="Map of upcoming events"
+          size="finder"
+        />
         <h2 id="results-title">Upcoming events</h2>
         <div aria-live="polite">
           {searching ? (
@@ -76,9 +81,7 @@ export default function BookEventMain({ loaderData }: Route.ComponentProps) {
             </p>
           ) : (
             <p className="visually-hidden" role="status">
-              {events.length === 0
-                ? "No upcoming events found"
-                : `${events.length} upcoming events found`}
+              {foundMessage(events.length)}
             </p>
           )}
         </div>
@@ -94,6 +97,12 @@ export default function BookEventMain({ loaderData }: Route.ComponentProps) {
       </div>
     </section>
   );
+}
+
+/** What the search found, said after each search (the status region announces it). */
+function foundMessage(count: number): string {
+  if (count === 0) return "No upcoming events found";
+  return count === 1 ? "1 upcoming event found" : `${count} upcoming events found`;
 }
 
 function ImportantNotice() {

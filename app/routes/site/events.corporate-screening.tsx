@@ -39,8 +39,8 @@ export default function CorporateScreening() {
         </p>
         <h2>Booking for corporate-only events</h2>
         <p>
-          Events booked by an employer for its own staff stay open for booking until they start,
-          because your team may book late. Public events close 24 hours before they end.
+          Events booked by an employer for its own staff stay open for booking until they end, so
+          your team can book late, even on the day. Public events close 24 hours before they end.
         </p>
         <div className="inset">
           <p>

@@ -1,4 +1,4 @@
-import { data } from "react-router";
+import { Link, data } from "react-router";
 import type { Route } from "./+types/information-hub.article";
 import { BackLink } from "#app/components/back-link";
 import { pageMeta } from "#app/components/meta";
@@ -30,6 +30,15 @@ export default function HubArticle({ loaderData: { article } }: Route.ComponentP
             <h2>{section.heading}</h2>
             {section.paragraphs.map((paragraph) => (
               <p key={paragraph}>{paragraph}</p>
+            ))}
+            {section.links?.map((link) => (
+              <p key={link.href}>
+                {link.href.startsWith("/") ? (
+                  <Link to={link.href}>{link.text}</Link>
+                ) : (
+                  <a href={link.href}>{link.text}</a>
+                )}
+              </p>
             ))}
           </section>
         ))}

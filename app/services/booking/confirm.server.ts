@@ -31,10 +31,8 @@ function confirmationEmail(details: {
 }): OutgoingEmail {
   const { view, event: ev } = details;
   const { booking: helpline } = organisation.phones;
-  const paid =
-    view.paymentRequired && view.pricePence > 0
-      ? `Paid: ${formatPounds(view.pricePence)}`
-      : "Price: free of charge";
+  const isPaid = view.paymentRequired && view.pricePence > 0;
+  const paid = isPaid ? `Paid: ${formatPounds(view.pricePence)}` : "Price: free of charge";
   const lines = [
     `Hello ${details.firstName},`,
     "",
@@ -59,7 +57,12 @@ function confirmationEmail(details: {
   }
   lines.push(
     "Changing or cancelling",
-    "You can change or cancel free of charge more than 48 hours before your appointment. A same-day cancellation is charged in full.",
+    // Charges are spoken of only where there is a price.
+    ...(isPaid
+      ? [
+          "You can change or cancel free of charge more than 48 hours before your appointment. A same-day cancellation is charged in full.",
+        ]
+      : []),
     `To change or cancel, call our ${helpline.label.toLowerCase()} on ${helpline.display} or e-mail ${organisation.emails.bookings}, quoting your booking reference.`,
     "",
     "A calendar entry for your appointment is attached.",
