@@ -49,6 +49,45 @@ describe("security headers", () => {
     expect(policy).not.toContain("unsafe-inline");
   });
 
+  it("relaxes only styles and the reconnect worker for Vite's dev server, never in production", async () => {
+    const policyOf = async (viteDevServer: boolean) => {
+      const app = express();
+      app.use(cspNonce);
+      app.use(
+        securityHeaders({
+          isProduction: false,
+          viteDevServer,
+          servedOverHttps: false,
+          formsPerWindow: 3,
+          postsPerWindow: 100,
+        }),
+      );
+      app.get("/", (_req, res) => res.send("ok"));
+      const server = app.listen(0);
+      await new Promise((resolve) => server.once("listening", resolve));
+      try {
+        const { port } = server.address() as AddressInfo;
+        const response = await fetch(`http://127.0.0.1:${port}/`);
+        return Object.fromEntries(
+          response.headers
+            .get("content-security-policy")!
+            .split(";")
+            .map((directive) => directive.trim().split(/\s+/))
+            .map(([name, ...values]) => [name!, values]),
+        );
+      } finally {
+        server.close();
+      }
+    };
+    const dev = await policyOf(true);
+    expect(dev["style-src"]).toEqual(["'self'", "'unsafe-inline'"]);
+    expect(dev["worker-src"]).toEqual(["'self'", "blob:"]);
+    const built = await policyOf(false);
+    expect(built["style-src"]).not.toContain("'unsafe-inline'");
+    expect(built["script-src"]).not.toContain("'unsafe-inline'");
+    expect(built["worker-src"]).toBeUndefined();
+  });
+
   it("sends HSTS, nosniff and a referrer policy", async () => {
     const response = await fetch(`${base}/`);
     expect(response.headers.get("strict-transport-security")).toContain("max-age=31536000");

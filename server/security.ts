@@ -206,11 +206,17 @@ export function securityHeaders(options: SecurityOptions): RequestHandler {
         scriptSrc: options.viteDevServer
           ? ["'self'", "'unsafe-inline'"]
           : ["'self'", nonce, onCheckout([...payment, ...paymentWildcards])],
-        // PayPal's script adds <style> elements carrying our nonce (data-csp-nonce).
-        styleSrc: [
-          "'self'",
-          (req, res) => (CHECKOUT_PATHS.has((req as Request).path) ? nonce(req, res) : "'self'"),
-        ],
+        // PayPal's script adds <style> elements carrying our nonce (data-csp-nonce). Vite's dev
+        // server puts CSS imported by scripts (Leaflet's, on the map pages) in <style> elements.
+        styleSrc: options.viteDevServer
+          ? ["'self'", "'unsafe-inline'"]
+          : [
+              "'self'",
+              (req, res) =>
+                CHECKOUT_PATHS.has((req as Request).path) ? nonce(req, res) : "'self'",
+            ],
+        // Vite's dev client waits for a restarted server from a blob: worker.
+        ...(options.viteDevServer ? { workerSrc: ["'self'", "blob:"] } : {}),
         imgSrc: [
           "'self'",
           "data:",

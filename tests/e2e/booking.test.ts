@@ -373,6 +373,14 @@ describe("medical results", () => {
     expect(waitingCard).not.toContain("5.31");
     expect(waitingCard).not.toMatch(/Red:/);
     expect(await page.locator(".result-item").count()).toBe(5);
+    // The spec's red "Appointment not linked" is for a result without an appointment, which
+    // cannot be here (D-55): every result belongs to one booking, as the database insists.
+    expect(await main.textContent()).not.toContain("Appointment not linked");
+    const [bookingColumn] = await query<{ is_nullable: string }>(
+      `select is_nullable from information_schema.columns
+       where table_name = 'test_result' and column_name = 'booking_id'`,
+    );
+    expect(bookingColumn).toEqual({ is_nullable: "NO" });
     const upcomingNames = await page
       .getByRole("region", { name: "Upcoming appointments" })
       .locator(".result-item h3")

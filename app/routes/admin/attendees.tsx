@@ -473,62 +473,33 @@ export default function Attendees({ loaderData, actionData }: Route.ComponentPro
       {active.length === 0 ? (
         <p>{search ? "Nobody booked matches that search." : "Nobody has booked yet."}</p>
       ) : (
-        <div className="attendees">
-          <table className="admin-table attendee-table" role="table">
-            <caption className="visually-hidden">
-              Bookings in time-slot order, with check-in
-            </caption>
-            <thead role="rowgroup">
-              <tr role="row">
-                <th scope="col" role="columnheader">
-                  Time
-                </th>
-                <th scope="col" role="columnheader">
-                  Name and reference
-                </th>
-                <th scope="col" role="columnheader">
-                  Date of birth
-                </th>
-                <th scope="col" role="columnheader">
-                  NHS number
-                </th>
-                <th scope="col" role="columnheader">
-                  Consent
-                </th>
-                <th scope="col" role="columnheader">
-                  Payment
-                </th>
-                <th scope="col" role="columnheader">
-                  Check-in
-                </th>
-              </tr>
-            </thead>
-            <tbody role="rowgroup">
-              {active.map((row) => {
-                const rowError = failure && failedRow === row ? failure : undefined;
-                const doneIntent =
-                  confirmation?.reference === row.reference ? confirmation.intent : null;
-                return (
-                  <tr
-                    key={row.bookingId}
-                    id={`booking-${row.reference}`}
-                    role="row"
-                    className={`attendee${doneIntent ? " attendee--updated" : ""}`}
-                  >
-                    <td role="cell" data-label="Time" className="attendee__slot">
-                      {row.slotTime}
-                    </td>
-                    <th scope="row" role="rowheader" className="attendee__name">
-                      {row.name}
-                      <span className="attendee__reference">{row.reference}</span>
-                    </th>
-                    <td role="cell" data-label="Date of birth">
-                      {notRecorded(formatDateOfBirth(row.dateOfBirth))}
-                    </td>
-                    <td role="cell" data-label="NHS number" className="nowrap">
-                      {notRecorded(formatNhsNumber(row.nhsNumber))}
-                    </td>
-                    <td role="cell" data-label="Consent">
+        <ol className="attendee-list plain-list" aria-label="Bookings in time-slot order">
+          {active.map((row) => {
+            const rowError = failure && failedRow === row ? failure : undefined;
+            const doneIntent =
+              confirmation?.reference === row.reference ? confirmation.intent : null;
+            return (
+              <li
+                key={row.bookingId}
+                id={`booking-${row.reference}`}
+                className={`attendee${doneIntent ? " attendee--updated" : ""}`}
+              >
+                <h3 className="attendee__name">
+                  <span className="attendee__slot">{row.slotTime}</span> {row.name}{" "}
+                  <span className="attendee__reference">{row.reference}</span>
+                </h3>
+                <dl className="attendee__details">
+                  <div>
+                    <dt>Date of birth</dt>
+                    <dd>{notRecorded(formatDateOfBirth(row.dateOfBirth))}</dd>
+                  </div>
+                  <div>
+                    <dt>NHS number</dt>
+                    <dd className="nowrap">{notRecorded(formatNhsNumber(row.nhsNumber))}</dd>
+                  </div>
+                  <div>
+                    <dt>Consent</dt>
+                    <dd>
                       <Consent
                         row={row}
                         canSend={
@@ -546,8 +517,11 @@ export default function Attendees({ loaderData, actionData }: Route.ComponentPro
                       {doneIntent === "consent-link" && (
                         <Confirmation message={DONE_MESSAGES["consent-link"]} />
                       )}
-                    </td>
-                    <td role="cell" data-label="Payment">
+                    </dd>
+                  </div>
+                  <div>
+                    <dt>Payment</dt>
+                    <dd>
                       {PAYMENT_STATUS_LABELS[row.paymentStatus]}
                       {row.status !== "confirmed" && (
                         <>
@@ -555,47 +529,47 @@ export default function Attendees({ loaderData, actionData }: Route.ComponentPro
                           <span className="status-tag">{BOOKING_STATUS_LABELS[row.status]}</span>
                         </>
                       )}
-                    </td>
-                    <td role="cell" data-label="Check-in" className="attendee__checkin">
-                      <CheckInStatus row={row} />
-                      {doneIntent && doneIntent !== "consent-link" && (
-                        <Confirmation
-                          message={
-                            doneIntent === "undo"
-                              ? `Undone. Now: ${CHECK_IN_LABELS[row.checkIn].toLowerCase()}.`
-                              : CHECK_IN_DONE_MESSAGES[doneIntent]
-                          }
-                        />
-                      )}
-                      {rowError?.field === "checkIn" && (
-                        <p
-                          className="field-error"
-                          id={fieldId(errorKey("checkIn", row.reference))}
-                          tabIndex={-1}
-                        >
-                          <span className="visually-hidden">Error:</span> {rowError.message}
-                        </p>
-                      )}
-                      {!row.canCheckIn ? (
-                        <p className="hint">Not confirmed yet, so cannot be checked in.</p>
-                      ) : checkInOpensOn ? (
-                        <p className="hint">Check-in opens on the day.</p>
-                      ) : (
-                        <CheckInControls
-                          row={row}
-                          formAction={formAction}
-                          busy={busy}
-                          error={rowError}
-                          typedSampleId={rowError?.sampleId}
-                        />
-                      )}
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </div>
+                    </dd>
+                  </div>
+                </dl>
+                <div className="attendee__checkin">
+                  <CheckInStatus row={row} />
+                  {doneIntent && doneIntent !== "consent-link" && (
+                    <Confirmation
+                      message={
+                        doneIntent === "undo"
+                          ? `Undone. Now: ${CHECK_IN_LABELS[row.checkIn].toLowerCase()}.`
+                          : CHECK_IN_DONE_MESSAGES[doneIntent]
+                      }
+                    />
+                  )}
+                  {rowError?.field === "checkIn" && (
+                    <p
+                      className="field-error"
+                      id={fieldId(errorKey("checkIn", row.reference))}
+                      tabIndex={-1}
+                    >
+                      <span className="visually-hidden">Error:</span> {rowError.message}
+                    </p>
+                  )}
+                  {!row.canCheckIn ? (
+                    <p className="hint">Not confirmed yet, so cannot be checked in.</p>
+                  ) : checkInOpensOn ? (
+                    <p className="hint">Check-in opens on the day.</p>
+                  ) : (
+                    <CheckInControls
+                      row={row}
+                      formAction={formAction}
+                      busy={busy}
+                      error={rowError}
+                      typedSampleId={rowError?.sampleId}
+                    />
+                  )}
+                </div>
+              </li>
+            );
+          })}
+        </ol>
       )}
 
       {cancelled.length > 0 && (

@@ -8,6 +8,7 @@ import { newPasswordFields, prepareNewPassword, requiredLine } from "#app/domain
 import { parseForm, type FieldErrors } from "#app/domain/forms";
 import { acceptInvitation, findUsableInvitation } from "#app/services/staff.server";
 import { cookieHeaders, getSessionUser, signIn } from "#app/services/session.server";
+import { startEnrolmentAfterSetup } from "#app/services/two-factor-enrolment.server";
 import adminStyles from "#app/styles/admin.css?url";
 import { pipeHeaders } from "#app/utils/headers";
 import { readForm } from "#app/utils/http.server";
@@ -129,8 +130,17 @@ export async function action({ request, context }: Route.ActionArgs) {
     context.clientAddress,
   );
   if (!signedIn.ok) return redirect("/login?redirectTo=%2Fadmin");
-  // Next: two-factor sign-in, which every back-office page asks for until it is on.
-  return redirect("/admin/two-factor", { headers: cookieHeaders(signedIn.headers) });
+  // Next: two-factor sign-in, which every back-office page asks for until it is on. The password
+  // just chosen here counts, so its page shows the key without asking for it again.
+  const headers = cookieHeaders(signedIn.headers);
+  const pass = await startEnrolmentAfterSetup(
+    db(),
+    request,
+    signedIn.headers,
+    parsed.data.password,
+  );
+  if (pass) headers.append("Set-Cookie", pass);
+  return redirect("/admin/two-factor", { headers });
 }
 
 export default function StaffSetup({ loaderData, actionData }: Route.ComponentProps) {

@@ -1,0 +1,96 @@
+import { describe, expect, it } from "vitest";
+import { insertBooking } from "#tests/support/fixtures/bookings";
+import { insertFreeEvent, londonDay } from "#tests/support/fixtures/events";
+import { insertPatient, uniqueId } from "#tests/support/fixtures/people";
+import {
+  browserForThisFile,
+  expectNoAxeViolations,
+  newPage,
+  serverDatabaseForThisFile,
+} from "./support";
+import { signedInStaff } from "./staff-support";
+
+/**
+ * Issue 15, item 9: the attendees page is a list of bookings, each with the person's name as its
+ * heading and his details as a description list; no explicit table roles (the Nu checker's 16
+ * errors). A coordinator at 768 px searches, checks in and records a sample, with and without
+ * JavaScript.
+ */
+
+const browser = browserForThisFile();
+const server = serverDatabaseForThisFile();
+
+async function eventToday() {
+  const event = await insertFreeEvent(server.db, {
+    name: `Check-in Clinic ${uniqueId()}`,
+    eventDate: londonDay(0),
+  });
+  const first = await insertPatient(server.db, { firstName: "Horace", lastName: "Wetherby" });
+  const second = await insertPatient(server.db, { firstName: "Cedric", lastName: "Allingham" });
+  const horace = await insertBooking(server.db, {
+    eventId: event.id,
+    userId: first.id,
+    slotTime: "10:20",
+  });
+  await insertBooking(server.db, { eventId: event.id, userId: second.id, slotTime: "10:00" });
+  return { event, horace };
+}
+
+describe.each([
+  { javaScript: true, name: "with JavaScript" },
+  { javaScript: false, name: "without JavaScript" },
+])("the attendees page at 768 px, $name", ({ javaScript }) => {
+  it("lists each booking under its name, and search, check-in and the sample id work", async () => {
+    const { event, horace } = await eventToday();
+    const { jar } = await signedInStaff(server.db, ["coordinator"]);
+    const page = await newPage(browser(), {
+      javaScriptEnabled: javaScript,
+      viewport: { width: 768, height: 1024 },
+    });
+    await jar.into(page.context());
+    await page.goto(`/admin/events/${event.id}/attendees`);
+
+    // A list in time order, one heading per person with his time and reference; no table roles.
+    const list = page.getByRole("list", { name: "Bookings in time-slot order" });
+    expect(await list.getByRole("heading", { level: 3 }).allTextContents()).toEqual([
+      expect.stringMatching(/^10:00 Cedric Allingham MHAT-\w{4}-\w{4}$/),
+      `10:20 Horace Wetherby ${horace.reference}`,
+    ]);
+    expect(
+      await page.locator("[role=table], [role=row], [role=cell], [role=rowgroup]").count(),
+    ).toBe(0);
+    const horaceCard = page.locator(`#booking-${horace.reference}`);
+    expect(await horaceCard.locator("dt").allTextContents()).toEqual([
+      "Date of birth",
+      "NHS number",
+      "Consent",
+      "Payment",
+    ]);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+      768,
+    );
+    // axe needs the page's scripts; the markup is the same either way.
+    if (javaScript) await expectNoAxeViolations(page);
+
+    await page.getByLabel("Search by name or booking reference").fill(horace.reference);
+    await page.getByRole("button", { name: "Search", exact: true }).click();
+    await expect.poll(() => list.getByRole("heading", { level: 3 }).count()).toBe(1);
+    expect(await list.getByRole("heading", { level: 3 }).textContent()).toContain(
+      "Horace Wetherby",
+    );
+
+    await page.getByRole("button", { name: "Arrived for Horace Wetherby" }).click();
+    await expect.poll(() => horaceCard.textContent()).toMatch(/Arrived at \d{2}:\d{2}/);
+    const sampleId = `PSA-${uniqueId().toUpperCase()}`;
+    await page.getByLabel("Sample id for Horace Wetherby").fill(sampleId);
+    await page.getByRole("button", { name: "Record sample for Horace Wetherby" }).click();
+    await expect.poll(() => horaceCard.textContent()).toContain(`sample id ${sampleId}`);
+    // Still only Horace: the search was kept.
+    expect(await list.getByRole("heading", { level: 3 }).count()).toBe(1);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+      768,
+    );
+    if (javaScript) await expectNoAxeViolations(page);
+    await page.context().close();
+  });
+});
