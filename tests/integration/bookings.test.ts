@@ -133,7 +133,7 @@ describe("a free event", () => {
     expect(stored).toMatchObject({
       testDate: "2026-06-10",
       gpConsent: true,
-      wordingVersion: "2026-11",
+      wordingVersion: "2026-11-24",
       agreedAt: minutes(5),
       answers: form.answers,
     });
