@@ -148,6 +148,29 @@ describe("the hold's end", () => {
     expect((await holdEnd(reference)).getTime()).toBe(cap.getTime());
     await page.context().close();
   });
+
+  it("sends the form, not 'I need more time', when Enter is pressed in it", async () => {
+    const { page } = await newPatientPage(browser());
+    const event = await freeEvent();
+    const reference = await holdFirstTime(page, event.id);
+    const end = await holdEnd(reference);
+    await fillConsent(page);
+    await page
+      .getByRole("group", { name: "Which PSA test will this be?" })
+      .getByLabel("1st")
+      .press("Enter");
+    await page.waitForURL(/\/booking-success/);
+    const [row] = await query<{ status: string; hold_expires_at: Date | null }>(
+      "select status, hold_expires_at from booking where reference = $1",
+      [reference],
+    );
+    expect(row!.status).toBe("confirmed");
+    // The hold was not extended on the way.
+    expect(row!.hold_expires_at === null || row!.hold_expires_at.getTime() <= end.getTime()).toBe(
+      true,
+    );
+    await page.context().close();
+  });
 });
 
 describe("a form sent after the hold ended", () => {
