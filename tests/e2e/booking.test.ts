@@ -14,7 +14,12 @@ import {
   serverDatabaseForThisFile,
   waitForMail,
 } from "./support";
-import { fillConsent, newPatientPage } from "./patient-support";
+import {
+  fillConsent,
+  holdFirstTime,
+  newPatientPage,
+  reachCheckout as goOnToCheckout,
+} from "./patient-support";
 
 /**
  * Booking, end to end: a free event with JavaScript and by keyboard alone, a paid event without
@@ -226,13 +231,7 @@ describe("a paid event without JavaScript, through PayPal's approval page", () =
   async function reachCheckout() {
     const { page, email } = await signedInPage({ javaScriptEnabled: false });
     const event = await paidEvent();
-    await page.goto(`/book-event?event=${event.id}`);
-    await page.locator(".radio__input:not([disabled])").first().check();
-    await page.getByRole("button", { name: "Proceed to Consent Form" }).click();
-    await page.waitForURL(/\/book-event\/consent/);
-    await fillConsent(page);
-    await page.getByRole("button", { name: "Continue to payment" }).click();
-    await page.waitForURL(/\/checkout\?booking=/);
+    await goOnToCheckout(page, event.id);
     // The checkout's panel words its total as the spec does, with no subtotal line.
     expect(await page.locator(".order-summary dt").allTextContents()).toEqual([
       expect.any(String),
@@ -396,11 +395,7 @@ describe("medical results", () => {
   it("are nobody else's: another account's booking and results answer 404", async () => {
     const owner = await signedInPage();
     const event = await freeEvent();
-    await owner.page.goto(`/book-event?event=${event.id}`);
-    await owner.page.locator(".radio__input:not([disabled])").first().check();
-    await owner.page.getByRole("button", { name: "Proceed to Consent Form" }).click();
-    await owner.page.waitForURL(/booking=/);
-    const reference = new URL(owner.page.url()).searchParams.get("booking")!;
+    const reference = await holdFirstTime(owner.page, event.id);
     const [ownerProfile] = await query<{ id: string }>(
       "select p.id from profile p join public.user u on u.id = p.user_id where u.email = $1",
       [owner.email],

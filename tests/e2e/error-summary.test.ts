@@ -10,7 +10,7 @@ import {
   query,
   serverDatabaseForThisFile,
 } from "./support";
-import { fillConsent } from "./patient-support";
+import { fillConsent, holdFirstTime } from "./patient-support";
 import { signedInPatient, signedInStaff } from "./staff-support";
 
 /**
@@ -36,16 +36,6 @@ const freeEvent = () =>
     name: `Summary Check Morning ${uniqueId()}`,
     eventDate: londonDay(5),
   });
-
-/** Chooses the first free time at the event and waits for the consent form. */
-async function holdFirstTime(page: Page, eventId: string): Promise<string> {
-  await page.goto(`/book-event?event=${eventId}`);
-  await page.locator(".radio__input:not([disabled])").first().check();
-  await page.getByRole("button", { name: "Proceed to Consent Form" }).click();
-  await page.waitForURL(/\/book-event\/consent\?booking=MHAT-/);
-  await page.locator("form.consent-form").waitFor();
-  return new URL(page.url()).searchParams.get("booking")!;
-}
 
 /** The form's own submit button (not "I need more time", nor the hidden one that keeps Enter sending). */
 const consentSubmit = (page: Page) =>
@@ -251,12 +241,7 @@ for (const javaScriptEnabled of [true, false]) {
       const page = await newPage(browser(), { javaScriptEnabled });
       await jar.into(page.context());
       const event = await freeEvent();
-      await page.goto(`/book-event?event=${event.id}`);
-      await page.locator(".radio__input:not([disabled])").first().check();
-      await page.getByRole("button", { name: "Proceed to Consent Form" }).click();
-      await page.waitForURL(/\/book-event\/consent\?booking=MHAT-/);
-      await page.locator("form.consent-form").waitFor();
-      return { page, reference: new URL(page.url()).searchParams.get("booking")! };
+      return { page, reference: await holdFirstTime(page, event.id) };
     }
 
     it("saving the consent: Consent Creation Failed", async () => {

@@ -16,7 +16,7 @@ import {
   query,
   serverDatabaseForThisFile,
 } from "./support";
-import { fillConsent, newPatientPage } from "./patient-support";
+import { fillConsent, holdFirstTime, newPatientPage } from "./patient-support";
 
 /**
  * The hold on a chosen time, as a person taking their time meets it: a warning before it ends,
@@ -43,16 +43,6 @@ const london = (instant: Date) =>
     hourCycle: "h23",
     timeZone: "Europe/London",
   }).format(instant);
-
-/** Chooses the first free time of the event and goes on to the consent form: its reference. */
-async function holdFirstTime(page: Page, eventId: string): Promise<string> {
-  await page.goto(`/book-event?event=${eventId}`);
-  await page.locator(".radio__input:not([disabled])").first().check();
-  await page.getByRole("button", { name: "Proceed to Consent Form" }).click();
-  await page.waitForURL(/\/book-event\/consent\?booking=MHAT-/);
-  await page.getByRole("heading", { name: "Consent form" }).waitFor();
-  return new URL(page.url()).searchParams.get("booking")!;
-}
 
 /** Moves the hold's start and end relative to the database's own clock. */
 async function setHold(reference: string, startedMinutesAgo: number, endsInMinutes: number) {

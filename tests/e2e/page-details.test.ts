@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { insertBooking } from "#tests/support/fixtures/bookings";
 import { insertPaidEvent, londonDay } from "#tests/support/fixtures/events";
 import { insertPatient, uniqueId } from "#tests/support/fixtures/people";
-import { fillConsent, newPatientPage } from "./patient-support";
+import { newPatientPage, reachCheckout } from "./patient-support";
 import { signedInStaff } from "./staff-support";
 import { browserForThisFile, newPage, serverDatabaseForThisFile } from "./support";
 
@@ -17,14 +17,7 @@ describe("the checkout", () => {
       eventDate: londonDay(6),
     });
     const { page } = await newPatientPage(browser());
-    await page.goto(`/book-event?event=${event.id}`);
-    await page.locator(".radio__input:not([disabled])").first().check();
-    await page.getByRole("button", { name: "Proceed to Consent Form" }).click();
-    await page.waitForURL(/\/book-event\/consent/);
-    await fillConsent(page);
-    await page.getByRole("button", { name: "Continue to payment" }).click();
-    await page.waitForURL(/\/checkout\?booking=/);
-    await page.getByRole("heading", { name: "Checkout" }).waitFor();
+    await reachCheckout(page, event.id);
     const headings = await page
       .locator("main")
       .locator("h1, h2, h3")

@@ -75,6 +75,26 @@ export async function fillConsent(page: Page) {
   await page.getByLabel("I consent to a blood sample being taken and tested for PSA.").check();
 }
 
+/** Chooses the event's first free time and waits for the consent form: the booking's reference. */
+export async function holdFirstTime(page: Page, eventId: string): Promise<string> {
+  await page.goto(`/book-event?event=${eventId}`);
+  await page.locator(".radio__input:not([disabled])").first().check();
+  await page.getByRole("button", { name: "Proceed to Consent Form" }).click();
+  await page.waitForURL(/\/book-event\/consent\?booking=MHAT-/);
+  await page.locator("form.consent-form").waitFor();
+  return new URL(page.url()).searchParams.get("booking")!;
+}
+
+/** Holds a paid event's first free time, answers the consent form and goes on to the checkout. */
+export async function reachCheckout(page: Page, eventId: string): Promise<string> {
+  const reference = await holdFirstTime(page, eventId);
+  await fillConsent(page);
+  await page.getByRole("button", { name: "Continue to payment" }).click();
+  await page.waitForURL(/\/checkout\?booking=/);
+  await page.getByRole("heading", { name: "Checkout" }).waitFor();
+  return reference;
+}
+
 /** Fills in the sign-up form as a person would; `overrides` replaces a field's value by label. */
 export async function fillSignupForm(
   page: Page,
