@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type ReactNode } from "react";
+import { useState, type ReactNode } from "react";
 import { Form, useNavigation } from "react-router";
 import { consentWording } from "#app/content/consent";
 import {
@@ -15,7 +15,7 @@ import {
   PSA_TEST_NUMBER_LABELS,
   YES_NO_DONT_KNOW,
 } from "#app/domain/consent-options";
-import { ErrorSummary, SubmitButton, fieldId } from "./form";
+import { ErrorSummary, FocusedAlert, SubmitButton, fieldId } from "./form";
 import { RadioGroup } from "./radio-group";
 
 export type ConsentValues = Record<string, string | string[] | undefined>;
@@ -212,23 +212,10 @@ export function ConsentForm({
  * form, so the message takes focus (and so comes into view) each time the server answers.
  */
 function FailureNotice({ failure, answer }: { failure: ConsentFailure; answer: unknown }) {
-  const ref = useRef<HTMLDivElement>(null);
-  useEffect(() => {
-    ref.current?.focus();
-  }, [failure, answer]);
   return (
-    <div
-      className="notification"
-      role="alert"
-      aria-labelledby="consent-failure-title"
-      tabIndex={-1}
-      ref={ref}
-    >
-      <h2 className="notification__title" id="consent-failure-title">
-        {CONSENT_FAILURES[failure].title}
-      </h2>
+    <FocusedAlert block="notification" title={CONSENT_FAILURES[failure].title} focusKey={answer}>
       <p>{CONSENT_FAILURES[failure].message}</p>
-    </div>
+    </FocusedAlert>
   );
 }
 

@@ -1,5 +1,6 @@
 import {
   useEffect,
+  useId,
   useRef,
   type InputHTMLAttributes,
   type MouseEvent,
@@ -21,25 +22,12 @@ export function ErrorSummary({
   errors?: FieldErrors;
   fieldOrder?: readonly string[];
 }) {
-  const ref = useRef<HTMLDivElement>(null);
   const entries = Object.entries(errors ?? {});
   if (fieldOrder) entries.sort(([a], [b]) => fieldOrder.indexOf(a) - fieldOrder.indexOf(b));
   const signature = entries.map(([field, message]) => field + message).join("|");
-  useEffect(() => {
-    if (signature) ref.current?.focus();
-  }, [signature]);
   if (entries.length === 0) return null;
   return (
-    <div
-      className="error-summary"
-      role="alert"
-      aria-labelledby="error-summary-title"
-      tabIndex={-1}
-      ref={ref}
-    >
-      <h2 className="error-summary__title" id="error-summary-title">
-        There is a problem
-      </h2>
+    <FocusedAlert block="error-summary" title="There is a problem" focusKey={signature}>
       <ul className="error-summary__list">
         {entries.map(([field, message]) => (
           <li key={field}>
@@ -49,6 +37,37 @@ export function ErrorSummary({
           </li>
         ))}
       </ul>
+    </FocusedAlert>
+  );
+}
+
+/**
+ * A titled alert that takes focus when it appears and whenever `focusKey` changes (a new answer
+ * from the server), so it is read out and scrolled into view. `block` is its CSS block name
+ * (`error-summary`, `notification`), whose `__title` element styles the heading.
+ */
+export function FocusedAlert({
+  block,
+  title,
+  focusKey,
+  children,
+}: {
+  block: string;
+  title: string;
+  focusKey: unknown;
+  children: ReactNode;
+}) {
+  const ref = useRef<HTMLDivElement>(null);
+  const titleId = useId();
+  useEffect(() => {
+    ref.current?.focus();
+  }, [focusKey]);
+  return (
+    <div className={block} role="alert" aria-labelledby={titleId} tabIndex={-1} ref={ref}>
+      <h2 className={`${block}__title`} id={titleId}>
+        {title}
+      </h2>
+      {children}
     </div>
   );
 }
