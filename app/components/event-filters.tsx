@@ -20,9 +20,13 @@ export function EventFilters({ query }: { query: EventQuery }) {
   // The form stays mounted (remounting it would drop focus); when the address changes some other
   // way (Back, a link), its fields are set to match the search shown.
   const shown = JSON.stringify(query);
+  // The search the fields were last set to: at first the one the server rendered, so hydrating
+  // never undoes what a person changed while the page's script was still loading.
+  const fieldsShow = useRef(shown);
   useEffect(() => {
     const element = form.current;
-    if (!element) return;
+    if (!element || fieldsShow.current === shown) return;
+    fieldsShow.current = shown;
     const fields = element.elements;
     (fields.namedItem("date") as HTMLSelectElement).value = query.date ?? "";
     (fields.namedItem("location") as HTMLInputElement).value = query.location ?? "";

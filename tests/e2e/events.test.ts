@@ -556,6 +556,32 @@ describe("the finder for a keyboard user (issue: filters acted on one arrow key)
   });
 });
 
+describe("the finder on a slow phone", () => {
+  it("keeps a filter changed while the page's script was still loading", async () => {
+    const { town } = await eventsInATown({
+      label: "Slow Phone Screening",
+      eventDate: londonDay(3),
+    });
+    const page = await newPage(browser());
+    // The script arrives late, as on an old phone on a weak signal.
+    let release!: () => void;
+    const scriptsHeld = new Promise<void>((resolve) => (release = resolve));
+    await page.route(/\/assets\/.*\.js$/, async (route) => {
+      await scriptsHeld;
+      await route.continue();
+    });
+    await page.goto(inTown(town), { waitUntil: "domcontentloaded" });
+    await page.getByLabel("When").selectOption("next-week");
+    release();
+    // The scripts load and the page hydrates (its effects run just after).
+    await page.waitForFunction(() => "__reactRouterRouteModules" in window);
+    await page.waitForLoadState("networkidle");
+    await page.waitForTimeout(500);
+    expect(await page.getByLabel("When").inputValue()).toBe("next-week");
+    await page.context().close();
+  });
+});
+
 describe("the booking page's words", () => {
   it("sends /book-event without an event to /events, as the spec says", async () => {
     const { page } = await newPatientPage(browser());

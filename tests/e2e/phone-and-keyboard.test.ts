@@ -37,17 +37,23 @@ for (const percent of [150, 200]) {
             await largeText(page, percent);
             enlarged.add(page);
           }
-          const { rem, scrollWidth, innerWidth } = await page.evaluate(async () => {
+          const { rem, scrollWidth, innerWidth, culprit } = await page.evaluate(async () => {
             await new Promise((resolve) => requestAnimationFrame(resolve));
+            // The deepest element reaching past the screen's right edge, to say what to fix.
+            const past = [...document.body.querySelectorAll("*")].filter(
+              (element) => element.getBoundingClientRect().right > window.innerWidth + 0.5,
+            );
+            const last = past.at(-1);
             return {
               rem: parseFloat(getComputedStyle(document.documentElement).fontSize),
               scrollWidth: document.documentElement.scrollWidth,
               innerWidth: window.innerWidth,
+              culprit: last ? `${last.tagName.toLowerCase()}.${[...last.classList].join(".")}` : "",
             };
           });
           expect(rem, `the text size on ${name}`).toBe((16 * percent) / 100);
           visited++;
-          if (scrollWidth > innerWidth) wide.push(`${name}: ${scrollWidth} px`);
+          if (scrollWidth > innerWidth) wide.push(`${name}: ${scrollWidth} px (${culprit})`);
         },
         { context: { viewport: PHONE } },
       );

@@ -354,7 +354,7 @@ function Consent({
     <>
       <span aria-hidden="true">✓ </span>Given
       <br />
-      <span className="hint nowrap">Version {consent.wordingVersion}</span>
+      <span className="hint">Version {consent.wordingVersion}</span>
     </>
   );
 }
