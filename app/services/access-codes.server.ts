@@ -8,6 +8,7 @@ import { minutesToWait } from "#app/domain/retry-after";
 import { findEvent, type EventView } from "./events.server";
 import { hitRateLimit, peekRateLimit } from "./rate-limit.server";
 import { serverSecret } from "./secrets.server";
+import { isUuid } from "#app/domain/ids";
 
 export const ACCESS_CODE_MESSAGES = {
   invalid: "Invalid Access code",
@@ -357,8 +358,6 @@ export function unlockedEventsCookie() {
   });
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** The unlocks this browser's signed cookie carries ("eventId:codeId"; older forms are ignored). */
 export async function readBrowserUnlocks(request: Request): Promise<BrowserUnlock[]> {
   const value: unknown = await unlockedEventsCookie().parse(request.headers.get("Cookie"));
@@ -366,9 +365,7 @@ export async function readBrowserUnlocks(request: Request): Promise<BrowserUnloc
   return value.flatMap((entry) => {
     if (typeof entry !== "string") return [];
     const [eventId, codeId] = entry.split(":");
-    return eventId && codeId && UUID.test(eventId) && UUID.test(codeId)
-      ? [{ eventId, codeId }]
-      : [];
+    return eventId && codeId && isUuid(eventId) && isUuid(codeId) ? [{ eventId, codeId }] : [];
   });
 }
 

@@ -16,13 +16,12 @@ import { labCsv, labCsvFilename, type LabCsvRow } from "#app/domain/lab-csv";
 import { londonDate } from "#app/domain/london-time";
 import { assertCan, type StaffActor } from "#app/domain/permissions";
 import { recordAudit } from "./audit.server";
+import { isUuid } from "#app/domain/ids";
 
 /**
  * An event's attendees for the back office: the list (every read written to the audit log, one
  * row per person shown), check-in on the day, the printable list and the laboratory's CSV.
  */
-
-const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface AttendeeEvent {
   id: string;
@@ -71,7 +70,7 @@ export interface AttendeeTotals {
 
 /** The event, or null when there is none with this id (or the id cannot be one). */
 async function findAttendeeEvent(db: Db, eventId: string): Promise<AttendeeEvent | null> {
-  if (!GUID.test(eventId)) return null;
+  if (!isUuid(eventId)) return null;
   const [row] = await db
     .select({
       id: event.id,
@@ -327,7 +326,7 @@ export async function recordCheckIn(
 ): Promise<CheckInResult> {
   return db.transaction(async (tx): Promise<CheckInResult> => {
     assertCan(actor, "attendee:check-in");
-    if (!GUID.test(eventId) || !GUID.test(command.bookingId)) return { outcome: "not-found" };
+    if (!isUuid(eventId) || !isUuid(command.bookingId)) return { outcome: "not-found" };
     const [row] = await tx
       .select()
       .from(booking)

@@ -11,8 +11,7 @@ import { assertCan, type StaffActor } from "#app/domain/permissions";
 import { recordAudit } from "./audit.server";
 import { signedConsentQuery } from "./consent-links.server";
 import { enqueueUnaskedMail } from "./recipient-mail.server";
-
-const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { isUuid } from "#app/domain/ids";
 
 export type ConsentLinkResult =
   | { outcome: "sent"; reference: string }
@@ -32,7 +31,7 @@ export async function sendConsentLink(
 ): Promise<ConsentLinkResult> {
   return db.transaction(async (tx): Promise<ConsentLinkResult> => {
     assertCan(actor, "consent-link:send");
-    if (!GUID.test(eventId) || !GUID.test(bookingId)) return { outcome: "not-found" };
+    if (!isUuid(eventId) || !isUuid(bookingId)) return { outcome: "not-found" };
     const [row] = await tx
       .select({ booking, event, profile, email: user.email })
       .from(booking)

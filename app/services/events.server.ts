@@ -15,6 +15,7 @@ import {
 import { londonDate } from "#app/domain/london-time";
 import { createTtlCache } from "#app/domain/ttl-cache";
 import { hhmm, placesTaken, placesTakenByEvent } from "./booking/places.server";
+import { isUuid } from "#app/domain/ids";
 
 /**
  * An event as the API and the pages show it, in the spec's field names. Prices are pence.
@@ -204,10 +205,8 @@ export async function listEventsStartingFromNow(
     .slice(0, limit);
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 export function isEventId(id: string | undefined): id is string {
-  return typeof id === "string" && UUID.test(id);
+  return isUuid(id);
 }
 
 /**

@@ -45,18 +45,13 @@ import {
 } from "#app/domain/result-release";
 import { recordAudit } from "./audit.server";
 import { enqueueEmail } from "./email.server";
+import { isUuid } from "#app/domain/ids";
 
 /**
  * The clinician's side of results: the laboratory's file in (upload, preview, commit), the PSA
  * thresholds, and each result's release and correction. Every read of a person's result is written
  * to the audit log before it is returned, and mail to patients never carries a value or a flag.
  */
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-export function isUuid(value: unknown): value is string {
-  return typeof value === "string" && UUID.test(value);
-}
 
 /* ---------------------------------------------------------------------------------------------- */
 /* Thresholds                                                                                     */
