@@ -105,6 +105,8 @@ const envSchema = z
     /** New accounts per client address per hour. */
     RATE_LIMIT_SIGNUPS_PER_HOUR: wholeNumber(1).default(10),
     OUTBOX_POLL_MS: wholeNumber(50).default(5000),
+    /** How often the booking worker runs its jobs (payments, refunds, offers, reminders, retention). */
+    WORKER_INTERVAL_MS: wholeNumber(50).default(60_000),
     HOLD_MINUTES: wholeNumber(1, 120).default(15),
     LOG_LEVEL: oneOf(LOG_LEVELS).default("info"),
   })

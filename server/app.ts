@@ -58,8 +58,11 @@ export async function startup() {
     log.info("SMTP_URL is not set: mail stays in the outbox; read it at /dev/mailbox.");
   }
 
-  // Settles payments whose browser never came back, and tidies expired holds.
-  const bookingWorker = startBookingWorker({ db: opened.db, intervalMs: 60_000 });
+  // Settles payments whose browser never came back, tidies expired holds and runs WORKER_JOBS.
+  const bookingWorker = startBookingWorker({
+    db: opened.db,
+    intervalMs: settings.WORKER_INTERVAL_MS,
+  });
 
   return {
     driver: opened.driver,

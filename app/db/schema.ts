@@ -488,6 +488,17 @@ export const booking = pgTable(
     captureRequestId: text("capture_request_id"),
     confirmedAt: timestamp("confirmed_at", { withTimezone: true }),
     cancelledAt: timestamp("cancelled_at", { withTimezone: true }),
+    /** Who cancelled a cancelled booking: the patient himself, staff, or a refused payment. */
+    cancelledBy: text("cancelled_by", { enum: ["patient", "staff", "payment"] }),
+    /**
+     * The patient cancelled in time for a full refund, which is still owed: the booking worker
+     * keeps trying until it is made (cleared when the booking is marked refunded).
+     */
+    refundOwed: boolean("refund_owed").notNull().default(false),
+    /** 0 for the first time booked, one more for each change of time (each has its own calendar UID). */
+    calendarVersion: integer("calendar_version").notNull().default(0),
+    /** When the reminder before the appointment was queued; set once, by one worker. */
+    reminderSentAt: timestamp("reminder_sent_at", { withTimezone: true }),
     /** Check-in on the day (back office). */
     arrivedAt: timestamp("arrived_at", { withTimezone: true }),
     noShowAt: timestamp("no_show_at", { withTimezone: true }),

@@ -66,6 +66,18 @@ describe("booking calendar entry", () => {
     expect(ics).not.toMatch(/PSA|result|consent|NHS/i);
   });
 
+  it("gives each time of a booking its own UID, and cancels the old one under its UID", () => {
+    const moved = unfolded(bookingCalendar({ ...booking, calendarVersion: 1, slotTime: "11:00" }));
+    expect(moved).toContain("UID:MHAT-7KQ3-9XZ2-2@www.example.org");
+    expect(moved).toContain("METHOD:PUBLISH");
+    const cancelled = unfolded(bookingCalendar({ ...booking, method: "CANCEL" }));
+    expect(cancelled).toContain("UID:MHAT-7KQ3-9XZ2@www.example.org");
+    expect(cancelled).toContain("METHOD:CANCEL");
+    expect(cancelled).toContain("STATUS:CANCELLED");
+    expect(cancelled).toContain("SEQUENCE:1");
+    expect(cancelled).toContain("DTSTART:20260610T090000Z");
+  });
+
   it("works out the slot's end and instants from London wall-clock times", () => {
     expect(slotEndTime("10:45", 15)).toBe("11:00");
     expect(slotEndTime("09:50", 30)).toBe("10:20");

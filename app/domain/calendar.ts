@@ -24,6 +24,21 @@ export interface CalendarBooking {
   uidHost: string;
   /** DTSTAMP: when the entry was made */
   stamp: Date;
+  /**
+   * Which of the booking's times this is: 0 for the first, one more for each change of time. Each
+   * time is its own calendar entry (its own UID), so the old one can be cancelled and the new one
+   * added without either undoing the other.
+   */
+  calendarVersion?: number;
+  /** PUBLISH adds or updates the entry; CANCEL removes it (sent for the old time after a change). */
+  method?: "PUBLISH" | "CANCEL";
+}
+
+/** The entry's UID: stable for one time of one booking ("MHAT-…@host", then "MHAT-…-2@host"). */
+export function calendarUid(reference: string, uidHost: string, calendarVersion = 0): string {
+  return calendarVersion === 0
+    ? `${reference}@${uidHost}`
+    : `${reference}-${calendarVersion + 1}@${uidHost}`;
 }
 
 /** The appointment's end as London wall-clock "HH:mm" (the start plus the session length). */
@@ -50,10 +65,13 @@ export function bookingCalendar(booking: CalendarBooking): string {
     booking.sessionMinutes,
   );
   const { booking: helpline } = organisation.phones;
+  const cancelled = booking.method === "CANCEL";
   const attributes: EventAttributes & { timestamp: number } = {
-    uid: `${booking.reference}@${booking.uidHost}`,
+    uid: calendarUid(booking.reference, booking.uidHost, booking.calendarVersion),
     productId: `-//${organisation.shortName}//Bookings//EN`,
-    method: "PUBLISH",
+    method: cancelled ? "CANCEL" : "PUBLISH",
+    // A cancellation must outrank the entry it removes (RFC 5545, 3.8.7.4).
+    ...(cancelled ? { sequence: 1 } : {}),
     title: `${organisation.shortName} screening: ${booking.eventName}`,
     start: start.getTime(),
     startOutputType: "utc",
@@ -67,7 +85,7 @@ export function bookingCalendar(booking: CalendarBooking): string {
       `Your ${organisation.shortName} screening appointment. Booking reference: ${booking.reference}.`,
       `To change or cancel (free of charge more than 48 hours ahead), call our ${helpline.label.toLowerCase()} on ${helpline.display} or e-mail ${organisation.emails.bookings}.`,
     ].join("\n"),
-    status: "CONFIRMED",
+    status: cancelled ? "CANCELLED" : "CONFIRMED",
     busyStatus: "BUSY",
     organizer: { name: organisation.name, email: organisation.emails.bookings },
     timestamp: booking.stamp.getTime(),

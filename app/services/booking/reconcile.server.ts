@@ -185,33 +185,63 @@ export interface BookingWorker {
 }
 
 /**
- * Every `intervalMs`, one pass at a time: `reconcilePayments`, then the refunds of cancelled
- * events that are due another try (`retryDueRefunds`).
+ * One of the worker's jobs, run on every pass in turn: it returns counts of what it did (all zero
+ * when there was nothing to do). Each must be safe with another server running it at the same
+ * moment: it claims its rows with locks, so that two servers never do the same thing twice.
  */
-export function startBookingWorker(options: { db: Db; intervalMs: number }): BookingWorker {
+export interface WorkerJob {
+  /** The log code of a pass that did something, such as "refunds_retried". */
+  code: string;
+  run(db: Db, now: Date): Promise<Record<string, number>>;
+}
+
+/** The jobs after the payment reconciliation, in order. Add a job here to run it on every server. */
+export const WORKER_JOBS: WorkerJob[] = [
+  {
+    code: "refunds_retried",
+    async run(db, now) {
+      const { refunded, alreadyRefunded, failed } = await retryDueRefunds(db, now);
+      return { refunded, alreadyRefunded, failed };
+    },
+  },
+];
+
+/**
+ * Every `intervalMs`, one pass at a time: `reconcilePayments`, then each of `WORKER_JOBS`. A job
+ * that fails is logged and the next one still runs.
+ */
+export function startBookingWorker(options: {
+  db: Db;
+  intervalMs: number;
+  jobs?: WorkerJob[];
+}): BookingWorker {
+  const jobs = options.jobs ?? WORKER_JOBS;
   let running: Promise<ReconcileSummary | undefined> | undefined;
+  const runJob = async (job: WorkerJob) => {
+    try {
+      const counts = await job.run(options.db, new Date());
+      if (Object.values(counts).some((count) => count > 0))
+        log.info({ code: job.code, ...counts }, `worker: ${job.code}`);
+    } catch (error) {
+      noteDatabaseError(error);
+      log.error({ err: error, code: "worker_job_failed", job: job.code }, "worker: job failed");
+    }
+  };
   const runOnce = () => {
     running ??= reconcilePayments(options.db)
       .then(async (summary) => {
         if (summary.confirmed + summary.expired + summary.failed + summary.pending > 0)
           log.info({ code: "payment_reconciled", ...summary }, "payments reconciled");
-        const refunds = await retryDueRefunds(options.db);
-        if (refunds.refunded + refunds.alreadyRefunded + refunds.failed > 0)
-          log.info(
-            {
-              code: "refunds_retried",
-              refunded: refunds.refunded,
-              alreadyRefunded: refunds.alreadyRefunded,
-              failed: refunds.failed,
-            },
-            "refunds retried",
-          );
         return summary;
       })
       .catch((error: unknown) => {
         noteDatabaseError(error);
         log.error({ err: error, code: "booking_worker_failed" }, "booking worker: pass failed");
         return undefined;
+      })
+      .then(async (summary) => {
+        for (const job of jobs) await runJob(job);
+        return summary;
       })
       .finally(() => {
         running = undefined;
