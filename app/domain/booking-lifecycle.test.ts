@@ -8,6 +8,7 @@ import {
   isHoldLive,
   renewedHoldEnd,
   takesPlace,
+  type BookingStage,
   type BookingState,
 } from "./booking-lifecycle";
 
@@ -58,6 +59,23 @@ describe("canTake", () => {
     expect(canTake("sample_taken", "cancel")).toBe(false);
     expect(canTake("confirmed", "cancel")).toBe(true);
     expect(canTake("checked_in", "cancel")).toBe(true);
+  });
+
+  it("lets a patient cancel only a booked place he has not come to yet", () => {
+    const allowed: Record<BookingStage, boolean> = {
+      held: false,
+      consented: false,
+      awaiting_payment: false,
+      confirmed: true,
+      checked_in: false,
+      no_show: false,
+      sample_taken: false,
+      expired: false,
+      cancelled: false,
+      refunded: false,
+    };
+    for (const [stage, expected] of Object.entries(allowed))
+      expect(canTake(stage as BookingStage, "patient-cancel"), stage).toBe(expected);
   });
 
   it("checks in only a booked place", () => {

@@ -105,6 +105,12 @@ export const BOOKING_STEPS = {
    * lost with a cancelled booking
    */
   cancel: ["held", "consented", "awaiting_payment", "confirmed", "checked_in", "no_show"],
+  /**
+   * the patient cancels his own booking (`cancelOwnBooking`): only a booked place he has not yet
+   * come to; never once checked in, marked as not come, or a sample taken (a booking with a
+   * result is refused by the service as well)
+   */
+  "patient-cancel": ["confirmed"],
   /** give back the money of a cancelled booking */
   refund: ["cancelled"],
   /**

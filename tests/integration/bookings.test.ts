@@ -703,7 +703,13 @@ describe("the confirmation e-mail", () => {
     // Free: nothing is said about charges.
     expect(mail!.text).toContain("Price: free of charge");
     expect(mail!.text).not.toContain("charged in full");
-    expect(mail!.text).toContain("To change or cancel, call");
+    // A signed link to the booking's page, with the phone as the other way.
+    expect(mail!.text).toMatch(
+      new RegExp(
+        `http://localhost:\\d+/my-bookings/${held.reference}\\?expires=\\d+&signature=[\\w-]+`,
+      ),
+    );
+    expect(mail!.text).toContain("Or call our booking helpline");
     expect(mail!.text).toContain("01632 960 001");
     expect(mail!.text).toContain("bookings@example.org");
     expect(mail!.attachments).toHaveLength(1);

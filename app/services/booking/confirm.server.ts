@@ -1,35 +1,28 @@
 import { eq } from "drizzle-orm";
-import { config } from "#app/config.server";
 import { organisation } from "#app/content/organisation";
 import type { Db } from "#app/db/client.server";
 import { booking, profile, screeningProduct, user } from "#app/db/schema";
-import { bookingCalendar } from "#app/domain/calendar";
 import { formatLongDate } from "#app/domain/date-labels";
 import { NHS_NUMBER_LAB } from "#app/domain/eligibility";
 import { formatPounds } from "#app/domain/pricing";
+import { manageBookingUrl } from "../booking-links.server";
 import { enqueueEmail, type OutgoingEmail } from "../email.server";
+import { calendarEntryFor, calendarFileName } from "./calendar.server";
 import type { Booking, EventRow } from "./places.server";
 import { toBookingView, type BookingView } from "./view.server";
 
 /** Confirming a booking: the last step, for a free booking at consent and a paid one at capture. */
-
-function siteHost(): string {
-  try {
-    return new URL(config().publicBaseUrl).hostname || "localhost";
-  } catch {
-    return "localhost";
-  }
-}
 
 /** The confirmation e-mail: where, when, what to bring, how to change. No consent answers, no health data. */
 function confirmationEmail(details: {
   to: string;
   firstName: string;
   view: BookingView;
+  row: Booking;
   event: EventRow;
   now: Date;
 }): OutgoingEmail {
-  const { view, event: ev } = details;
+  const { view, row, event: ev } = details;
   const { booking: helpline } = organisation.phones;
   const isPaid = view.paymentRequired && view.pricePence > 0;
   const paid = isPaid ? `Paid: ${formatPounds(view.pricePence)}` : "Price: free of charge";
@@ -63,31 +56,27 @@ function confirmationEmail(details: {
           "You can change or cancel free of charge more than 48 hours before your appointment. A same-day cancellation is charged in full.",
         ]
       : []),
-    `To change or cancel, call our ${helpline.label.toLowerCase()} on ${helpline.display} or e-mail ${organisation.emails.bookings}, quoting your booking reference.`,
+    "To see your booking, or to change or cancel it, open this link (you will be asked to sign in if you are not already):",
+    manageBookingUrl({
+      id: row.id,
+      userId: row.userId,
+      reference: row.reference,
+      eventDate: ev.eventDate,
+    }),
+    `Or call our ${helpline.label.toLowerCase()} on ${helpline.display} or e-mail ${organisation.emails.bookings}, quoting your booking reference.`,
     "",
     "A calendar entry for your appointment is attached.",
     "",
     organisation.name,
   );
-  const ics = bookingCalendar({
-    reference: view.reference,
-    eventName: view.eventName,
-    eventDate: view.eventDate,
-    slotTime: view.slotStart,
-    sessionMinutes: ev.sessionDuration,
-    location: view.address,
-    latitude: ev.latitude,
-    longitude: ev.longitude,
-    uidHost: siteHost(),
-    stamp: details.now,
-  });
+  const ics = calendarEntryFor(row, ev, view.address, { stamp: details.now });
   return {
     to: details.to,
     subject: `Your ${organisation.shortName} screening booking ${view.reference}`,
     text: lines.join("\n"),
     attachments: [
       {
-        filename: `${organisation.shortName.toLowerCase()}-booking-${view.reference}.ics`,
+        filename: calendarFileName(view.reference),
         contentType: "text/calendar; charset=utf-8; method=PUBLISH",
         content: ics,
       },
@@ -131,6 +120,7 @@ export async function confirmLocked(
       to: person.email,
       firstName: person.firstName ?? person.name,
       view,
+      row: confirmed!,
       event: ev,
       now,
     }),

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, isNotNull, notInArray, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, isNotNull, notInArray, or, sql } from "drizzle-orm";
 import { config } from "#app/config.server";
 import type { Db } from "#app/db/client.server";
 import { booking, event, paymentTransaction, testResult } from "#app/db/schema";
@@ -12,9 +12,12 @@ import { errorRecord } from "./transactions.server";
 
 /**
  * Giving money back, in one place for everyone who refunds: the back office cancelling an event,
- * the booking worker retrying what failed, and (later) a patient's own cancellation. Each refund
- * is made once however often it is asked for: the PayPal-Request-Id is the booking's own
- * (`refund-<booking id>`), and the database keeps one completed refund per booking.
+ * a patient cancelling his own booking in time (`refundOwed`), and the booking worker retrying
+ * what failed. Each refund is made once however often it is asked for, and PayPal is called once
+ * for it at a time: a refund runs inside a transaction holding an advisory lock on the booking
+ * (`claimRefund`), so a second caller (a second press, the worker, another server) waits for
+ * nobody and does nothing; the PayPal-Request-Id is the booking's own (`refund-<booking id>`), and
+ * the database keeps one completed refund per booking.
  */
 
 type BookingRow = typeof booking.$inferSelect;
@@ -71,6 +74,7 @@ export async function refundCancelledEvent(
 function addToRun(run: RefundRun, reference: string, outcome: RefundOutcome) {
   if (outcome.outcome === "refunded") run.refunded++;
   else if (outcome.outcome === "already") run.alreadyRefunded++;
+  else if (outcome.outcome === "busy") return;
   else {
     run.failed++;
     run.failures.push({ reference, reason: outcome.reason });
@@ -81,9 +85,9 @@ function addToRun(run: RefundRun, reference: string, outcome: RefundOutcome) {
 const REFUND_MADE = ["COMPLETED", "PENDING"];
 
 /**
- * The booking worker's pass over refunds: tries again every booking of a cancelled event still
- * to refund whose wait is over (`refundRetryDue`), so that a PayPal outage during a cancellation
- * heals by itself. Safe beside a coordinator's "Retry refunds" or another server doing the same:
+ * The booking worker's pass over refunds: tries again every booking still to refund whose wait is
+ * over (`refundRetryDue`): those of a cancelled event, and those a patient cancelled in time
+ * (`refundOwed`), so that a PayPal outage during a cancellation heals by itself. Safe beside a coordinator's "Retry refunds" or another server doing the same:
  * each refund is made once (see refundCancelledEvent).
  */
 export async function retryDueRefunds(db: Db, now = new Date()): Promise<RefundRun> {
@@ -108,7 +112,7 @@ export async function retryDueRefunds(db: Db, now = new Date()): Promise<RefundR
     )
     .where(
       and(
-        eq(event.status, "cancelled"),
+        or(eq(event.status, "cancelled"), eq(booking.refundOwed, true)),
         eq(booking.status, "cancelled"),
         inArray(booking.paymentStatus, ["paid", "pending"]),
       ),
@@ -122,10 +126,19 @@ export async function retryDueRefunds(db: Db, now = new Date()): Promise<RefundR
   return run;
 }
 
-type RefundOutcome =
-  { outcome: "refunded" } | { outcome: "already" } | { outcome: "failed"; reason: string };
+export type RefundOutcome =
+  | { outcome: "refunded" }
+  | { outcome: "already" }
+  | { outcome: "failed"; reason: string }
+  /** another caller is refunding this booking at this moment: nothing done here */
+  | { outcome: "busy" };
 
-const REFUND_NOTE = "The screening event you booked was cancelled: a full refund.";
+/** The note PayPal shows the payer: why the money comes back. */
+function refundNote(row: Pick<BookingRow, "cancelledBy">): string {
+  return row.cancelledBy === "patient"
+    ? "You cancelled your screening appointment in good time: a full refund."
+    : "The screening event you booked was cancelled: a full refund.";
+}
 
 /** A simulated provider kept for refunding simulated bookings while the site uses PayPal (never in production). */
 let simulatedForRefunds: PaymentProvider | undefined;
@@ -146,11 +159,50 @@ function refundProvider(name: string): PaymentProvider | string {
 async function markRefunded(db: Db, bookingId: string, now: Date) {
   await db
     .update(booking)
-    .set({ paymentStatus: "refunded", updatedAt: now })
+    .set({ paymentStatus: "refunded", refundOwed: false, updatedAt: now })
     .where(and(eq(booking.id, bookingId), inArray(booking.paymentStatus, ["paid", "pending"])));
 }
 
+/**
+ * Takes this booking's refund for the caller's transaction, or says another transaction has it:
+ * an advisory lock on the booking's id, released at commit. The caller then checks again what is
+ * done (the other may have just finished) before calling PayPal.
+ */
+async function claimRefund(tx: Db, bookingId: string): Promise<boolean> {
+  const key = `refund:${bookingId}`;
+  const [row] = await tx
+    .select({ claimed: sql<boolean>`pg_try_advisory_xact_lock(hashtextextended(${key}, 0))` })
+    .from(booking)
+    .where(eq(booking.id, bookingId));
+  return row?.claimed === true;
+}
+
+/**
+ * Refunds one booking in full, once: under `claimRefund`, so that only one caller at a time can
+ * reach PayPal for it (the transaction is held open for that one call, at most PayPal's timeout).
+ */
 async function refundBooking(db: Db, row: BookingRow, now: Date): Promise<RefundOutcome> {
+  return db.transaction(async (tx) => {
+    if (!(await claimRefund(tx, row.id))) return { outcome: "busy" };
+    return refundClaimed(tx, row, now);
+  });
+}
+
+/**
+ * The refund a patient's own cancellation owes (`refundOwed`), right after it commits. If it
+ * fails, the booking stays owed and the worker's `retryDueRefunds` tries again.
+ */
+export async function refundPatientCancellation(
+  db: Db,
+  bookingId: string,
+  now = new Date(),
+): Promise<RefundOutcome> {
+  const [row] = await db.select().from(booking).where(eq(booking.id, bookingId));
+  if (!row || row.status !== "cancelled" || !row.refundOwed) return { outcome: "already" };
+  return refundBooking(db, row, now);
+}
+
+async function refundClaimed(db: Db, row: BookingRow, now: Date): Promise<RefundOutcome> {
   const [done] = await db
     .select({ id: paymentTransaction.id })
     .from(paymentTransaction)
@@ -225,7 +277,7 @@ async function refundBooking(db: Db, row: BookingRow, now: Date): Promise<Refund
   try {
     refund = await provider.refundCapture(captureId, {
       requestId,
-      noteToPayer: REFUND_NOTE,
+      noteToPayer: refundNote(row),
       // The simulated provider may not hold the capture (it keeps orders in memory): say how much.
       ...(provider.name === "simulated"
         ? { amountPence: capture?.amountPence ?? row.pricePence }

@@ -1,0 +1,97 @@
+import type { BookingStatus } from "./booking-lifecycle";
+import {
+  REFUND_NOTICE_BUSINESS_DAYS,
+  REFUND_WITHIN_BUSINESS_DAYS,
+  type CancelTerms,
+} from "./cancellation-policy";
+import { formatLongDate } from "./date-labels";
+import { formatPounds } from "./pricing";
+
+/**
+ * "My bookings": which of a person's bookings he sees, in what order, and where the map link
+ * points. Pure rules; `app/services/booking/my-bookings.server.ts` reads the rows.
+ */
+
+/** Where a booking stands for its person: still ahead, over, or called off. */
+export type MyBookingState = "upcoming" | "past" | "cancelled";
+
+export interface ListedBooking {
+  status: BookingStatus;
+  /** when it was confirmed: a cancelled row that never was confirmed was never a booking */
+  confirmedAt: Date | null;
+  /** when the appointment ends */
+  appointmentEnd: Date;
+}
+
+/**
+ * Only what was booked is listed: confirmed bookings, and cancelled ones that had been confirmed
+ * (as history). A hold, a payment under way, a lapsed hold or a refused payment is not a booking.
+ */
+export function isListedBooking(row: Pick<ListedBooking, "status" | "confirmedAt">): boolean {
+  return row.status === "confirmed" || (row.status === "cancelled" && row.confirmedAt !== null);
+}
+
+export function myBookingState(row: ListedBooking, now: Date): MyBookingState {
+  if (row.status === "cancelled") return "cancelled";
+  return row.appointmentEnd.getTime() > now.getTime() ? "upcoming" : "past";
+}
+
+/**
+ * Upcoming bookings first, soonest first; then the rest (past and cancelled), latest first.
+ */
+export function compareMyBookings(
+  a: { state: MyBookingState; appointmentStart: Date },
+  b: { state: MyBookingState; appointmentStart: Date },
+): number {
+  const aUpcoming = a.state === "upcoming";
+  const bUpcoming = b.state === "upcoming";
+  if (aUpcoming !== bUpcoming) return aUpcoming ? -1 : 1;
+  const difference = a.appointmentStart.getTime() - b.appointmentStart.getTime();
+  return aUpcoming ? difference : -difference;
+}
+
+/**
+ * A link to the place on OpenStreetMap: a marker at the event's coordinates when it has them,
+ * otherwise a search for its address.
+ */
+export function mapLink(place: {
+  latitude: number | null;
+  longitude: number | null;
+  address: string;
+}): string {
+  if (place.latitude !== null && place.longitude !== null) {
+    const lat = place.latitude.toFixed(5);
+    const lon = place.longitude.toFixed(5);
+    return `https://www.openstreetmap.org/?mlat=${lat}&mlon=${lon}#map=17/${lat}/${lon}`;
+  }
+  return `https://www.openstreetmap.org/search?query=${encodeURIComponent(place.address)}`;
+}
+
+/**
+ * What cancelling means for the person, in plain words: before he confirms ("before") and in the
+ * e-mail afterwards ("done"). Money is spoken of only when he paid something.
+ */
+export function cancelTermsSentences(
+  terms: CancelTerms,
+  paidPence: number,
+  when: "before" | "done",
+): string[] {
+  if (!terms.allowed) return [];
+  const before = when === "before";
+  const sentences = [
+    before
+      ? "If you cancel, your place is given up and someone else can book it."
+      : "Your place has been given up, so someone else can book it.",
+  ];
+  if (paidPence <= 0) return sentences;
+  if (terms.refundPence > 0 && terms.refundBy) {
+    sentences.push(
+      `${before ? "You will get back" : "We are giving you back"} ${formatPounds(terms.refundPence)}, the full amount you paid. It will reach the card or PayPal account you paid with by ${formatLongDate(terms.refundBy)}, within ${REFUND_WITHIN_BUSINESS_DAYS} working days.`,
+    );
+  } else {
+    sentences.push(
+      `${before ? "You will not get a refund" : "There is no refund"}: your appointment is less than ${REFUND_NOTICE_BUSINESS_DAYS + 1} working days away, so the ${formatPounds(paidPence)} you paid is kept.${terms.fullRefundUntil ? ` A full refund was given for cancelling by ${formatLongDate(terms.fullRefundUntil)}.` : ""}`,
+    );
+  }
+  return sentences;
+}

@@ -1,0 +1,200 @@
+import { and, eq } from "drizzle-orm";
+import { organisation } from "#app/content/organisation";
+import type { Db } from "#app/db/client.server";
+import { booking, profile, testResult, user } from "#app/db/schema";
+import { bookingStage, canTake } from "#app/domain/booking-lifecycle";
+import { appointmentInstants } from "#app/domain/calendar";
+import { cancellationTerms, type Refusal } from "#app/domain/cancellation-policy";
+import { formatLongDate } from "#app/domain/date-labels";
+import { normaliseBookingReference } from "#app/domain/booking-reference";
+import { cancelTermsSentences } from "#app/domain/my-bookings";
+import { enqueueEmail, type OutgoingEmail } from "../email.server";
+import { log } from "../log.server";
+import { refundPatientCancellation, type RefundOutcome } from "../payments/refunds.server";
+import { offerFreedPlaces } from "../waitlist.server";
+import { calendarEntryFor, calendarFileName } from "./calendar.server";
+import { paidPence, policyInput } from "./my-bookings.server";
+import { lockBooking, lockEvent, lockPerson, type Booking, type EventRow } from "./places.server";
+import { toBookingView } from "./view.server";
+
+/**
+ * A patient cancelling his own booking. One transaction, with the locks in the order
+ * places.server.ts keeps (person, event, booking), checks that the booking is his, that the
+ * lifecycle allows it (`patient-cancel`: only a confirmed booking he has not come to), that no
+ * result exists, and the policy (`cancellationTerms`); it then cancels, notes a refund owed,
+ * queues the e-mail (with the calendar entry cancelled) and offers the freed place to the
+ * waiting list. The place is free at once: places are counted from bookings. After commit the
+ * refund, if one is owed, is made through `payments/refunds.server.ts` (once, however often this
+ * runs); if it fails, the booking worker tries again.
+ */
+
+export type CancelRefusal =
+  /** no such booking, or another person's: pages answer 404 */
+  | "not-found"
+  /** cancelled before (by him, in another tab, or by us) */
+  | "already-cancelled"
+  /** checked in, marked as not come, or not a booked place */
+  | "not-cancellable"
+  | Refusal;
+
+export type CancelOutcome =
+  | {
+      ok: true;
+      reference: string;
+      /** what goes back, in pence (0: nothing) */
+      refundPence: number;
+      /** the refund's state after this call: none due, made, or still owed (the worker retries) */
+      refund: "none" | "made" | "owed";
+    }
+  | { ok: false; reason: CancelRefusal };
+
+function cancellationEmail(details: {
+  to: string;
+  firstName: string;
+  row: Booking;
+  ev: EventRow;
+  address: string;
+  sentences: string[];
+  now: Date;
+}): OutgoingEmail {
+  const { row, ev } = details;
+  const { booking: helpline } = organisation.phones;
+  const lines = [
+    `Hello ${details.firstName},`,
+    "",
+    "You have cancelled your screening appointment.",
+    "",
+    `Booking reference: ${row.reference}`,
+    `Event: ${ev.name}`,
+    `Date: ${formatLongDate(ev.eventDate)}`,
+    `Time: ${row.slotTime} (UK time)`,
+    `Address: ${details.address}`,
+    "",
+    ...details.sentences,
+    "",
+    "A calendar update is attached: it takes the appointment off your calendar.",
+    "",
+    `If you did not mean to cancel, or have a question, call our ${helpline.label.toLowerCase()} on ${helpline.display} or e-mail ${organisation.emails.bookings}.`,
+    "",
+    organisation.name,
+  ];
+  return {
+    to: details.to,
+    subject: `Your ${organisation.shortName} screening booking ${row.reference} is cancelled`,
+    text: lines.join("\n"),
+    attachments: [
+      {
+        filename: calendarFileName(row.reference),
+        contentType: "text/calendar; charset=utf-8; method=CANCEL",
+        content: calendarEntryFor(row, ev, details.address, {
+          stamp: details.now,
+          method: "CANCEL",
+        }),
+      },
+    ],
+  };
+}
+
+type Decided =
+  | { ok: false; reason: CancelRefusal }
+  | { ok: true; bookingId: string; reference: string; refundPence: number };
+
+async function cancelInTransaction(
+  tx: Db,
+  input: { userId: string; reference: string },
+  now: Date,
+): Promise<Decided> {
+  const reference = normaliseBookingReference(input.reference);
+  if (!reference) return { ok: false, reason: "not-found" };
+  const [found] = await tx
+    .select({ id: booking.id, eventId: booking.eventId })
+    .from(booking)
+    .where(and(eq(booking.reference, reference), eq(booking.userId, input.userId)));
+  if (!found) return { ok: false, reason: "not-found" };
+
+  await lockPerson(tx, input.userId);
+  const ev = await lockEvent(tx, found.eventId);
+  const row = await lockBooking(tx, found.id);
+  if (!ev || row.userId !== input.userId) return { ok: false, reason: "not-found" };
+
+  const stage = bookingStage(row);
+  if (stage === "cancelled" || stage === "refunded")
+    return { ok: false, reason: "already-cancelled" };
+  if (!canTake(stage, "patient-cancel")) {
+    return { ok: false, reason: stage === "sample_taken" ? "sample-taken" : "not-cancellable" };
+  }
+  const [result] = await tx
+    .select({ id: testResult.id })
+    .from(testResult)
+    .where(eq(testResult.bookingId, row.id));
+  const { start } = appointmentInstants(ev.eventDate, row.slotTime, ev.sessionDuration);
+  const terms = cancellationTerms(policyInput(row, start, result !== undefined, now));
+  if (!terms.allowed) return { ok: false, reason: terms.reason };
+
+  const refundOwed = terms.refundPence > 0;
+  const [cancelled] = await tx
+    .update(booking)
+    .set({
+      status: "cancelled",
+      cancelledAt: now,
+      cancelledBy: "patient",
+      refundOwed,
+      updatedAt: now,
+    })
+    .where(eq(booking.id, row.id))
+    .returning();
+
+  const [person] = await tx
+    .select({ email: user.email, name: user.name, firstName: profile.firstName })
+    .from(user)
+    .leftJoin(profile, eq(profile.userId, user.id))
+    .where(eq(user.id, row.userId));
+  if (!person) throw new Error("booking without a user");
+  const view = toBookingView({ booking: cancelled!, event: ev, productName: "" }, now);
+  await enqueueEmail(
+    tx,
+    cancellationEmail({
+      to: person.email,
+      firstName: person.firstName ?? person.name,
+      row: cancelled!,
+      ev,
+      address: view.address,
+      sentences: cancelTermsSentences(terms, paidPence(row), "done"),
+      now,
+    }),
+  );
+  await offerFreedPlaces(tx, ev, now);
+  return { ok: true, bookingId: row.id, reference: row.reference, refundPence: terms.refundPence };
+}
+
+/** The refund's state for the page, from what the refund module did. */
+function refundState(outcome: RefundOutcome): "made" | "owed" {
+  return outcome.outcome === "refunded" || outcome.outcome === "already" ? "made" : "owed";
+}
+
+/**
+ * Cancels one of the person's own bookings at `now`, and then makes the refund it is owed. A
+ * second press (or a second tab) finds it cancelled and, if its refund is still owed, asks for
+ * the refund again: the refund module makes one PayPal call however often it is asked.
+ */
+export async function cancelOwnBooking(
+  db: Db,
+  input: { userId: string; reference: string },
+  now = new Date(),
+): Promise<CancelOutcome> {
+  const decided = await db.transaction((tx) => cancelInTransaction(tx, input, now));
+  if (!decided.ok) return decided;
+  log.info(
+    { code: "booking_cancelled_by_patient", bookingId: decided.bookingId },
+    "booking cancelled",
+  );
+  if (decided.refundPence === 0)
+    return { ok: true, reference: decided.reference, refundPence: 0, refund: "none" };
+  const outcome = await refundPatientCancellation(db, decided.bookingId, now);
+  return {
+    ok: true,
+    reference: decided.reference,
+    refundPence: decided.refundPence,
+    refund: refundState(outcome),
+  };
+}

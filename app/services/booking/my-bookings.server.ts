@@ -1,0 +1,170 @@
+import { and, eq, or, isNotNull, sql } from "drizzle-orm";
+import type { Db } from "#app/db/client.server";
+import { booking, event, screeningProduct, testResult } from "#app/db/schema";
+import { bookingStage, canTake } from "#app/domain/booking-lifecycle";
+import { appointmentInstants } from "#app/domain/calendar";
+import {
+  cancellationTerms,
+  changeTerms,
+  type CancelTerms,
+  type PolicyInput,
+} from "#app/domain/cancellation-policy";
+import { normaliseBookingReference } from "#app/domain/booking-reference";
+import {
+  compareMyBookings,
+  isListedBooking,
+  mapLink,
+  myBookingState,
+  type MyBookingState,
+} from "#app/domain/my-bookings";
+import { calendarEntryFor } from "./calendar.server";
+import type { Booking } from "./places.server";
+import {
+  selectBookingViews,
+  toBookingView,
+  viewColumns,
+  type BookingView,
+  type ViewRow,
+} from "./view.server";
+
+/**
+ * "My bookings": the signed-in person's own bookings, read by his user id only (another
+ * account's reference is simply not found, so pages answer 404).
+ */
+
+export interface MyBooking extends BookingView {
+  /** the booking's id: for signed links only, never shown */
+  id: string;
+  userId: string;
+  state: MyBookingState;
+  appointmentStart: Date;
+  mapUrl: string;
+  /** what cancelling now would mean (refused once it has started or a sample is taken) */
+  cancel: CancelTerms;
+  /** whether the patient may cancel it himself now (lifecycle, policy and no result) */
+  canCancel: boolean;
+  /** whether the time may still be changed online ("Change time") */
+  canChange: boolean;
+  cancelledAt: Date | null;
+  cancelledBy: Booking["cancelledBy"];
+  /** a refund is due and not made yet: the worker keeps trying */
+  refundOwed: boolean;
+}
+
+/** "A result exists" for a booking, as one column of the select. */
+const hasResult = sql<boolean>`exists (select 1 from ${testResult} where ${testResult.bookingId} = ${booking.id})`;
+
+/** What was taken for the booking, in pence: what a refund would give back. */
+export function paidPence(row: Pick<Booking, "paymentStatus" | "pricePence">): number {
+  return row.paymentStatus === "paid" ? row.pricePence : 0;
+}
+
+/** The cancellation policy's input for a booking. */
+export function policyInput(
+  row: Booking,
+  appointmentStart: Date,
+  resultExists: boolean,
+  now: Date,
+): PolicyInput {
+  const stage = bookingStage(row);
+  return {
+    appointmentStart,
+    now,
+    paidPence: paidPence(row),
+    sampleTakenOrResult: stage === "sample_taken" || resultExists,
+  };
+}
+
+function toMyBooking(row: ViewRow & { hasResult: boolean }, now: Date): MyBooking {
+  const view = toBookingView(row, now);
+  const { start, end } = appointmentInstants(
+    row.event.eventDate,
+    row.booking.slotTime,
+    row.event.sessionDuration,
+  );
+  const input = policyInput(row.booking, start, row.hasResult, now);
+  const cancel = cancellationTerms(input);
+  const stage = bookingStage(row.booking);
+  return {
+    ...view,
+    id: row.booking.id,
+    userId: row.booking.userId,
+    state: myBookingState(
+      { status: row.booking.status, confirmedAt: row.booking.confirmedAt, appointmentEnd: end },
+      now,
+    ),
+    appointmentStart: start,
+    mapUrl: mapLink({
+      latitude: row.event.latitude,
+      longitude: row.event.longitude,
+      address: view.address,
+    }),
+    cancel,
+    canCancel: canTake(stage, "patient-cancel") && !row.hasResult && cancel.allowed,
+    canChange: canTake(stage, "patient-cancel") && !row.hasResult && changeTerms(input).allowed,
+    cancelledAt: row.booking.cancelledAt,
+    cancelledBy: row.booking.cancelledBy,
+    refundOwed: row.booking.refundOwed,
+  };
+}
+
+/** Confirmed bookings, and cancelled ones that had been confirmed (history). */
+const listedWhere = or(
+  eq(booking.status, "confirmed"),
+  and(eq(booking.status, "cancelled"), isNotNull(booking.confirmedAt)),
+);
+
+/** `selectBookingViews` with whether a result exists. */
+function selectMine(db: Db) {
+  return db
+    .select({ ...viewColumns, hasResult })
+    .from(booking)
+    .innerJoin(event, eq(booking.eventId, event.id))
+    .innerJoin(screeningProduct, eq(event.productId, screeningProduct.id));
+}
+
+/** The person's bookings: upcoming soonest first, then past and cancelled ones, latest first. */
+export async function listMyBookings(db: Db, userId: string, now = new Date()) {
+  const rows = await selectMine(db).where(and(eq(booking.userId, userId), listedWhere));
+  return rows
+    .filter((row) => isListedBooking(row.booking))
+    .map((row) => toMyBooking(row, now))
+    .sort(compareMyBookings);
+}
+
+/** One of the person's listed bookings by its reference, or null (also when it is another's). */
+export async function findMyBooking(
+  db: Db,
+  input: { userId: string; reference: string },
+  now = new Date(),
+): Promise<MyBooking | null> {
+  const reference = normaliseBookingReference(input.reference);
+  if (!reference) return null;
+  const [row] = await selectMine(db).where(
+    and(eq(booking.reference, reference), eq(booking.userId, input.userId), listedWhere),
+  );
+  return row ? toMyBooking(row, now) : null;
+}
+
+/** The calendar entry of one of the person's confirmed bookings (null: not his, or not booked). */
+export async function myBookingCalendar(
+  db: Db,
+  input: { userId: string; reference: string },
+  now = new Date(),
+): Promise<{ reference: string; ics: string } | null> {
+  const reference = normaliseBookingReference(input.reference);
+  if (!reference) return null;
+  const [row] = await selectBookingViews(db).where(
+    and(
+      eq(booking.reference, reference),
+      eq(booking.userId, input.userId),
+      eq(booking.status, "confirmed"),
+    ),
+  );
+  if (!row) return null;
+  const view = toBookingView(row, now);
+  return {
+    reference: view.reference,
+    ics: calendarEntryFor(row.booking, row.event, view.address, { stamp: now }),
+  };
+}

@@ -1,0 +1,312 @@
+import { and, eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { booking, outboxEmail, paymentTransaction, testResult } from "#app/db/schema";
+import { capturePayment } from "#app/services/booking/capture.server";
+import { cancelOwnBooking } from "#app/services/booking/cancel.server";
+import {
+  findMyBooking,
+  listMyBookings,
+  myBookingCalendar,
+} from "#app/services/booking/my-bookings.server";
+import { findEvent } from "#app/services/events.server";
+import { retryDueRefunds } from "#app/services/payments/refunds.server";
+import { testDatabaseForThisFile } from "#tests/support/database";
+import {
+  bookingAtCheckout,
+  fakePayPalForThisFile,
+  holdFor,
+  insertBooking,
+  insertFreeEvent,
+  insertPaidEvent,
+  insertPatient,
+} from "#tests/support/fixtures";
+
+const database = testDatabaseForThisFile();
+const fakePayPal = fakePayPalForThisFile();
+
+/** Monday 1 June 2026, 10:00 in London: nine days before the fixture's event (Wednesday 10 June). */
+const NOW = new Date("2026-06-01T09:00:00Z");
+const minutes = (n: number) => new Date(NOW.getTime() + n * 60_000);
+
+const person = () => insertPatient(database.db);
+
+/** A booking paid £25 through the fake PayPal at NOW, for an event on `eventDate` (default 10 June). */
+async function paidBooking(eventDate = "2026-06-10") {
+  const fake = fakePayPal();
+  const ev = await insertPaidEvent(database.db, { eventDate }, 2500);
+  const who = await person();
+  const { bookingId, reference, orderId } = await bookingAtCheckout(
+    database.db,
+    { eventId: ev.id, userId: who.id, slotTime: "10:00" },
+    NOW,
+  );
+  fake.setOutcome(orderId, "approve");
+  fake.approve(orderId);
+  const captured = await capturePayment(database.db, { userId: who.id, orderId }, minutes(3));
+  expect(captured.outcome).toBe("confirmed");
+  return { who, ev, bookingId, reference };
+}
+
+async function bookingRow(id: string) {
+  const [row] = await database.db.select().from(booking).where(eq(booking.id, id));
+  return row!;
+}
+
+const refundCalls = () => fakePayPal().requestsTo("POST", /^\/v2\/payments\/captures\/.+\/refund$/);
+
+async function mailsTo(email: string) {
+  return database.db.select().from(outboxEmail).where(eq(outboxEmail.to, email));
+}
+
+describe("my bookings", () => {
+  it("lists confirmed and cancelled bookings, upcoming soonest first, and never a hold", async () => {
+    const { db } = database;
+    const who = await person();
+    const later = await insertFreeEvent(db, { eventDate: "2026-07-01" });
+    const sooner = await insertFreeEvent(db, { eventDate: "2026-06-10" });
+    const past = await insertFreeEvent(db, { eventDate: "2026-05-01" });
+    const held = await insertFreeEvent(db, { eventDate: "2026-06-20" });
+    const dropped = await insertFreeEvent(db, { eventDate: "2026-06-15" });
+    const confirmedAt = minutes(-60 * 24 * 40);
+    const a = await insertBooking(db, { eventId: later.id, userId: who.id, confirmedAt });
+    const b = await insertBooking(db, { eventId: sooner.id, userId: who.id, confirmedAt });
+    const c = await insertBooking(db, { eventId: past.id, userId: who.id, confirmedAt });
+    const d = await insertBooking(db, {
+      eventId: dropped.id,
+      userId: who.id,
+      status: "cancelled",
+      confirmedAt,
+      cancelledAt: minutes(-60),
+      cancelledBy: "patient",
+    });
+    await holdFor(db, { eventId: held.id, userId: who.id, slotTime: "10:00" }, NOW);
+    // A payment that was refused is not a booking either.
+    await insertBooking(db, { eventId: dropped.id, userId: who.id, status: "cancelled" });
+
+    const listed = await listMyBookings(db, who.id, NOW);
+    expect(listed.map((row) => [row.reference, row.state])).toEqual([
+      [b.reference, "upcoming"],
+      [a.reference, "upcoming"],
+      [d.reference, "cancelled"],
+      [c.reference, "past"],
+    ]);
+    expect(listed[0]!.mapUrl).toBe(
+      "https://www.openstreetmap.org/?mlat=51.73560&mlon=0.46850#map=17/51.73560/0.46850",
+    );
+    expect(listed[0]!.canCancel).toBe(true);
+    expect(listed[0]!.canChange).toBe(true);
+    expect(listed[2]!.canCancel).toBe(false);
+    expect(listed[3]!.canCancel).toBe(false);
+  });
+
+  it("finds nothing for another account's reference or an unknown one", async () => {
+    const { db } = database;
+    const owner = await person();
+    const other = await person();
+    const ev = await insertFreeEvent(db);
+    const row = await insertBooking(db, { eventId: ev.id, userId: owner.id, confirmedAt: NOW });
+    expect(await findMyBooking(db, { userId: other.id, reference: row.reference }, NOW)).toBeNull();
+    expect(
+      await myBookingCalendar(db, { userId: other.id, reference: row.reference }, NOW),
+    ).toBeNull();
+    expect(
+      await findMyBooking(db, { userId: owner.id, reference: "MHAT-0000-0000" }, NOW),
+    ).toBeNull();
+    expect(
+      (await findMyBooking(db, { userId: owner.id, reference: row.reference.toLowerCase() }, NOW))
+        ?.reference,
+    ).toBe(row.reference);
+  });
+
+  it("serves the booking's calendar entry under the UID of its current time", async () => {
+    const { db } = database;
+    const who = await person();
+    const ev = await insertFreeEvent(db);
+    const row = await insertBooking(db, {
+      eventId: ev.id,
+      userId: who.id,
+      confirmedAt: NOW,
+      slotTime: "10:30",
+      calendarVersion: 1,
+    });
+    const entry = await myBookingCalendar(db, { userId: who.id, reference: row.reference }, NOW);
+    const ics = entry!.ics.replace(/\r\n[ \t]/g, "");
+    expect(ics).toContain(`UID:${row.reference}-2@localhost`);
+    expect(ics).toContain("METHOD:PUBLISH");
+    // 10:30 in London on 10 June (summer time) is 09:30 UTC.
+    expect(ics).toContain("DTSTART:20260610T093000Z");
+  });
+});
+
+describe("cancelling one's own booking", () => {
+  it("cancels a free booking: the place is free again at once, and the e-mail cancels the calendar entry", async () => {
+    const { db } = database;
+    const who = await person();
+    const ev = await insertFreeEvent(db, { totalSpaces: 1, placesPerSlot: 1 });
+    const row = await insertBooking(db, { eventId: ev.id, userId: who.id, confirmedAt: NOW });
+    expect((await findEvent(db, ev.id, NOW))!.spaces_left).toBe(0);
+
+    const outcome = await cancelOwnBooking(db, { userId: who.id, reference: row.reference }, NOW);
+    expect(outcome).toEqual({ ok: true, reference: row.reference, refundPence: 0, refund: "none" });
+    expect(await bookingRow(row.id)).toMatchObject({
+      status: "cancelled",
+      cancelledBy: "patient",
+      cancelledAt: NOW,
+      refundOwed: false,
+    });
+    expect((await findEvent(db, ev.id, NOW))!.spaces_left).toBe(1);
+
+    const [mail] = await mailsTo(who.email);
+    expect(mail!.subject).toBe(`Your MHAT screening booking ${row.reference} is cancelled`);
+    // A free booking: nothing is said of money.
+    expect(mail!.text).not.toMatch(/£|refund/i);
+    const ics = mail!.attachments![0]!.content.replace(/\r\n[ \t]/g, "");
+    expect(ics).toContain("METHOD:CANCEL");
+    expect(ics).toContain(`UID:${row.reference}@localhost`);
+    expect(ics).toContain("STATUS:CANCELLED");
+
+    // A second press finds it cancelled, and sends nothing more.
+    expect(await cancelOwnBooking(db, { userId: who.id, reference: row.reference }, NOW)).toEqual({
+      ok: false,
+      reason: "already-cancelled",
+    });
+    expect(await mailsTo(who.email)).toHaveLength(1);
+  });
+
+  it("refuses another account's booking, and changes nothing", async () => {
+    const { db } = database;
+    const owner = await person();
+    const other = await person();
+    const ev = await insertFreeEvent(db);
+    const row = await insertBooking(db, { eventId: ev.id, userId: owner.id, confirmedAt: NOW });
+    expect(await cancelOwnBooking(db, { userId: other.id, reference: row.reference }, NOW)).toEqual(
+      { ok: false, reason: "not-found" },
+    );
+    expect((await bookingRow(row.id)).status).toBe("confirmed");
+  });
+
+  it.each([
+    ["checked in", { arrivedAt: NOW }, "not-cancellable"],
+    ["did not come", { noShowAt: NOW }, "not-cancellable"],
+    ["sample taken", { arrivedAt: NOW, sampleTakenAt: NOW, sampleId: "S-1" }, "sample-taken"],
+    ["a hold", { status: "held" as const, holdExpiresAt: minutes(10) }, "not-cancellable"],
+  ])("refuses a booking that is %s", async (_label, values, reason) => {
+    const { db } = database;
+    const who = await person();
+    const ev = await insertFreeEvent(db);
+    const row = await insertBooking(db, {
+      eventId: ev.id,
+      userId: who.id,
+      confirmedAt: NOW,
+      ...values,
+    });
+    expect(await cancelOwnBooking(db, { userId: who.id, reference: row.reference }, NOW)).toEqual({
+      ok: false,
+      reason,
+    });
+    expect((await bookingRow(row.id)).status).toBe(values.status ?? "confirmed");
+  });
+
+  it("refuses a booking with a result, and one whose appointment has begun", async () => {
+    const { db } = database;
+    const who = await person();
+    const ev = await insertFreeEvent(db);
+    const withResult = await insertBooking(db, {
+      eventId: ev.id,
+      userId: who.id,
+      confirmedAt: NOW,
+    });
+    await db.insert(testResult).values({ bookingId: withResult.id, psaValue: "1.10" });
+    expect(
+      await cancelOwnBooking(db, { userId: who.id, reference: withResult.reference }, NOW),
+    ).toEqual({ ok: false, reason: "sample-taken" });
+
+    const other = await person();
+    const started = await insertBooking(db, { eventId: ev.id, userId: other.id, confirmedAt: NOW });
+    // 10:00 in London on 10 June is 09:00 UTC.
+    expect(
+      await cancelOwnBooking(
+        db,
+        { userId: other.id, reference: started.reference },
+        new Date("2026-06-10T09:00:00Z"),
+      ),
+    ).toEqual({ ok: false, reason: "started" });
+  });
+
+  it("refunds a paid booking cancelled with more than 2 business days' notice, once however often it is asked", async () => {
+    const { db } = database;
+    const { who, bookingId, reference } = await paidBooking();
+    const outcome = await cancelOwnBooking(db, { userId: who.id, reference }, minutes(10));
+    expect(outcome).toEqual({ ok: true, reference, refundPence: 2500, refund: "made" });
+    expect(await bookingRow(bookingId)).toMatchObject({
+      status: "cancelled",
+      paymentStatus: "refunded",
+      refundOwed: false,
+    });
+    const calls = refundCalls();
+    expect(calls).toHaveLength(1);
+    expect(calls[0]!.requestId).toBe(`refund-${bookingId}`);
+    expect(calls[0]!.body).toMatchObject({ note_to_payer: expect.stringMatching(/You cancelled/) });
+
+    // Pressed again, and the worker passing: no second call to PayPal.
+    await cancelOwnBooking(db, { userId: who.id, reference }, minutes(11));
+    await retryDueRefunds(db, minutes(60));
+    expect(refundCalls()).toHaveLength(1);
+
+    const [mail] = (await mailsTo(who.email)).filter((m) => m.subject.endsWith("is cancelled"));
+    expect(mail!.text).toContain("We are giving you back £25.00");
+    // 14 business days from Monday 1 June 2026: Friday 19 June.
+    expect(mail!.text).toContain("by Friday, 19 June 2026");
+  });
+
+  it("keeps the money of a paid booking cancelled within 2 business days, and says so", async () => {
+    const { db } = database;
+    // Wednesday 3 June: one business day (Tuesday) between Monday 1 June and it.
+    const { who, bookingId, reference } = await paidBooking("2026-06-03");
+    const outcome = await cancelOwnBooking(db, { userId: who.id, reference }, minutes(10));
+    expect(outcome).toEqual({ ok: true, reference, refundPence: 0, refund: "none" });
+    expect(await bookingRow(bookingId)).toMatchObject({
+      status: "cancelled",
+      paymentStatus: "paid",
+      refundOwed: false,
+    });
+    await retryDueRefunds(db, minutes(60 * 24));
+    expect(refundCalls()).toHaveLength(0);
+    const [mail] = (await mailsTo(who.email)).filter((m) => m.subject.endsWith("is cancelled"));
+    expect(mail!.text).toContain("There is no refund");
+    expect(mail!.text).toContain("the £25.00 you paid is kept");
+  });
+
+  it("leaves a refund whose answer was lost owed, and the worker makes it with the same request id", async () => {
+    const { db } = database;
+    const fake = fakePayPal();
+    const { who, bookingId, reference } = await paidBooking();
+    fake.dropNextResponse("/v2/payments/captures/");
+    const outcome = await cancelOwnBooking(db, { userId: who.id, reference }, minutes(10));
+    expect(outcome).toEqual({ ok: true, reference, refundPence: 2500, refund: "owed" });
+    expect(await bookingRow(bookingId)).toMatchObject({ refundOwed: true, paymentStatus: "paid" });
+
+    // Not yet due (the first retry waits a few minutes), then due.
+    await retryDueRefunds(db, new Date(minutes(10).getTime() + 30_000));
+    expect(refundCalls()).toHaveLength(1);
+    const run = await retryDueRefunds(db, minutes(60));
+    expect(run.refunded).toBe(1);
+    expect(refundCalls().map((call) => call.requestId)).toEqual([
+      `refund-${bookingId}`,
+      `refund-${bookingId}`,
+    ]);
+    // PayPal made it once: the second call was answered with the first refund.
+    expect(fake.refunds.size).toBe(1);
+    expect(await bookingRow(bookingId)).toMatchObject({
+      refundOwed: false,
+      paymentStatus: "refunded",
+    });
+    const completed = await db
+      .select()
+      .from(paymentTransaction)
+      .where(
+        and(eq(paymentTransaction.bookingId, bookingId), eq(paymentTransaction.kind, "refund")),
+      );
+    expect(completed.filter((row) => row.status === "COMPLETED")).toHaveLength(1);
+  });
+});
