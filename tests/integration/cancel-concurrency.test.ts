@@ -1,0 +1,165 @@
+import { and, eq } from "drizzle-orm";
+import { drizzle } from "drizzle-orm/node-postgres";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Db } from "#app/db/client.server";
+import * as schema from "#app/db/schema";
+import { booking } from "#app/db/schema";
+import { capturePayment } from "#app/services/booking/capture.server";
+import { cancelOwnBooking } from "#app/services/booking/cancel.server";
+import { holdPlace } from "#app/services/booking/hold.server";
+import { retryDueRefunds } from "#app/services/payments/refunds.server";
+import { loadServerSecret } from "#app/services/secrets.server";
+import { migratedScratchDatabase, TEST_SERVER_SECRET } from "#tests/support/database";
+import {
+  bookingAtCheckout,
+  fakePayPalForThisFile,
+  insertBooking,
+  insertFreeEvent,
+  insertPaidEvent,
+  insertPatient,
+  nextClientAddress,
+} from "#tests/support/fixtures";
+
+/**
+ * People cancelling their own bookings while others take the freed places, and a refund asked
+ * for by several callers at once, on their own connections on a real PostgreSQL server (PGlite
+ * has one connection, so it cannot race). Run with
+ * TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test.
+ */
+
+const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
+/** Monday 1 June 2026, nine days before the fixture's event (Wednesday 10 June). */
+const NOW = new Date("2026-06-01T09:00:00Z");
+const fakePayPal = fakePayPalForThisFile();
+
+describe.skipIf(!onPostgres)(
+  onPostgres
+    ? "cancelling under contention (PostgreSQL)"
+    : "cancelling under contention: SKIPPED, it needs PostgreSQL (set TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test)",
+  () => {
+    let scratch: Awaited<ReturnType<typeof migratedScratchDatabase>>;
+    let pool: pg.Pool;
+    let db: Db;
+
+    beforeAll(async () => {
+      scratch = await migratedScratchDatabase();
+      pool = new pg.Pool({ connectionString: scratch.url, max: 60 });
+      pool.on("error", () => {});
+      db = drizzle(pool, { schema }) as unknown as Db;
+      // The confirmation e-mail carries a signed link.
+      await loadServerSecret(db, TEST_SERVER_SECRET);
+    });
+    afterAll(async () => {
+      await pool?.end();
+      await scratch?.drop();
+    });
+
+    it("keeps capacity exact when 50 people cancel while 50 others take the freed places", async () => {
+      // 8 times of 5 places, 40 places, all booked.
+      const slots = ["10:00", "10:30", "11:00", "11:30", "12:00", "12:30", "13:00", "13:30"];
+      const ev = await insertFreeEvent(db, {
+        totalSpaces: 40,
+        placesPerSlot: 5,
+        startTime: "10:00",
+        endTime: "14:00",
+      });
+      const booked = await Promise.all(
+        Array.from({ length: 40 }, async (_, index) => {
+          const who = await insertPatient(db);
+          return insertBooking(db, {
+            eventId: ev.id,
+            userId: who.id,
+            slotTime: slots[index % slots.length]!,
+            confirmedAt: NOW,
+          });
+        }),
+      );
+      const newcomers = await Promise.all(Array.from({ length: 50 }, () => insertPatient(db)));
+      // 25 of the booked cancel, and each also presses the button a second time.
+      const cancellers = booked.slice(0, 25);
+      const presses = [...cancellers, ...cancellers].map((row) =>
+        cancelOwnBooking(db, { userId: row.userId, reference: row.reference }, NOW),
+      );
+      const holds = newcomers.map((who, index) =>
+        holdPlace(
+          db,
+          {
+            clientAddress: nextClientAddress(),
+            eventId: ev.id,
+            userId: who.id,
+            slotTime: slots[index % slots.length]!,
+          },
+          NOW,
+        ),
+      );
+      const [cancelled, held] = await Promise.all([
+        Promise.allSettled(presses),
+        Promise.allSettled(holds),
+      ]);
+
+      expect(cancelled.filter((result) => result.status === "rejected")).toEqual([]);
+      expect(held.filter((result) => result.status === "rejected")).toEqual([]);
+      const outcomes = cancelled.map((result) =>
+        result.status === "fulfilled" ? (result.value.ok ? "cancelled" : result.value.reason) : "",
+      );
+      expect(outcomes.filter((outcome) => outcome === "cancelled")).toHaveLength(25);
+      expect(outcomes.filter((outcome) => outcome === "already-cancelled")).toHaveLength(25);
+
+      const taking = await db
+        .select({ slotTime: booking.slotTime, status: booking.status })
+        .from(booking)
+        .where(eq(booking.eventId, ev.id));
+      const active = taking.filter((row) => row.status === "confirmed" || row.status === "held");
+      expect(taking.filter((row) => row.status === "cancelled")).toHaveLength(25);
+      expect(active.length).toBeLessThanOrEqual(40);
+      for (const slot of slots)
+        expect(active.filter((row) => row.slotTime.startsWith(slot)).length).toBeLessThanOrEqual(5);
+      // Every hold granted took a place someone freed, and no more were granted than were freed.
+      const granted = held.filter(
+        (result) => result.status === "fulfilled" && result.value.ok,
+      ).length;
+      expect(granted).toBe(active.filter((row) => row.status === "held").length);
+      expect(granted).toBeLessThanOrEqual(25);
+    });
+
+    it("makes one refund call to PayPal when the button is pressed three times and two workers retry at once", async () => {
+      const fake = fakePayPal();
+      const ev = await insertPaidEvent(db, {}, 2500);
+      const who = await insertPatient(db);
+      const { bookingId, reference, orderId } = await bookingAtCheckout(
+        db,
+        { eventId: ev.id, userId: who.id, slotTime: "10:00" },
+        NOW,
+      );
+      fake.setOutcome(orderId, "approve");
+      fake.approve(orderId);
+      const at = new Date(NOW.getTime() + 3 * 60_000);
+      expect((await capturePayment(db, { userId: who.id, orderId }, at)).outcome).toBe(
+        "confirmed",
+      );
+      // Slow answers, so that the callers overlap while the first refund is with PayPal.
+      fake.delayResponses(300);
+      const later = new Date(NOW.getTime() + 10 * 60_000);
+      await Promise.all([
+        cancelOwnBooking(db, { userId: who.id, reference }, later),
+        cancelOwnBooking(db, { userId: who.id, reference }, later),
+        cancelOwnBooking(db, { userId: who.id, reference }, later),
+        new Promise((resolve) => setTimeout(resolve, 100)).then(() => retryDueRefunds(db, later)),
+        new Promise((resolve) => setTimeout(resolve, 150)).then(() => retryDueRefunds(db, later)),
+      ]);
+      await retryDueRefunds(db, new Date(later.getTime() + 3_600_000));
+      const calls = fake.requestsTo("POST", /^\/v2\/payments\/captures\/.+\/refund$/);
+      expect(calls.map((call) => call.requestId)).toEqual([`refund-${bookingId}`]);
+      const [row] = await db
+        .select()
+        .from(booking)
+        .where(and(eq(booking.id, bookingId), eq(booking.userId, who.id)));
+      expect(row).toMatchObject({
+        status: "cancelled",
+        paymentStatus: "refunded",
+        refundOwed: false,
+      });
+    });
+  },
+);
