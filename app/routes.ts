@@ -58,7 +58,12 @@ export default [
   layout("routes/account/layout.tsx", [
     route("portal", "routes/account/portal.tsx"),
     route("medical-results", "routes/account/medical-results.tsx"),
+    route("my-bookings", "routes/account/my-bookings.tsx"),
+    route("my-bookings/:reference", "routes/account/my-booking.tsx"),
+    route("my-bookings/:reference/cancel", "routes/account/my-booking.cancel.tsx"),
   ]),
+  // The calendar entry of one of his bookings, again (a file, so outside the portal's frame).
+  route("my-bookings/:reference/calendar.ics", "routes/account/my-booking.calendar.ts"),
 
   // api: JSON resource routes
   ...prefix("api", [

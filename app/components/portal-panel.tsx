@@ -16,6 +16,9 @@ export function PortalPanel({ name, reference }: { name: string; reference: stri
             </NavLink>
           </li>
           <li>
+            <NavLink to="/my-bookings">My bookings</NavLink>
+          </li>
+          <li>
             <NavLink to="/medical-results">Medical Results</NavLink>
           </li>
         </ul>

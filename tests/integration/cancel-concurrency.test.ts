@@ -135,9 +135,7 @@ describe.skipIf(!onPostgres)(
       fake.setOutcome(orderId, "approve");
       fake.approve(orderId);
       const at = new Date(NOW.getTime() + 3 * 60_000);
-      expect((await capturePayment(db, { userId: who.id, orderId }, at)).outcome).toBe(
-        "confirmed",
-      );
+      expect((await capturePayment(db, { userId: who.id, orderId }, at)).outcome).toBe("confirmed");
       // Slow answers, so that the callers overlap while the first refund is with PayPal.
       fake.delayResponses(300);
       const later = new Date(NOW.getTime() + 10 * 60_000);

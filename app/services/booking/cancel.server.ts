@@ -13,7 +13,7 @@ import { log } from "../log.server";
 import { refundPatientCancellation, type RefundOutcome } from "../payments/refunds.server";
 import { offerFreedPlaces } from "../waitlist.server";
 import { calendarEntryFor, calendarFileName } from "./calendar.server";
-import { paidPence, policyInput } from "./my-bookings.server";
+import { paidPence, policyInput, type MyBooking } from "./my-bookings.server";
 import { lockBooking, lockEvent, lockPerson, type Booking, type EventRow } from "./places.server";
 import { toBookingView } from "./view.server";
 
@@ -47,6 +47,34 @@ export type CancelOutcome =
       refund: "none" | "made" | "owed";
     }
   | { ok: false; reason: CancelRefusal };
+
+/** Why a booking cannot be cancelled online, in words for its person. */
+export const CANCEL_REFUSALS: Record<
+  Exclude<CancelRefusal, "not-found" | "already-cancelled">,
+  string
+> = {
+  started: `Your appointment has already begun, so it can no longer be cancelled online. If you need help, call our booking helpline on ${organisation.phones.booking.display}.`,
+  "sample-taken": "A sample has been taken for this booking, so it cannot be cancelled.",
+  "not-cancellable": `This booking can no longer be cancelled online. If you need help, call our booking helpline on ${organisation.phones.booking.display}.`,
+};
+
+/**
+ * What cancelling would mean, for the page that asks him to confirm: the sentences to show (money
+ * only where he paid), or why it cannot be cancelled.
+ */
+export function cancelPreview(
+  found: MyBooking,
+): { cancellable: true; sentences: string[] } | { cancellable: false; message: string | null } {
+  if (found.state === "cancelled") return { cancellable: false, message: null };
+  if (!found.canCancel) {
+    const reason = found.cancel.allowed ? "not-cancellable" : found.cancel.reason;
+    return { cancellable: false, message: CANCEL_REFUSALS[reason] };
+  }
+  return {
+    cancellable: true,
+    sentences: cancelTermsSentences(found.cancel, found.paidPence, "before"),
+  };
+}
 
 function cancellationEmail(details: {
   to: string;

@@ -3,7 +3,10 @@ import type { Db } from "#app/db/client.server";
 import { booking, event, screeningProduct, testResult } from "#app/db/schema";
 import { bookingStage, canTake } from "#app/domain/booking-lifecycle";
 import { appointmentInstants } from "#app/domain/calendar";
+import { addBusinessDays } from "#app/domain/business-days";
+import { londonDate } from "#app/domain/london-time";
 import {
+  REFUND_WITHIN_BUSINESS_DAYS,
   cancellationTerms,
   changeTerms,
   type CancelTerms,
@@ -17,6 +20,7 @@ import {
   myBookingState,
   type MyBookingState,
 } from "#app/domain/my-bookings";
+import { checkBookingLink } from "../booking-links.server";
 import { calendarEntryFor } from "./calendar.server";
 import type { Booking } from "./places.server";
 import {
@@ -47,8 +51,37 @@ export interface MyBooking extends BookingView {
   canChange: boolean;
   cancelledAt: Date | null;
   cancelledBy: Booking["cancelledBy"];
-  /** a refund is due and not made yet: the worker keeps trying */
-  refundOwed: boolean;
+  /** what he paid, in pence (0: free, or not paid) */
+  paidPence: number;
+  /** for a cancelled paid booking: the money given back, on its way, or kept */
+  refund: RefundNote | null;
+}
+
+export interface RefundNote {
+  /** made: PayPal has it; owed: still to be made (the worker keeps trying); kept: too late for one */
+  state: "made" | "owed" | "kept";
+  pence: number;
+  /** the London day by which a refund reaches him */
+  by: string | null;
+}
+
+/** Where the money of a cancelled booking stands. */
+function refundNote(row: Booking): RefundNote | null {
+  if (row.status !== "cancelled" || row.pricePence <= 0) return null;
+  const by = row.cancelledAt
+    ? addBusinessDays(londonDate(row.cancelledAt), REFUND_WITHIN_BUSINESS_DAYS)
+    : null;
+  if (row.paymentStatus === "refunded") return { state: "made", pence: row.pricePence, by };
+  if (row.paymentStatus !== "paid") return null;
+  // A patient who cancelled too late keeps no refund; any other cancellation is refunded.
+  if (row.cancelledBy === "patient" && !row.refundOwed)
+    return { state: "kept", pence: row.pricePence, by: null };
+  return { state: "owed", pence: row.pricePence, by };
+}
+
+/** What a page shows of a booking: everything but its internal ids. */
+export function shownBooking({ id: _id, userId: _userId, ...shown }: MyBooking) {
+  return shown;
 }
 
 /** "A result exists" for a booking, as one column of the select. */
@@ -104,7 +137,9 @@ function toMyBooking(row: ViewRow & { hasResult: boolean }, now: Date): MyBookin
     canChange: canTake(stage, "patient-cancel") && !row.hasResult && changeTerms(input).allowed,
     cancelledAt: row.booking.cancelledAt,
     cancelledBy: row.booking.cancelledBy,
-    refundOwed: row.booking.refundOwed,
+    paidPence:
+      row.booking.paymentStatus === "refunded" ? row.booking.pricePence : paidPence(row.booking),
+    refund: refundNote(row.booking),
   };
 }
 
@@ -144,6 +179,30 @@ export async function findMyBooking(
     and(eq(booking.reference, reference), eq(booking.userId, input.userId), listedWhere),
   );
   return row ? toMyBooking(row, now) : null;
+}
+
+export type OpenedBooking =
+  | { kind: "not-found" }
+  /** opened from a changed or expired e-mail link: refused whoever is signed in */
+  | { kind: "link-refused"; reason: "invalid" | "expired" }
+  | { kind: "found"; booking: MyBooking; fromLink: boolean };
+
+/**
+ * One of the signed-in person's bookings, as its pages open it: not found (another's, or none),
+ * or, when the address carries a signed link (`booking-links.server.ts`), refused unless the link
+ * is ours, for this booking and its owner, and in date.
+ */
+export async function openMyBooking(
+  db: Db,
+  input: { userId: string; reference: string; query: URLSearchParams },
+  now = new Date(),
+): Promise<OpenedBooking> {
+  const found = await findMyBooking(db, input, now);
+  if (!found) return { kind: "not-found" };
+  const link = checkBookingLink(input.query, found, now);
+  if (link.kind === "invalid" || link.kind === "expired")
+    return { kind: "link-refused", reason: link.kind };
+  return { kind: "found", booking: found, fromLink: link.kind === "valid" };
 }
 
 /** The calendar entry of one of the person's confirmed bookings (null: not his, or not booked). */

@@ -1,0 +1,148 @@
+import { Link } from "react-router";
+import { AddressLines } from "./address-lines";
+import { formatLongDate } from "#app/domain/date-labels";
+import { formatPounds } from "#app/domain/pricing";
+
+/** The parts of "My bookings" shown on the list and on one booking's page. */
+
+export interface ShownBooking {
+  reference: string;
+  eventName: string;
+  eventDate: string;
+  slotStart: string;
+  slotEnd: string;
+  addressLines: string[];
+  mapUrl: string;
+  state: "upcoming" | "past" | "cancelled";
+  whatToBring: readonly string[];
+  canCancel: boolean;
+  canChange: boolean;
+  paidPence: number;
+  refund: { state: "made" | "owed" | "kept"; pence: number; by: string | null } | null;
+}
+
+const STATE_LABELS: Record<ShownBooking["state"], string> = {
+  upcoming: "Booked",
+  past: "Past appointment",
+  cancelled: "Cancelled",
+};
+
+/** Reference, date, time and place, with a link to the place on a map. */
+export function BookingFacts({ booking }: { booking: ShownBooking }) {
+  return (
+    <dl className="event-details booking-details">
+      <dt>Booking reference</dt>
+      <dd className="reference">{booking.reference}</dd>
+      <dt>Status</dt>
+      <dd>{STATE_LABELS[booking.state]}</dd>
+      <dt>Event</dt>
+      <dd>{booking.eventName}</dd>
+      <dt>Date</dt>
+      <dd>{formatLongDate(booking.eventDate)}</dd>
+      <dt>Time</dt>
+      <dd>
+        {booking.slotStart} to {booking.slotEnd}
+      </dd>
+      <dt>Place</dt>
+      <dd>
+        <AddressLines lines={booking.addressLines} />
+        <a href={booking.mapUrl} rel="noopener noreferrer">
+          See the place on a map<span className="visually-hidden"> (OpenStreetMap)</span>
+        </a>
+      </dd>
+    </dl>
+  );
+}
+
+/** Where the money of a cancelled paid booking stands, calmly. */
+export function RefundNote({ refund }: { refund: ShownBooking["refund"] }) {
+  if (!refund) return null;
+  const amount = formatPounds(refund.pence);
+  const by = refund.by
+    ? ` It will reach the card or PayPal account you paid with by ${formatLongDate(refund.by)}.`
+    : "";
+  switch (refund.state) {
+    case "made":
+      return (
+        <p>
+          We have given back the {amount} you paid.{by}
+        </p>
+      );
+    case "owed":
+      return (
+        <p className="inset">
+          Your refund of {amount} is on its way. We are still sending it to PayPal, and we keep
+          trying by ourselves until it is done: you do not need to do anything.{by}
+        </p>
+      );
+    case "kept":
+      return (
+        <p>
+          The {amount} you paid was kept, because the booking was cancelled less than 3 working days
+          before the appointment.
+        </p>
+      );
+  }
+}
+
+/** What he can do with the booking now: see it, add it to his calendar, change the time, cancel. */
+export function BookingActions({
+  booking,
+  showDetailsLink,
+}: {
+  booking: ShownBooking;
+  showDetailsLink: boolean;
+}) {
+  const base = `/my-bookings/${booking.reference}`;
+  const forThis = <span className="visually-hidden"> for booking {booking.reference}</span>;
+  return (
+    <ul className="plain-list booking-actions">
+      {showDetailsLink && (
+        <li>
+          <Link to={base}>See this booking{forThis}</Link>
+        </li>
+      )}
+      {booking.state === "upcoming" && (
+        <li>
+          <a href={`${base}/calendar.ics`} download>
+            Add to your calendar (.ics file){forThis}
+          </a>
+        </li>
+      )}
+      {booking.canChange && (
+        <li>
+          <Link to={`${base}/change`}>Change time{forThis}</Link>
+        </li>
+      )}
+      {booking.canCancel && (
+        <li>
+          <Link to={`${base}/cancel`}>Cancel booking{forThis}</Link>
+        </li>
+      )}
+    </ul>
+  );
+}
+
+export const LINK_REFUSED = {
+  invalid:
+    "This link does not work: it is not complete, or it has been changed. Your bookings are all on the My bookings page.",
+  expired:
+    "This link has expired: links in our e-mails stop working after the appointment. Your bookings are all on the My bookings page.",
+} as const;
+
+/** A changed or expired e-mail link: said plainly, with the way to his bookings. */
+export function LinkRefused({ reason }: { reason: keyof typeof LINK_REFUSED }) {
+  return (
+    <>
+      <h1>This link does not work</h1>
+      <p className="warning" role="alert">
+        {LINK_REFUSED[reason]}
+      </p>
+      <p>
+        <Link className="button" to="/my-bookings">
+          Go to My bookings
+        </Link>
+      </p>
+    </>
+  );
+}

@@ -1,0 +1,111 @@
+import { Form, Link, data, redirect, useNavigation } from "react-router";
+import type { Route } from "./+types/my-booking.cancel";
+import { FocusedAlert, SubmitButton } from "#app/components/form";
+import { BookingFacts, LinkRefused } from "#app/components/my-booking-parts";
+import { pageMeta } from "#app/components/meta";
+import { db } from "#app/db/client.server";
+import { normaliseBookingReference } from "#app/domain/booking-reference";
+import {
+  CANCEL_REFUSALS,
+  cancelOwnBooking,
+  cancelPreview,
+} from "#app/services/booking/cancel.server";
+import { openMyBooking, shownBooking } from "#app/services/booking/my-bookings.server";
+import { requireUser } from "#app/services/guards.server";
+import { logError, routeOf } from "#app/services/log.server";
+import { NO_STORE, TOKEN_LINK_HEADERS, pipeHeaders } from "#app/utils/headers";
+import { readForm } from "#app/utils/http.server";
+
+export const meta = () => pageMeta("Cancel your booking", "Cancel one of your screening bookings.");
+
+export const headers = pipeHeaders;
+
+const CANCEL_FAILED =
+  "We could not cancel your booking just now. Please try again, or call our booking helpline.";
+
+/** Before he confirms: what cancelling means for him (what he gets back, and when). */
+export async function loader({ request, params }: Route.LoaderArgs) {
+  const user = await requireUser(request);
+  const opened = await openMyBooking(db(), {
+    userId: user.id,
+    reference: params.reference,
+    query: new URL(request.url).searchParams,
+  });
+  if (opened.kind === "not-found") throw data(null, { status: 404 });
+  if (opened.kind === "link-refused")
+    return data(
+      { refused: opened.reason },
+      { status: opened.reason === "expired" ? 410 : 403, headers: TOKEN_LINK_HEADERS },
+    );
+  return data(
+    { booking: shownBooking(opened.booking), preview: cancelPreview(opened.booking) },
+    { headers: NO_STORE },
+  );
+}
+
+/** "Yes, cancel my booking": the service decides; a second press finds it cancelled. */
+export async function action({ request, params }: Route.ActionArgs) {
+  const user = await requireUser(request);
+  await readForm(request);
+  let outcome: Awaited<ReturnType<typeof cancelOwnBooking>>;
+  try {
+    outcome = await cancelOwnBooking(db(), { userId: user.id, reference: params.reference });
+  } catch (error) {
+    const errorId = logError(error, { route: routeOf(request), code: "patient_cancel_failed" });
+    return data(
+      { error: `${CANCEL_FAILED} (Reference ${errorId})` },
+      { status: 500, headers: NO_STORE },
+    );
+  }
+  if (outcome.ok) return redirect(`/my-bookings/${outcome.reference}?cancelled`);
+  // A second press, or another tab: it is cancelled, which is what he asked for.
+  if (outcome.reason === "already-cancelled")
+    return redirect(
+      `/my-bookings/${encodeURIComponent(normaliseBookingReference(params.reference) ?? params.reference)}?cancelled`,
+    );
+  if (outcome.reason === "not-found") throw data(null, { status: 404 });
+  return data({ error: CANCEL_REFUSALS[outcome.reason] }, { status: 409, headers: NO_STORE });
+}
+
+export default function CancelBooking({ loaderData, actionData }: Route.ComponentProps) {
+  const navigation = useNavigation();
+  if ("refused" in loaderData) return <LinkRefused reason={loaderData.refused} />;
+  const { booking, preview } = loaderData;
+  const back = `/my-bookings/${booking.reference}`;
+  return (
+    <>
+      <p>
+        <Link to={back}>Back to your booking</Link>
+      </p>
+      <h1>Cancel your booking</h1>
+      {actionData?.error && (
+        <FocusedAlert
+          block="error-summary"
+          title="Your booking is not cancelled"
+          focusKey={actionData}
+        >
+          <p>{actionData.error}</p>
+        </FocusedAlert>
+      )}
+      <BookingFacts booking={booking} />
+      {preview.cancellable ? (
+        <>
+          <h2>What happens if you cancel</h2>
+          {preview.sentences.map((sentence) => (
+            <p key={sentence}>{sentence}</p>
+          ))}
+          <Form method="post" className="button-group">
+            <SubmitButton busy={navigation.state !== "idle"} busyLabel="Cancelling...">
+              Yes, cancel my booking
+            </SubmitButton>
+            <Link className="button button--secondary" to={back}>
+              No, keep my booking
+            </Link>
+          </Form>
+        </>
+      ) : (
+        <p className="inset">{preview.message ?? "This booking is already cancelled."}</p>
+      )}
+    </>
+  );
+}

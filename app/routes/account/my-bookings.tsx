@@ -1,0 +1,69 @@
+import { Link, data } from "react-router";
+import type { Route } from "./+types/my-bookings";
+import { BookingActions, BookingFacts, RefundNote } from "#app/components/my-booking-parts";
+import { pageMeta } from "#app/components/meta";
+import { db } from "#app/db/client.server";
+import { listMyBookings, shownBooking } from "#app/services/booking/my-bookings.server";
+import { requireUser } from "#app/services/guards.server";
+import { NO_STORE, pipeHeaders } from "#app/utils/headers";
+
+export const meta = () => pageMeta("My bookings", "Your screening bookings.");
+
+export const headers = pipeHeaders;
+
+/** The signed-in person's bookings: upcoming soonest first, then past and cancelled ones. */
+export async function loader({ request }: Route.LoaderArgs) {
+  const user = await requireUser(request);
+  const bookings = await listMyBookings(db(), user.id);
+  return data({ bookings: bookings.map(shownBooking) }, { headers: NO_STORE });
+}
+
+export default function MyBookings({ loaderData }: Route.ComponentProps) {
+  const upcoming = loaderData.bookings.filter((booking) => booking.state === "upcoming");
+  const history = loaderData.bookings.filter((booking) => booking.state !== "upcoming");
+  return (
+    <>
+      <h1>My bookings</h1>
+      {loaderData.bookings.length === 0 && (
+        <p className="inset">
+          You have no bookings yet. <Link to="/book-event-main">Find a screening event</Link>.
+        </p>
+      )}
+      {upcoming.length > 0 && (
+        <section aria-labelledby="upcoming-title">
+          <h2 id="upcoming-title">Coming up</h2>
+          <ul className="result-list">
+            {upcoming.map((booking) => (
+              <li key={booking.reference} className="card result-item">
+                <h3 className="card__title">{booking.eventName}</h3>
+                <BookingFacts booking={booking} />
+                <h4>What to bring</h4>
+                <ul>
+                  {booking.whatToBring.map((item) => (
+                    <li key={item}>{item}</li>
+                  ))}
+                </ul>
+                <BookingActions booking={booking} showDetailsLink />
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+      {history.length > 0 && (
+        <section aria-labelledby="history-title">
+          <h2 id="history-title">Past and cancelled bookings</h2>
+          <ul className="result-list">
+            {history.map((booking) => (
+              <li key={booking.reference} className="card result-item">
+                <h3 className="card__title">{booking.eventName}</h3>
+                <BookingFacts booking={booking} />
+                <RefundNote refund={booking.refund} />
+                <BookingActions booking={booking} showDetailsLink />
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+    </>
+  );
+}
