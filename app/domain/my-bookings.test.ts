@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { compareMyBookings, isListedBooking, mapLink, myBookingState } from "./my-bookings";
+import {
+  cancelTermsSentences,
+  compareMyBookings,
+  isListedBooking,
+  mapLink,
+  myBookingState,
+} from "./my-bookings";
 
 const at = (iso: string) => new Date(iso);
 const now = at("2026-06-10T12:00:00Z");
@@ -60,5 +66,53 @@ describe("the map link", () => {
     ).toBe(
       "https://www.openstreetmap.org/search?query=1%20Test%20Street%2C%20Chelmsford%2C%20CM1%201AA",
     );
+  });
+});
+
+describe("what cancelling means, in words", () => {
+  const refund = {
+    allowed: true as const,
+    refundPence: 2500,
+    refundBy: "2026-06-19",
+    chargedInFull: false,
+    fullRefundUntil: "2026-06-04",
+  };
+  const tooLate = {
+    allowed: true as const,
+    refundPence: 0,
+    refundBy: null,
+    chargedInFull: true,
+    fullRefundUntil: "2026-05-29",
+  };
+  const free = {
+    allowed: true as const,
+    refundPence: 0,
+    refundBy: null,
+    chargedInFull: false,
+    fullRefundUntil: null,
+  };
+
+  it("speaks of no money for a free booking", () => {
+    const words = cancelTermsSentences(free, 0, "before").join(" ");
+    expect(words).toBe("If you cancel, your place is given up and someone else can book it.");
+  });
+
+  it("says how much comes back and by when, before and after", () => {
+    expect(cancelTermsSentences(refund, 2500, "before")[1]).toBe(
+      "You will get back £25.00, the full amount you paid. It will reach the card or PayPal account you paid with by Friday, 19 June 2026, within 14 working days.",
+    );
+    expect(cancelTermsSentences(refund, 2500, "done")[1]).toMatch(
+      /^We are giving you back £25\.00/,
+    );
+  });
+
+  it("says plainly when nothing comes back", () => {
+    expect(cancelTermsSentences(tooLate, 2500, "before")[1]).toBe(
+      "You will not get a refund: your appointment is less than 3 working days away, so the £25.00 you paid is kept. A full refund is given only for cancelling by Friday, 29 May 2026.",
+    );
+  });
+
+  it("says nothing when it cannot be cancelled", () => {
+    expect(cancelTermsSentences({ allowed: false, reason: "started" }, 2500, "before")).toEqual([]);
   });
 });

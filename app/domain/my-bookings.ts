@@ -90,7 +90,7 @@ export function cancelTermsSentences(
     );
   } else {
     sentences.push(
-      `${before ? "You will not get a refund" : "There is no refund"}: your appointment is less than ${REFUND_NOTICE_BUSINESS_DAYS + 1} working days away, so the ${formatPounds(paidPence)} you paid is kept.${terms.fullRefundUntil ? ` A full refund was given for cancelling by ${formatLongDate(terms.fullRefundUntil)}.` : ""}`,
+      `${before ? "You will not get a refund" : "There is no refund"}: your appointment is less than ${REFUND_NOTICE_BUSINESS_DAYS + 1} working days away, so the ${formatPounds(paidPence)} you paid is kept.${terms.fullRefundUntil ? ` A full refund is given only for cancelling by ${formatLongDate(terms.fullRefundUntil)}.` : ""}`,
     );
   }
   return sentences;

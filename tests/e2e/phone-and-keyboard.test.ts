@@ -133,7 +133,7 @@ describe("targets on a phone", () => {
     await expectTargets(page, ".checkbox", 3);
 
     await page.goto("/portal");
-    await expectTargets(page, ".portal-panel nav a", 2);
+    await expectTargets(page, ".portal-panel nav a", 3);
     await expectTargets(page, ".portal-panel button");
 
     await page.goto("/book-event-main");

@@ -1,5 +1,7 @@
 import type { Browser, BrowserContextOptions, Page } from "playwright-core";
+import { eq } from "drizzle-orm";
 import type { Db } from "#app/db/client.server";
+import { user } from "#app/db/schema";
 import { insertBooking } from "#tests/support/fixtures/bookings";
 import { insertPaidEvent, londonDay } from "#tests/support/fixtures/events";
 import { insertPatient, uniqueId } from "#tests/support/fixtures/people";
@@ -104,11 +106,26 @@ export async function tourSite(
   await visitor.context().close();
 
   // A signed-in patient: the portal, and booking with each step's errors.
-  const { page: patient } = await newPatientPage(browser, { javaScriptEnabled });
+  const { page: patient, email } = await newPatientPage(browser, { javaScriptEnabled });
   await patient.setViewportSize(options.viewport ?? { width: 1280, height: 720 });
   watch(patient);
   await open(patient, "/portal");
   await open(patient, "/medical-results");
+  // His bookings: one paid booking of another event, its page and its cancel page.
+  const [account] = await db.select({ id: user.id }).from(user).where(eq(user.email, email));
+  const booked = await insertBooking(db, {
+    eventId: (
+      await insertPaidEvent(db, { name: `Tour Booked ${uniqueId()}`, eventDate: londonDay(20) })
+    ).id,
+    userId: account!.id,
+    confirmedAt: new Date(),
+    pricePence: 2500,
+    paymentRequired: true,
+    paymentStatus: "paid",
+  });
+  await open(patient, "/my-bookings");
+  await open(patient, `/my-bookings/${booked.reference}`);
+  await open(patient, `/my-bookings/${booked.reference}/cancel`);
   await open(patient, `/book-event?event=${event.id}`);
   await submit(patient, "Proceed to Consent Form", "/book-event without a time");
   await patient.locator(".radio__input:not([disabled])").first().check();

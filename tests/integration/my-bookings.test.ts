@@ -8,7 +8,9 @@ import {
   listMyBookings,
   myBookingCalendar,
 } from "#app/services/booking/my-bookings.server";
+import { checkBookingLink, manageBookingUrl } from "#app/services/booking-links.server";
 import { findEvent } from "#app/services/events.server";
+import { config } from "#app/config.server";
 import { retryDueRefunds } from "#app/services/payments/refunds.server";
 import { testDatabaseForThisFile } from "#tests/support/database";
 import {
@@ -308,5 +310,50 @@ describe("cancelling one's own booking", () => {
         and(eq(paymentTransaction.bookingId, bookingId), eq(paymentTransaction.kind, "refund")),
       );
     expect(completed.filter((row) => row.status === "COMPLETED")).toHaveLength(1);
+  });
+});
+
+describe("signed links to a booking's page", () => {
+  const linked = {
+    id: "5f0c6a8e-1111-4c3b-9d7e-000000000001",
+    userId: "owner-user-id",
+    reference: "MHAT-7KQ3-9XZ2",
+    eventDate: "2026-06-10",
+  };
+  const queryOf = (url: string) => new URL(url).searchParams;
+
+  it("points at the booking's page on this site, and is accepted for its booking and owner", () => {
+    const url = manageBookingUrl(linked);
+    expect(url.startsWith(`${config().publicBaseUrl}/my-bookings/MHAT-7KQ3-9XZ2?`)).toBe(true);
+    expect(checkBookingLink(queryOf(url), linked, NOW)).toEqual({ kind: "valid" });
+  });
+
+  it("is refused for another booking or another owner, or once changed", () => {
+    const query = queryOf(manageBookingUrl(linked));
+    expect(checkBookingLink(query, { ...linked, userId: "someone-else" }, NOW).kind).toBe(
+      "invalid",
+    );
+    expect(
+      checkBookingLink(query, { ...linked, id: "5f0c6a8e-1111-4c3b-9d7e-000000000002" }, NOW).kind,
+    ).toBe("invalid");
+    const later = new URLSearchParams(query);
+    later.set("expires", String(Number(query.get("expires")) + 86_400));
+    expect(checkBookingLink(later, linked, NOW).kind).toBe("invalid");
+    const forged = new URLSearchParams(query);
+    forged.set("signature", "A".repeat(query.get("signature")!.length));
+    expect(checkBookingLink(forged, linked, NOW).kind).toBe("invalid");
+    expect(checkBookingLink(new URLSearchParams("expires=1"), linked, NOW).kind).toBe("invalid");
+  });
+
+  it("expires at the end of the day after the appointment", () => {
+    const query = queryOf(manageBookingUrl(linked));
+    // Midnight at the end of Thursday 11 June in London (summer time) is 23:00 UTC.
+    expect(query.get("expires")).toBe(String(Date.parse("2026-06-11T23:00:00Z") / 1000));
+    expect(checkBookingLink(query, linked, new Date("2026-06-11T22:59:59Z")).kind).toBe("valid");
+    expect(checkBookingLink(query, linked, new Date("2026-06-11T23:00:00Z")).kind).toBe("expired");
+  });
+
+  it("leaves an address without a signature to the session", () => {
+    expect(checkBookingLink(new URLSearchParams(""), linked, NOW)).toEqual({ kind: "none" });
   });
 });

@@ -743,8 +743,22 @@ export async function startFakePayPal(options: FakePayPalOptions = {}) {
             id: refund.id,
             captureId: refund.captureId,
           })),
+          // Every refund call that reached "PayPal", repeats with the same request id included.
+          refundCalls: requests
+            .filter((seen) => seen.method === "POST" && /\/refund$/.test(seen.path))
+            .map((seen) => ({ path: seen.path, requestId: seen.requestId ?? null })),
         },
       };
+    }
+    // Slow answers (ms), so that callers in another process overlap; 0 to stop.
+    if (path === "/__fake/delay" && method === "POST") {
+      delayMs = Number(new URLSearchParams(request.query).get("ms") ?? 0) || 0;
+      return { status: 200, body: { ok: true } };
+    }
+    // The next request whose path starts with `path` is carried out, but its answer is lost.
+    if (path === "/__fake/drop-next" && method === "POST") {
+      dropNext = new URLSearchParams(request.query).get("path") ?? undefined;
+      return { status: 200, body: { ok: true } };
     }
     if (path === "/checkoutnow" && method === "GET") {
       const order = orders.get(new URLSearchParams(request.query).get("token") ?? "");
