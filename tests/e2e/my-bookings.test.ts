@@ -98,11 +98,24 @@ async function paidBookingThroughTheSite(eventDate: string) {
   return { page, email, reference };
 }
 
+/**
+ * axe runs inside the page, so a page opened without JavaScript is checked again in a context
+ * with it (same cookies, same address).
+ */
+async function axeWithScripts(page: Page) {
+  const scripted = await newPage(browser());
+  await scripted.context().addCookies(await page.context().cookies());
+  await scripted.goto(page.url());
+  await expectNoAxeViolations(scripted);
+  await scripted.context().close();
+}
+
 /** Presses Tab until the named button has focus, then Enter: the keyboard alone. */
 async function pressByKeyboard(page: Page, name: string) {
   for (let step = 0; step < 40; step++) {
     await page.keyboard.press("Tab");
-    const focused = await page.evaluate(() => document.activeElement?.textContent?.trim() ?? "");
+    // Read through Playwright's own world: the page's scripts may be off.
+    const focused = ((await page.locator(":focus").textContent()) ?? "").trim();
     if (focused === name) {
       await page.keyboard.press("Enter");
       return;
@@ -138,7 +151,7 @@ describe("my bookings and cancelling a free booking", () => {
       await item.getByRole("link", { name: /See the place on a map/ }).getAttribute("href"),
     ).toBe("https://www.openstreetmap.org/?mlat=51.73560&mlon=0.46850#map=17/51.73560/0.46850");
     expect(await item.textContent()).toContain("Wear a shirt with sleeves");
-    await expectNoAxeViolations(page);
+    await axeWithScripts(page);
 
     // The calendar entry again, under the UID of the one he was sent.
     const ics = await page.request.get(`/my-bookings/${booked.reference}/calendar.ics`);
@@ -151,12 +164,12 @@ describe("my bookings and cancelling a free booking", () => {
     expect(terms).toContain("If you cancel, your place is given up and someone else can book it.");
     // A free booking: nothing about money.
     expect(terms).not.toMatch(/£|refund/i);
-    await expectNoAxeViolations(page);
+    await axeWithScripts(page);
 
     await pressByKeyboard(page, "Yes, cancel my booking");
     await page.waitForURL(new RegExp(`/my-bookings/${booked.reference}\\?cancelled`));
     await page.getByText("Your booking is cancelled.").waitFor();
-    await expectNoAxeViolations(page);
+    await axeWithScripts(page);
     expect(await bookingRow(booked.reference)).toMatchObject({
       status: "cancelled",
       cancelled_by: "patient",
@@ -269,7 +282,7 @@ describe("cancelling a paid booking", () => {
     expect(await page.locator("main").textContent()).toContain(
       "Your refund of £25.00 is on its way.",
     );
-    await expectNoAxeViolations(page);
+    await axeWithScripts(page);
     expect((await bookingRow(reference)).refund_owed).toBe(true);
 
     await runRefundJob(new Date(Date.now() + 5 * 60_000));
@@ -368,7 +381,7 @@ describe("signed links from our e-mails", () => {
 
     response = await page.goto(`/my-bookings/${booked.reference}?${valid}`);
     expect(response?.status()).toBe(200);
-    expect(response?.headers()["referrer-policy"]).toBe("same-origin");
+    expect(response?.headers()["referrer-policy"]).toContain("same-origin");
 
     const { page: other } = await newPatientPage(browser());
     response = await other.goto(`/my-bookings/${booked.reference}?${valid}`);
