@@ -27,16 +27,29 @@ const STATE_LABELS: Record<ShownBooking["state"], string> = {
   cancelled: "Cancelled",
 };
 
-/** Reference, date, time and place, with a link to the place on a map. */
-export function BookingFacts({ booking }: { booking: ShownBooking }) {
+/**
+ * Reference, date, time and place, with a link to the place on a map; the event's name too,
+ * unless a heading above already gives it.
+ */
+export function BookingFacts({
+  booking,
+  withEvent = true,
+}: {
+  booking: ShownBooking;
+  withEvent?: boolean;
+}) {
   return (
     <dl className="event-details booking-details">
       <dt>Booking reference</dt>
       <dd className="reference">{booking.reference}</dd>
       <dt>Status</dt>
       <dd>{STATE_LABELS[booking.state]}</dd>
-      <dt>Event</dt>
-      <dd>{booking.eventName}</dd>
+      {withEvent && (
+        <>
+          <dt>Event</dt>
+          <dd>{booking.eventName}</dd>
+        </>
+      )}
       <dt>Date</dt>
       <dd>{formatLongDate(booking.eventDate)}</dd>
       <dt>Time</dt>

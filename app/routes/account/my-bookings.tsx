@@ -36,7 +36,7 @@ export default function MyBookings({ loaderData }: Route.ComponentProps) {
             {upcoming.map((booking) => (
               <li key={booking.reference} className="card result-item">
                 <h3 className="card__title">{booking.eventName}</h3>
-                <BookingFacts booking={booking} />
+                <BookingFacts booking={booking} withEvent={false} />
                 <h4>What to bring</h4>
                 <ul>
                   {booking.whatToBring.map((item) => (
@@ -56,7 +56,7 @@ export default function MyBookings({ loaderData }: Route.ComponentProps) {
             {history.map((booking) => (
               <li key={booking.reference} className="card result-item">
                 <h3 className="card__title">{booking.eventName}</h3>
-                <BookingFacts booking={booking} />
+                <BookingFacts booking={booking} withEvent={false} />
                 <RefundNote refund={booking.refund} />
                 <BookingActions booking={booking} showDetailsLink />
               </li>
