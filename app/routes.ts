@@ -58,6 +58,7 @@ export default [
   layout("routes/account/layout.tsx", [
     route("portal", "routes/account/portal.tsx"),
     route("medical-results", "routes/account/medical-results.tsx"),
+    route("my-bookings/:reference/change", "routes/account/my-bookings.change.tsx"),
   ]),
 
   // api: JSON resource routes

@@ -420,6 +420,8 @@ export interface ChangeEventOption {
   startTime: string;
   endTime: string;
   address: string;
+  /** how long each appointment takes */
+  sessionMinutes: number;
   /** the booking's own event */
   current: boolean;
   availableTimes: number;
@@ -573,6 +575,7 @@ async function eventOptions(
       startTime: hhmm(ev.startTime),
       endTime: hhmm(ev.endTime),
       address: [ev.addressLine1, ev.city, ev.postcode].filter(Boolean).join(", "),
+      sessionMinutes: ev.sessionDuration,
       current,
       availableTimes,
     });
