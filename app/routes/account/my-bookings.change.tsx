@@ -8,21 +8,18 @@ import { SlotPicker } from "#app/components/slot-picker";
 import { organisation } from "#app/content/organisation";
 import { db } from "#app/db/client.server";
 import {
+  BOOKING_REFUSALS,
   CHANGE_FORM_MESSAGES,
+  CHANGE_REFUSAL_MESSAGES,
   changeChoiceSchema,
   changeDeadlineLabel,
+  EVENT_REFUSALS,
+  type ChangeRefusal,
 } from "#app/domain/booking-change";
 import { slotEndTime } from "#app/domain/calendar";
 import { formatLongDate } from "#app/domain/date-labels";
 import { formValues, parseForm, type FieldErrors } from "#app/domain/forms";
-import {
-  BOOKING_REFUSALS,
-  CHANGE_REFUSAL_MESSAGES,
-  changeOwnBooking,
-  changePage,
-  EVENT_REFUSALS,
-  type ChangeRefusal,
-} from "#app/services/booking/change.server";
+import { changeOwnBooking, changePage } from "#app/services/booking/change.server";
 import { requireUser } from "#app/services/guards.server";
 import { NO_STORE, pipeHeaders } from "#app/utils/headers";
 import { readForm } from "#app/utils/http.server";
