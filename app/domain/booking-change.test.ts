@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { changeChoiceSchema, changeDeadlineLabel, CHANGE_FORM_MESSAGES } from "./booking-change";
+import { changeDeadlineLabel, CHANGE_FORM_MESSAGES } from "./booking-change";
+import { changeChoiceSchema } from "./booking-change-form";
 
 describe("changeDeadlineLabel", () => {
   it.each([

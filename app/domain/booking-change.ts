@@ -1,4 +1,3 @@
-import { z } from "zod";
 import { organisation } from "#app/content/organisation";
 import {
   formatLondonDateTime,
@@ -17,20 +16,6 @@ export const CHANGE_FORM_MESSAGES = {
   chooseEvent: "Choose an event",
   chooseTime: "Choose a new time",
 } as const;
-
-/** The chosen event and time, as the "Continue" and "Confirm the change" buttons post them. */
-export const changeChoiceSchema = z.object({
-  event: z
-    .string({ error: CHANGE_FORM_MESSAGES.chooseEvent })
-    .trim()
-    .min(1, CHANGE_FORM_MESSAGES.chooseEvent)
-    .max(64, CHANGE_FORM_MESSAGES.chooseEvent),
-  slotTime: z
-    .string({ error: CHANGE_FORM_MESSAGES.chooseTime })
-    .trim()
-    .min(1, CHANGE_FORM_MESSAGES.chooseTime)
-    .max(5, CHANGE_FORM_MESSAGES.chooseTime),
-});
 
 /**
  * When a change stops being free, in words: "the end of Sunday, 07 June 2026" for a deadline at a

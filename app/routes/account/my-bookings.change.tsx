@@ -11,11 +11,11 @@ import {
   BOOKING_REFUSALS,
   CHANGE_FORM_MESSAGES,
   CHANGE_REFUSAL_MESSAGES,
-  changeChoiceSchema,
   changeDeadlineLabel,
   EVENT_REFUSALS,
   type ChangeRefusal,
 } from "#app/domain/booking-change";
+import { changeChoiceSchema } from "#app/domain/booking-change-form";
 import { slotEndTime } from "#app/domain/calendar";
 import { formatLongDate } from "#app/domain/date-labels";
 import { formValues, parseForm, type FieldErrors } from "#app/domain/forms";
