@@ -73,6 +73,7 @@ export default [
     route("payments/orders", "routes/api/payments.orders.ts"),
     route("payments/orders/:orderId/capture", "routes/api/payments.capture.ts"),
     route("medical/results/:profileId", "routes/api/medical.results.ts"),
+    route("bookings/:reference/change", "routes/api/bookings.change.ts"),
     route("*", "routes/api/not-found.ts"),
   ]),
 

@@ -221,3 +221,49 @@ describe("changing one's own booking", () => {
     await page.context().close();
   });
 });
+
+describe("POST /api/bookings/{reference}/change", () => {
+  const post = (jar: Jar, reference: string, body: unknown) =>
+    jar.fetch(`/api/bookings/${reference}/change`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
+
+  it("moves the signed-in person's booking, and answers 4xx JSON to anything else", async () => {
+    const { first, second, jar, row } = await bookedPatient();
+
+    const missing = await post(jar, row.reference, { eventId: first.id });
+    expect(missing.status).toBe(400);
+    expect(await missing.json()).toMatchObject({ error: "slotTime is required" });
+
+    const taken = await post(jar, row.reference, { eventId: first.id, slotTime: "10:00" });
+    expect(taken.status).toBe(409);
+    expect(await taken.json()).toMatchObject({ details: { reason: "same-time" } });
+
+    const { jar: strangerJar } = await signedInPatient(server.db);
+    const stranger = await post(strangerJar, row.reference, {
+      eventId: second.id,
+      slotTime: "11:00",
+    });
+    expect(stranger.status).toBe(404);
+    expect(await stranger.json()).toEqual({ error: "Booking not found" });
+
+    const moved = await post(jar, row.reference, { eventId: second.id, slotTime: "11:00" });
+    expect(moved.status).toBe(200);
+    expect(await moved.json()).toEqual({
+      reference: row.reference,
+      eventId: second.id,
+      eventDate: second.eventDate,
+      slotTime: "11:00",
+    });
+    expect(await freeTimes(second.id, second.eventDate)).toEqual(["10:00", "10:30", "11:30"]);
+
+    const signedOut = await fetch(`${baseURL()}/api/bookings/${row.reference}/change`, {
+      method: "POST",
+      headers: { "content-type": "application/json", origin: baseURL() },
+      body: JSON.stringify({ eventId: first.id, slotTime: "11:00" }),
+    });
+    expect(signedOut.status).toBe(401);
+  });
+});
