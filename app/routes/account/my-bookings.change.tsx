@@ -324,7 +324,7 @@ function ChooseTime({
 }) {
   const navigation = useNavigation();
   return (
-    <section aria-labelledby="choose-time-title">
+    <section className="change-step" aria-labelledby="choose-time-title">
       <h2 id="choose-time-title">Choose a new time</h2>
       {hasOtherTimes ? (
         <Form
@@ -376,13 +376,13 @@ function ChooseEvent({
   const id = "field-event";
   if (!hasOthers)
     return (
-      <section aria-labelledby="choose-event-title">
+      <section className="change-step" aria-labelledby="choose-event-title">
         <h2 id="choose-event-title">Or choose another event</h2>
         <p className="inset">{CHANGE_PAGE_MESSAGES.noOtherEvents}</p>
       </section>
     );
   return (
-    <section aria-labelledby="choose-event-title">
+    <section className="change-step" aria-labelledby="choose-event-title">
       <h2 id="choose-event-title">Or choose another event</h2>
       <Form method="get" className="form">
         <input type="hidden" name="step" value="times" />
@@ -478,13 +478,13 @@ function CheckChange({
         <input type="hidden" name="intent" value="confirm" />
         <input type="hidden" name="event" value={review.event} />
         <input type="hidden" name="slotTime" value={review.slotTime} />
-        <SubmitButton busy={navigation.state !== "idle"} busyLabel="Changing...">
-          Confirm the change
-        </SubmitButton>
+        <div className="button-group">
+          <SubmitButton busy={navigation.state !== "idle"} busyLabel="Changing...">
+            Confirm the change
+          </SubmitButton>
+          <Link to={backTo}>Choose a different time</Link>
+        </div>
       </Form>
-      <p>
-        <Link to={backTo}>Choose a different time</Link>
-      </p>
     </section>
   );
 }

@@ -18,6 +18,7 @@ import { bookingCalendar } from "#app/domain/calendar";
 import { changeTerms, type ChangeTerms } from "#app/domain/cancellation-policy";
 import { formatLongDate } from "#app/domain/date-labels";
 import { bookingEligibility } from "#app/domain/eligibility";
+import { joinAddress } from "#app/domain/events";
 import { londonDate, londonInstant } from "#app/domain/london-time";
 import { isPaidEvent } from "#app/domain/pricing";
 import { slotChoices, type SlotChoice } from "#app/domain/slot-choices";
@@ -517,7 +518,7 @@ async function eventOptions(
       eventDate: ev.eventDate,
       startTime: hhmm(ev.startTime),
       endTime: hhmm(ev.endTime),
-      address: [ev.addressLine1, ev.city, ev.postcode].filter(Boolean).join(", "),
+      address: joinAddress([ev.addressLine1, ev.addressLine2, ev.city, ev.postcode, ev.country]),
       sessionMinutes: ev.sessionDuration,
       current,
       availableTimes,
