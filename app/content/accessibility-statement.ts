@@ -26,7 +26,7 @@ export const accessibilityStatement: ContentDocument = {
             "use every page with a keyboard alone, and see clearly where you are on the page",
             "find an event, book, fill in the consent form and pay with JavaScript turned off: every form works without it",
             "use a screen reader: pages have headings, labelled form fields, and error messages that are read out",
-            "read text against its background easily: body text has at least 7 times the contrast of its background",
+            "read text easily: body text has a contrast ratio of at least 7 to 1 with its background",
             "understand results and booking states without colour: each one has a word and a symbol as well",
           ],
         },

@@ -23,7 +23,7 @@ export interface Reminder {
 }
 
 export interface ReminderChannel {
-  /** The log code and counter name, such as "email". */
+  /** What the channel is, such as "email" or "sms". */
   name: string;
   /**
    * Sends (or queues) one reminder inside the job's transaction, which also marks the booking as
