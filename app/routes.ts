@@ -26,6 +26,8 @@ export default [
   route("news/patient-journey", "routes/site/news.patient-journey.tsx"),
   route("news/patient-journey/:storyId", "routes/site/news.patient-journey.story.tsx"),
   route("refund-policy", "routes/site/refund-policy.tsx"),
+  route("privacy-notice", "routes/site/privacy-notice.tsx"),
+  route("accessibility-statement", "routes/site/accessibility-statement.tsx"),
   route(organisation.screeningEventPath.slice(1), "routes/site/screening-event.tsx"),
   route("world-cancer-day-poster", "routes/site/world-cancer-day-poster.tsx"),
 

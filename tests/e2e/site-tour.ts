@@ -43,6 +43,8 @@ export const CONTENT_ROUTES: [path: string, heading: RegExp][] = [
   ["/news/patient-journey/robert-hale", /Robert's story/],
   ["/news/patient-journey/michael-adeyemi", /Michael's story/],
   ["/refund-policy", /Refund Policy/],
+  ["/privacy-notice", /Privacy notice/],
+  ["/accessibility-statement", /Accessibility statement/],
   ["/mhat-screening-event", /MHAT screening events/],
   ["/world-cancer-day-poster", /World Cancer Day poster/],
 ];
