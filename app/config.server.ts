@@ -108,6 +108,8 @@ const envSchema = z
     /** How often the booking worker runs its jobs (payments, refunds, offers, reminders, retention). */
     WORKER_INTERVAL_MS: wholeNumber(50).default(60_000),
     HOLD_MINUTES: wholeNumber(1, 120).default(15),
+    /** How many hours before an appointment its reminder goes out (up to two weeks). */
+    REMINDER_HOURS_BEFORE: wholeNumber(2, 336).default(48),
     LOG_LEVEL: oneOf(LOG_LEVELS).default("info"),
   })
   .superRefine((env, ctx) => {

@@ -111,6 +111,12 @@ export const BOOKING_STEPS = {
    * result is refused by the service as well)
    */
   "patient-cancel": ["confirmed"],
+  /**
+   * the patient moves his own booked place to another time (of this event or another like it):
+   * only before the day's check-in has begun; the notice it needs is `changeTerms`
+   * (`cancellation-policy.ts`)
+   */
+  "patient-change": ["confirmed"],
   /** give back the money of a cancelled booking */
   refund: ["cancelled"],
   /**

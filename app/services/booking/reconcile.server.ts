@@ -10,6 +10,8 @@ import { paymentProvider } from "../payments/provider.server";
 import { retryDueRefunds } from "../payments/refunds.server";
 import { capturePayment, settle, type CaptureResult } from "./capture.server";
 import { lockBooking, lockEvent } from "./places.server";
+import { emailReminderChannel } from "./reminder-email.server";
+import { sendDueReminders } from "./reminders.server";
 
 /**
  * The booking worker: no payment is lost and no hold outlives its end. It runs every minute on
@@ -202,6 +204,13 @@ export const WORKER_JOBS: WorkerJob[] = [
     async run(db, now) {
       const { refunded, alreadyRefunded, failed } = await retryDueRefunds(db, now);
       return { refunded, alreadyRefunded, failed };
+    },
+  },
+  {
+    code: "reminders_sent",
+    async run(db, now) {
+      const { sent } = await sendDueReminders(db, emailReminderChannel, now);
+      return { sent };
     },
   },
 ];
