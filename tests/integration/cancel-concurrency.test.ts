@@ -55,17 +55,28 @@ describe.skipIf(!onPostgres)(
       await scratch?.drop();
     });
 
-    it("keeps capacity exact when 50 people cancel while 50 others take the freed places", async () => {
-      // 8 times of 5 places, 40 places, all booked.
-      const slots = ["10:00", "10:30", "11:00", "11:30", "12:00", "12:30", "13:00", "13:30"];
+    it("keeps capacity exact when 50 people cancel (each pressing twice) while 50 others take the freed places", async () => {
+      // 10 times of 6 places, 60 places, all booked.
+      const slots = [
+        "10:00",
+        "10:30",
+        "11:00",
+        "11:30",
+        "12:00",
+        "12:30",
+        "13:00",
+        "13:30",
+        "14:00",
+        "14:30",
+      ];
       const ev = await insertFreeEvent(db, {
-        totalSpaces: 40,
-        placesPerSlot: 5,
+        totalSpaces: 60,
+        placesPerSlot: 6,
         startTime: "10:00",
-        endTime: "14:00",
+        endTime: "15:00",
       });
       const booked = await Promise.all(
-        Array.from({ length: 40 }, async (_, index) => {
+        Array.from({ length: 60 }, async (_, index) => {
           const who = await insertPatient(db);
           return insertBooking(db, {
             eventId: ev.id,
@@ -76,8 +87,8 @@ describe.skipIf(!onPostgres)(
         }),
       );
       const newcomers = await Promise.all(Array.from({ length: 50 }, () => insertPatient(db)));
-      // 25 of the booked cancel, and each also presses the button a second time.
-      const cancellers = booked.slice(0, 25);
+      // 50 of the booked cancel, and each also presses the button a second time.
+      const cancellers = booked.slice(0, 50);
       const presses = [...cancellers, ...cancellers].map((row) =>
         cancelOwnBooking(db, { userId: row.userId, reference: row.reference }, NOW),
       );
@@ -103,24 +114,26 @@ describe.skipIf(!onPostgres)(
       const outcomes = cancelled.map((result) =>
         result.status === "fulfilled" ? (result.value.ok ? "cancelled" : result.value.reason) : "",
       );
-      expect(outcomes.filter((outcome) => outcome === "cancelled")).toHaveLength(25);
-      expect(outcomes.filter((outcome) => outcome === "already-cancelled")).toHaveLength(25);
+      expect(outcomes.filter((outcome) => outcome === "cancelled")).toHaveLength(50);
+      expect(outcomes.filter((outcome) => outcome === "already-cancelled")).toHaveLength(50);
 
       const taking = await db
         .select({ slotTime: booking.slotTime, status: booking.status })
         .from(booking)
         .where(eq(booking.eventId, ev.id));
       const active = taking.filter((row) => row.status === "confirmed" || row.status === "held");
-      expect(taking.filter((row) => row.status === "cancelled")).toHaveLength(25);
-      expect(active.length).toBeLessThanOrEqual(40);
+      expect(taking.filter((row) => row.status === "cancelled")).toHaveLength(50);
+      expect(active.length).toBeLessThanOrEqual(60);
       for (const slot of slots)
-        expect(active.filter((row) => row.slotTime.startsWith(slot)).length).toBeLessThanOrEqual(5);
+        expect(active.filter((row) => row.slotTime.startsWith(slot)).length).toBeLessThanOrEqual(6);
       // Every hold granted took a place someone freed, and no more were granted than were freed.
       const granted = held.filter(
         (result) => result.status === "fulfilled" && result.value.ok,
       ).length;
       expect(granted).toBe(active.filter((row) => row.status === "held").length);
-      expect(granted).toBeLessThanOrEqual(25);
+      expect(granted).toBeLessThanOrEqual(50);
+      // The places were counted from the bookings as they changed: some freed places were taken.
+      expect(granted).toBeGreaterThan(0);
     });
 
     it("makes one refund call to PayPal when the button is pressed three times and two workers retry at once", async () => {
