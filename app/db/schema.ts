@@ -539,8 +539,13 @@ export const consent = pgTable(
       .notNull()
       .references(() => user.id),
     testDate: date("test_date", { mode: "string" }).notNull(),
-    /** The consent form's answers in the spec's field names (health data: never logged or mailed). */
-    answers: jsonb("answers").notNull(),
+    /**
+     * The consent form's answers in the spec's field names (health data: never logged or mailed).
+     * Null once shredded: after CONSENT_RETENTION_DAYS, or when the person deleted his account.
+     */
+    answers: jsonb("answers"),
+    /** When the answers were shredded; the fact of consent, its date and wording version stay. */
+    answersErasedAt: timestamp("answers_erased_at", { withTimezone: true }),
     gpConsent: boolean("gp_consent").notNull().default(false),
     wordingVersion: text("wording_version").notNull(),
     agreedAt: timestamp("agreed_at", { withTimezone: true }).notNull(),
@@ -695,4 +700,31 @@ export const testResultRevision = pgTable(
     reason: text("reason").notNull(),
   },
   (table) => [index("test_result_revision_result_idx").on(table.testResultId)],
+);
+
+/**
+ * What the clinic keeps of a released result after its patient deleted his account: the minimum
+ * that identifies whose result it is (name, date of birth, NHS number, sample id and date), kept
+ * apart from the anonymised account until `retainUntil` (RESULT_RETENTION_YEARS after release),
+ * then erased by the booking worker together with the result it names.
+ */
+export const retainedResult = pgTable(
+  "retained_result",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    testResultId: uuid("test_result_id")
+      .notNull()
+      .unique()
+      .references(() => testResult.id),
+    firstName: text("first_name").notNull(),
+    lastName: text("last_name").notNull(),
+    dateOfBirth: date("date_of_birth", { mode: "string" }),
+    nhsNumber: text("nhs_number"),
+    sampleId: text("sample_id"),
+    sampleDate: date("sample_date", { mode: "string" }),
+    /** When the account was erased. */
+    accountErasedAt: timestamp("account_erased_at", { withTimezone: true }).notNull(),
+    retainUntil: timestamp("retain_until", { withTimezone: true }).notNull(),
+  },
+  (table) => [index("retained_result_until_idx").on(table.retainUntil)],
 );

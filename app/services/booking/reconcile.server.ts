@@ -3,8 +3,10 @@ import type { Db } from "#app/db/client.server";
 import { noteDatabaseError } from "#app/db/health.server";
 import { booking } from "#app/db/schema";
 import { isHoldLive } from "#app/domain/booking-lifecycle";
+import { config } from "#app/config.server";
 import { eventsChanged } from "../events.server";
 import { log } from "../log.server";
+import { eraseEndedRetainedResults, shredExpiredConsentAnswers } from "../my-data.server";
 import { PayPalError, PayPalNetworkError, type PayPalOrder } from "../payments/paypal.server";
 import { paymentProvider } from "../payments/provider.server";
 import { retryDueRefunds } from "../payments/refunds.server";
@@ -203,6 +205,16 @@ export const WORKER_JOBS: WorkerJob[] = [
       const { refunded, alreadyRefunded, failed } = await retryDueRefunds(db, now);
       return { refunded, alreadyRefunded, failed };
     },
+  },
+  {
+    // UK GDPR storage limitation: consent answers after CONSENT_RETENTION_DAYS (answers only).
+    code: "consent_answers_shredded",
+    run: (db, now) => shredExpiredConsentAnswers(db, now, config().CONSENT_RETENTION_DAYS),
+  },
+  {
+    // Results kept after an account was deleted, once RESULT_RETENTION_YEARS are over.
+    code: "retained_results_erased",
+    run: (db, now) => eraseEndedRetainedResults(db, now),
   },
 ];
 
