@@ -58,7 +58,12 @@ export default [
   layout("routes/account/layout.tsx", [
     route("portal", "routes/account/portal.tsx"),
     route("medical-results", "routes/account/medical-results.tsx"),
+    route("my-data", "routes/account/my-data.tsx"),
+    route("delete-account", "routes/account/delete-account.tsx"),
   ]),
+  // The same data as a file to keep: no frame, so outside the layout (it checks who is signed in).
+  route("my-data.json", "routes/account/my-data.json.ts"),
+  route("account-deleted", "routes/site/account-deleted.tsx"),
 
   // api: JSON resource routes
   ...prefix("api", [

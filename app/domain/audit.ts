@@ -38,8 +38,8 @@ export const AUDIT_ACTIONS = {
   "staff.reactivate": "Reactivated an account",
   "staff.view": "Viewed the staff list",
   "audit.view": "Read the audit log",
-  "my-data.export": "A patient read or downloaded everything held about him",
-  "my-data.erase": "A patient deleted his account",
+  "my-data.export": "Read or downloaded everything held about them (My data)",
+  "my-data.erase": "Deleted their own account",
   "retained-result.erase": "Erased a result kept after its account was deleted",
 } as const;
 

@@ -132,8 +132,13 @@ export interface MyData {
 
 export interface Requester {
   userId: string;
-  clientAddress: string | null;
 }
+
+/**
+ * The patient himself, as the audit log records him: his id only. No client address, because the
+ * audit log is append-only and would keep it after his account is deleted.
+ */
+const selfActor = (userId: string) => ({ id: userId, email: null, clientAddress: null });
 
 const iso = (date: Date) => date.toISOString();
 const isoOrNull = (date: Date | null) => (date ? date.toISOString() : null);
@@ -329,17 +334,13 @@ export async function collectMyData(
   };
 
   // Recorded before the data is handed over; ids and counts only.
-  await recordAudit(
-    db,
-    { id: userId, email: null, clientAddress: requester.clientAddress },
-    {
-      action: "my-data.export",
-      subjectUserId: userId,
-      entityType: "user",
-      entityId: userId,
-      details: { format, bookings: data.bookings.length, results: data.results.length },
-    },
-  );
+  await recordAudit(db, selfActor(userId), {
+    action: "my-data.export",
+    subjectUserId: userId,
+    entityType: "user",
+    entityId: userId,
+    details: { format, bookings: data.bookings.length, results: data.results.length },
+  });
   return data;
 }
 
@@ -541,21 +542,17 @@ export async function deleteMyAccount(
       })
       .where(eq(user.id, userId));
 
-    await recordAudit(
-      tx,
-      { id: userId, email: null, clientAddress: input.clientAddress },
-      {
-        action: "my-data.erase",
-        subjectUserId: userId,
-        entityType: "user",
-        entityId: userId,
-        details: {
-          retainedResults: results.length,
-          bookings: bookings.length,
-          holdsReleased: live.length,
-        },
+    await recordAudit(tx, selfActor(userId), {
+      action: "my-data.erase",
+      subjectUserId: userId,
+      entityType: "user",
+      entityId: userId,
+      details: {
+        retainedResults: results.length,
+        bookings: bookings.length,
+        holdsReleased: live.length,
       },
-    );
+    });
     return { outcome: "deleted", retainedResults: results.length, heldPlacesFreed: live.length };
   });
   if (outcome.outcome === "deleted" && outcome.heldPlacesFreed > 0) eventsChanged();
