@@ -40,6 +40,7 @@ export const CONTENT_ROUTES: [path: string, heading: RegExp][] = [
   ["/refund-policy", /Refund Policy/],
   ["/mhat-screening-event", /MHAT screening events/],
   ["/world-cancer-day-poster", /World Cancer Day poster/],
+  ["/account-deleted", /Your account has been deleted/],
 ];
 
 /** Back-office pages (all but downloads and the pages before two-factor sign-in), by route. */
@@ -109,6 +110,9 @@ export async function tourSite(
   watch(patient);
   await open(patient, "/portal");
   await open(patient, "/medical-results");
+  await open(patient, "/my-data");
+  await open(patient, "/delete-account");
+  await submit(patient, "Delete my account", "/delete-account sent empty");
   await open(patient, `/book-event?event=${event.id}`);
   await submit(patient, "Proceed to Consent Form", "/book-event without a time");
   await patient.locator(".radio__input:not([disabled])").first().check();

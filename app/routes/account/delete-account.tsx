@@ -1,3 +1,4 @@
+import { useEffect, useRef } from "react";
 import { Form, Link, data, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/delete-account";
 import { ErrorSummary, SubmitButton, TextField, fieldId } from "#app/components/form";
@@ -214,6 +215,12 @@ function DeleteForm({ result }: { result: ActionData | undefined }) {
   const errors = result?.fieldErrors ?? {};
   const values = result?.values ?? {};
   const confirmId = fieldId("confirm");
+  // A password is never kept: after each answer the field is empty again, as without JavaScript.
+  const formRef = useRef<HTMLFormElement>(null);
+  useEffect(() => {
+    const password = formRef.current?.elements.namedItem("password");
+    if (result && password instanceof HTMLInputElement) password.value = "";
+  }, [result]);
   return (
     <>
       <h2>Delete my account</h2>
@@ -224,7 +231,7 @@ function DeleteForm({ result }: { result: ActionData | undefined }) {
         </div>
       )}
       <ErrorSummary errors={errors} fieldOrder={FIELD_ORDER} />
-      <Form method="post" noValidate className="form">
+      <Form method="post" noValidate className="form" ref={formRef}>
         <TextField
           name="password"
           type="password"
