@@ -108,6 +108,8 @@ const envSchema = z
     /** How often the booking worker runs its jobs (payments, refunds, offers, reminders, retention). */
     WORKER_INTERVAL_MS: wholeNumber(50).default(60_000),
     HOLD_MINUTES: wholeNumber(1, 120).default(15),
+    /** How long a place offered from an event's waiting list is held for the person offered it. */
+    WAITLIST_OFFER_HOURS: wholeNumber(1, 168).default(12),
     LOG_LEVEL: oneOf(LOG_LEVELS).default("info"),
   })
   .superRefine((env, ctx) => {
