@@ -50,6 +50,8 @@ export default [
     route("checkout/cancel", "routes/booking/checkout-cancel.ts"),
     route("checkout/simulated", "routes/booking/checkout-simulated.tsx"),
     route("booking-success", "routes/booking/booking-success.tsx"),
+    // The place offered from a full event's waiting list (the offer e-mail's link).
+    route("waiting-list/:entryId", "routes/booking/waiting-list-offer.tsx"),
   ]),
   // Consent for a test arranged another way: a signed link, or the signed-in owner.
   route("test-consent", "routes/booking/test-consent.tsx"),

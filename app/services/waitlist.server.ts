@@ -271,7 +271,10 @@ export type WaitlistPlace =
   | { status: "offered"; entryId: string; slotTime: string; expiresAt: Date };
 
 export interface WaitlistState {
-  /** no time can be booked now, but booking has not closed: joining makes sense */
+  /**
+   * no time can be booked now, but booking has not closed, and this person has no place here:
+   * joining makes sense
+   */
   open: boolean;
   /** this person's place on the list, if they are on it */
   mine: WaitlistPlace | null;
@@ -325,9 +328,11 @@ export async function waitlistState(
   if (!isUuid(input.eventId)) return null;
   const [row] = await db.select().from(event).where(eq(event.id, input.eventId));
   if (!row || row.status !== "published") return null;
-  const { slots } = openTimes(row, await placesTaken(db, row.id, now), now);
+  const taken = await placesTaken(db, row.id, now, { userId: input.userId ?? undefined });
+  const { slots } = openTimes(row, taken, now);
   return {
-    open: waitlistOpen(timingOf(row), slots.length, now),
+    // Someone with a place here already (booked, or holding one) has no need of the list.
+    open: !taken.mine && waitlistOpen(timingOf(row), slots.length, now),
     mine: input.userId ? await placeOf(db, row.id, input.userId, now) : null,
   };
 }

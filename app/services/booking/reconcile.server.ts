@@ -10,6 +10,7 @@ import { paymentProvider } from "../payments/provider.server";
 import { retryDueRefunds } from "../payments/refunds.server";
 import { capturePayment, settle, type CaptureResult } from "./capture.server";
 import { lockBooking, lockEvent } from "./places.server";
+import { offerPlacesFromWaitingLists } from "../waitlist.server";
 
 /**
  * The booking worker: no payment is lost and no hold outlives its end. It runs every minute on
@@ -202,6 +203,14 @@ export const WORKER_JOBS: WorkerJob[] = [
     async run(db, now) {
       const { refunded, alreadyRefunded, failed } = await retryDueRefunds(db, now);
       return { refunded, alreadyRefunded, failed };
+    },
+  },
+  {
+    // Lapses waiting-list offers whose time is up and offers places freed without a patient's
+    // cancellation or change (a hold running out, staff cancelling, an offer lapsing).
+    code: "waitlist_offers",
+    async run(db, now) {
+      return offerPlacesFromWaitingLists(db, now);
     },
   },
 ];
