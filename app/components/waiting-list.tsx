@@ -28,7 +28,7 @@ export function WaitingList({
   error,
 }: {
   eventId: string;
-  state: { open: boolean; mine: Place | null };
+  state: { open: boolean; closed: boolean; hasPlace: boolean; mine: Place | null };
   signedIn: boolean;
   offerHours: number;
   error?: string;
@@ -63,6 +63,8 @@ export function WaitingList({
             </SubmitButton>
           </Form>
         </>
+      ) : state.closed ? (
+        <p>Booking for this event has closed, so its waiting list has closed too.</p>
       ) : (
         <>
           <p>

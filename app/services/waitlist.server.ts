@@ -10,6 +10,7 @@ import { isUuid } from "#app/domain/ids";
 import { londonDate } from "#app/domain/london-time";
 import {
   ACTIVE_WAITLIST_STATUSES,
+  bookingClosesAt,
   freePlaces,
   isOfferLive,
   nextInLine,
@@ -276,6 +277,10 @@ export interface WaitlistState {
    * joining makes sense
    */
   open: boolean;
+  /** booking has closed for good (the event is within its closing window, or over) */
+  closed: boolean;
+  /** this person has a place here already: a booking, or a hold */
+  hasPlace: boolean;
   /** this person's place on the list, if they are on it */
   mine: WaitlistPlace | null;
 }
@@ -333,6 +338,8 @@ export async function waitlistState(
   return {
     // Someone with a place here already (booked, or holding one) has no need of the list.
     open: !taken.mine && waitlistOpen(timingOf(row), slots.length, now),
+    closed: bookingClosesAt(timingOf(row)).getTime() <= now.getTime(),
+    hasPlace: taken.mine,
     mine: input.userId ? await placeOf(db, row.id, input.userId, now) : null,
   };
 }

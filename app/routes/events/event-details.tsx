@@ -223,17 +223,23 @@ export default function EventPage({ loaderData, actionData }: Route.ComponentPro
                 </Link>
               )}
             </div>
-            {waitlist && !needsCode && (waitlist.open || waitlist.mine) && (
-              <WaitingList
-                eventId={event.id}
-                state={waitlist}
-                signedIn={signedIn}
-                offerHours={offerHours}
-                error={
-                  actionData && "waitlistError" in actionData ? actionData.waitlistError : undefined
-                }
-              />
-            )}
+            {waitlist &&
+              !needsCode &&
+              (waitlist.open ||
+                waitlist.mine ||
+                (event.booking_status === "full" && !waitlist.hasPlace)) && (
+                <WaitingList
+                  eventId={event.id}
+                  state={waitlist}
+                  signedIn={signedIn}
+                  offerHours={offerHours}
+                  error={
+                    actionData && "waitlistError" in actionData
+                      ? actionData.waitlistError
+                      : undefined
+                  }
+                />
+              )}
             {event.booking_status === "closed" && (
               <p>
                 Booking for a public event closes 24 hours before it ends. Please choose another
