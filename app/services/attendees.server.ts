@@ -259,7 +259,8 @@ export async function viewAttendees(
   );
   await auditShown(db, actor, "attendees.view", found.id, [...active, ...cancelled], {
     searched: query !== "",
-    waiting: waitlist.length,
+    // People on the waiting list shown, each audited below.
+    ...(waitlist.length > 0 ? { waiting: waitlist.length } : {}),
   });
   // Each person on the waiting list shown is a read of their details too.
   await recordAudit(
