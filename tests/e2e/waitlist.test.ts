@@ -9,6 +9,7 @@ import {
   uniqueId,
 } from "#tests/support/fixtures";
 import { newPatientPage, PATIENT_PASSWORD } from "./patient-support";
+import { signedInStaff } from "./staff-support";
 import {
   browserForThisFile,
   expectNoAxeViolations,
@@ -146,6 +147,24 @@ describe("a fully booked event's waiting list", () => {
     await first.goto(`/event/${event.id}`);
     await first.getByRole("link", { name: "Take the place held for you" }).waitFor();
     await expectNoAxeViolations(first);
+    await first.goto(firstOfferPath);
+    await first.getByRole("heading", { name: "A place is held for you" }).waitFor();
+    await expectNoAxeViolations(first);
+
+    // The coordinator sees the list on the attendee page.
+    const { jar } = await signedInStaff(server.db, ["coordinator"]);
+    const staff = await newPage(browser());
+    await jar.into(staff.context());
+    await staff.goto(`/admin/events/${event.id}/attendees`);
+    const list = staff.getByRole("region", { name: "Waiting list", exact: true });
+    await list.waitFor();
+    const rows = list.locator("tbody tr");
+    expect(await rows.count()).toBe(2);
+    expect(await rows.nth(0).textContent()).toContain(firstEmail);
+    expect(await rows.nth(0).textContent()).toContain("Offered 10:00");
+    expect(await rows.nth(1).textContent()).toContain(secondEmail);
+    await expectNoAxeViolations(staff);
+    await staff.context().close();
 
     // Left to lapse: the next person is offered it.
     await query(
