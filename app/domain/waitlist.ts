@@ -23,18 +23,17 @@ export interface WaitlistOffer {
   offerExpiresAt: Date | null;
 }
 
-/** An offer that still holds its place at `now`: offered, and its end still ahead. */
+/**
+ * An offer that still holds its place at `now`: offered, and its end still ahead (the SQL twin is
+ * `liveOfferWhere`). One that is offered but not live has lapsed: the worker marks it so and
+ * offers the place again.
+ */
 export function isOfferLive(entry: WaitlistOffer, now: Date): boolean {
   return (
     entry.status === "offered" &&
     entry.offerExpiresAt !== null &&
     entry.offerExpiresAt.getTime() > now.getTime()
   );
-}
-
-/** An offer whose time is up at `now`: the worker lapses it and offers the place again. */
-export function hasOfferLapsed(entry: WaitlistOffer, now: Date): boolean {
-  return entry.status === "offered" && !isOfferLive(entry, now);
 }
 
 /**
