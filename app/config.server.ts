@@ -110,6 +110,8 @@ const envSchema = z
     HOLD_MINUTES: wholeNumber(1, 120).default(15),
     /** How long a place offered from an event's waiting list is held for the person offered it. */
     WAITLIST_OFFER_HOURS: wholeNumber(1, 168).default(12),
+    /** How many hours before an appointment its reminder goes out (up to two weeks). */
+    REMINDER_HOURS_BEFORE: wholeNumber(2, 336).default(48),
     LOG_LEVEL: oneOf(LOG_LEVELS).default("info"),
   })
   .superRefine((env, ctx) => {

@@ -26,6 +26,8 @@ export default [
   route("news/patient-journey", "routes/site/news.patient-journey.tsx"),
   route("news/patient-journey/:storyId", "routes/site/news.patient-journey.story.tsx"),
   route("refund-policy", "routes/site/refund-policy.tsx"),
+  route("privacy-notice", "routes/site/privacy-notice.tsx"),
+  route("accessibility-statement", "routes/site/accessibility-statement.tsx"),
   route(organisation.screeningEventPath.slice(1), "routes/site/screening-event.tsx"),
   route("world-cancer-day-poster", "routes/site/world-cancer-day-poster.tsx"),
 
@@ -60,6 +62,7 @@ export default [
   layout("routes/account/layout.tsx", [
     route("portal", "routes/account/portal.tsx"),
     route("medical-results", "routes/account/medical-results.tsx"),
+    route("my-bookings/:reference/change", "routes/account/my-bookings.change.tsx"),
   ]),
 
   // api: JSON resource routes
@@ -74,6 +77,7 @@ export default [
     route("payments/orders", "routes/api/payments.orders.ts"),
     route("payments/orders/:orderId/capture", "routes/api/payments.capture.ts"),
     route("medical/results/:profileId", "routes/api/medical.results.ts"),
+    route("bookings/:reference/change", "routes/api/bookings.change.ts"),
     route("*", "routes/api/not-found.ts"),
   ]),
 

@@ -3,13 +3,18 @@ import type { Db } from "#app/db/client.server";
 import { eq } from "drizzle-orm";
 import { user } from "#app/db/schema";
 import { insertBooking, insertConfirmedBookings } from "#tests/support/fixtures/bookings";
-import { insertPaidEvent, londonDay } from "#tests/support/fixtures/events";
+import {
+  insertEvent,
+  insertPaidEvent,
+  insertProduct,
+  londonDay,
+} from "#tests/support/fixtures/events";
 import { insertPatient, uniqueId } from "#tests/support/fixtures/people";
 import { insertResult, insertSampledBooking } from "#tests/support/fixtures/results";
 import { insertWaitlistEntry } from "#tests/support/fixtures/waitlist";
 import { routeTable } from "#tests/support/route-table";
 import { fillConsent, newPatientPage } from "./patient-support";
-import { signedInStaff } from "./staff-support";
+import { signedInPatient, signedInStaff } from "./staff-support";
 import { newPage } from "./support";
 
 /** Every content route of the public site, with a heading each must show. */
@@ -41,6 +46,8 @@ export const CONTENT_ROUTES: [path: string, heading: RegExp][] = [
   ["/news/patient-journey/robert-hale", /Robert's story/],
   ["/news/patient-journey/michael-adeyemi", /Michael's story/],
   ["/refund-policy", /Refund Policy/],
+  ["/privacy-notice", /Privacy notice/],
+  ["/accessibility-statement", /Accessibility statement/],
   ["/mhat-screening-event", /MHAT screening events/],
   ["/world-cancer-day-poster", /World Cancer Day poster/],
 ];
@@ -164,6 +171,41 @@ export async function tourSite(
   await ready(patient, javaScriptEnabled);
   await visit(patient, "/checkout");
   await patient.context().close();
+
+  // A patient changing the time of his confirmed booking: the times, another event's times, a
+  // time not chosen, and the old and new time side by side before confirming.
+  const product = await insertProduct(db, 2500);
+  const booked = await insertEvent(db, product.id, {
+    name: `Tour Change Screening ${uniqueId()}`,
+    eventDate: londonDay(10),
+    paymentRequired: true,
+  });
+  const another = await insertEvent(db, product.id, {
+    name: `Tour Other Screening ${uniqueId()}`,
+    eventDate: londonDay(12),
+    paymentRequired: true,
+  });
+  const { patient: mover, jar: moverJar } = await signedInPatient(db);
+  const { reference } = await insertBooking(db, {
+    eventId: booked.id,
+    userId: mover.id,
+    pricePence: 2500,
+    paymentRequired: true,
+    paymentStatus: "paid",
+  });
+  const changer = await newPage(browser, options);
+  await moverJar.into(changer.context());
+  watch(changer);
+  const changePage = `/my-bookings/${reference}/change`;
+  await open(changer, `${changePage}?event=${another.id}`);
+  await open(changer, changePage);
+  await submit(changer, "Continue", `${changePage} without a time`);
+  await changer.locator(".radios--times .radio__input:not([disabled])").first().check();
+  await changer.getByRole("button", { name: "Continue", exact: true }).click();
+  await changer.getByRole("heading", { name: "Check your change" }).waitFor();
+  await ready(changer, javaScriptEnabled);
+  await visit(changer, `${changePage}, checking the change`);
+  await changer.context().close();
 
   // The back office, as staff with every role, with an event, a booking and a result to show.
   const { jar } = await signedInStaff(db, ["admin", "coordinator", "clinician"]);

@@ -11,6 +11,8 @@ import { retryDueRefunds } from "../payments/refunds.server";
 import { capturePayment, settle, type CaptureResult } from "./capture.server";
 import { lockBooking, lockEvent } from "./places.server";
 import { offerPlacesFromWaitingLists } from "../waitlist.server";
+import { emailReminderChannel } from "./reminder-email.server";
+import { sendDueReminders } from "./reminders.server";
 
 /**
  * The booking worker: no payment is lost and no hold outlives its end. It runs every minute on
@@ -211,6 +213,13 @@ export const WORKER_JOBS: WorkerJob[] = [
     code: "waitlist_offers",
     async run(db, now) {
       return offerPlacesFromWaitingLists(db, now);
+    },
+  },
+  {
+    code: "reminders_sent",
+    async run(db, now) {
+      const { sent } = await sendDueReminders(db, emailReminderChannel, now);
+      return { sent };
     },
   },
 ];
