@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { booking, outboxEmail, waitlistEntry } from "#app/db/schema";
 import { PermissionDenied } from "#app/domain/permissions";
 import { viewAttendees } from "#app/services/attendees.server";
+import { changeOwnBooking } from "#app/services/booking/change.server";
 import { takeOfferedPlace } from "#app/services/booking/offer.server";
 import { lockEvent } from "#app/services/booking/places.server";
 import { WORKER_JOBS } from "#app/services/booking/reconcile.server";
@@ -18,6 +19,7 @@ import { testDatabaseForThisFile } from "#tests/support/database";
 import {
   auditRows,
   insertConfirmedBookings,
+  insertEvent,
   insertFreeEvent,
   insertPatient,
   insertStaff,
@@ -322,6 +324,39 @@ describe("offering a freed place", () => {
     expect((await entryOf(ev.id, waiting[1]!.id)).status).toBe("offered");
     expect((await entryOf(ev.id, waiting[2]!.id)).status).toBe("offered");
     expect(await findEvent(database.db, ev.id, hours(5))).toMatchObject({ spaces_left: 0 });
+  });
+});
+
+describe("a place freed by a patient's own change", () => {
+  it("is offered to the first in line in the change's own transaction", async () => {
+    const { ev, booked } = await fullEvent();
+    // Another event of the same screening at the same price, so the change is allowed.
+    const other = await insertEvent(database.db, ev.productId, { name: "Another Screening" });
+    const mover = await person();
+    await database.db
+      .update(booking)
+      .set({ userId: mover.id })
+      .where(eq(booking.id, booked[0]!.id));
+    const waiting = await person();
+    await joinWaitlist(database.db, { eventId: ev.id, userId: waiting.id }, NOW);
+
+    const moved = await changeOwnBooking(
+      database.db,
+      {
+        userId: mover.id,
+        reference: booked[0]!.reference,
+        eventId: other.id,
+        slotTime: "11:00",
+      },
+      hours(1),
+    );
+    expect(moved).toMatchObject({ ok: true });
+    // No worker pass: the change offered the place itself.
+    expect(await entryOf(ev.id, waiting.id)).toMatchObject({
+      status: "offered",
+      offeredSlotTime: "10:00",
+    });
+    expect(await mailTo(waiting.email)).toHaveLength(1);
   });
 });
 
