@@ -21,6 +21,17 @@ describe("configuration", () => {
   });
 });
 
+describe("REMINDER_HOURS_BEFORE", () => {
+  it("is 48 hours unless set, and takes 2 to 336 hours", () => {
+    expect(parseConfig({}).REMINDER_HOURS_BEFORE).toBe(48);
+    expect(parseConfig({ REMINDER_HOURS_BEFORE: "24" }).REMINDER_HOURS_BEFORE).toBe(24);
+    for (const bad of ["1", "337", "two days", "1.5"])
+      expect(() => parseConfig({ REMINDER_HOURS_BEFORE: bad })).toThrow(
+        "Configuration: REMINDER_HOURS_BEFORE must be a whole number from 2 to 336",
+      );
+  });
+});
+
 /** Finding 9 of issue 14: TRUST_PROXY=1 trusted nothing and TRUST_PROXY=true crashed. */
 describe("TRUST_PROXY takes the forms of Express's trust proxy setting", () => {
   const trust = (value: string) => parseConfig({ TRUST_PROXY: value }).TRUST_PROXY;

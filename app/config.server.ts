@@ -118,6 +118,10 @@ const envSchema = z
      * the result, an Amber repeat after 3 months and questions about it; a retest asks again.
      */
     CONSENT_RETENTION_DAYS: wholeNumber(30, 3650).default(365),
+    /** How long a place offered from an event's waiting list is held for the person offered it. */
+    WAITLIST_OFFER_HOURS: wholeNumber(1, 168).default(12),
+    /** How many hours before an appointment its reminder goes out (up to two weeks). */
+    REMINDER_HOURS_BEFORE: wholeNumber(2, 336).default(48),
     LOG_LEVEL: oneOf(LOG_LEVELS).default("info"),
   })
   .superRefine((env, ctx) => {

@@ -26,6 +26,8 @@ export default [
   route("news/patient-journey", "routes/site/news.patient-journey.tsx"),
   route("news/patient-journey/:storyId", "routes/site/news.patient-journey.story.tsx"),
   route("refund-policy", "routes/site/refund-policy.tsx"),
+  route("privacy-notice", "routes/site/privacy-notice.tsx"),
+  route("accessibility-statement", "routes/site/accessibility-statement.tsx"),
   route(organisation.screeningEventPath.slice(1), "routes/site/screening-event.tsx"),
   route("world-cancer-day-poster", "routes/site/world-cancer-day-poster.tsx"),
 
@@ -50,6 +52,8 @@ export default [
     route("checkout/cancel", "routes/booking/checkout-cancel.ts"),
     route("checkout/simulated", "routes/booking/checkout-simulated.tsx"),
     route("booking-success", "routes/booking/booking-success.tsx"),
+    // The place offered from a full event's waiting list (the offer e-mail's link).
+    route("waiting-list/:entryId", "routes/booking/waiting-list-offer.tsx"),
   ]),
   // Consent for a test arranged another way: a signed link, or the signed-in owner.
   route("test-consent", "routes/booking/test-consent.tsx"),
@@ -60,6 +64,7 @@ export default [
     route("medical-results", "routes/account/medical-results.tsx"),
     route("my-data", "routes/account/my-data.tsx"),
     route("delete-account", "routes/account/delete-account.tsx"),
+    route("my-bookings/:reference/change", "routes/account/my-bookings.change.tsx"),
   ]),
   // The same data as a file to keep: no frame, so outside the layout (it checks who is signed in).
   route("my-data.json", "routes/account/my-data.json.ts"),
@@ -77,6 +82,7 @@ export default [
     route("payments/orders", "routes/api/payments.orders.ts"),
     route("payments/orders/:orderId/capture", "routes/api/payments.capture.ts"),
     route("medical/results/:profileId", "routes/api/medical.results.ts"),
+    route("bookings/:reference/change", "routes/api/bookings.change.ts"),
     route("*", "routes/api/not-found.ts"),
   ]),
 

@@ -1,14 +1,6 @@
 import { Link } from "react-router";
+import { footerLinks } from "#app/content/navigation";
 import { organisation } from "#app/content/organisation";
-
-const footerLinks = [
-  { label: "Home", to: "/" },
-  { label: "About Us", to: "/about-us" },
-  { label: "Events", to: "/events" },
-  { label: "Information Hub", to: "/information-hub" },
-  { label: "News", to: "/news" },
-  { label: "Refund Policy", to: "/refund-policy" },
-];
 
 export function SiteFooter() {
   const { address, phones, emails } = organisation;

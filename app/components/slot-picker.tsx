@@ -10,20 +10,26 @@ export function SlotPicker({
   choices,
   selected,
   error,
+  legend = "Available times",
+  current,
 }: {
   name?: string;
   choices: readonly SlotChoice[];
   selected?: string;
   error?: string;
+  legend?: string;
+  /** the time the person has now (changing a booking): shown, and not offered */
+  current?: string;
 }) {
   const id = `field-${name}`;
-  const available = choices.filter((choice) => choice.state === "available").length;
+  const open = (choice: SlotChoice) => choice.state === "available" && choice.time !== current;
+  const available = choices.filter(open).length;
   // The error summary links to the first time that can be chosen.
-  const firstAvailable = choices.findIndex((choice) => choice.state === "available");
+  const firstAvailable = choices.findIndex(open);
   return (
     <div className={`form-group${error ? " form-group--error" : ""}`}>
       <fieldset className="fieldset" aria-describedby={`${id}-hint${error ? ` ${id}-error` : ""}`}>
-        <legend className="label label--large">Available times</legend>
+        <legend className="label label--large">{legend}</legend>
         <span className="field-hint" id={`${id}-hint`}>
           Choose the time you would like. Each appointment takes a few minutes.{" "}
           {available === 1 ? "1 time available." : `${available} times available.`}
@@ -35,7 +41,13 @@ export function SlotPicker({
         )}
         <div className="radios radios--times">
           {choices.map((choice, index) => {
-            const unavailable = choice.state !== "available";
+            const unavailable = !open(choice);
+            const note =
+              choice.time === current
+                ? "your time now"
+                : choice.state !== "available"
+                  ? SLOT_STATE_LABELS[choice.state]
+                  : null;
             const optionId =
               index === firstAvailable ? id : `${id}-${choice.time.replace(":", "")}`;
             return (
@@ -51,9 +63,7 @@ export function SlotPicker({
                 />
                 <label className="radio__label" htmlFor={optionId}>
                   {choice.time}
-                  {choice.state !== "available" && (
-                    <span className="radio__note"> ({SLOT_STATE_LABELS[choice.state]})</span>
-                  )}
+                  {note && <span className="radio__note"> ({note})</span>}
                 </label>
               </div>
             );

@@ -63,3 +63,15 @@ export const SCROLL_TARGETS = [
   "our-team",
   "our-supporters",
 ] as const;
+
+/** The footer's quick links: the main pages, then the policies and statements. */
+export const footerLinks: { label: string; to: string }[] = [
+  { label: "Home", to: "/" },
+  { label: "About Us", to: "/about-us" },
+  { label: "Events", to: "/events" },
+  { label: "Information Hub", to: "/information-hub" },
+  { label: "News", to: "/news" },
+  { label: "Refund Policy", to: "/refund-policy" },
+  { label: "Privacy Notice", to: "/privacy-notice" },
+  { label: "Accessibility Statement", to: "/accessibility-statement" },
+];

@@ -133,6 +133,8 @@ export async function seedDemoAttendees(tx: Db, now: Date) {
           ...demoPayment(cost),
           confirmedAt: new Date(appointment.getTime() - 10 * 24 * 3600_000),
           createdAt: new Date(appointment.getTime() - 10 * 24 * 3600_000),
+          // Invented people get no reminders: a hundred of them would bury the dev mailbox.
+          reminderSentAt: new Date(appointment.getTime() - 10 * 24 * 3600_000),
           ...(past
             ? {
                 arrivedAt: appointment,

@@ -68,6 +68,21 @@ describe("canTake", () => {
     expect(canTake("sample_taken", "check-in")).toBe(true);
   });
 
+  it.each([
+    ["confirmed", true],
+    ["held", false],
+    ["consented", false],
+    ["awaiting_payment", false],
+    ["checked_in", false],
+    ["no_show", false],
+    ["sample_taken", false],
+    ["expired", false],
+    ["cancelled", false],
+    ["refunded", false],
+  ] as const)("lets the patient change a %s booking's time: %s", (stage, allowed) => {
+    expect(canTake(stage, "patient-change")).toBe(allowed);
+  });
+
   it("refunds only a cancelled booking, once", () => {
     expect(canTake("cancelled", "refund")).toBe(true);
     expect(canTake("refunded", "refund")).toBe(false);

@@ -105,6 +105,12 @@ export const BOOKING_STEPS = {
    * lost with a cancelled booking
    */
   cancel: ["held", "consented", "awaiting_payment", "confirmed", "checked_in", "no_show"],
+  /**
+   * the patient moves his own booked place to another time (of this event or another like it):
+   * only before the day's check-in has begun; the notice it needs is `changeTerms`
+   * (`cancellation-policy.ts`)
+   */
+  "patient-change": ["confirmed"],
   /** give back the money of a cancelled booking */
   refund: ["cancelled"],
   /**

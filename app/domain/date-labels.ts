@@ -43,7 +43,7 @@ const londonCalendar = new Intl.DateTimeFormat("en-GB", {
 });
 
 /** The London calendar date of an instant, as "yyyy-MM-dd". */
-function londonCalendarDate(instant: Date): string {
+export function londonCalendarDate(instant: Date): string {
   const part = (type: Intl.DateTimeFormatPartTypes) =>
     londonCalendar.formatToParts(instant).find((item) => item.type === type)!.value;
   return `${part("year")}-${part("month").padStart(2, "0")}-${part("day").padStart(2, "0")}`;

@@ -23,6 +23,7 @@ import {
   user,
   userRole,
   verification,
+  waitlistEntry,
 } from "#app/db/schema";
 import { AUDIT_ACTIONS, isAuditAction } from "#app/domain/audit";
 import { isHoldLive } from "#app/domain/booking-lifecycle";
@@ -40,9 +41,10 @@ import {
 import { joinAddress } from "#app/domain/events";
 import { recordAudit } from "./audit.server";
 import { verifyPassword } from "./auth.server";
-import { lockPerson } from "./booking/places.server";
+import { lockEvent, lockPerson } from "./booking/places.server";
 import { eventsChanged } from "./events.server";
 import { hitRateLimit } from "./rate-limit.server";
+import { offerFreedPlaces } from "./waitlist.server";
 
 /**
  * The patient's own data rights (UK GDPR): everything held about him, for the page and the JSON
@@ -404,7 +406,8 @@ export type DeleteOutcome =
  * hold or payment of his starts meanwhile): released results are copied apart with the minimum
  * that identifies them (`retained_result`, until RESULT_RETENTION_YEARS after release); then his
  * sign-in, profile, consent answers, newsletter subscription, enquiries, mail and unlocks are
- * erased, his live holds let go, payment records kept without the provider's payer details, and
+ * erased (and his waiting-list entries: a place offered to him goes to the next in line), his
+ * live holds let go, payment records kept without the provider's payer details, and
  * the user row anonymised (bookings and results point at it). An audit entry records it, with ids.
  */
 export async function deleteMyAccount(
@@ -503,7 +506,19 @@ export async function deleteMyAccount(
           ),
         );
     }
-    // TODO(waitlist): delete his waiting-list entries here once that table is merged.
+    // His waiting-list entries go; a place offered to him goes to the next in line at once.
+    const offeredAt = await tx
+      .selectDistinct({ eventId: waitlistEntry.eventId })
+      .from(waitlistEntry)
+      .where(and(eq(waitlistEntry.userId, userId), eq(waitlistEntry.status, "offered")))
+      .orderBy(waitlistEntry.eventId);
+    const offeredEvents = [];
+    for (const { eventId } of offeredAt) {
+      const locked = await lockEvent(tx, eventId);
+      if (locked) offeredEvents.push(locked);
+    }
+    await tx.delete(waitlistEntry).where(eq(waitlistEntry.userId, userId));
+    for (const ev of offeredEvents) await offerFreedPlaces(tx, ev, now);
 
     // His bookings stay (the charity's accounts and the results point at them); a hold nobody is
     // paying for yet is let go, and the provider's answers lose the payer's name and address.

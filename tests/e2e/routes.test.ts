@@ -327,4 +327,50 @@ describe("layout", () => {
     await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(0);
     await page.context().close();
   });
+
+  it("links from the footer to the privacy notice, which says who we are, the lawful bases, the rights and where to complain", async () => {
+    const page = await newPage(browser());
+    await page.goto("/events");
+    await page.locator("footer").getByRole("link", { name: "Privacy Notice" }).click();
+    await page.waitForURL(/\/privacy-notice$/);
+    const main = page.locator("main");
+    await expect.poll(() => main.locator("h1").textContent()).toBe("Privacy notice");
+    const text = (await main.textContent()) ?? "";
+    expect(text).toContain("Men's Health Advocacy Trust");
+    expect(text).toContain("registered charity (number 0000000)");
+    expect(text).toContain("1 Example Street, Chelmsford, CM1 0XX, United Kingdom");
+    expect(text).toContain("Article 9(2)(a)");
+    expect(text).toContain("PayPal");
+    expect(text).toContain("laboratory");
+    expect(await main.getByRole("link", { name: "My data" }).getAttribute("href")).toBe("/my-data");
+    expect(
+      await main
+        .getByRole("link", { name: "make a complaint on the ICO website" })
+        .getAttribute("href"),
+    ).toBe("https://ico.org.uk/make-a-complaint/");
+    // The contents list leads to each section.
+    await main.getByRole("link", { name: "How long we keep it" }).click();
+    await page.waitForURL(/#how-long-we-keep-it$/);
+    await page.context().close();
+  });
+
+  it("links from the footer to the accessibility statement, with how to report a problem and the enforcement procedure", async () => {
+    const page = await newPage(browser(), { javaScriptEnabled: false });
+    await page.goto("/");
+    await page.locator("footer").getByRole("link", { name: "Accessibility Statement" }).click();
+    await page.waitForURL(/\/accessibility-statement$/);
+    const main = page.locator("main");
+    expect(await main.locator("h1").textContent()).toBe("Accessibility statement");
+    for (const heading of [
+      "How accessible this website is",
+      "Reporting a problem with this website",
+      "Enforcement procedure",
+    ])
+      expect(await main.getByRole("heading", { level: 2, name: heading }).count()).toBe(1);
+    const text = (await main.textContent()) ?? "";
+    expect(text).toContain("WCAG");
+    expect(text).toContain("2.2");
+    expect(await main.getByRole("link", { name: "info@example.org" }).count()).toBeGreaterThan(0);
+    await page.context().close();
+  });
 });

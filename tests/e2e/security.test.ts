@@ -413,6 +413,8 @@ describe("caching of pages a signed-in person sees", () => {
       "/news/patient-journey",
       "/news/patient-journey/robert-hale",
       "/refund-policy",
+      "/privacy-notice",
+      "/accessibility-statement",
       "/mhat-screening-event",
       "/world-cancer-day-poster",
       "/book-event-main",

@@ -1,12 +1,20 @@
 import type { Browser, BrowserContextOptions, Page } from "playwright-core";
 import type { Db } from "#app/db/client.server";
-import { insertBooking } from "#tests/support/fixtures/bookings";
-import { insertPaidEvent, londonDay } from "#tests/support/fixtures/events";
+import { eq } from "drizzle-orm";
+import { user } from "#app/db/schema";
+import { insertBooking, insertConfirmedBookings } from "#tests/support/fixtures/bookings";
+import {
+  insertEvent,
+  insertPaidEvent,
+  insertProduct,
+  londonDay,
+} from "#tests/support/fixtures/events";
 import { insertPatient, uniqueId } from "#tests/support/fixtures/people";
 import { insertResult, insertSampledBooking } from "#tests/support/fixtures/results";
+import { insertWaitlistEntry } from "#tests/support/fixtures/waitlist";
 import { routeTable } from "#tests/support/route-table";
 import { fillConsent, newPatientPage } from "./patient-support";
-import { signedInStaff } from "./staff-support";
+import { signedInPatient, signedInStaff } from "./staff-support";
 import { newPage } from "./support";
 
 /** Every content route of the public site, with a heading each must show. */
@@ -38,6 +46,8 @@ export const CONTENT_ROUTES: [path: string, heading: RegExp][] = [
   ["/news/patient-journey/robert-hale", /Robert's story/],
   ["/news/patient-journey/michael-adeyemi", /Michael's story/],
   ["/refund-policy", /Refund Policy/],
+  ["/privacy-notice", /Privacy notice/],
+  ["/accessibility-statement", /Accessibility statement/],
   ["/mhat-screening-event", /MHAT screening events/],
   ["/world-cancer-day-poster", /World Cancer Day poster/],
   ["/account-deleted", /Your account has been deleted/],
@@ -80,6 +90,16 @@ export async function tourSite(
     name: `Tour Screening ${uniqueId()}`,
     eventDate: londonDay(6),
   });
+  // A fully booked event, for its waiting list (one time, two places, both booked).
+  const full = await insertPaidEvent(db, {
+    name: `Tour Full Screening ${uniqueId()}`,
+    eventDate: londonDay(6),
+    startTime: "10:00",
+    endTime: "10:30",
+    totalSpaces: 2,
+    placesPerSlot: 2,
+  });
+  await insertConfirmedBookings(db, full.id, 2, "10:00");
 
   const open = async (page: Page, path: string) => {
     await page.goto(path);
@@ -97,6 +117,7 @@ export async function tourSite(
   watch(visitor);
   for (const [path] of CONTENT_ROUTES) await open(visitor, path);
   await open(visitor, `/event/${event.id}`);
+  await open(visitor, `/event/${full.id}`);
   await open(visitor, "/no-such-page");
   await open(visitor, "/login");
   await submit(visitor, "Sign in", "/login sent empty");
@@ -105,7 +126,7 @@ export async function tourSite(
   await visitor.context().close();
 
   // A signed-in patient: the portal, and booking with each step's errors.
-  const { page: patient } = await newPatientPage(browser, { javaScriptEnabled });
+  const { page: patient, email } = await newPatientPage(browser, { javaScriptEnabled });
   await patient.setViewportSize(options.viewport ?? { width: 1280, height: 720 });
   watch(patient);
   await open(patient, "/portal");
@@ -113,6 +134,30 @@ export async function tourSite(
   await open(patient, "/my-data");
   await open(patient, "/delete-account");
   await submit(patient, "Delete my account", "/delete-account sent empty");
+  // The waiting list: joining a full event, then the place offered from another one's.
+  await open(patient, `/event/${full.id}`);
+  await patient.getByRole("button", { name: "Join the waiting list" }).click();
+  await patient
+    .getByText(/on the waiting list\./)
+    .first()
+    .waitFor();
+  await ready(patient, javaScriptEnabled);
+  await visit(patient, `/event/${full.id} on its waiting list`);
+  const [me] = await db.select({ id: user.id }).from(user).where(eq(user.email, email));
+  const alsoFull = await insertPaidEvent(db, {
+    name: `Tour Offer Screening ${uniqueId()}`,
+    eventDate: londonDay(6),
+    totalSpaces: 1,
+  });
+  const offer = await insertWaitlistEntry(db, {
+    eventId: alsoFull.id,
+    userId: me!.id,
+    status: "offered",
+    offeredSlotTime: "10:00",
+    offeredAt: new Date(),
+    offerExpiresAt: new Date(Date.now() + 3_600_000),
+  });
+  await open(patient, `/waiting-list/${offer.id}`);
   await open(patient, `/book-event?event=${event.id}`);
   await submit(patient, "Proceed to Consent Form", "/book-event without a time");
   await patient.locator(".radio__input:not([disabled])").first().check();
@@ -131,10 +176,50 @@ export async function tourSite(
   await visit(patient, "/checkout");
   await patient.context().close();
 
+  // A patient changing the time of his confirmed booking: the times, another event's times, a
+  // time not chosen, and the old and new time side by side before confirming.
+  const product = await insertProduct(db, 2500);
+  const booked = await insertEvent(db, product.id, {
+    name: `Tour Change Screening ${uniqueId()}`,
+    eventDate: londonDay(10),
+    paymentRequired: true,
+  });
+  const another = await insertEvent(db, product.id, {
+    name: `Tour Other Screening ${uniqueId()}`,
+    eventDate: londonDay(12),
+    paymentRequired: true,
+  });
+  const { patient: mover, jar: moverJar } = await signedInPatient(db);
+  const { reference } = await insertBooking(db, {
+    eventId: booked.id,
+    userId: mover.id,
+    pricePence: 2500,
+    paymentRequired: true,
+    paymentStatus: "paid",
+  });
+  const changer = await newPage(browser, options);
+  await moverJar.into(changer.context());
+  watch(changer);
+  const changePage = `/my-bookings/${reference}/change`;
+  await open(changer, `${changePage}?event=${another.id}`);
+  await open(changer, changePage);
+  await submit(changer, "Continue", `${changePage} without a time`);
+  await changer.locator(".radios--times .radio__input:not([disabled])").first().check();
+  await changer.getByRole("button", { name: "Continue", exact: true }).click();
+  await changer.getByRole("heading", { name: "Check your change" }).waitFor();
+  await ready(changer, javaScriptEnabled);
+  await visit(changer, `${changePage}, checking the change`);
+  await changer.context().close();
+
   // The back office, as staff with every role, with an event, a booking and a result to show.
   const { jar } = await signedInStaff(db, ["admin", "coordinator", "clinician"]);
   const attendee = await insertPatient(db, { firstName: "Tobias", lastName: "Tourwright" });
   await insertBooking(db, { eventId: event.id, userId: attendee.id, slotTime: "10:30" });
+  // Someone on the tour event's waiting list, for the attendee page's list.
+  await insertWaitlistEntry(db, {
+    eventId: event.id,
+    userId: (await insertPatient(db, { firstName: "Walter", lastName: "Waitwell" })).id,
+  });
   const eventDate = londonDay(-4);
   const past = await insertPaidEvent(db, { name: `Tour Past Screening ${uniqueId()}`, eventDate });
   const sampled = await insertSampledBooking(db, {

@@ -4,6 +4,8 @@ import { seedDemoData } from "#app/demo/seed.server";
 import { listEventsForAdmin } from "#app/services/admin-events.server";
 import { viewAttendees } from "#app/services/attendees.server";
 import { cancelEvent } from "#app/services/admin-events.server";
+import type { Reminder } from "#app/services/booking/reminder-channel.server";
+import { sendDueReminders } from "#app/services/booking/reminders.server";
 import { listUpcomingEvents } from "#app/services/events.server";
 import { testDatabaseForThisFile } from "#tests/support/database";
 import { insertStaff } from "#tests/support/fixtures";
@@ -26,6 +28,24 @@ async function rows<T>(query: ReturnType<typeof sql>): Promise<T[]> {
   const result = (await database.db.execute(query)) as unknown as { rows?: T[] } | T[];
   return Array.isArray(result) ? result : (result.rows ?? []);
 }
+
+describe("demo reminders", () => {
+  it("reminds none of the invented attendees, whose hundred reminders would bury the dev mailbox", async () => {
+    const { db } = database;
+    const upcoming = await rows<{ count: number }>(
+      sql`select count(*)::int as count from booking b join event e on e.id = b.event_id
+          where b.status = 'confirmed' and b.sample_id is null and e.event_date between '2026-11-24' and '2026-11-26'`,
+    );
+    expect(upcoming[0]!.count).toBeGreaterThan(50);
+    const sent: Reminder[] = [];
+    const channel = {
+      name: "test",
+      send: async (_tx: unknown, reminder: Reminder) => void sent.push(reminder),
+    };
+    await sendDueReminders(db, channel, new Date(SEEDED.getTime() + 60_000), 48);
+    expect(sent.filter((reminder) => reminder.person.email.endsWith("@example.org"))).toEqual([]);
+  });
+});
 
 describe("demo numbers that are bookings (finding 12)", () => {
   it("shows each demo event's booked places as its confirmed bookings, with an attendee for each", async () => {

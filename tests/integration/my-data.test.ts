@@ -15,6 +15,7 @@ import {
   testResultRevision,
   user,
   userRole,
+  waitlistEntry,
 } from "#app/db/schema";
 import { WORKER_JOBS } from "#app/services/booking/reconcile.server";
 import {
@@ -30,6 +31,7 @@ import {
   insertFreeEvent,
   insertPatient,
   insertSession,
+  insertWaitlistEntry,
   uniqueEmail,
   uniqueId,
 } from "#tests/support/fixtures";
@@ -384,6 +386,36 @@ describe("deleting my account (deleteMyAccount)", () => {
     expect(outcome).toMatchObject({ outcome: "deleted", heldPlacesFreed: 1 });
     const [row] = await database.db.select().from(booking).where(eq(booking.id, held.id));
     expect(row!.status).toBe("expired");
+  });
+
+  it("takes him off waiting lists, and a place offered to him goes to the next in line", async () => {
+    const me = await personWithEverything("Queuer", { password: true, awaitingResult: false });
+    const next = await insertPatient(database.db);
+    const full = await insertFreeEvent(database.db, { eventDate: "2026-07-10", totalSpaces: 1 });
+    await insertWaitlistEntry(database.db, {
+      eventId: full.id,
+      userId: me.id,
+      status: "offered",
+      joinedAt: new Date(NOW.getTime() - 2 * DAY),
+      offeredSlotTime: "10:00",
+      offeredAt: new Date(NOW.getTime() - 600_000),
+      offerExpiresAt: new Date(NOW.getTime() + 3_600_000),
+    });
+    const waiting = await insertWaitlistEntry(database.db, {
+      eventId: full.id,
+      userId: next.id,
+      joinedAt: new Date(NOW.getTime() - DAY),
+    });
+    const outcome = await deleteMyAccount(database.db, { userId: me.id, password: PASSWORD }, NOW);
+    expect(outcome.outcome).toBe("deleted");
+    expect(
+      await database.db.select().from(waitlistEntry).where(eq(waitlistEntry.userId, me.id)),
+    ).toEqual([]);
+    const [theirs] = await database.db
+      .select()
+      .from(waitlistEntry)
+      .where(eq(waitlistEntry.id, waiting.id));
+    expect(theirs!.status).toBe("offered");
   });
 
   it("refuses a staff account (an admin removes those)", async () => {

@@ -40,6 +40,7 @@ describe("the booking worker's jobs", () => {
   it("has a job for each kind of work, each with its own log code", () => {
     const codes = WORKER_JOBS.map((job) => job.code);
     expect(codes).toContain("refunds_retried");
+    expect(codes).toContain("reminders_sent");
     expect(new Set(codes).size).toBe(codes.length);
   });
 });

@@ -13,7 +13,8 @@ import { toBookingView, type BookingView } from "./view.server";
 
 /** Confirming a booking: the last step, for a free booking at consent and a paid one at capture. */
 
-function siteHost(): string {
+/** The site's host name: the calendar entries' UID host. */
+export function siteHost(): string {
   try {
     return new URL(config().publicBaseUrl).hostname || "localhost";
   } catch {

@@ -12,6 +12,9 @@ import { paymentProvider } from "../payments/provider.server";
 import { retryDueRefunds } from "../payments/refunds.server";
 import { capturePayment, settle, type CaptureResult } from "./capture.server";
 import { lockBooking, lockEvent } from "./places.server";
+import { offerPlacesFromWaitingLists } from "../waitlist.server";
+import { emailReminderChannel } from "./reminder-email.server";
+import { sendDueReminders } from "./reminders.server";
 
 /**
  * The booking worker: no payment is lost and no hold outlives its end. It runs every minute on
@@ -215,6 +218,21 @@ export const WORKER_JOBS: WorkerJob[] = [
     // Results kept after an account was deleted, once RESULT_RETENTION_YEARS are over.
     code: "retained_results_erased",
     run: (db, now) => eraseEndedRetainedResults(db, now),
+  },
+  {
+    // Lapses waiting-list offers whose time is up and offers places freed without a patient's
+    // cancellation or change (a hold running out, staff cancelling, an offer lapsing).
+    code: "waitlist_offers",
+    async run(db, now) {
+      return offerPlacesFromWaitingLists(db, now);
+    },
+  },
+  {
+    code: "reminders_sent",
+    async run(db, now) {
+      const { sent } = await sendDueReminders(db, emailReminderChannel, now);
+      return { sent };
+    },
   },
 ];
 

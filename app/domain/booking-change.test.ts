@@ -1,0 +1,40 @@
+import { describe, expect, it } from "vitest";
+import { changeDeadlineLabel, CHANGE_FORM_MESSAGES } from "./booking-change";
+import { changeChoiceSchema } from "./booking-change-form";
+
+describe("changeDeadlineLabel", () => {
+  it.each([
+    // A London midnight (summer time: 23:00 UTC) is the end of the day before.
+    ["2026-06-07T23:00:00.000Z", "the end of Sunday, 07 June 2026"],
+    // Winter: midnight in London is midnight UTC.
+    ["2026-12-04T00:00:00.000Z", "the end of Thursday, 03 December 2026"],
+    // 48 hours before a 10:00 appointment in summer.
+    ["2026-06-08T09:00:00.000Z", "Monday, 08 June 2026 at 10:00"],
+    ["2026-12-07T14:30:00.000Z", "Monday, 07 December 2026 at 14:30"],
+  ])("says %s as %s", (instant, words) => {
+    expect(changeDeadlineLabel(new Date(instant))).toBe(words);
+  });
+});
+
+describe("changeChoiceSchema", () => {
+  it("asks for an event and a time when either is missing or empty", () => {
+    const missing = changeChoiceSchema.safeParse({});
+    expect(missing.success).toBe(false);
+    expect(missing.error!.issues.map((issue) => [issue.path[0], issue.message])).toEqual([
+      ["event", CHANGE_FORM_MESSAGES.chooseEvent],
+      ["slotTime", CHANGE_FORM_MESSAGES.chooseTime],
+    ]);
+    const empty = changeChoiceSchema.safeParse({ event: " ", slotTime: "" });
+    expect(empty.error!.issues.map((issue) => issue.message)).toEqual([
+      "Choose an event",
+      "Choose a new time",
+    ]);
+  });
+
+  it("takes an event and a time", () => {
+    expect(changeChoiceSchema.parse({ event: "abc", slotTime: "10:30" })).toEqual({
+      event: "abc",
+      slotTime: "10:30",
+    });
+  });
+});

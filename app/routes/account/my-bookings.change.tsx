@@ -1,0 +1,490 @@
+import { Form, Link, data, redirect, useNavigation } from "react-router";
+import type { Route } from "./+types/my-bookings.change";
+import { BackLink } from "#app/components/back-link";
+import { ErrorSummary, SubmitButton } from "#app/components/form";
+import { WarningIcon } from "#app/components/icons";
+import { pageMeta } from "#app/components/meta";
+import { SlotPicker } from "#app/components/slot-picker";
+import { organisation } from "#app/content/organisation";
+import { db } from "#app/db/client.server";
+import {
+  BOOKING_REFUSALS,
+  CHANGE_FORM_MESSAGES,
+  CHANGE_REFUSAL_MESSAGES,
+  changeDeadlineLabel,
+  EVENT_REFUSALS,
+  type ChangeRefusal,
+} from "#app/domain/booking-change";
+import { changeChoiceSchema } from "#app/domain/booking-change-form";
+import { slotEndTime } from "#app/domain/calendar";
+import { formatLongDate } from "#app/domain/date-labels";
+import { formValues, parseForm, type FieldErrors } from "#app/domain/forms";
+import { changeOwnBooking, changePage } from "#app/services/booking/change.server";
+import { requireUser } from "#app/services/guards.server";
+import { NO_STORE, pipeHeaders } from "#app/utils/headers";
+import { readForm } from "#app/utils/http.server";
+
+export const meta = () =>
+  pageMeta("Change your appointment", "Move your screening appointment to another time.");
+
+export const headers = pipeHeaders;
+
+/**
+ * Where the page leads back to: the patient's appointments. (The booking's own page,
+ * `/my-bookings/:reference`, takes this over when it exists.)
+ */
+const APPOINTMENTS_PATH = "/medical-results";
+
+const changePath = (reference: string, query = "") =>
+  `/my-bookings/${encodeURIComponent(reference)}/change${query}`;
+
+export const CHANGE_PAGE_MESSAGES = {
+  notOffered: "You cannot move to that event online. Please choose another event.",
+  noOtherTimes: "There are no other free times at this event.",
+  noOtherEvents: "There are no other events you can move to online just now.",
+} as const;
+
+/**
+ * Moving one's own booking to another time, with or without JavaScript: the chosen event is in
+ * the address (`?event=`, a plain GET form), the chosen time is posted ("Continue"), then the old
+ * and new times are shown side by side and "Confirm the change" posts the move. Another person's
+ * booking, or an unknown reference, is a 404.
+ */
+export async function loader({ request, params }: Route.LoaderArgs) {
+  const user = await requireUser(request);
+  const url = new URL(request.url);
+  const chosenEvent = url.searchParams.get("event");
+  const page = await changePage(db(), {
+    userId: user.id,
+    reference: params.reference,
+    eventId: chosenEvent,
+  });
+  if (!page) throw data(null, { status: 404, headers: NO_STORE });
+  const errors: FieldErrors = {};
+  if (!page.refusal) {
+    if (url.searchParams.has("step") && !chosenEvent)
+      errors.event = CHANGE_FORM_MESSAGES.chooseEvent;
+    else if (chosenEvent && !page.chosen) errors.event = CHANGE_PAGE_MESSAGES.notOffered;
+  }
+  return data(
+    {
+      ...page,
+      untilLabel: page.until ? changeDeadlineLabel(page.until) : null,
+      changed: url.searchParams.has("changed"),
+      loaderErrors: errors,
+    },
+    { headers: NO_STORE },
+  );
+}
+
+interface Review {
+  event: string;
+  slotTime: string;
+  eventName: string;
+  eventDate: string;
+  slotEnd: string;
+  address: string;
+}
+
+type ActionData = {
+  fieldErrors?: FieldErrors;
+  values?: Record<string, string>;
+  refusal?: ChangeRefusal;
+  review?: Review;
+};
+
+export async function action({ request, params }: Route.ActionArgs) {
+  const user = await requireUser(request);
+  const form = await readForm(request);
+  const values = formValues(form);
+  const parsed = parseForm(changeChoiceSchema, values);
+  if (!parsed.ok)
+    return data<ActionData>(
+      { fieldErrors: parsed.fieldErrors, values },
+      { status: 400, headers: NO_STORE },
+    );
+  const { event: eventId, slotTime } = parsed.data;
+
+  if (values.intent !== "confirm") {
+    // "Continue": show the old and new times side by side, if the time is still free now.
+    const page = await changePage(db(), { userId: user.id, reference: params.reference, eventId });
+    if (!page) throw data(null, { status: 404, headers: NO_STORE });
+    if (page.refusal)
+      return data<ActionData>(
+        { refusal: page.refusal, values },
+        { status: 409, headers: NO_STORE },
+      );
+    if (!page.chosen)
+      return data<ActionData>(
+        { fieldErrors: { event: CHANGE_PAGE_MESSAGES.notOffered }, values },
+        { status: 409, headers: NO_STORE },
+      );
+    const same = page.chosen.current && slotTime === page.booking.slotStart;
+    const free = page.times.some((time) => time.time === slotTime && time.state === "available");
+    if (same || !free)
+      return data<ActionData>(
+        {
+          fieldErrors: {
+            slotTime: CHANGE_REFUSAL_MESSAGES[same ? "same-time" : "slot-unavailable"],
+          },
+          values,
+        },
+        { status: 409, headers: NO_STORE },
+      );
+    return data<ActionData>(
+      {
+        values,
+        review: {
+          event: eventId,
+          slotTime,
+          eventName: page.chosen.name,
+          eventDate: page.chosen.eventDate,
+          slotEnd: slotEndTime(slotTime, page.chosen.sessionMinutes),
+          address: page.chosen.address,
+        },
+      },
+      { headers: NO_STORE },
+    );
+  }
+
+  const result = await changeOwnBooking(db(), {
+    userId: user.id,
+    reference: params.reference,
+    eventId,
+    slotTime,
+  });
+  if (result.ok) return redirect(changePath(result.booking.reference, "?changed"));
+  if (result.reason === "not-found") throw data(null, { status: 404, headers: NO_STORE });
+  if (BOOKING_REFUSALS.includes(result.reason))
+    return data<ActionData>({ refusal: result.reason, values }, { status: 409, headers: NO_STORE });
+  const field = EVENT_REFUSALS.includes(result.reason) ? "event" : "slotTime";
+  return data<ActionData>(
+    { fieldErrors: { [field]: CHANGE_REFUSAL_MESSAGES[result.reason] }, values },
+    { status: 409, headers: NO_STORE },
+  );
+}
+
+const helpline = organisation.phones.booking;
+
+export default function ChangeBooking({ loaderData, actionData }: Route.ComponentProps) {
+  const { booking, events, chosen, times, untilLabel, changed } = loaderData;
+  const refusal = actionData?.refusal ?? loaderData.refusal;
+  const errors = { ...loaderData.loaderErrors, ...actionData?.fieldErrors };
+  const review = actionData?.review;
+  const now = {
+    eventName: booking.eventName,
+    eventDate: booking.eventDate,
+    slotTime: booking.slotStart,
+    slotEnd: booking.slotEnd,
+    address: booking.address,
+  };
+
+  return (
+    <>
+      <BackLink to={APPOINTMENTS_PATH}>Back to your appointments</BackLink>
+      <h1>{changed ? "Your appointment has been changed" : "Change your appointment"}</h1>
+      <ErrorSummary errors={errors} fieldOrder={["event", "slotTime"]} />
+
+      {changed ? (
+        <>
+          <div className="success-panel" role="status">
+            <p>
+              Your appointment is now at {booking.slotStart} on {formatLongDate(booking.eventDate)}.
+            </p>
+          </div>
+          <p>
+            We have sent you an e-mail with the new time. It has two calendar files: one adds your
+            new appointment, the other removes the old one.
+          </p>
+          <Appointment title="Your appointment" reference={booking.reference} {...now} />
+          <p>
+            <Link to={APPOINTMENTS_PATH}>See your appointments</Link>
+          </p>
+        </>
+      ) : review ? (
+        <CheckChange
+          reference={booking.reference}
+          now={now}
+          review={review}
+          backTo={changePath(booking.reference, `?event=${encodeURIComponent(review.event)}`)}
+        />
+      ) : (
+        <>
+          <Appointment title="Your appointment now" reference={booking.reference} {...now} />
+          {refusal ? (
+            <div className="warning" role="alert">
+              <h2 className="status">
+                <WarningIcon /> This appointment cannot be changed online
+              </h2>
+              <p>{CHANGE_REFUSAL_MESSAGES[refusal]}</p>
+              {refusal === "too-late" && untilLabel && (
+                <p>Changes were free of charge until {untilLabel}.</p>
+              )}
+            </div>
+          ) : (
+            <>
+              <p>
+                You can change it free of charge until {untilLabel}. To move to an event with a
+                different price, please call our {helpline.label.toLowerCase()} on{" "}
+                <a href={`tel:${helpline.tel}`}>{helpline.display}</a>.
+              </p>
+              {chosen && (
+                <ChooseTime
+                  reference={booking.reference}
+                  eventId={chosen.id}
+                  heading={
+                    chosen.current
+                      ? "Other times at this event"
+                      : `Times at ${chosen.name}, ${formatLongDate(chosen.eventDate)}`
+                  }
+                  times={times}
+                  current={chosen.current ? booking.slotStart : undefined}
+                  selected={actionData?.values?.slotTime}
+                  error={errors.slotTime}
+                  hasOtherTimes={chosen.availableTimes > 0}
+                />
+              )}
+              <ChooseEvent
+                events={events}
+                selected={chosen?.id}
+                error={errors.event}
+                hasOthers={events.some((option) => !option.current)}
+              />
+            </>
+          )}
+        </>
+      )}
+    </>
+  );
+}
+
+function Appointment({
+  title,
+  reference,
+  eventName,
+  eventDate,
+  slotTime,
+  slotEnd,
+  address,
+  headingLevel = 2,
+}: {
+  title: string;
+  reference?: string;
+  eventName: string;
+  eventDate: string;
+  slotTime: string;
+  slotEnd: string;
+  address: string;
+  headingLevel?: 2 | 3;
+}) {
+  const Heading = headingLevel === 2 ? "h2" : "h3";
+  return (
+    <section className="change-appointment">
+      <Heading>{title}</Heading>
+      <dl className="event-details">
+        {reference && (
+          <>
+            <dt>Booking reference</dt>
+            <dd>{reference}</dd>
+          </>
+        )}
+        <dt>Event</dt>
+        <dd>{eventName}</dd>
+        <dt>Date</dt>
+        <dd>{formatLongDate(eventDate)}</dd>
+        <dt>Time</dt>
+        <dd>
+          {slotTime} to {slotEnd}
+        </dd>
+        <dt>Place</dt>
+        <dd>{address}</dd>
+      </dl>
+    </section>
+  );
+}
+
+function ChooseTime({
+  reference,
+  eventId,
+  heading,
+  times,
+  current,
+  selected,
+  error,
+  hasOtherTimes,
+}: {
+  reference: string;
+  eventId: string;
+  heading: string;
+  times: { time: string; state: "available" | "full" | "passed" }[];
+  current?: string;
+  selected?: string;
+  error?: string;
+  hasOtherTimes: boolean;
+}) {
+  const navigation = useNavigation();
+  return (
+    <section className="change-step" aria-labelledby="choose-time-title">
+      <h2 id="choose-time-title">Choose a new time</h2>
+      {hasOtherTimes ? (
+        <Form
+          method="post"
+          action={changePath(reference, `?event=${eventId}`)}
+          noValidate
+          className="form"
+        >
+          <input type="hidden" name="intent" value="review" />
+          <input type="hidden" name="event" value={eventId} />
+          <SlotPicker
+            choices={times}
+            legend={heading}
+            current={current}
+            selected={selected}
+            error={error}
+          />
+          <SubmitButton busy={navigation.state !== "idle"} busyLabel="Checking...">
+            Continue
+          </SubmitButton>
+        </Form>
+      ) : (
+        <p className="inset">{CHANGE_PAGE_MESSAGES.noOtherTimes}</p>
+      )}
+    </section>
+  );
+}
+
+function ChooseEvent({
+  events,
+  selected,
+  error,
+  hasOthers,
+}: {
+  events: {
+    id: string;
+    name: string;
+    eventDate: string;
+    startTime: string;
+    endTime: string;
+    address: string;
+    current: boolean;
+    availableTimes: number;
+  }[];
+  selected?: string;
+  error?: string;
+  hasOthers: boolean;
+}) {
+  const id = "field-event";
+  if (!hasOthers)
+    return (
+      <section className="change-step" aria-labelledby="choose-event-title">
+        <h2 id="choose-event-title">Or choose another event</h2>
+        <p className="inset">{CHANGE_PAGE_MESSAGES.noOtherEvents}</p>
+      </section>
+    );
+  return (
+    <section className="change-step" aria-labelledby="choose-event-title">
+      <h2 id="choose-event-title">Or choose another event</h2>
+      <Form method="get" className="form">
+        <input type="hidden" name="step" value="times" />
+        <div className={`form-group${error ? " form-group--error" : ""}`}>
+          <fieldset
+            className="fieldset"
+            aria-describedby={`${id}-hint${error ? ` ${id}-error` : ""}`}
+          >
+            <legend className="label label--large">Events you can move to</legend>
+            <span className="field-hint" id={`${id}-hint`}>
+              Events with the same test and the same price. Choose one to see its free times.
+            </span>
+            {error && (
+              <span className="field-error" id={`${id}-error`}>
+                <span className="visually-hidden">Error:</span> {error}
+              </span>
+            )}
+            <div className="radios">
+              {events.map((option, index) => {
+                const optionId = index === 0 ? id : `${id}-${option.id}`;
+                return (
+                  <div className="radio" key={option.id}>
+                    <input
+                      className="radio__input"
+                      id={optionId}
+                      type="radio"
+                      name="event"
+                      value={option.id}
+                      defaultChecked={selected === option.id}
+                    />
+                    <label className="radio__label" htmlFor={optionId}>
+                      {option.current && "Your event now: "}
+                      <strong>{option.name}</strong>, {formatLongDate(option.eventDate)},{" "}
+                      {option.startTime} to {option.endTime}, {option.address}
+                      <span className="radio__note">
+                        {" "}
+                        (
+                        {option.availableTimes === 1
+                          ? "1 time free"
+                          : `${option.availableTimes} times free`}
+                        )
+                      </span>
+                    </label>
+                  </div>
+                );
+              })}
+            </div>
+          </fieldset>
+        </div>
+        <button type="submit" className="button button--secondary">
+          Show the times
+        </button>
+      </Form>
+    </section>
+  );
+}
+
+function CheckChange({
+  reference,
+  now,
+  review,
+  backTo,
+}: {
+  reference: string;
+  now: {
+    eventName: string;
+    eventDate: string;
+    slotTime: string;
+    slotEnd: string;
+    address: string;
+  };
+  review: Review;
+  backTo: string;
+}) {
+  const navigation = useNavigation();
+  return (
+    <section aria-labelledby="check-change-title">
+      <h2 id="check-change-title">Check your change</h2>
+      <p>Booking reference {reference}. Nothing changes until you confirm.</p>
+      <div className="change-compare">
+        <Appointment title="Your time now" headingLevel={3} {...now} />
+        <Appointment
+          title="Your new time"
+          headingLevel={3}
+          eventName={review.eventName}
+          eventDate={review.eventDate}
+          slotTime={review.slotTime}
+          slotEnd={review.slotEnd}
+          address={review.address}
+        />
+      </div>
+      <Form method="post" noValidate className="form">
+        <input type="hidden" name="intent" value="confirm" />
+        <input type="hidden" name="event" value={review.event} />
+        <input type="hidden" name="slotTime" value={review.slotTime} />
+        <div className="button-group">
+          <SubmitButton busy={navigation.state !== "idle"} busyLabel="Changing...">
+            Confirm the change
+          </SubmitButton>
+          <Link to={backTo}>Choose a different time</Link>
+        </div>
+      </Form>
+    </section>
+  );
+}

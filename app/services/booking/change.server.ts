@@ -1,0 +1,529 @@
+import { and, asc, eq, gte, inArray, ne } from "drizzle-orm";
+import { config } from "#app/config.server";
+import { organisation } from "#app/content/organisation";
+import type { Db } from "#app/db/client.server";
+import {
+  booking,
+  consent,
+  event,
+  profile,
+  screeningProduct,
+  testResult,
+  user,
+} from "#app/db/schema";
+import { type ChangeRefusal } from "#app/domain/booking-change";
+import { normaliseBookingReference } from "#app/domain/booking-reference";
+import { bookingStage, canTake, isHoldLive, PLACE_STATUSES } from "#app/domain/booking-lifecycle";
+import { bookingCalendar } from "#app/domain/calendar";
+import { changeTerms, type ChangeTerms } from "#app/domain/cancellation-policy";
+import { formatLongDate } from "#app/domain/date-labels";
+import { bookingEligibility } from "#app/domain/eligibility";
+import { joinAddress } from "#app/domain/events";
+import { londonDate, londonInstant } from "#app/domain/london-time";
+import { isPaidEvent } from "#app/domain/pricing";
+import { slotChoices, type SlotChoice } from "#app/domain/slot-choices";
+import { enqueueEmail, type OutgoingEmail } from "../email.server";
+import { eventsChanged, isEventId } from "../events.server";
+import { offerFreedPlaces } from "../waitlist.server";
+import { siteHost } from "./confirm.server";
+import {
+  eventClosedTo,
+  hhmm,
+  lockBooking,
+  lockEvent,
+  lockPerson,
+  placeProblem,
+  placeProblemGiven,
+  placesTaken,
+  type Booking,
+  type EventRow,
+} from "./places.server";
+import { toBookingView, type BookingView } from "./view.server";
+
+/**
+ * A patient moves his own confirmed booking to another free time, of the same event or of another
+ * one like it (same product, same price, same payment), online. The booking row itself moves, so
+ * its payment, consent and reference go with it: he never holds both places, nor neither.
+ */
+
+const helpline = organisation.phones.booking;
+
+/**
+ * The link to his booking in the e-mail. (A plain link to the signed-in page for now: swapped for
+ * the signed booking link of `booking-links.server.ts` when that lands.)
+ */
+export function changedBookingLink(reference: string): string {
+  return `${config().publicBaseUrl}/my-bookings/${reference}`;
+}
+
+/** What the patient pays for an event: product, and the charge in pence (0 when free). */
+function chargeFor(ev: EventRow, productPrice: number) {
+  const price = ev.pricePence ?? productPrice;
+  const paid = isPaidEvent({ price, payment_required: ev.paymentRequired });
+  return { productId: ev.productId, paymentRequired: paid, pricePence: paid ? price : 0 };
+}
+
+/** The same product, price and payment requirement as the booking has. */
+function sameTerms(row: Booking, oldEvent: EventRow, target: EventRow, productPrice: number) {
+  const charge = chargeFor(target, productPrice);
+  return (
+    charge.productId === oldEvent.productId &&
+    charge.paymentRequired === row.paymentRequired &&
+    charge.pricePence === row.pricePence
+  );
+}
+
+/** Whether the booking can be moved at all at `now`: its stage, and the policy's notice. */
+function bookingChangeTerms(
+  row: Booking,
+  ev: EventRow,
+  hasResult: boolean,
+  now: Date,
+): ChangeTerms & { stageAllows: boolean } {
+  const stage = bookingStage(row);
+  const terms = changeTerms({
+    appointmentStart: londonInstant(ev.eventDate, row.slotTime),
+    now,
+    paidPence: row.paymentStatus === "paid" ? row.pricePence : 0,
+    sampleTakenOrResult: stage === "sample_taken" || hasResult,
+  });
+  return { ...terms, stageAllows: canTake(stage, "patient-change") };
+}
+
+function termsRefusal(terms: ReturnType<typeof bookingChangeTerms>): ChangeRefusal | null {
+  if (!terms.allowed) return terms.reason;
+  if (!terms.stageAllows) return "not-changeable";
+  return null;
+}
+
+async function hasResult(db: Db, bookingId: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: testResult.id })
+    .from(testResult)
+    .where(eq(testResult.bookingId, bookingId));
+  return Boolean(row);
+}
+
+async function productPrice(db: Db, productId: string): Promise<number> {
+  const [row] = await db
+    .select({ pricePence: screeningProduct.pricePence })
+    .from(screeningProduct)
+    .where(eq(screeningProduct.id, productId));
+  return row?.pricePence ?? 0;
+}
+
+async function personForEligibility(db: Db, userId: string) {
+  const [row] = await db
+    .select({ dateOfBirth: profile.dateOfBirth, nhsNumber: profile.nhsNumber })
+    .from(profile)
+    .where(eq(profile.userId, userId));
+  return row ?? { dateOfBirth: null, nhsNumber: null };
+}
+
+export interface ChangedBooking {
+  reference: string;
+  eventId: string;
+  slotTime: string;
+  eventDate: string;
+  calendarVersion: number;
+  from: { eventId: string; slotTime: string; eventDate: string };
+}
+
+export type ChangeResult =
+  { ok: true; booking: ChangedBooking } | { ok: false; reason: ChangeRefusal };
+
+/**
+ * Moves the person's own confirmed booking `reference` to `slotTime` at `eventId`, in one
+ * transaction: the person, then both events (by id, so two changes between the same events never
+ * wait for each other in a circle), then the booking are locked; every rule is checked; the
+ * booking row moves (a new calendar version); its consent's test date follows it; one e-mail with
+ * the new calendar entry and the old one's cancellation is queued; the freed place is offered to
+ * the old event's waiting list.
+ */
+export async function changeOwnBooking(
+  db: Db,
+  input: { userId: string; reference: string; eventId: string; slotTime: string },
+  now = new Date(),
+): Promise<ChangeResult> {
+  const reference = normaliseBookingReference(input.reference);
+  if (!reference) return { ok: false, reason: "not-found" };
+  if (!isEventId(input.eventId)) return { ok: false, reason: "event-not-found" };
+  if (!/^\d{2}:\d{2}$/.test(input.slotTime)) return { ok: false, reason: "slot-unavailable" };
+
+  const result = await db.transaction(async (tx): Promise<ChangeResult> => {
+    await lockPerson(tx, input.userId);
+    // Which event the booking is at now: only his own changes move it, and they wait for the
+    // person's lock just taken.
+    const [found] = await tx
+      .select({ id: booking.id, eventId: booking.eventId })
+      .from(booking)
+      .where(and(eq(booking.reference, reference), eq(booking.userId, input.userId)));
+    if (!found) return { ok: false, reason: "not-found" };
+
+    const eventIds = [...new Set([found.eventId, input.eventId])].sort();
+    const locked = new Map<string, EventRow | undefined>();
+    for (const id of eventIds) locked.set(id, await lockEvent(tx, id));
+    const oldEvent = locked.get(found.eventId)!;
+    const target = locked.get(input.eventId);
+
+    const row = await lockBooking(tx, found.id);
+    if (row.userId !== input.userId || row.eventId !== found.eventId)
+      return { ok: false, reason: "not-changeable" };
+
+    const refused = termsRefusal(
+      bookingChangeTerms(row, oldEvent, await hasResult(tx, row.id), now),
+    );
+    if (refused) return { ok: false, reason: refused };
+
+    if (!target) return { ok: false, reason: "event-not-found" };
+    if (target.id === row.eventId && row.slotTime === input.slotTime)
+      return { ok: false, reason: "same-time" };
+    const closed = await eventClosedTo(tx, target, input.userId);
+    if (closed) return { ok: false, reason: closed };
+    if (!sameTerms(row, oldEvent, target, await productPrice(tx, target.productId)))
+      return { ok: false, reason: "different-terms" };
+    if (!bookingEligibility(await personForEligibility(tx, input.userId), target).eligible)
+      return { ok: false, reason: "not-eligible" };
+
+    // His other bookings at the chosen event: one active booking per person per event.
+    const toLetGo: string[] = [];
+    if (target.id !== row.eventId) {
+      const there = await tx
+        .select()
+        .from(booking)
+        .where(
+          and(
+            eq(booking.eventId, target.id),
+            eq(booking.userId, input.userId),
+            inArray(booking.status, [...PLACE_STATUSES]),
+          ),
+        )
+        .orderBy(booking.id)
+        .for("update");
+      for (const other of there) {
+        const stage = bookingStage(other);
+        // A hold that ran out, with no payment under way, is let go as a new hold would let it go.
+        const lapsed =
+          (stage === "held" || stage === "consented") &&
+          other.paymentStatus !== "pending" &&
+          !isHoldLive(other, now);
+        if (!lapsed) return { ok: false, reason: "already-booked" };
+        toLetGo.push(other.id);
+      }
+    }
+
+    const problem = await placeProblem(tx, target, input.slotTime, now, row.id);
+    if (problem) return { ok: false, reason: problem };
+
+    if (toLetGo.length > 0)
+      await tx
+        .update(booking)
+        .set({ status: "expired", updatedAt: now })
+        .where(inArray(booking.id, toLetGo));
+    const [moved] = await tx
+      .update(booking)
+      .set({
+        eventId: target.id,
+        slotTime: input.slotTime,
+        calendarVersion: row.calendarVersion + 1,
+        // The reminder is for the new time.
+        reminderSentAt: null,
+        updatedAt: now,
+      })
+      .where(eq(booking.id, row.id))
+      .returning();
+    if (target.eventDate !== oldEvent.eventDate)
+      await tx
+        .update(consent)
+        .set({ testDate: target.eventDate })
+        .where(eq(consent.bookingId, row.id));
+
+    await enqueueEmail(
+      tx,
+      await changeEmail(tx, { before: row, after: moved!, oldEvent, target, now }),
+    );
+    await offerFreedPlaces(tx, oldEvent, now);
+
+    return {
+      ok: true,
+      booking: {
+        reference: moved!.reference,
+        eventId: target.id,
+        slotTime: moved!.slotTime,
+        eventDate: target.eventDate,
+        calendarVersion: moved!.calendarVersion,
+        from: { eventId: oldEvent.id, slotTime: row.slotTime, eventDate: oldEvent.eventDate },
+      },
+    };
+  });
+  if (result.ok) eventsChanged();
+  return result;
+}
+
+/** The e-mail for a changed booking: the new time and the old, two calendar files. No health data. */
+async function changeEmail(
+  tx: Db,
+  details: { before: Booking; after: Booking; oldEvent: EventRow; target: EventRow; now: Date },
+): Promise<OutgoingEmail> {
+  const { before, after, oldEvent, target, now } = details;
+  const [person] = await tx
+    .select({ email: user.email, name: user.name, firstName: profile.firstName })
+    .from(user)
+    .leftJoin(profile, eq(profile.userId, user.id))
+    .where(eq(user.id, after.userId));
+  if (!person) throw new Error("booking without a user");
+  const [product] = await tx
+    .select({ name: screeningProduct.name })
+    .from(screeningProduct)
+    .where(eq(screeningProduct.id, target.productId));
+  const productName = product?.name ?? "";
+  const was = toBookingView({ booking: before, event: oldEvent, productName }, now);
+  const is = toBookingView({ booking: after, event: target, productName }, now);
+  const lines = [
+    `Hello ${person.firstName ?? person.name},`,
+    "",
+    "Your screening appointment has been moved to a new time.",
+    "",
+    `Booking reference: ${is.reference}`,
+    "",
+    "Your new appointment",
+    ...appointmentLines(is),
+    "",
+    "Your old appointment (cancelled)",
+    ...appointmentLines(was),
+    "",
+    "Two calendar files are attached: one adds your new appointment, the other removes the old one.",
+    "",
+    `See your booking: ${changedBookingLink(is.reference)}`,
+    "",
+    `If you did not make this change, or need help, call our ${helpline.label.toLowerCase()} on ${helpline.display} or e-mail ${organisation.emails.bookings}, quoting your booking reference.`,
+    "",
+    organisation.name,
+  ];
+  const shortName = organisation.shortName.toLowerCase();
+  return {
+    to: person.email,
+    subject: `Your ${organisation.shortName} screening booking ${is.reference} has a new time`,
+    text: lines.join("\n"),
+    attachments: [
+      {
+        filename: `${shortName}-booking-${is.reference}.ics`,
+        contentType: "text/calendar; charset=utf-8; method=PUBLISH",
+        content: calendarFor(is, target, after.calendarVersion, now, "PUBLISH"),
+      },
+      {
+        filename: `${shortName}-booking-${is.reference}-old-time-cancelled.ics`,
+        contentType: "text/calendar; charset=utf-8; method=CANCEL",
+        content: calendarFor(was, oldEvent, before.calendarVersion, now, "CANCEL"),
+      },
+    ],
+  };
+}
+
+function appointmentLines(view: BookingView): string[] {
+  return [
+    `Event: ${view.eventName}`,
+    `Date: ${formatLongDate(view.eventDate)}`,
+    `Time: ${view.slotStart} to ${view.slotEnd} (UK time)`,
+    `Address: ${view.address}`,
+  ];
+}
+
+function calendarFor(
+  view: BookingView,
+  ev: EventRow,
+  calendarVersion: number,
+  now: Date,
+  method: "PUBLISH" | "CANCEL",
+): string {
+  return bookingCalendar({
+    reference: view.reference,
+    eventName: view.eventName,
+    eventDate: view.eventDate,
+    slotTime: view.slotStart,
+    sessionMinutes: ev.sessionDuration,
+    location: view.address,
+    latitude: ev.latitude,
+    longitude: ev.longitude,
+    uidHost: siteHost(),
+    stamp: now,
+    calendarVersion,
+    method,
+  });
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* What the change page shows                                                                  */
+/* ------------------------------------------------------------------------------------------ */
+
+export interface ChangeEventOption {
+  id: string;
+  name: string;
+  /** "yyyy-MM-dd" */
+  eventDate: string;
+  startTime: string;
+  endTime: string;
+  address: string;
+  /** how long each appointment takes */
+  sessionMinutes: number;
+  /** the booking's own event */
+  current: boolean;
+  availableTimes: number;
+}
+
+export interface ChangePage {
+  booking: BookingView;
+  /** null when it can be changed; else why not */
+  refusal: ChangeRefusal | null;
+  /** the last instant a change is free, when the booking is still ahead */
+  until: Date | null;
+  /** the events he may move to, his own first, then by date */
+  events: ChangeEventOption[];
+  /** the event whose times are offered (his own unless he chose another) */
+  chosen: ChangeEventOption | null;
+  /** the chosen event's times; his own time is marked by `booking.slotStart` when it is his event */
+  times: SlotChoice[];
+}
+
+/** How many other events the page lists at most (soonest first). */
+export const MAX_OTHER_EVENTS = 20;
+
+/**
+ * What the change page shows the signed-in person for his booking `reference`, or null (not his,
+ * or unknown: a 404). `eventId` is the event he chose to see the times of; his own by default.
+ */
+export async function changePage(
+  db: Db,
+  input: { userId: string; reference: string; eventId?: string | null },
+  now = new Date(),
+): Promise<ChangePage | null> {
+  const reference = normaliseBookingReference(input.reference);
+  if (!reference) return null;
+  const [found] = await db
+    .select({ booking, event, productName: screeningProduct.name })
+    .from(booking)
+    .innerJoin(event, eq(booking.eventId, event.id))
+    .innerJoin(screeningProduct, eq(event.productId, screeningProduct.id))
+    .where(and(eq(booking.reference, reference), eq(booking.userId, input.userId)));
+  if (!found) return null;
+  const view = toBookingView(found, now);
+  const terms = bookingChangeTerms(
+    found.booking,
+    found.event,
+    await hasResult(db, found.booking.id),
+    now,
+  );
+  const refusal = termsRefusal(terms);
+  const until = terms.until;
+  if (refusal) return { booking: view, refusal, until, events: [], chosen: null, times: [] };
+
+  const events = await eventOptions(db, found.booking, found.event, input.userId, now);
+  const chosen = events.find((option) => option.id === (input.eventId || found.event.id)) ?? null;
+  let times: SlotChoice[] = [];
+  if (chosen) {
+    const [row] = await db.select().from(event).where(eq(event.id, chosen.id));
+    times = await offeredTimes(db, row!, found.booking.id, now);
+  }
+  return { booking: view, refusal: null, until, events, chosen, times };
+}
+
+/** An event's times for the move: each available one a place could be taken at now. */
+async function offeredTimes(
+  db: Db,
+  row: EventRow,
+  exceptBookingId: string,
+  now: Date,
+): Promise<SlotChoice[]> {
+  const taken = await placesTaken(db, row.id, now, { exceptBookingId });
+  return slotChoices(
+    {
+      eventDate: row.eventDate,
+      startTime: hhmm(row.startTime),
+      endTime: hhmm(row.endTime),
+      sessionDuration: row.sessionDuration,
+      placesPerSlot: row.placesPerSlot,
+    },
+    taken.perSlot,
+    now,
+  ).map((choice) =>
+    choice.state === "available" && placeProblemGiven(row, taken, choice.time, now)
+      ? { ...choice, state: "full" }
+      : choice,
+  );
+}
+
+/**
+ * The events he may move to: his own, then published events ahead with the same product, price
+ * and payment, open to him, that he can book and has no booking at, with a free time.
+ */
+async function eventOptions(
+  db: Db,
+  row: Booking,
+  own: EventRow,
+  userId: string,
+  now: Date,
+): Promise<ChangeEventOption[]> {
+  const candidates = await db
+    .select({ event, productPrice: screeningProduct.pricePence })
+    .from(event)
+    .innerJoin(screeningProduct, eq(event.productId, screeningProduct.id))
+    .where(
+      and(
+        eq(event.productId, own.productId),
+        eq(event.status, "published"),
+        gte(event.eventDate, londonDate(now)),
+      ),
+    )
+    .orderBy(asc(event.eventDate), asc(event.startTime), asc(event.id));
+  const mine = await db
+    .select({
+      eventId: booking.eventId,
+      status: booking.status,
+      holdExpiresAt: booking.holdExpiresAt,
+    })
+    .from(booking)
+    .where(
+      and(
+        eq(booking.userId, userId),
+        ne(booking.id, row.id),
+        inArray(booking.status, [...PLACE_STATUSES]),
+      ),
+    );
+  const bookedAt = new Set(
+    mine
+      .filter((other) => other.status === "confirmed" || isHoldLive(other, now))
+      .map((other) => other.eventId),
+  );
+  const person = await personForEligibility(db, userId);
+  const options: ChangeEventOption[] = [];
+  let others = 0;
+  for (const { event: ev, productPrice: price } of candidates) {
+    const current = ev.id === own.id;
+    if (!current) {
+      if (others >= MAX_OTHER_EVENTS) continue;
+      if (bookedAt.has(ev.id)) continue;
+      if (!sameTerms(row, own, ev, price)) continue;
+      if ((await eventClosedTo(db, ev, userId)) !== null) continue;
+      if (!bookingEligibility(person, ev).eligible) continue;
+    }
+    const times = await offeredTimes(db, ev, row.id, now);
+    const availableTimes = times.filter(
+      (choice) => choice.state === "available" && !(current && choice.time === row.slotTime),
+    ).length;
+    if (!current && availableTimes === 0) continue;
+    if (!current) others++;
+    options.push({
+      id: ev.id,
+      name: ev.name,
+      eventDate: ev.eventDate,
+      startTime: hhmm(ev.startTime),
+      endTime: hhmm(ev.endTime),
+      address: joinAddress([ev.addressLine1, ev.addressLine2, ev.city, ev.postcode, ev.country]),
+      sessionMinutes: ev.sessionDuration,
+      current,
+      availableTimes,
+    });
+  }
+  // His own event first, whatever its date.
+  return options.sort((a, b) => Number(b.current) - Number(a.current));
+}
