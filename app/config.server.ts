@@ -108,6 +108,18 @@ const envSchema = z
     /** How often the booking worker runs its jobs (payments, refunds, offers, reminders, retention). */
     WORKER_INTERVAL_MS: wholeNumber(50).default(60_000),
     HOLD_MINUTES: wholeNumber(1, 120).default(15),
+    /**
+     * Years a released result is kept after its patient deleted his account, from its release
+     * (NHS Records Management Code of Practice: adult records 8 years after the care ended).
+     */
+    RESULT_RETENTION_YEARS: wholeNumber(1, 100).default(8),
+    /**
+     * Days after the test (and the agreement) that consent answers are shredded: long enough for
+     * the result, an Amber repeat after 3 months and questions about it; a retest asks again.
+     */
+    CONSENT_RETENTION_DAYS: wholeNumber(30, 3650).default(365),
+    /** How long a place offered from an event's waiting list is held for the person offered it. */
+    WAITLIST_OFFER_HOURS: wholeNumber(1, 168).default(12),
     /** How many hours before an appointment its reminder goes out (up to two weeks). */
     REMINDER_HOURS_BEFORE: wholeNumber(2, 336).default(48),
     LOG_LEVEL: oneOf(LOG_LEVELS).default("info"),

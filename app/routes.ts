@@ -52,6 +52,8 @@ export default [
     route("checkout/cancel", "routes/booking/checkout-cancel.ts"),
     route("checkout/simulated", "routes/booking/checkout-simulated.tsx"),
     route("booking-success", "routes/booking/booking-success.tsx"),
+    // The place offered from a full event's waiting list (the offer e-mail's link).
+    route("waiting-list/:entryId", "routes/booking/waiting-list-offer.tsx"),
   ]),
   // Consent for a test arranged another way: a signed link, or the signed-in owner.
   route("test-consent", "routes/booking/test-consent.tsx"),
@@ -64,9 +66,14 @@ export default [
     route("my-bookings/:reference", "routes/account/my-booking.tsx"),
     route("my-bookings/:reference/cancel", "routes/account/my-booking.cancel.tsx"),
     route("my-bookings/:reference/change", "routes/account/my-bookings.change.tsx"),
+    route("my-data", "routes/account/my-data.tsx"),
+    route("delete-account", "routes/account/delete-account.tsx"),
   ]),
   // The calendar entry of one of his bookings, again (a file, so outside the portal's frame).
   route("my-bookings/:reference/calendar.ics", "routes/account/my-booking.calendar.ts"),
+  // The same data as a file to keep: no frame, so outside the layout (it checks who is signed in).
+  route("my-data.json", "routes/account/my-data.json.ts"),
+  route("account-deleted", "routes/site/account-deleted.tsx"),
 
   // api: JSON resource routes
   ...prefix("api", [

@@ -26,9 +26,10 @@ export const UNAVAILABLE_LABELS: Record<Exclude<BookingWindow, "bookable">, stri
 };
 
 /**
- * An event card: name, product, date, times, place and price, with one of four states. Only a
- * bookable card links to its event page, once (its BOOK button, which carries the event's name);
- * the others say why not, in words and with an icon.
+ * An event card: name, product, date, times, place and price, with one of four states. A
+ * bookable card links to its event page once (its BOOK button, which carries the event's name);
+ * a fully booked one once, to the event's waiting list; the others say why not, in words and with
+ * an icon.
  */
 export function EventCard({ event, headingLevel = 3 }: { event: EventView; headingLevel?: 2 | 3 }) {
   const Heading = `h${headingLevel}` as const;
@@ -55,6 +56,7 @@ export function EventCard({ event, headingLevel = 3 }: { event: EventView; headi
       </ul>
       <div className="card__actions">
         <EventStatusButton event={event} bookLabel="BOOK" />
+        {event.booking_status === "full" && <WaitingListLink event={event} />}
       </div>
     </article>
   );
@@ -96,6 +98,15 @@ function UnavailableIcon({ state }: { state: Exclude<BookingWindow, "bookable"> 
   if (state === "passed") return <PassedIcon />;
   if (state === "closed") return <ClosedIcon />;
   return <FullIcon />;
+}
+
+/** A fully booked event's way in: its page's waiting list, where a signed-in person joins it. */
+export function WaitingListLink({ event }: { event: EventView }) {
+  return (
+    <Link className="event-card__waitlist" to={`/event/${event.id}#waiting-list`}>
+      Join the waiting list<span className="visually-hidden">: {event.event_name}</span>
+    </Link>
+  );
 }
 
 /** BOOK (a link to the event), or a disabled button saying Fully Booked, Booking closed or Event Passed. */

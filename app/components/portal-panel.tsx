@@ -21,6 +21,9 @@ export function PortalPanel({ name, reference }: { name: string; reference: stri
           <li>
             <NavLink to="/medical-results">Medical Results</NavLink>
           </li>
+          <li>
+            <NavLink to="/my-data">My data</NavLink>
+          </li>
         </ul>
       </nav>
       <Form method="post" action="/logout">

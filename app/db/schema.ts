@@ -18,6 +18,7 @@ import {
   uuid,
 } from "drizzle-orm/pg-core";
 import { BOOKING_STATUSES, PAYMENT_STATUSES } from "../domain/booking-lifecycle";
+import { WAITLIST_STATUSES } from "../domain/waitlist";
 import { STAFF_ROLES } from "../domain/roles";
 
 const createdAt = () => timestamp("created_at", { withTimezone: true }).notNull().defaultNow();
@@ -539,8 +540,13 @@ export const consent = pgTable(
       .notNull()
       .references(() => user.id),
     testDate: date("test_date", { mode: "string" }).notNull(),
-    /** The consent form's answers in the spec's field names (health data: never logged or mailed). */
-    answers: jsonb("answers").notNull(),
+    /**
+     * The consent form's answers in the spec's field names (health data: never logged or mailed).
+     * Null once shredded: after CONSENT_RETENTION_DAYS, or when the person deleted his account.
+     */
+    answers: jsonb("answers"),
+    /** When the answers were shredded; the fact of consent, its date and wording version stay. */
+    answersErasedAt: timestamp("answers_erased_at", { withTimezone: true }),
     gpConsent: boolean("gp_consent").notNull().default(false),
     wordingVersion: text("wording_version").notNull(),
     agreedAt: timestamp("agreed_at", { withTimezone: true }).notNull(),
@@ -695,4 +701,75 @@ export const testResultRevision = pgTable(
     reason: text("reason").notNull(),
   },
   (table) => [index("test_result_revision_result_idx").on(table.testResultId)],
+);
+
+/**
+ * What the clinic keeps of a released result after its patient deleted his account: the minimum
+ * that identifies whose result it is (name, date of birth, NHS number, sample id and date), kept
+ * apart from the anonymised account until `retainUntil` (RESULT_RETENTION_YEARS after release),
+ * then erased by the booking worker together with the result it names.
+ */
+export const retainedResult = pgTable(
+  "retained_result",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    testResultId: uuid("test_result_id")
+      .notNull()
+      .unique()
+      .references(() => testResult.id),
+    firstName: text("first_name").notNull(),
+    lastName: text("last_name").notNull(),
+    dateOfBirth: date("date_of_birth", { mode: "string" }),
+    nhsNumber: text("nhs_number"),
+    sampleId: text("sample_id"),
+    sampleDate: date("sample_date", { mode: "string" }),
+    /** When the account was erased. */
+    accountErasedAt: timestamp("account_erased_at", { withTimezone: true }).notNull(),
+    retainUntil: timestamp("retain_until", { withTimezone: true }).notNull(),
+  },
+  (table) => [index("retained_result_until_idx").on(table.retainUntil)],
+);
+
+export const waitlistStatus = pgEnum("waitlist_status", WAITLIST_STATUSES);
+
+/**
+ * The waiting list of a fully booked event: one row per person per time they joined, in the
+ * order they joined. An offer holds a place at `offered_slot_time` until `offer_expires_at` and
+ * counts as a place taken (`placesTaken`). See `app/domain/waitlist.ts` for the statuses.
+ */
+export const waitlistEntry = pgTable(
+  "waitlist_entry",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    eventId: uuid("event_id")
+      .notNull()
+      .references(() => event.id),
+    userId: text("user_id")
+      .notNull()
+      .references(() => user.id),
+    status: waitlistStatus("status").notNull().default("waiting"),
+    joinedAt: timestamp("joined_at", { withTimezone: true }).notNull().defaultNow(),
+    /** The time held for them, "HH:mm" London wall-clock, while offered (kept afterwards). */
+    offeredSlotTime: text("offered_slot_time"),
+    offeredAt: timestamp("offered_at", { withTimezone: true }),
+    /** The offer holds its place until this instant. */
+    offerExpiresAt: timestamp("offer_expires_at", { withTimezone: true }),
+    /** The hold made when the offer was taken. */
+    bookingId: uuid("booking_id").references(() => booking.id),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    // One person, one place in the queue per event; leaving or lapsing frees them to join again.
+    uniqueIndex("waitlist_entry_one_active_per_person")
+      .on(table.eventId, table.userId)
+      .where(sql`${table.status} in ('waiting', 'offered')`),
+    index("waitlist_entry_active_idx")
+      .on(table.eventId, table.joinedAt)
+      .where(sql`${table.status} in ('waiting', 'offered')`),
+    index("waitlist_entry_user_idx").on(table.userId),
+    check(
+      "waitlist_entry_offer_check",
+      sql`${table.status} <> 'offered' or (${table.offeredSlotTime} is not null and ${table.offerExpiresAt} is not null)`,
+    ),
+  ],
 );

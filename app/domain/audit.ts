@@ -38,6 +38,9 @@ export const AUDIT_ACTIONS = {
   "staff.reactivate": "Reactivated an account",
   "staff.view": "Viewed the staff list",
   "audit.view": "Read the audit log",
+  "my-data.export": "Read or downloaded everything held about them (My data)",
+  "my-data.erase": "Deleted their own account",
+  "retained-result.erase": "Erased a result kept after its account was deleted",
 } as const;
 
 export type AuditAction = keyof typeof AUDIT_ACTIONS;

@@ -16,6 +16,7 @@ import { labCsv, labCsvFilename, type LabCsvRow } from "#app/domain/lab-csv";
 import { londonDate } from "#app/domain/london-time";
 import { assertCan, type StaffActor } from "#app/domain/permissions";
 import { recordAudit } from "./audit.server";
+import { waitlistForStaff, type StaffWaitlistRow } from "./waitlist.server";
 import { isUuid } from "#app/domain/ids";
 
 /**
@@ -231,6 +232,8 @@ export interface AttendeeView {
   event: AttendeeEvent;
   active: AttendeeRow[];
   cancelled: AttendeeRow[];
+  /** The event's waiting list: live offers first, then those waiting, in queue order. */
+  waitlist: StaffWaitlistRow[];
   /** Counted over the whole list, whatever the search. */
   totals: AttendeeTotals;
   search: string;
@@ -251,14 +254,32 @@ export async function viewAttendees(
   const all = await loadAttendees(db, found.id, now);
   const active = all.active.filter((row) => matchesAttendeeSearch(row, query));
   const cancelled = all.cancelled.filter((row) => matchesAttendeeSearch(row, query));
+  const waitlist = (await waitlistForStaff(db, found.id, now)).filter((row) =>
+    matchesAttendeeSearch({ name: row.name, reference: "" }, query),
+  );
   await auditShown(db, actor, "attendees.view", found.id, [...active, ...cancelled], {
     searched: query !== "",
+    // People on the waiting list shown, each audited below.
+    ...(waitlist.length > 0 ? { waiting: waitlist.length } : {}),
   });
+  // Each person on the waiting list shown is a read of their details too.
+  await recordAudit(
+    db,
+    actor,
+    waitlist.map((row) => ({
+      action: "attendees.view" as const,
+      subjectUserId: row.userId,
+      entityType: "waitlist_entry",
+      entityId: row.entryId,
+      details: { eventId: found.id },
+    })),
+  );
   const day = { today: londonDate(now), appointmentDate: found.eventDate };
   return {
     event: found,
     active,
     cancelled,
+    waitlist,
     totals: attendeeTotals(all.active),
     search: query,
     checkInOpensOn: checkInOpen(day) ? null : found.eventDate,

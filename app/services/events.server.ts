@@ -21,7 +21,8 @@ import { isUuid } from "#app/domain/ids";
  * An event as the API and the pages show it, in the spec's field names. Prices are pence.
  * `booking_status` is the booking window at the moment the view was made. `booked_spaces` is
  * every place taken at that moment, counted from the bookings: confirmed ones plus holds that have
- * not expired, so that `total_spaces - booked_spaces` is what is still free, as the spec reads it.
+ * not expired (and places held for someone from the waiting list), so that
+ * `total_spaces - booked_spaces` is what is still free, as the spec reads it.
  */
 export interface EventView {
   event_id: string;
@@ -79,7 +80,7 @@ type Row = {
   productName: string;
   productPrice: number;
   productTemplate: string | null;
-  /** confirmed bookings and unexpired holds */
+  /** confirmed bookings, unexpired holds and live waiting-list offers */
   taken: number;
 };
 
@@ -225,7 +226,7 @@ export async function findEvent(
   return row ? toView(row, now) : null;
 }
 
-/** How many places each slot of an event has taken: confirmed bookings and unexpired holds. */
+/** How many places each slot of an event has taken: confirmed bookings, unexpired holds and live offers. */
 async function bookedPerSlot(db: Db, eventId: string, now: Date): Promise<Map<string, number>> {
   return (await placesTaken(db, eventId, now)).perSlot;
 }

@@ -256,7 +256,7 @@ describe("event pages and cards", () => {
     await page.context().close();
   });
 
-  it("shows a fully booked event with a disabled button, on its card and its page", async () => {
+  it("shows a fully booked event with a disabled button and a way to its waiting list, on its card and its page", async () => {
     const {
       town,
       events: [full],
@@ -271,7 +271,11 @@ describe("event pages and cards", () => {
     const card = page.locator(".event-card", { hasText: full!.name });
     const button = card.getByRole("button", { name: /Fully Booked/ });
     expect(await button.isDisabled()).toBe(true);
-    expect(await card.getByRole("link").count()).toBe(0);
+    // Its one link is to the event's waiting list.
+    const links = card.getByRole("link");
+    expect(await links.count()).toBe(1);
+    expect(await links.getAttribute("href")).toBe(`/event/${full!.id}#waiting-list`);
+    expect(await links.textContent()).toBe(`Join the waiting list: ${full!.name}`);
     await page.goto(`/event/${full!.id}`);
     expect(await page.getByRole("button", { name: /Fully Booked/ }).isDisabled()).toBe(true);
     expect(await page.getByRole("link", { name: "BOOK EVENT" }).count()).toBe(0);

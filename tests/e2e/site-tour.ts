@@ -2,7 +2,7 @@ import type { Browser, BrowserContextOptions, Page } from "playwright-core";
 import { eq } from "drizzle-orm";
 import type { Db } from "#app/db/client.server";
 import { user } from "#app/db/schema";
-import { insertBooking } from "#tests/support/fixtures/bookings";
+import { insertBooking, insertConfirmedBookings } from "#tests/support/fixtures/bookings";
 import {
   insertEvent,
   insertPaidEvent,
@@ -11,6 +11,7 @@ import {
 } from "#tests/support/fixtures/events";
 import { insertPatient, uniqueId } from "#tests/support/fixtures/people";
 import { insertResult, insertSampledBooking } from "#tests/support/fixtures/results";
+import { insertWaitlistEntry } from "#tests/support/fixtures/waitlist";
 import { routeTable } from "#tests/support/route-table";
 import { fillConsent, newPatientPage } from "./patient-support";
 import { signedInPatient, signedInStaff } from "./staff-support";
@@ -49,6 +50,7 @@ export const CONTENT_ROUTES: [path: string, heading: RegExp][] = [
   ["/accessibility-statement", /Accessibility statement/],
   ["/mhat-screening-event", /MHAT screening events/],
   ["/world-cancer-day-poster", /World Cancer Day poster/],
+  ["/account-deleted", /Your account has been deleted/],
 ];
 
 /** Back-office pages (all but downloads and the pages before two-factor sign-in), by route. */
@@ -88,6 +90,16 @@ export async function tourSite(
     name: `Tour Screening ${uniqueId()}`,
     eventDate: londonDay(6),
   });
+  // A fully booked event, for its waiting list (one time, two places, both booked).
+  const full = await insertPaidEvent(db, {
+    name: `Tour Full Screening ${uniqueId()}`,
+    eventDate: londonDay(6),
+    startTime: "10:00",
+    endTime: "10:30",
+    totalSpaces: 2,
+    placesPerSlot: 2,
+  });
+  await insertConfirmedBookings(db, full.id, 2, "10:00");
 
   const open = async (page: Page, path: string) => {
     await page.goto(path);
@@ -105,6 +117,7 @@ export async function tourSite(
   watch(visitor);
   for (const [path] of CONTENT_ROUTES) await open(visitor, path);
   await open(visitor, `/event/${event.id}`);
+  await open(visitor, `/event/${full.id}`);
   await open(visitor, "/no-such-page");
   await open(visitor, "/login");
   await submit(visitor, "Sign in", "/login sent empty");
@@ -133,6 +146,32 @@ export async function tourSite(
   await open(patient, "/my-bookings");
   await open(patient, `/my-bookings/${mine.reference}`);
   await open(patient, `/my-bookings/${mine.reference}/cancel`);
+  await open(patient, "/my-data");
+  await open(patient, "/delete-account");
+  await submit(patient, "Delete my account", "/delete-account sent empty");
+  // The waiting list: joining a full event, then the place offered from another one's.
+  await open(patient, `/event/${full.id}`);
+  await patient.getByRole("button", { name: "Join the waiting list" }).click();
+  await patient
+    .getByText(/on the waiting list\./)
+    .first()
+    .waitFor();
+  await ready(patient, javaScriptEnabled);
+  await visit(patient, `/event/${full.id} on its waiting list`);
+  const alsoFull = await insertPaidEvent(db, {
+    name: `Tour Offer Screening ${uniqueId()}`,
+    eventDate: londonDay(6),
+    totalSpaces: 1,
+  });
+  const offer = await insertWaitlistEntry(db, {
+    eventId: alsoFull.id,
+    userId: account!.id,
+    status: "offered",
+    offeredSlotTime: "10:00",
+    offeredAt: new Date(),
+    offerExpiresAt: new Date(Date.now() + 3_600_000),
+  });
+  await open(patient, `/waiting-list/${offer.id}`);
   await open(patient, `/book-event?event=${event.id}`);
   await submit(patient, "Proceed to Consent Form", "/book-event without a time");
   await patient.locator(".radio__input:not([disabled])").first().check();
@@ -190,6 +229,11 @@ export async function tourSite(
   const { jar } = await signedInStaff(db, ["admin", "coordinator", "clinician"]);
   const attendee = await insertPatient(db, { firstName: "Tobias", lastName: "Tourwright" });
   await insertBooking(db, { eventId: event.id, userId: attendee.id, slotTime: "10:30" });
+  // Someone on the tour event's waiting list, for the attendee page's list.
+  await insertWaitlistEntry(db, {
+    eventId: event.id,
+    userId: (await insertPatient(db, { firstName: "Walter", lastName: "Waitwell" })).id,
+  });
   const eventDate = londonDay(-4);
   const past = await insertPaidEvent(db, { name: `Tour Past Screening ${uniqueId()}`, eventDate });
   const sampled = await insertSampledBooking(db, {

@@ -7,7 +7,7 @@ import pg from "pg";
 import { and, eq, gte, notExists } from "drizzle-orm";
 import { afterAll, beforeAll, expect, inject } from "vitest";
 import { openDatabase, type Database, type Db } from "#app/db/client.server";
-import { booking, event, screeningProduct } from "#app/db/schema";
+import { booking, event, screeningProduct, waitlistEntry } from "#app/db/schema";
 import { loadServerSecret } from "#app/services/secrets.server";
 import { CHROMIUM_FLAGS, CHROMIUM_PATH } from "../../scripts/lib/chromium.mjs";
 
@@ -131,7 +131,7 @@ export async function query<T extends pg.QueryResultRow>(
  * The e2e server's database, for a test file to write the data it needs with the fixture library
  * (tests/support/fixtures), instead of depending on the demo data. The server's secret is loaded
  * too, so access codes, session cookies and TOTP keys written here are the server's own. Events
- * and products this file added, and nothing booked, are removed afterwards, so that the next file
+ * and products this file added, with nothing booked and nobody on their waiting list, are removed afterwards, so that the next file
  * sees the demo data as seeded.
  */
 export function serverDatabaseForThisFile(): { readonly db: Db } {
@@ -147,7 +147,10 @@ export function serverDatabaseForThisFile(): { readonly db: Db } {
     if (!opened) return;
     const { db } = opened;
     const booked = db.select().from(booking).where(eq(booking.eventId, event.id));
-    await db.delete(event).where(and(gte(event.createdAt, startedAt), notExists(booked)));
+    const queued = db.select().from(waitlistEntry).where(eq(waitlistEntry.eventId, event.id));
+    await db
+      .delete(event)
+      .where(and(gte(event.createdAt, startedAt), notExists(booked), notExists(queued)));
     const used = db.select().from(event).where(eq(event.productId, screeningProduct.id));
     await db
       .delete(screeningProduct)

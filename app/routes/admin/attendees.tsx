@@ -16,7 +16,7 @@ import {
 } from "#app/domain/attendees";
 import { checkInSchema, type CheckInState } from "#app/domain/check-in";
 import { CONSENT_LINK_REFUSALS, consentLinkRefusal } from "#app/domain/consent-link";
-import { formatLongDate, formatLondonTime } from "#app/domain/date-labels";
+import { formatLondonDateTime, formatLongDate, formatLondonTime } from "#app/domain/date-labels";
 import { londonDate } from "#app/domain/london-time";
 import type { FieldErrors } from "#app/domain/form-basics";
 import { formValues, parseForm } from "#app/domain/forms";
@@ -364,8 +364,17 @@ function notRecorded(value: string | null) {
 }
 
 export default function Attendees({ loaderData, actionData }: Route.ComponentProps) {
-  const { event, active, cancelled, totals, search, confirmation, checkInOpensOn, today } =
-    loaderData;
+  const {
+    event,
+    active,
+    cancelled,
+    waitlist,
+    totals,
+    search,
+    confirmation,
+    checkInOpensOn,
+    today,
+  } = loaderData;
   const navigation = useNavigation();
   const busy = navigation.state === "submitting";
   const formAction = listPath(event.id, search);
@@ -582,6 +591,30 @@ export default function Attendees({ loaderData, actionData }: Route.ComponentPro
                 <th scope="row">{row.name}</th>
                 <td>{row.reference}</td>
                 <td>{PAYMENT_STATUS_LABELS[row.paymentStatus]}</td>
+              </tr>
+            ))}
+          </AdminTable>
+        </>
+      )}
+
+      {waitlist.length > 0 && (
+        <>
+          <h2>Waiting list ({waitlist.length})</h2>
+          <AdminTable
+            label="Waiting list"
+            columns={["Place", "Name", "E-mail", "Joined", "Status"]}
+          >
+            {waitlist.map((row) => (
+              <tr key={row.entryId}>
+                <td>{row.position}</td>
+                <th scope="row">{row.name}</th>
+                <td>{row.email}</td>
+                <td>{formatLondonDateTime(row.joinedAt)}</td>
+                <td>
+                  {row.status === "offered" && row.offerExpiresAt
+                    ? `Offered ${row.offeredSlotTime}, held until ${formatLondonDateTime(row.offerExpiresAt)}`
+                    : "Waiting"}
+                </td>
               </tr>
             ))}
           </AdminTable>

@@ -195,6 +195,7 @@ export default function BookEvent({ loaderData, actionData }: Route.ComponentPro
                 selected={actionData?.values?.slotTime ?? current?.slotTime}
                 holding={current}
                 paid={isPaidEvent(event)}
+                eventId={event.id}
               />
             )}
           </div>
@@ -219,6 +220,7 @@ function ChooseTime({
   selected,
   holding,
   paid,
+  eventId,
 }: {
   choices: { time: string; state: "available" | "full" | "passed" }[];
   error?: string;
@@ -226,9 +228,11 @@ function ChooseTime({
   holding: { reference: string; status: string; slotTime: string } | null;
   /** Charges are spoken of only where there is a price. */
   paid: boolean;
+  eventId: string;
 }) {
   const navigation = useNavigation();
   if (choices.length === 0) return <p className="inset">{BOOK_EVENT_MESSAGES.noSlots}</p>;
+  const noneFree = !holding && choices.every((choice) => choice.state !== "available");
   return (
     <>
       {holding && (
@@ -239,6 +243,13 @@ function ChooseTime({
             choose another below.
           </p>
         </div>
+      )}
+      {noneFree && (
+        <p className="inset">
+          Every time at this event is taken.{" "}
+          <Link to={`/event/${eventId}#waiting-list`}>Join the waiting list</Link> and we will
+          e-mail you if a place comes up.
+        </p>
       )}
       <Form method="post" noValidate className="form">
         <input type="hidden" name="intent" value="hold" />

@@ -26,6 +26,13 @@ import {
 } from "#app/services/access-codes.server";
 import { getSessionUser } from "#app/services/session.server";
 import { pipeHeaders } from "#app/utils/headers";
+import { WaitingList, type WaitlistActionData } from "#app/components/waiting-list";
+import {
+  joinWaitlist,
+  leaveWaitlist,
+  WAITLIST_MESSAGES,
+  waitlistState,
+} from "#app/services/waitlist.server";
 import { readForm } from "#app/utils/http.server";
 
 /** Where BOOK EVENT leads: the booking page for this event, which asks a signed-out visitor to sign in first. */
@@ -39,12 +46,20 @@ function signInThenBook(eventId: string) {
 }
 
 export async function loader({ params, request }: Route.LoaderArgs) {
+  const userId = (await getSessionUser(request))?.id ?? null;
   const page = await eventPageFor(db(), params.eventId, {
-    userId: (await getSessionUser(request))?.id ?? null,
+    userId,
     browserUnlocks: await readBrowserUnlocks(request),
   });
   if (!page) throw data(null, { status: 404 });
-  return { ...page, tileUrl: config().MAP_TILE_URL };
+  const waitlist = await waitlistState(db(), { eventId: page.event.id, userId });
+  return {
+    ...page,
+    waitlist,
+    signedIn: userId !== null,
+    offerHours: config().WAITLIST_OFFER_HOURS,
+    tileUrl: config().MAP_TILE_URL,
+  };
 }
 
 export const headers = pipeHeaders;
@@ -59,9 +74,30 @@ export const meta = ({ loaderData }: Route.MetaArgs) =>
 
 export type AccessCodeActionData = { accessError?: string };
 
+/** Back to the event's waiting list after joining or leaving it. */
+const waitingListSection = (eventId: string) => `/event/${eventId}#waiting-list`;
+
 export async function action({ params, request, context }: Route.ActionArgs) {
   const form = await readForm(request);
-  if (form.get("intent") !== "access-code") throw data(null, { status: 400 });
+  const intent = form.get("intent");
+  if (intent === "join-waitlist" || intent === "leave-waitlist") {
+    const eventId = params.eventId ?? "";
+    const user = await getSessionUser(request);
+    // Signed out (a session that ended while the page was open): sign in, then back here.
+    if (!user) throw redirect(`/login?redirectTo=${encodeURIComponent(`/event/${eventId}`)}`);
+    if (intent === "leave-waitlist") {
+      await leaveWaitlist(db(), { eventId, userId: user.id });
+      return redirect(waitingListSection(eventId));
+    }
+    const joined = await joinWaitlist(db(), { eventId, userId: user.id });
+    if (joined.ok) return redirect(waitingListSection(eventId));
+    if (joined.reason === "event-not-found") throw data(null, { status: 404 });
+    return data<WaitlistActionData>(
+      { waitlistError: WAITLIST_MESSAGES[joined.reason] },
+      { status: 409 },
+    );
+  }
+  if (intent !== "access-code") throw data(null, { status: 400 });
   const user = await getSessionUser(request);
   const result = await unlockPrivateEvent(db(), request, {
     eventId: params.eventId,
@@ -87,7 +123,7 @@ export async function action({ params, request, context }: Route.ActionArgs) {
 }
 
 export default function EventPage({ loaderData, actionData }: Route.ComponentProps) {
-  const { event, unlocked, tileUrl } = loaderData;
+  const { event, unlocked, tileUrl, waitlist, signedIn, offerHours } = loaderData;
   const [dialogOpen, setDialogOpen] = useState(false);
   const address = [
     event.address_line_1,
@@ -187,6 +223,23 @@ export default function EventPage({ loaderData, actionData }: Route.ComponentPro
                 </Link>
               )}
             </div>
+            {waitlist &&
+              !needsCode &&
+              (waitlist.open ||
+                waitlist.mine ||
+                (event.booking_status === "full" && !waitlist.hasPlace)) && (
+                <WaitingList
+                  eventId={event.id}
+                  state={waitlist}
+                  signedIn={signedIn}
+                  offerHours={offerHours}
+                  error={
+                    actionData && "waitlistError" in actionData
+                      ? actionData.waitlistError
+                      : undefined
+                  }
+                />
+              )}
             {event.booking_status === "closed" && (
               <p>
                 Booking for a public event closes 24 hours before it ends. Please choose another
@@ -205,7 +258,12 @@ export default function EventPage({ loaderData, actionData }: Route.ComponentPro
                   open={dialogOpen}
                   onClose={() => setDialogOpen(false)}
                 />
-                <NoScriptAccessForm eventId={event.id} error={actionData?.accessError} />
+                <NoScriptAccessForm
+                  eventId={event.id}
+                  error={
+                    actionData && "accessError" in actionData ? actionData.accessError : undefined
+                  }
+                />
               </>
             )}
           </div>

@@ -20,6 +20,7 @@ import { minutesToWait } from "#app/domain/retry-after";
 import { limitKeyForAddress } from "#app/domain/client-address";
 import { eventsChanged, isEventId } from "../events.server";
 import { hitRateLimit } from "../rate-limit.server";
+import { liveOfferOf, markOfferTaken } from "../waitlist.server";
 import {
   eventClosedTo,
   lockEvent,
@@ -37,6 +38,9 @@ import {
  * eligible (age on the day, an NHS number where the laboratory needs one), a private event has
  * been unlocked by this person with its code, the person holds no other place (one live hold at a
  * time, across events), and their client address has not started too many holds lately.
+ *
+ * A place offered to this person from the event's waiting list is theirs: it is counted out of
+ * the places taken for them (for everyone else it counts as taken), and the hold takes it.
  */
 
 /** The last task queued for each event in this process; tasks for one event run one at a time. */
@@ -167,8 +171,12 @@ export async function holdPlace(
   // A quick refusal without the lock: once the event or the slot is full, everyone else is
   // answered with one read. (A refusal read at an instant is true at that instant; every place
   // given still goes through the locked count.)
+  const ownOffer = await liveOfferOf(db, found.event.id, input.userId, now);
   const quickRefusal = async () => {
-    const seen = await placesTaken(db, found.event.id, now, { userId: input.userId });
+    const seen = await placesTaken(db, found.event.id, now, {
+      userId: input.userId,
+      exceptOfferId: ownOffer?.id,
+    });
     return seen.mine ? null : placeProblemGiven(found.event, seen, input.slotTime, now);
   };
   const early = await quickRefusal();
@@ -188,6 +196,8 @@ export async function holdPlace(
       // Staff may have unpublished or cancelled it, or revoked the code, while this request waited.
       const closed = row ? await eventClosedTo(tx, row, input.userId) : "event-not-found";
       if (closed) return { ok: false, reason: closed };
+      // A place offered to them from the waiting list, still live now that the event is locked.
+      const offer = await liveOfferOf(tx, row!.id, input.userId, now, { lock: true });
 
       // The person's bookings here, and every hold of theirs elsewhere, run out or not: a hold
       // the worker has not tidied yet could otherwise be brought back by consenting to it.
@@ -229,7 +239,10 @@ export async function holdPlace(
 
       // Every refusal comes before anything changes: a refused hold leaves the person's other
       // bookings as they were.
-      const problem = await placeProblem(tx, row!, input.slotTime, now, moving?.id);
+      const problem = await placeProblem(tx, row!, input.slotTime, now, {
+        bookingId: moving?.id,
+        offerId: offer?.id,
+      });
       if (problem) return { ok: false, reason: problem };
       if (!moving) {
         // Only a new hold counts against its client address.
@@ -259,6 +272,7 @@ export async function holdPlace(
           .set({ slotTime: input.slotTime, updatedAt: now })
           .where(eq(booking.id, moving.id))
           .returning();
+        if (offer) await markOfferTaken(tx, row!, offer, moved!.id, now);
         return { ok: true, booking: heldBooking(moved!) };
       }
 
@@ -283,7 +297,9 @@ export async function holdPlace(
           })
           .onConflictDoNothing({ target: booking.reference })
           .returning();
-        if (created) return { ok: true, booking: heldBooking(created) };
+        if (!created) continue;
+        if (offer) await markOfferTaken(tx, row!, offer, created.id, now);
+        return { ok: true, booking: heldBooking(created) };
       }
       throw new Error("Could not find an unused booking reference");
     });

@@ -1,6 +1,6 @@
 import { and, eq, gt, inArray, ne, or, sql, type SQL } from "drizzle-orm";
 import type { Db } from "#app/db/client.server";
-import { booking, event, user } from "#app/db/schema";
+import { booking, event, user, waitlistEntry } from "#app/db/schema";
 import { HOLD_STATUSES } from "#app/domain/booking-lifecycle";
 import { availableSlots, bookingWindow } from "#app/domain/events";
 import { hasUnlocked } from "../access-codes.server";
@@ -9,6 +9,8 @@ import { hasUnlocked } from "../access-codes.server";
  * Places: what an event's bookings take at an instant, counted from the bookings themselves.
  * A confirmed booking takes its place for good; a hold (held, awaiting payment) takes one until
  * its `hold_expires_at`, so an expired hold frees its place at that instant with no job needed.
+ * A waiting-list offer (`waitlist_entry`, offered) takes its offered time's place the same way
+ * until its `offer_expires_at`, so nobody else can book the place held for the person offered it.
  *
  * Capacity is decided inside one transaction per change: each locks the event's row
  * (`lockEvent`) before counting, so changes to one event's places happen one after another and
@@ -29,17 +31,36 @@ export function takesPlaceWhere(now: Date): SQL {
   return or(eq(booking.status, "confirmed"), liveHoldWhere(now))!;
 }
 
-/** Places taken per event at `now`, as a subquery to join on `eventId`: `taken` and `held`. */
+/** A waiting-list offer that still holds its place at `now` (the SQL twin of `isOfferLive`). */
+export function liveOfferWhere(now: Date): SQL {
+  return and(eq(waitlistEntry.status, "offered"), gt(waitlistEntry.offerExpiresAt, now))!;
+}
+
+/**
+ * Places taken per event at `now`, as a subquery to join on `eventId`: `taken` and `held` (live
+ * holds and live waiting-list offers: places not confirmed yet).
+ */
 export function placesTakenByEvent(db: Db, now: Date) {
-  return db
+  const holds = db
     .select({
       eventId: booking.eventId,
-      taken: sql<number>`count(*)::int`.as("taken"),
-      held: sql<number>`count(*) filter (where ${booking.status} <> 'confirmed')::int`.as("held"),
+      confirmed: sql<boolean>`${booking.status} = 'confirmed'`.as("confirmed"),
     })
     .from(booking)
-    .where(takesPlaceWhere(now))
-    .groupBy(booking.eventId)
+    .where(takesPlaceWhere(now));
+  const offers = db
+    .select({ eventId: waitlistEntry.eventId, confirmed: sql<boolean>`false`.as("confirmed") })
+    .from(waitlistEntry)
+    .where(liveOfferWhere(now));
+  const rows = holds.unionAll(offers).as("place_rows");
+  return db
+    .select({
+      eventId: rows.eventId,
+      taken: sql<number>`count(*)::int`.as("taken"),
+      held: sql<number>`count(*) filter (where not ${rows.confirmed})::int`.as("held"),
+    })
+    .from(rows)
+    .groupBy(rows.eventId)
     .as("places");
 }
 
@@ -48,21 +69,22 @@ export interface PlacesTaken {
   perSlot: Map<string, number>;
   /** every place taken */
   taken: number;
-  /** of those, live holds */
+  /** of those, live holds and live waiting-list offers */
   held: number;
   /** with `userId`: whether that person has one of the counted bookings */
   mine: boolean;
 }
 
 /**
- * The places an event's bookings take at `now`. The booking transaction calls this while it holds
- * the event's row lock, leaving out the booking it is moving or renewing.
+ * The places an event's bookings and live waiting-list offers take at `now`. The booking
+ * transaction calls this while it holds the event's row lock, leaving out the booking it is moving
+ * or renewing, or the offer whose place it is taking.
  */
 export async function placesTaken(
   db: Db,
   eventId: string,
   now: Date,
-  options: { exceptBookingId?: string; userId?: string } = {},
+  options: { exceptBookingId?: string; exceptOfferId?: string; userId?: string } = {},
 ): Promise<PlacesTaken> {
   const rows = await db
     .select({
@@ -88,6 +110,26 @@ export async function placesTaken(
     result.taken += row.taken;
     result.held += row.held;
     result.mine ||= row.mine === true;
+  }
+  const offers = await db
+    .select({
+      slotTime: waitlistEntry.offeredSlotTime,
+      taken: sql<number>`count(*)`.mapWith(Number),
+    })
+    .from(waitlistEntry)
+    .where(
+      and(
+        eq(waitlistEntry.eventId, eventId),
+        liveOfferWhere(now),
+        options.exceptOfferId ? ne(waitlistEntry.id, options.exceptOfferId) : undefined,
+      ),
+    )
+    .groupBy(waitlistEntry.offeredSlotTime);
+  for (const row of offers) {
+    const slot = row.slotTime!;
+    result.perSlot.set(slot, (result.perSlot.get(slot) ?? 0) + row.taken);
+    result.taken += row.taken;
+    result.held += row.taken;
   }
   return result;
 }
@@ -190,17 +232,21 @@ export async function expireBooking(tx: Db, bookingId: string, now: Date): Promi
     .where(eq(booking.id, bookingId));
 }
 
-/** `placeProblemGiven` on a fresh count. Call it with the event's row locked. */
+/**
+ * `placeProblemGiven` on a fresh count. Call it with the event's row locked. `except` leaves out
+ * the booking being moved or renewed, or the waiting-list offer whose place is being taken.
+ */
 export async function placeProblem(
   tx: Db,
   row: EventRow,
   slotTime: string,
   now: Date,
-  exceptBookingId?: string,
+  except: string | { bookingId?: string; offerId?: string } = {},
 ): Promise<PlaceProblem | null> {
+  const { bookingId, offerId } = typeof except === "string" ? { bookingId: except } : except;
   return placeProblemGiven(
     row,
-    await placesTaken(tx, row.id, now, { exceptBookingId }),
+    await placesTaken(tx, row.id, now, { exceptBookingId: bookingId, exceptOfferId: offerId }),
     slotTime,
     now,
   );

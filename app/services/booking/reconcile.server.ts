@@ -3,13 +3,16 @@ import type { Db } from "#app/db/client.server";
 import { noteDatabaseError } from "#app/db/health.server";
 import { booking } from "#app/db/schema";
 import { isHoldLive } from "#app/domain/booking-lifecycle";
+import { config } from "#app/config.server";
 import { eventsChanged } from "../events.server";
 import { log } from "../log.server";
+import { eraseEndedRetainedResults, shredExpiredConsentAnswers } from "../my-data.server";
 import { PayPalError, PayPalNetworkError, type PayPalOrder } from "../payments/paypal.server";
 import { paymentProvider } from "../payments/provider.server";
 import { retryDueRefunds } from "../payments/refunds.server";
 import { capturePayment, settle, type CaptureResult } from "./capture.server";
 import { lockBooking, lockEvent } from "./places.server";
+import { offerPlacesFromWaitingLists } from "../waitlist.server";
 import { emailReminderChannel } from "./reminder-email.server";
 import { sendDueReminders } from "./reminders.server";
 
@@ -204,6 +207,24 @@ export const WORKER_JOBS: WorkerJob[] = [
     async run(db, now) {
       const { refunded, alreadyRefunded, failed } = await retryDueRefunds(db, now);
       return { refunded, alreadyRefunded, failed };
+    },
+  },
+  {
+    // UK GDPR storage limitation: consent answers after CONSENT_RETENTION_DAYS (answers only).
+    code: "consent_answers_shredded",
+    run: (db, now) => shredExpiredConsentAnswers(db, now, config().CONSENT_RETENTION_DAYS),
+  },
+  {
+    // Results kept after an account was deleted, once RESULT_RETENTION_YEARS are over.
+    code: "retained_results_erased",
+    run: (db, now) => eraseEndedRetainedResults(db, now),
+  },
+  {
+    // Lapses waiting-list offers whose time is up and offers places freed without a patient's
+    // cancellation or change (a hold running out, staff cancelling, an offer lapsing).
+    code: "waitlist_offers",
+    async run(db, now) {
+      return offerPlacesFromWaitingLists(db, now);
     },
   },
   {

@@ -1,0 +1,98 @@
+import { Form, Link, useNavigation } from "react-router";
+import { formatLondonDateTime } from "#app/domain/date-labels";
+import { SubmitButton } from "./form";
+import { WarningIcon } from "./icons";
+
+export type WaitlistActionData = { waitlistError?: string };
+
+/** Where the person stands, as the page's loader sends it (dates arrive as strings or Dates). */
+type Place =
+  | { status: "waiting"; entryId: string; position: number }
+  | { status: "offered"; entryId: string; slotTime: string; expiresAt: Date | string };
+
+const ordinalPlace = (position: number) =>
+  position === 1
+    ? "You are first on the waiting list."
+    : `You are number ${position} on the waiting list.`;
+
+/**
+ * The waiting list of a fully booked event, on its page: join it (signed in) or sign in first,
+ * your place in it and a way to leave, or the place held for you. Plain forms that post to the
+ * event's page, so it works without JavaScript.
+ */
+export function WaitingList({
+  eventId,
+  state,
+  signedIn,
+  offerHours,
+  error,
+}: {
+  eventId: string;
+  state: { open: boolean; closed: boolean; hasPlace: boolean; mine: Place | null };
+  signedIn: boolean;
+  offerHours: number;
+  error?: string;
+}) {
+  const navigation = useNavigation();
+  const busy = navigation.state !== "idle";
+  const held = `hold it for you for ${offerHours} ${offerHours === 1 ? "hour" : "hours"}`;
+  const mine = state.mine;
+  return (
+    <section id="waiting-list" className="inset waiting-list" aria-labelledby="waiting-list-title">
+      <h2 id="waiting-list-title">Waiting list</h2>
+      {mine?.status === "offered" ? (
+        <>
+          <p>
+            A place at {mine.slotTime} has come up and we are holding it for you until{" "}
+            {formatLondonDateTime(mine.expiresAt, " at ")}.
+          </p>
+          <Link className="button" to={`/waiting-list/${mine.entryId}`}>
+            Take the place held for you
+          </Link>
+        </>
+      ) : mine?.status === "waiting" ? (
+        <>
+          <p>
+            <strong>{ordinalPlace(mine.position)}</strong> If a place comes up, we will e-mail you
+            and {held}.
+          </p>
+          <Form method="post" action={`/event/${eventId}`} className="form">
+            <input type="hidden" name="intent" value="leave-waitlist" />
+            <SubmitButton busy={busy} busyLabel="Leaving..." className="button--secondary">
+              Leave the waiting list
+            </SubmitButton>
+          </Form>
+        </>
+      ) : state.closed ? (
+        <p>Booking for this event has closed, so its waiting list has closed too.</p>
+      ) : (
+        <>
+          <p>
+            Every time at this event is taken. Join the waiting list and, if a place comes up, we
+            will e-mail you and {held}.
+          </p>
+          {error && (
+            <p className="warning" role="alert">
+              <WarningIcon /> {error}
+            </p>
+          )}
+          {signedIn ? (
+            <Form method="post" action={`/event/${eventId}`} className="form">
+              <input type="hidden" name="intent" value="join-waitlist" />
+              <SubmitButton busy={busy} busyLabel="Joining...">
+                Join the waiting list
+              </SubmitButton>
+            </Form>
+          ) : (
+            <Link
+              className="button"
+              to={`/login?redirectTo=${encodeURIComponent(`/event/${eventId}`)}`}
+            >
+              Sign in to join the waiting list
+            </Link>
+          )}
+        </>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,105 @@
+import { addDays, addYears } from "date-fns";
+import { bookingStage, type BookingState } from "./booking-lifecycle";
+import { londonDate, londonInstant } from "./london-time";
+
+/**
+ * The patient's data rights (UK GDPR Articles 15 and 17): what stops an account being erased,
+ * how long the clinic keeps a released result after it, and when consent answers are shredded.
+ * Pure rules; `app/services/my-data.server.ts` applies them.
+ */
+
+/** One of the person's bookings, as far as erasing his account cares. */
+export interface BookingForErasure extends BookingState {
+  reference: string;
+  refundOwed: boolean;
+  holdExpiresAt: Date | null;
+  eventName: string;
+  /** "yyyy-MM-dd" and "HH:mm", London wall-clock. */
+  eventDate: string;
+  slotEnd: string;
+  /** a result exists and has been released to him */
+  resultReleased: boolean;
+}
+
+export type ErasureBlocker =
+  /** a confirmed appointment still ahead (or going on now): cancel it first */
+  | { kind: "upcoming-booking"; reference: string; eventName: string; eventDate: string }
+  /** money on its way: an order with PayPal, a capture under review, a refund still owed */
+  | { kind: "payment"; reference: string; eventName: string; eventDate: string }
+  /** a sample was taken and its result is not released yet: he must be able to read it */
+  | { kind: "result-awaited"; reference: string; eventName: string; eventDate: string };
+
+/**
+ * What stops the account being erased now, one entry per booking (the first reason that applies).
+ * A hold nobody is paying for yet does not: erasing the account lets it go.
+ */
+export function erasureBlockers(
+  bookings: readonly BookingForErasure[],
+  now: Date,
+): ErasureBlocker[] {
+  const blockers: ErasureBlocker[] = [];
+  for (const row of bookings) {
+    const about = { reference: row.reference, eventName: row.eventName, eventDate: row.eventDate };
+    const stage = bookingStage(row);
+    const ahead = londonInstant(row.eventDate, row.slotEnd).getTime() > now.getTime();
+    if (
+      stage === "awaiting_payment" ||
+      row.paymentStatus === "pending" ||
+      row.refundOwed ||
+      // cancelled, and the money taken not given back yet
+      (stage === "cancelled" && row.paymentStatus === "paid")
+    )
+      blockers.push({ kind: "payment", ...about });
+    else if ((stage === "confirmed" || stage === "checked_in") && ahead)
+      blockers.push({ kind: "upcoming-booking", ...about });
+    else if (stage === "sample_taken" && !row.resultReleased)
+      blockers.push({ kind: "result-awaited", ...about });
+  }
+  return blockers;
+}
+
+/**
+ * How long the clinic keeps a result after its patient erased his account: RESULT_RETENTION_YEARS
+ * from the day it was released to him (docs/decisions-new/mydata.md). A result never released
+ * counts from the erasure.
+ */
+export function resultRetainedUntil(
+  releasedAt: Date | null,
+  erasedAt: Date,
+  retentionYears: number,
+): Date {
+  return addYears(releasedAt ?? erasedAt, retentionYears);
+}
+
+/** A retained result is erased once its period is over. */
+export function retainedResultDue(retainUntil: Date, now: Date): boolean {
+  return retainUntil.getTime() <= now.getTime();
+}
+
+/**
+ * Consent answers are needed until the test and its result are dealt with; they are shredded
+ * CONSENT_RETENTION_DAYS after both the agreement and the test day (a consent given well before
+ * the test is kept until that long after the test). `agreedBefore` and `testDateBefore` are what
+ * the shredding job compares in SQL.
+ */
+export function consentShreddingCutoff(now: Date, retentionDays: number) {
+  const agreedBefore = addDays(now, -retentionDays);
+  // The test day has ended (London midnight after it) at or before the cutoff.
+  return { agreedBefore, testDateBefore: londonDate(agreedBefore) };
+}
+
+export function consentAnswersDue(
+  consent: { agreedAt: Date; testDate: string },
+  now: Date,
+  retentionDays: number,
+): boolean {
+  const cutoff = consentShreddingCutoff(now, retentionDays);
+  return (
+    consent.agreedAt.getTime() < cutoff.agreedBefore.getTime() &&
+    consent.testDate < cutoff.testDateBefore
+  );
+}
+
+/** The anonymised account's name and address: nothing that identifies him, and never deliverable. */
+export const ERASED_ACCOUNT_NAME = "Deleted account";
+export const erasedAccountEmail = (userId: string) => `deleted-${userId}@deleted.invalid`;
