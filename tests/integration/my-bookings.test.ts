@@ -1,6 +1,12 @@
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { booking, outboxEmail, paymentTransaction, testResult } from "#app/db/schema";
+import {
+  booking,
+  outboxEmail,
+  paymentTransaction,
+  testResult,
+  waitlistEntry,
+} from "#app/db/schema";
 import { capturePayment } from "#app/services/booking/capture.server";
 import { cancelOwnBooking } from "#app/services/booking/cancel.server";
 import {
@@ -12,6 +18,7 @@ import { checkBookingLink, manageBookingUrl } from "#app/services/booking-links.
 import { findEvent } from "#app/services/events.server";
 import { config } from "#app/config.server";
 import { retryDueRefunds } from "#app/services/payments/refunds.server";
+import { joinWaitlist } from "#app/services/waitlist.server";
 import { testDatabaseForThisFile } from "#tests/support/database";
 import {
   bookingAtCheckout,
@@ -173,6 +180,29 @@ describe("cancelling one's own booking", () => {
       reason: "already-cancelled",
     });
     expect(await mailsTo(who.email)).toHaveLength(1);
+  });
+
+  it("offers the freed place to the first on the waiting list in its own transaction", async () => {
+    const { db } = database;
+    const who = await person();
+    const ev = await insertFreeEvent(db, {
+      totalSpaces: 1,
+      placesPerSlot: 1,
+      startTime: "10:00",
+      endTime: "10:30",
+    });
+    const row = await insertBooking(db, { eventId: ev.id, userId: who.id, confirmedAt: NOW });
+    const waiting = await person();
+    await joinWaitlist(db, { eventId: ev.id, userId: waiting.id }, NOW);
+
+    const outcome = await cancelOwnBooking(db, { userId: who.id, reference: row.reference }, NOW);
+    expect(outcome).toMatchObject({ ok: true });
+    // No worker pass: the cancellation offered the place itself.
+    const [entry] = await db
+      .select()
+      .from(waitlistEntry)
+      .where(and(eq(waitlistEntry.eventId, ev.id), eq(waitlistEntry.userId, waiting.id)));
+    expect(entry).toMatchObject({ status: "offered", offeredSlotTime: "10:00" });
   });
 
   it("refuses another account's booking, and changes nothing", async () => {
