@@ -131,8 +131,12 @@ export async function tourSite(
   watch(patient);
   await open(patient, "/portal");
   await open(patient, "/medical-results");
-  // His bookings: one paid booking of another event, its page and its cancel page.
+  await open(patient, "/my-data");
+  await open(patient, "/delete-account");
+  await submit(patient, "Delete my account", "/delete-account sent empty");
   const [account] = await db.select({ id: user.id }).from(user).where(eq(user.email, email));
+  // His bookings, after the account deletion page (a booking ahead changes that page): one paid
+  // booking of another event, its page and its cancel page.
   const mine = await insertBooking(db, {
     eventId: (
       await insertPaidEvent(db, { name: `Tour Booked ${uniqueId()}`, eventDate: londonDay(20) })
@@ -146,9 +150,6 @@ export async function tourSite(
   await open(patient, "/my-bookings");
   await open(patient, `/my-bookings/${mine.reference}`);
   await open(patient, `/my-bookings/${mine.reference}/cancel`);
-  await open(patient, "/my-data");
-  await open(patient, "/delete-account");
-  await submit(patient, "Delete my account", "/delete-account sent empty");
   // The waiting list: joining a full event, then the place offered from another one's.
   await open(patient, `/event/${full.id}`);
   await patient.getByRole("button", { name: "Join the waiting list" }).click();
