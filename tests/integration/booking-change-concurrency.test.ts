@@ -7,7 +7,8 @@ import * as schema from "#app/db/schema";
 import { booking } from "#app/db/schema";
 import { changeOwnBooking, type ChangeResult } from "#app/services/booking/change.server";
 import { holdPlace, type HoldResult } from "#app/services/booking/hold.server";
-import { migratedScratchDatabase } from "#tests/support/database";
+import { migratedScratchDatabase, TEST_SERVER_SECRET } from "#tests/support/database";
+import { loadServerSecret } from "#app/services/secrets.server";
 import {
   insertBooking,
   insertEvent,
@@ -39,6 +40,8 @@ describe.skipIf(!onPostgres)(
       pool = new pg.Pool({ connectionString: scratch.url, max: 40 });
       pool.on("error", () => {});
       db = drizzle(pool, { schema }) as unknown as Db;
+      // The e-mails carry a signed link to the booking (booking-links.server.ts).
+      await loadServerSecret(db, TEST_SERVER_SECRET);
     });
     afterAll(async () => {
       await pool?.end();

@@ -6,7 +6,7 @@ import type { Db } from "#app/db/client.server";
 import * as schema from "#app/db/schema";
 import { booking, outboxEmail } from "#app/db/schema";
 import type * as reminderService from "#app/services/booking/reminders.server";
-import { migratedScratchDatabase } from "#tests/support/database";
+import { migratedScratchDatabase, TEST_SERVER_SECRET } from "#tests/support/database";
 import { insertBooking, insertFreeEvent, insertPatient } from "#tests/support/fixtures";
 
 /**
@@ -18,11 +18,16 @@ import { insertBooking, insertFreeEvent, insertPatient } from "#tests/support/fi
 
 const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
 
-/** Fresh copies of the reminder job and its e-mail channel, like separate servers. */
-async function serverInstances(count: number) {
+/**
+ * Fresh copies of the reminder job and its e-mail channel, like separate servers, each having
+ * loaded the server's secret as start-up does (the e-mail's booking link is signed with it).
+ */
+async function serverInstances(db: Db, count: number) {
   const instances = [];
   for (let index = 0; index < count; index++) {
     vi.resetModules();
+    const secrets = await import("#app/services/secrets.server");
+    await secrets.loadServerSecret(db, TEST_SERVER_SECRET);
     const jobs: typeof reminderService = await import("#app/services/booking/reminders.server");
     const { emailReminderChannel } = await import("#app/services/booking/reminder-email.server");
     instances.push({ ...jobs, emailReminderChannel });
@@ -87,7 +92,7 @@ describe.skipIf(!onPostgres)(
       // Friday 13 November 2026, 10:00 GMT; both run on the Wednesday at 12:00.
       const { people, rows } = await dueBookings("2026-11-13", 30);
       const now = new Date("2026-11-11T12:00:00Z");
-      const [first, second] = await serverInstances(2);
+      const [first, second] = await serverInstances(db, 2);
       const results = await Promise.all([
         first!.sendDueReminders(db, first!.emailReminderChannel, now, 48),
         second!.sendDueReminders(db, second!.emailReminderChannel, now, 48),
@@ -110,7 +115,7 @@ describe.skipIf(!onPostgres)(
     it("six servers at once, over more bookings than one batch, still queue each reminder once", async () => {
       const { people } = await dueBookings("2026-12-11", 250);
       const now = new Date("2026-12-09T12:00:00Z");
-      const servers = await serverInstances(6);
+      const servers = await serverInstances(db, 6);
       const results = await Promise.all(
         servers.map((server) => server.sendDueReminders(db, server.emailReminderChannel, now, 48)),
       );
