@@ -218,11 +218,12 @@ export async function cancelOwnBooking(
   );
   if (decided.refundPence === 0)
     return { ok: true, reference: decided.reference, refundPence: 0, refund: "none" };
-  const outcome = await refundPatientCancellation(db, decided.bookingId, now);
-  return {
-    ok: true,
-    reference: decided.reference,
-    refundPence: decided.refundPence,
-    refund: refundState(outcome),
-  };
+  let refund: "made" | "owed" = "owed";
+  try {
+    refund = refundState(await refundPatientCancellation(db, decided.bookingId, now));
+  } catch (error) {
+    // The booking is cancelled and the refund still owed: the worker tries again.
+    log.error({ err: error, code: "patient_refund_error", bookingId: decided.bookingId }, "refund");
+  }
+  return { ok: true, reference: decided.reference, refundPence: decided.refundPence, refund };
 }
