@@ -37,7 +37,7 @@ describe.skipIf(!onPostgres)(
 
     beforeAll(async () => {
       scratch = await migratedScratchDatabase();
-      pool = new pg.Pool({ connectionString: scratch.url, max: 40 });
+      pool = new pg.Pool({ connectionString: scratch.url, max: 20 });
       pool.on("error", () => {});
       db = drizzle(pool, { schema }) as unknown as Db;
       // The e-mails carry a signed link to the booking (booking-links.server.ts).

@@ -44,7 +44,7 @@ describe.skipIf(!onPostgres)(
 
     beforeAll(async () => {
       scratch = await migratedScratchDatabase();
-      pool = new pg.Pool({ connectionString: scratch.url, max: 60 });
+      pool = new pg.Pool({ connectionString: scratch.url, max: 25 });
       pool.on("error", () => {});
       db = drizzle(pool, { schema }) as unknown as Db;
       // The confirmation e-mail carries a signed link.

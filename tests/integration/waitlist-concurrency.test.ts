@@ -50,7 +50,7 @@ describe.skipIf(!onPostgres)(
 
     beforeAll(async () => {
       scratch = await migratedScratchDatabase();
-      pool = new pg.Pool({ connectionString: scratch.url, max: 40 });
+      pool = new pg.Pool({ connectionString: scratch.url, max: 20 });
       pool.on("error", () => {});
       db = drizzle(pool, { schema }) as unknown as Db;
     });
