@@ -2,7 +2,7 @@ import type { Config } from "@react-router/dev/config";
 
 export default {
   ssr: true,
-  // React Router v8's defaults, each decided (docs/decisions-new/office.md): the one that changes
+  // React Router v8's defaults, each decided (D-101 in docs/DECISIONS.md): the one that changes
   // nothing we rely on is on; the others stay off until the code is moved over.
   future: {
     v8_splitRouteModules: true,

@@ -60,7 +60,7 @@ export function erasureBlockers(
 
 /**
  * How long the clinic keeps a result after its patient erased his account: RESULT_RETENTION_YEARS
- * from the day it was released to him (docs/decisions-new/mydata.md). A result never released
+ * from the day it was released to him (D-120 in docs/DECISIONS.md). A result never released
  * counts from the erasure.
  */
 export function resultRetainedUntil(

@@ -9,7 +9,7 @@ import { serverSecret } from "./secrets.server";
  * secret, as `consent-links.server.ts` does) covers the booking's id, its owner's user id and the
  * expiry, which is the end of the day after the appointment: a link from an old e-mail stops working.
  *
- * A valid link does not sign anyone in (docs/decisions-new/cancel.md): it takes the person to his
+ * A valid link does not sign anyone in (D-109 in docs/DECISIONS.md): it takes the person to his
  * booking, through the sign-in page when he is not signed in, and only its owner gets the page
  * (anyone else gets 404). A tampered or expired link is refused before anything is shown.
  */
