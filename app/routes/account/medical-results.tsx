@@ -1,4 +1,4 @@
-import { data } from "react-router";
+import { data, Link } from "react-router";
 import type { Route } from "./+types/medical-results";
 import {
   CalendarIcon,
@@ -94,6 +94,10 @@ export default function MedicalResults({ loaderData }: Route.ComponentProps) {
           {upcoming.length > 0 && (
             <section aria-labelledby="upcoming-title">
               <h2 id="upcoming-title">Upcoming appointments</h2>
+              <p>
+                To cancel or change an appointment, or to get its calendar entry again, go to{" "}
+                <Link to="/my-bookings">My bookings</Link>.
+              </p>
               <ul className="result-list">
                 {upcoming.map((item) => (
                   <ResultItem key={item.reference} item={item} />
