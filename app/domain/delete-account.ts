@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { PASSWORD_MAX } from "./password";
+// Not from ./password: this module reaches the page, and that one brings its dictionaries.
+import { PASSWORD_MAX } from "./form-basics";
 
 /** The "Delete my account" form: the password again, and a box ticked to say he means it. */
 export const DELETE_ACCOUNT_MESSAGES = {

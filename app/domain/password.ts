@@ -3,9 +3,9 @@ import * as common from "@zxcvbn-ts/language-common";
 import * as english from "@zxcvbn-ts/language-en";
 import { organisation } from "#app/content/organisation";
 
-/** OWASP ASVS 6.2: at least 8 characters, at least 64 allowed, no composition rules. */
-export const PASSWORD_MIN = 8;
-export const PASSWORD_MAX = 128;
+// The lengths live where pages can import them without this file's dictionaries.
+import { PASSWORD_MAX, PASSWORD_MIN } from "./form-basics";
+export { PASSWORD_MAX, PASSWORD_MIN };
 
 export const PASSWORD_MESSAGES = {
   missing: "Enter a password",
