@@ -128,9 +128,18 @@ describe("changing one's own booking", () => {
         (message.subject ?? "").includes("new time"),
     );
     expect(mail.text).toContain(`/my-bookings/${row.reference}`);
-    const calendars = mail.attachments.map((file) =>
-      unfolded(
-        typeof file.content === "string" ? file.content : new TextDecoder().decode(file.content),
+    const oldTime = await waitForMail(
+      (message) =>
+        message.to?.some((to) => to.address === patient.email) === true &&
+        (message.subject ?? "").includes("old") &&
+        (message.subject ?? "").includes(row.reference),
+    );
+    // Two messages, one calendar file each: mail programs act on one per message.
+    const calendars = [mail, oldTime].flatMap((message) =>
+      message.attachments.map((file) =>
+        unfolded(
+          typeof file.content === "string" ? file.content : new TextDecoder().decode(file.content),
+        ),
       ),
     );
     expect(calendars).toHaveLength(2);

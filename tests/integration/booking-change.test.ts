@@ -116,15 +116,22 @@ describe("changing one's own booking", () => {
     expect(taken.perSlot.get("11:30")).toBe(1);
 
     const mails = await mailsTo(patient.email);
-    expect(mails).toHaveLength(1);
-    const mail = mails[0]!;
+    // Two messages: mail programs act on one calendar file per message.
+    expect(mails).toHaveLength(2);
+    const mail = mails.find((message) => message.subject.includes("has a new time"))!;
+    const oldTime = mails.find((message) => message.subject.includes("old"))!;
     expect(mail.subject).toContain(row.reference);
+    expect(oldTime.subject).toContain(row.reference);
     expect(mail.text).toContain("11:30 to 12:00");
     expect(mail.text).toContain("10:00 to 10:30");
+    expect(oldTime.text).toContain("10:00 to 10:30");
     expect(mail.text).toContain(`/my-bookings/${row.reference}`);
-    for (const secret of consentFormSecrets) expect(JSON.stringify(mail)).not.toContain(secret);
-    expect(mail.attachments).toHaveLength(2);
-    const [added, removed] = mail.attachments!.map((file) => unfolded(file.content));
+    for (const secret of consentFormSecrets) expect(JSON.stringify(mails)).not.toContain(secret);
+    expect(mail.attachments).toHaveLength(1);
+    expect(oldTime.attachments).toHaveLength(1);
+    const [added, removed] = [mail, oldTime].map((message) =>
+      unfolded(message.attachments![0]!.content),
+    );
     // 11:30 on 10 June in London (summer time) is 10:30 UTC; 10:00 is 09:00 UTC.
     expect(added).toContain("METHOD:PUBLISH");
     expect(added).toContain(`UID:${row.reference}-2@`);
@@ -133,7 +140,7 @@ describe("changing one's own booking", () => {
     expect(removed).toContain("STATUS:CANCELLED");
     expect(removed).toMatch(new RegExp(`UID:${row.reference}@`));
     expect(removed).toContain("DTSTART:20260610T090000Z");
-    expect(mail.attachments![1]!.contentType).toContain("method=CANCEL");
+    expect(oldTime.attachments![0]!.contentType).toContain("method=CANCEL");
 
     expect(offerFreedPlaces).toHaveBeenCalledTimes(1);
     expect(vi.mocked(offerFreedPlaces).mock.calls[0]![1]).toMatchObject({ id: ev.id });
@@ -164,10 +171,14 @@ describe("changing one's own booking", () => {
     expect(kept).toMatchObject({ id: consentId, testDate: "2026-06-17" });
     expect((await placesTaken(db(), ev.id, NOW)).taken).toBe(0);
     expect((await placesTaken(db(), other.id, NOW)).perSlot.get("10:30")).toBe(1);
-    const [mail] = await mailsTo(patient.email);
-    expect(mail!.text).toContain("Other Screening");
-    expect(mail!.text).toContain("Wednesday, 17 June 2026");
-    const [added, removed] = mail!.attachments!.map((file) => unfolded(file.content));
+    const mails = await mailsTo(patient.email);
+    const mail = mails.find((message) => message.subject.includes("has a new time"))!;
+    const oldTime = mails.find((message) => message.subject.includes("old"))!;
+    expect(mail.text).toContain("Other Screening");
+    expect(mail.text).toContain("Wednesday, 17 June 2026");
+    const [added, removed] = [mail, oldTime].map((message) =>
+      unfolded(message.attachments![0]!.content),
+    );
     expect(added).toContain("DTSTART:20260617T093000Z");
     expect(removed).toContain("DTSTART:20260610T090000Z");
   });
@@ -178,8 +189,11 @@ describe("changing one's own booking", () => {
     expect((await changeOwnBooking(db(), { ...input, slotTime: "10:30" }, NOW)).ok).toBe(true);
     expect((await changeOwnBooking(db(), { ...input, slotTime: "11:00" }, NOW)).ok).toBe(true);
     const mails = await mailsTo(patient.email);
-    const second = mails.find((mail) => mail.text.includes("11:00 to 11:30"))!;
-    const [added, removed] = second.attachments!.map((file) => unfolded(file.content));
+    const calendars = mails.flatMap((mail) =>
+      mail.attachments!.map((file) => unfolded(file.content)),
+    );
+    const added = calendars.find((ics) => ics.includes("METHOD:PUBLISH") && ics.includes("-3@"))!;
+    const removed = calendars.find((ics) => ics.includes("METHOD:CANCEL") && ics.includes("-2@"))!;
     expect(added).toContain(`UID:${row.reference}-3@`);
     expect(removed).toContain(`UID:${row.reference}-2@`);
     expect((await bookingRow(row.id)).calendarVersion).toBe(2);

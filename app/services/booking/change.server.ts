@@ -230,10 +230,14 @@ export async function changeOwnBooking(
         .set({ testDate: target.eventDate })
         .where(eq(consent.bookingId, row.id));
 
-    await enqueueEmail(
-      tx,
-      await changeEmail(tx, { before: row, after: moved!, oldEvent, target, now }),
-    );
+    for (const message of await changeEmails(tx, {
+      before: row,
+      after: moved!,
+      oldEvent,
+      target,
+      now,
+    }))
+      await enqueueEmail(tx, message);
     await offerFreedPlaces(tx, oldEvent, now);
 
     return {
@@ -252,11 +256,15 @@ export async function changeOwnBooking(
   return result;
 }
 
-/** The e-mail for a changed booking: the new time and the old, two calendar files. No health data. */
-async function changeEmail(
+/**
+ * The e-mails for a changed booking: the new time with its calendar entry, then the old time's
+ * cancellation. Two messages, because mail programs act on one calendar file per message. No
+ * health data.
+ */
+async function changeEmails(
   tx: Db,
   details: { before: Booking; after: Booking; oldEvent: EventRow; target: EventRow; now: Date },
-): Promise<OutgoingEmail> {
+): Promise<OutgoingEmail[]> {
   const { before, after, oldEvent, target, now } = details;
   const [person] = await tx
     .select({ email: user.email, name: user.name, firstName: profile.firstName })
@@ -284,7 +292,7 @@ async function changeEmail(
     "Your old appointment (cancelled)",
     ...appointmentLines(was),
     "",
-    "Two calendar files are attached: one adds your new appointment, the other removes the old one.",
+    "The calendar entry for your new appointment is attached. A second e-mail removes the old one from your calendar.",
     "",
     `See your booking (you will be asked to sign in if you are not already): ${manageBookingUrl({
       id: after.id,
@@ -297,24 +305,44 @@ async function changeEmail(
     "",
     organisation.name,
   ];
+  const oldTimeLines = [
+    `Hello ${person.firstName ?? person.name},`,
+    "",
+    `You moved your screening appointment (booking reference ${is.reference}) to ${formatLongDate(is.eventDate)} at ${is.slotStart}. This is the old time, which is now cancelled:`,
+    "",
+    ...appointmentLines(was),
+    "",
+    "The attached calendar file removes it from your calendar. Please do not come at the old time.",
+    "",
+    organisation.name,
+  ];
   const shortName = organisation.shortName.toLowerCase();
-  return {
-    to: person.email,
-    subject: `Your ${organisation.shortName} screening booking ${is.reference} has a new time`,
-    text: lines.join("\n"),
-    attachments: [
-      {
-        filename: `${shortName}-booking-${is.reference}.ics`,
-        contentType: "text/calendar; charset=utf-8; method=PUBLISH",
-        content: calendarFor(is, target, after.calendarVersion, now, "PUBLISH"),
-      },
-      {
-        filename: `${shortName}-booking-${is.reference}-old-time-cancelled.ics`,
-        contentType: "text/calendar; charset=utf-8; method=CANCEL",
-        content: calendarFor(was, oldEvent, before.calendarVersion, now, "CANCEL"),
-      },
-    ],
-  };
+  return [
+    {
+      to: person.email,
+      subject: `Your ${organisation.shortName} screening booking ${is.reference} has a new time`,
+      text: lines.join("\n"),
+      attachments: [
+        {
+          filename: `${shortName}-booking-${is.reference}.ics`,
+          contentType: "text/calendar; charset=utf-8; method=PUBLISH",
+          content: calendarFor(is, target, after.calendarVersion, now, "PUBLISH"),
+        },
+      ],
+    },
+    {
+      to: person.email,
+      subject: `Your old ${organisation.shortName} appointment time is cancelled (${is.reference})`,
+      text: oldTimeLines.join("\n"),
+      attachments: [
+        {
+          filename: `${shortName}-booking-${is.reference}-old-time-cancelled.ics`,
+          contentType: "text/calendar; charset=utf-8; method=CANCEL",
+          content: calendarFor(was, oldEvent, before.calendarVersion, now, "CANCEL"),
+        },
+      ],
+    },
+  ];
 }
 
 function appointmentLines(view: BookingView): string[] {
