@@ -116,6 +116,7 @@ export default function DeleteAccount({ loaderData, actionData }: Route.Componen
 
 function Blocked({ blockers }: { blockers: ErasureBlocker[] }) {
   const medical = organisation.phones.medical;
+  const bookingLine = organisation.phones.booking;
   return (
     <div className="inset">
       <h2>You cannot delete your account yet</h2>
@@ -133,6 +134,13 @@ function Blocked({ blockers }: { blockers: ErasureBlocker[] }) {
                 <>
                   A payment or refund for {what} is still going through. Please come back once it
                   has finished, usually within a day.
+                </>
+              ) : blocker.kind === "refund-stalled" ? (
+                <>
+                  We still owe you a refund for {what}, and we have not managed to send it. Please
+                  call our booking helpline on{" "}
+                  <a href={`tel:${bookingLine.tel}`}>{bookingLine.display}</a> so that we can sort
+                  it out with you.
                 </>
               ) : (
                 <>
