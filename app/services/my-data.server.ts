@@ -115,6 +115,16 @@ export interface MyData {
     releasedAt: string;
     correctedAt: string | null;
   }[];
+  /** His entries on events' waiting lists, current and past. */
+  waitingLists: {
+    eventName: string;
+    eventDate: string;
+    status: string;
+    joinedAt: string;
+    offeredTime: string | null;
+    offeredAt: string | null;
+    offerExpiresAt: string | null;
+  }[];
   newsletter: {
     name: string;
     email: string;
@@ -227,6 +237,13 @@ export async function collectMyData(
     )
     .orderBy(desc(testResult.releasedAt));
 
+  const waiting = await db
+    .select({ entry: waitlistEntry, eventName: event.name, eventDate: event.eventDate })
+    .from(waitlistEntry)
+    .innerJoin(event, eq(event.id, waitlistEntry.eventId))
+    .where(eq(waitlistEntry.userId, userId))
+    .orderBy(desc(waitlistEntry.joinedAt));
+
   const newsletter = emails.length
     ? await db
         .select()
@@ -317,6 +334,15 @@ export async function collectMyData(
       sampleDate: result.sampleDate,
       releasedAt: iso(result.releasedAt!),
       correctedAt: isoOrNull(result.correctedAt),
+    })),
+    waitingLists: waiting.map(({ entry, eventName, eventDate }) => ({
+      eventName,
+      eventDate,
+      status: entry.status,
+      joinedAt: iso(entry.joinedAt),
+      offeredTime: entry.offeredSlotTime,
+      offeredAt: isoOrNull(entry.offeredAt),
+      offerExpiresAt: isoOrNull(entry.offerExpiresAt),
     })),
     newsletter: newsletter.map((row) => ({
       name: row.name,

@@ -185,6 +185,30 @@ describe("everything held about me (collectMyData)", () => {
     expect(data!.enquiries).toHaveLength(1);
   });
 
+  it("holds his waiting-list entries, and none of another person's", async () => {
+    const me = await insertPatient(database.db);
+    const someoneElse = await insertPatient(database.db);
+    const full = await insertFreeEvent(database.db, {
+      eventDate: "2026-07-12",
+      name: `Full event ${uniqueId()}`,
+    });
+    const joinedAt = new Date("2026-06-15T08:30:00Z");
+    await insertWaitlistEntry(database.db, { eventId: full.id, userId: me.id, joinedAt });
+    await insertWaitlistEntry(database.db, { eventId: full.id, userId: someoneElse.id });
+    const data = await collectMyData(database.db, { userId: me.id }, "json", NOW);
+    expect(data!.waitingLists).toEqual([
+      {
+        eventName: full.name,
+        eventDate: "2026-07-12",
+        status: "waiting",
+        joinedAt: "2026-06-15T08:30:00.000Z",
+        offeredTime: null,
+        offeredAt: null,
+        offerExpiresAt: null,
+      },
+    ]);
+  });
+
   it("never holds a result not yet released, nor anything of another person", async () => {
     const me = await personWithEverything("Mine");
     const someoneElse = await personWithEverything("Theirs");
@@ -546,11 +570,10 @@ describe("deleting my account (deleteMyAccount)", () => {
         // Either the deletion waits for the event's lock, or it finished without it.
         const waiting = (async () => {
           while (!settled) {
-            const [row] = await database.db
-              .execute<{ waiting: number }>(
-                sql`select count(*)::int as waiting from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database()`,
-              )
-              .then((answer) => ("rows" in answer ? answer.rows : answer) as { waiting: number }[]);
+            const answer = (await database.db.execute(
+              sql`select count(*)::int as waiting from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database()`,
+            )) as unknown as { rows: { waiting: number }[] };
+            const [row] = answer.rows;
             if (row && row.waiting > 0) return "waiting" as const;
             await new Promise((resolve) => setTimeout(resolve, 20));
           }

@@ -197,7 +197,9 @@ function WhatHappens({
             to know whose {check.retainsResults === 1 ? "it is" : "they are"}: your name, date of
             birth, NHS number, and the sample&apos;s number and date. A clinic must keep health
             records, so we keep these apart from everything else for {retentionYears} years after
-            each result was sent to you, and then delete them.
+            each result was sent to you, and then delete them. If a result was corrected, its
+            earlier versions stay as a record of the correction; once the result is deleted they no
+            longer lead to you.
           </li>
         )}
         <li>
@@ -209,8 +211,10 @@ function WhatHappens({
           accounts must show every payment and refund.
         </li>
         <li>
-          Our log of who looked at or changed records, which names nobody: it shows only a number
-          that no longer leads to you.
+          Our log of who looked at or changed records, which names nobody: it shows only a number.
+          {check.retainsResults > 0
+            ? " While we keep your results, that number can still be matched to them, and so to you; once they are deleted, it no longer leads to your name."
+            : " Once your account is deleted, that number no longer leads to your name."}
         </li>
       </ul>
     </>
