@@ -27,7 +27,7 @@ export const accessibilityStatement: ContentDocument = {
             "find an event, book, fill in the consent form and pay with JavaScript turned off: every form works without it",
             "use a screen reader: pages have headings, labelled form fields, and error messages that are read out",
             "read text easily: body text has a contrast ratio of at least 7 to 1 with its background",
-            "understand results and booking states without colour: each one has a word and a symbol as well",
+            "understand results and booking states without colour: each result has a word and a symbol as well, and each booking's state is written in words",
           ],
         },
         "We have written the site in plain English, for readers of all ages.",

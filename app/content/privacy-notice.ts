@@ -44,7 +44,8 @@ export const privacyNotice: ContentDocument = {
             "Your NHS number, if you give it. Some laboratories need it to test a sample.",
             "Your bookings: which event and time you chose, your booking reference, whether you came, and the number on your sample.",
             "Your answers to the questions on the consent form (about your PSA history and your family), whether you agreed to share your result with your GP, and when you agreed.",
-            "Your PSA results, with the nurse's or doctor's comments.",
+            "Your PSA results, with the nurse's or doctor's comments. If a result is ever corrected, we keep the earlier version too, as a record of the correction.",
+            "If you join the waiting list of a fully booked event: which event, when you joined, and any place we offered you and until when.",
             "Your payments: the amount, whether it was paid or refunded, and PayPal's reference for it. PayPal takes your card or account details; we never see them.",
             "Copies of the e-mails we send you. These never contain your answers, your results or your NHS number.",
             "If you write to us through the contact form, or join our newsletter: your name, e-mail address, phone number and message.",
@@ -94,8 +95,8 @@ export const privacyNotice: ContentDocument = {
         {
           list: [
             "Your answers to the consent questions: for a set period after your test, long enough to read your result, and then they are deleted for good.",
-            "Your results, once we have given them to you: for the clinic's retention period for medical records, and then they are deleted.",
-            "Your account and personal details: until you delete your account or ask us to.",
+            "Your results: for as long as you have an account with us. If you delete it, we keep each result apart from everything else, with only what says whose it is, for the clinic's retention period for medical records from the day we gave it to you, and then we delete it. The earlier versions of a corrected result stay, but once the result is deleted they no longer lead to you.",
+            "Your account, your personal details and your waiting-list entries: until you delete your account or ask us to.",
             "Records of payments and refunds: for as long as charity and tax law require.",
             "The record of staff looking at your information: it cannot be changed or removed, so that every look can always be checked.",
           ],

@@ -6,6 +6,7 @@ import {
   erasureBlockers,
   resultRetainedUntil,
   retainedResultDue,
+  wholeAddressPattern,
   type BookingForErasure,
 } from "./data-rights";
 
@@ -21,6 +22,8 @@ const base: BookingForErasure = {
   paymentStatus: "not_required",
   paymentOrderId: null,
   refundOwed: false,
+  cancelledBy: null,
+  failedRefundAttempts: 0,
   holdExpiresAt: null,
   arrivedAt: null,
   noShowAt: null,
@@ -70,6 +73,43 @@ describe("erasureBlockers", () => {
       "payment",
     ],
     ["cancelled and refunded", { status: "cancelled", paymentStatus: "refunded" }, null],
+    [
+      "he cancelled too late for a refund: the money is kept, nothing on its way",
+      { status: "cancelled", paymentStatus: "paid", cancelledBy: "patient" },
+      null,
+    ],
+    [
+      "he cancelled in time, refund still owed",
+      { status: "cancelled", paymentStatus: "paid", cancelledBy: "patient", refundOwed: true },
+      "payment",
+    ],
+    [
+      "his refund failed 13 times: the server still retries",
+      {
+        status: "cancelled",
+        paymentStatus: "paid",
+        cancelledBy: "patient",
+        refundOwed: true,
+        failedRefundAttempts: 13,
+      },
+      "payment",
+    ],
+    [
+      "his refund failed 14 times: the server has stopped retrying",
+      {
+        status: "cancelled",
+        paymentStatus: "paid",
+        cancelledBy: "patient",
+        refundOwed: true,
+        failedRefundAttempts: 14,
+      },
+      "refund-stalled",
+    ],
+    [
+      "the event was cancelled, its refund failed 14 times",
+      { status: "cancelled", paymentStatus: "paid", failedRefundAttempts: 14 },
+      "refund-stalled",
+    ],
     [
       "a hold nobody is paying for yet",
       {
@@ -196,5 +236,26 @@ describe("consent answers", () => {
 describe("the erased account's address", () => {
   it("is not deliverable and carries only the account's id", () => {
     expect(erasedAccountEmail("b7c1")).toBe("deleted-b7c1@deleted.invalid");
+  });
+});
+
+describe("wholeAddressPattern", () => {
+  it.each<[string, string, string, boolean]>([
+    ["his own address, alone", "bob@x.com", "bob@x.com", true],
+    ["his address in a sentence", "bob@x.com", "Reply to bob@x.com, please.", true],
+    ["his address ending a sentence", "bob@x.com", "Write to bob@x.com.", true],
+    ["his address in angle brackets", "bob@x.com", "Bob <bob@x.com>", true],
+    ["his address in capitals", "bob@x.com", "From: BOB@X.COM", true],
+    ["another address ending with his", "bob@x.com", "From: jimbob@x.com", false],
+    ["another address starting with his", "bob@x.com", "bob@x.com.evil.org", false],
+    ["a dot before his", "smith@x.com", "j.smith@x.com", false],
+    ["_ is not a wildcard", "j_smith@x.com", "j.smith@x.com", false],
+    ["_ matches itself", "j_smith@x.com", "To j_smith@x.com", true],
+    ["% is not a wildcard", "a%b@x.com", "axxb@x.com", false],
+    ["a backslash means itself", "a\\b@x.com", "ab@x.com", false],
+    ["a plus means itself", "bob+1@x.com", "bobb1@x.com", false],
+  ])("%s", (_label, address, text, expected) => {
+    const pattern = new RegExp(wholeAddressPattern(address));
+    expect(pattern.test(text.toLowerCase())).toBe(expected);
   });
 });

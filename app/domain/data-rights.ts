@@ -1,6 +1,7 @@
 import { addDays, addYears } from "date-fns";
 import { bookingStage, type BookingState } from "./booking-lifecycle";
 import { londonDate, londonInstant } from "./london-time";
+import { refundRetriesStopped } from "./refund-retries";
 
 /**
  * The patient's data rights (UK GDPR Articles 15 and 17): what stops an account being erased,
@@ -12,6 +13,9 @@ import { londonDate, londonInstant } from "./london-time";
 export interface BookingForErasure extends BookingState {
   reference: string;
   refundOwed: boolean;
+  cancelledBy: "patient" | "staff" | "payment" | null;
+  /** refund attempts that failed (the worker stops retrying after REFUND_AUTO_ATTEMPTS) */
+  failedRefundAttempts: number;
   holdExpiresAt: Date | null;
   eventName: string;
   /** "yyyy-MM-dd" and "HH:mm", London wall-clock. */
@@ -26,8 +30,18 @@ export type ErasureBlocker =
   | { kind: "upcoming-booking"; reference: string; eventName: string; eventDate: string }
   /** money on its way: an order with PayPal, a capture under review, a refund still owed */
   | { kind: "payment"; reference: string; eventName: string; eventDate: string }
+  /** a refund still owed that the server has stopped retrying by itself: staff must make it */
+  | { kind: "refund-stalled"; reference: string; eventName: string; eventDate: string }
   /** a sample was taken and its result is not released yet: he must be able to read it */
   | { kind: "result-awaited"; reference: string; eventName: string; eventDate: string };
+
+/**
+ * A booking he cancelled too late for a refund: the money paid is kept for good, so nothing about
+ * it is still on its way (the same rule as My bookings' "kept").
+ */
+export function paymentKept(row: Pick<BookingForErasure, "cancelledBy" | "refundOwed">): boolean {
+  return row.cancelledBy === "patient" && !row.refundOwed;
+}
 
 /**
  * What stops the account being erased now, one entry per booking (the first reason that applies).
@@ -42,13 +56,13 @@ export function erasureBlockers(
     const about = { reference: row.reference, eventName: row.eventName, eventDate: row.eventDate };
     const stage = bookingStage(row);
     const ahead = londonInstant(row.eventDate, row.slotEnd).getTime() > now.getTime();
-    if (
-      stage === "awaiting_payment" ||
-      row.paymentStatus === "pending" ||
+    // cancelled, and the money taken not given back yet (unless it is kept for good)
+    const refundDue =
       row.refundOwed ||
-      // cancelled, and the money taken not given back yet
-      (stage === "cancelled" && row.paymentStatus === "paid")
-    )
+      (stage === "cancelled" && row.paymentStatus === "paid" && !paymentKept(row));
+    if (refundDue && refundRetriesStopped(row.failedRefundAttempts))
+      blockers.push({ kind: "refund-stalled", ...about });
+    else if (stage === "awaiting_payment" || row.paymentStatus === "pending" || refundDue)
       blockers.push({ kind: "payment", ...about });
     else if ((stage === "confirmed" || stage === "checked_in") && ahead)
       blockers.push({ kind: "upcoming-booking", ...about });
@@ -103,3 +117,17 @@ export function consentAnswersDue(
 /** The anonymised account's name and address: nothing that identifies him, and never deliverable. */
 export const ERASED_ACCOUNT_NAME = "Deleted account";
 export const erasedAccountEmail = (userId: string) => `deleted-${userId}@deleted.invalid`;
+
+/**
+ * A regular expression (Postgres's `~` on lower-cased text, and JavaScript's alike) that finds
+ * this address in a text as a whole address only: every other character of it escaped (so `_`,
+ * `%`, `.` and `\` mean themselves), and neither preceded nor followed by a character that would
+ * make it part of another address (bob@x.com is not in jimbob@x.com nor in bob@x.com.evil.org; a
+ * full stop ending a sentence is allowed). Erasing a person's mail must never take another's.
+ */
+export function wholeAddressPattern(email: string): string {
+  // ASCII punctuation only: Postgres refuses an escaped letter it does not know.
+  const escaped = email.toLowerCase().replace(/[!-/:-@[-`{-~]/g, "\\$&");
+  const notPart = "[^a-z0-9._%+-]";
+  return `(^|${notPart})${escaped}($|${notPart}|\\.($|${notPart}))`;
+}

@@ -15,6 +15,11 @@ export function refundRetryWaitMs(failedAttempts: number): number {
   return Math.min(LONGEST_WAIT_MS, FIRST_WAIT_MS * 2 ** Math.max(0, failedAttempts - 1));
 }
 
+/** Whether the server has stopped retrying a refund by itself: only staff can make it now. */
+export function refundRetriesStopped(failedAttempts: number): boolean {
+  return failedAttempts >= REFUND_AUTO_ATTEMPTS;
+}
+
 /**
  * Whether a booking still to refund is due another try now. One never tried (the server stopped
  * part-way through a cancellation) is due at once.
@@ -25,6 +30,6 @@ export function refundRetryDue(
   now: Date,
 ): boolean {
   if (failedAttempts === 0 || !lastAttemptAt) return true;
-  if (failedAttempts >= REFUND_AUTO_ATTEMPTS) return false;
+  if (refundRetriesStopped(failedAttempts)) return false;
   return now.getTime() - lastAttemptAt.getTime() >= refundRetryWaitMs(failedAttempts);
 }

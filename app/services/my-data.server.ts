@@ -37,12 +37,15 @@ import {
   resultRetainedUntil,
   type BookingForErasure,
   type ErasureBlocker,
+  wholeAddressPattern,
 } from "#app/domain/data-rights";
 import { joinAddress } from "#app/domain/events";
+import { ACTIVE_WAITLIST_STATUSES } from "#app/domain/waitlist";
 import { recordAudit } from "./audit.server";
 import { verifyPassword } from "./auth.server";
 import { lockEvent, lockPerson } from "./booking/places.server";
 import { eventsChanged } from "./events.server";
+import { failedRefundAttempts } from "./payments/refunds.server";
 import { hitRateLimit } from "./rate-limit.server";
 import { offerFreedPlaces } from "./waitlist.server";
 
@@ -112,6 +115,16 @@ export interface MyData {
     releasedAt: string;
     correctedAt: string | null;
   }[];
+  /** His entries on events' waiting lists, current and past. */
+  waitingLists: {
+    eventName: string;
+    eventDate: string;
+    status: string;
+    joinedAt: string;
+    offeredTime: string | null;
+    offeredAt: string | null;
+    offerExpiresAt: string | null;
+  }[];
   newsletter: {
     name: string;
     email: string;
@@ -160,6 +173,10 @@ async function addressesOf(db: Db, userId: string): Promise<string[]> {
 
 const emailIn = (column: SQL | typeof enquiry.email, emails: string[]) =>
   inArray(sql`lower(${column})`, emails);
+
+/** The text names this address as a whole (`wholeAddressPattern`): never part of another's. */
+const mentions = (column: SQL, email: string) =>
+  sql`lower(${column}) ~ ${wholeAddressPattern(email)}`;
 
 /**
  * Everything held about the signed-in person, and an audit entry that he read it (`format`: the
@@ -219,6 +236,13 @@ export async function collectMyData(
       ),
     )
     .orderBy(desc(testResult.releasedAt));
+
+  const waiting = await db
+    .select({ entry: waitlistEntry, eventName: event.name, eventDate: event.eventDate })
+    .from(waitlistEntry)
+    .innerJoin(event, eq(event.id, waitlistEntry.eventId))
+    .where(eq(waitlistEntry.userId, userId))
+    .orderBy(desc(waitlistEntry.joinedAt));
 
   const newsletter = emails.length
     ? await db
@@ -311,6 +335,15 @@ export async function collectMyData(
       releasedAt: iso(result.releasedAt!),
       correctedAt: isoOrNull(result.correctedAt),
     })),
+    waitingLists: waiting.map(({ entry, eventName, eventDate }) => ({
+      eventName,
+      eventDate,
+      status: entry.status,
+      joinedAt: iso(entry.joinedAt),
+      offeredTime: entry.offeredSlotTime,
+      offeredAt: isoOrNull(entry.offeredAt),
+      offerExpiresAt: isoOrNull(entry.offerExpiresAt),
+    })),
     newsletter: newsletter.map((row) => ({
       name: row.name,
       email: row.email,
@@ -356,6 +389,7 @@ async function bookingsForErasure(db: Db, userId: string): Promise<BookingForEra
       eventDate: event.eventDate,
       sessionDuration: event.sessionDuration,
       releasedAt: testResult.releasedAt,
+      failedRefundAttempts,
     })
     .from(booking)
     .innerJoin(event, eq(event.id, booking.eventId))
@@ -367,6 +401,7 @@ async function bookingsForErasure(db: Db, userId: string): Promise<BookingForEra
     eventDate: row.eventDate,
     slotEnd: slotEndTime(row.booking.slotTime, row.sessionDuration),
     resultReleased: row.releasedAt !== null,
+    failedRefundAttempts: row.failedRefundAttempts,
   }));
 }
 
@@ -477,8 +512,8 @@ export async function deleteMyAccount(
       .where(
         or(
           eq(verification.value, userId),
-          ...emails.map((email) => sql`lower(${verification.value}) like ${`%${email}%`}`),
-          ...emails.map((email) => sql`lower(${verification.identifier}) like ${`%${email}%`}`),
+          ...emails.map((email) => mentions(sql`${verification.value}`, email)),
+          ...emails.map((email) => mentions(sql`${verification.identifier}`, email)),
         ),
       );
     await tx.delete(eventUnlock).where(eq(eventUnlock.userId, userId));
@@ -502,23 +537,36 @@ export async function deleteMyAccount(
           or(
             emailIn(sql`${outboxEmail.to}`, emails),
             emailIn(sql`${outboxEmail.replyTo}`, emails),
-            ...emails.map((email) => sql`lower(${outboxEmail.text}) like ${`%${email}%`}`),
+            ...emails.map((email) => mentions(sql`${outboxEmail.text}`, email)),
           ),
         );
     }
-    // His waiting-list entries go; a place offered to him goes to the next in line at once.
-    const offeredAt = await tx
+    // His waiting-list entries go; a place offered to him goes to the next in line at once. The
+    // events of all his entries still on a list are locked first (after the person, by id: D-114),
+    // so that the worker offering a place cannot pick an entry of his as it is deleted.
+    const listedAt = await tx
       .selectDistinct({ eventId: waitlistEntry.eventId })
       .from(waitlistEntry)
-      .where(and(eq(waitlistEntry.userId, userId), eq(waitlistEntry.status, "offered")))
+      .where(
+        and(
+          eq(waitlistEntry.userId, userId),
+          inArray(waitlistEntry.status, ACTIVE_WAITLIST_STATUSES),
+        ),
+      )
       .orderBy(waitlistEntry.eventId);
-    const offeredEvents = [];
-    for (const { eventId } of offeredAt) {
+    const listedEvents = [];
+    for (const { eventId } of listedAt) {
       const locked = await lockEvent(tx, eventId);
-      if (locked) offeredEvents.push(locked);
+      if (locked) listedEvents.push(locked);
     }
-    await tx.delete(waitlistEntry).where(eq(waitlistEntry.userId, userId));
-    for (const ev of offeredEvents) await offerFreedPlaces(tx, ev, now);
+    const removed = await tx
+      .delete(waitlistEntry)
+      .where(eq(waitlistEntry.userId, userId))
+      .returning({ eventId: waitlistEntry.eventId, status: waitlistEntry.status });
+    const offeredAt = new Set(
+      removed.filter((row) => row.status === "offered").map((row) => row.eventId),
+    );
+    for (const ev of listedEvents) if (offeredAt.has(ev.id)) await offerFreedPlaces(tx, ev, now);
 
     // His bookings stay (the charity's accounts and the results point at them); a hold nobody is
     // paying for yet is let go, and the provider's answers lose the payer's name and address.

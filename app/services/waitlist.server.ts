@@ -173,11 +173,14 @@ export async function offerFreedPlaces(tx: Db, ev: EventRow, now: Date): Promise
     .where(
       and(eq(waitlistEntry.eventId, ev.id), eq(waitlistEntry.status, "waiting"), notExists(placed)),
     );
-  const chosen = nextInLine(waiting, places.length);
-  for (const [index, entry] of chosen.entries()) {
-    const slotTime = places[index]!;
+  // Everyone waiting, in turn: an entry that is no longer waiting when it is updated (left, or
+  // deleted with its account, meanwhile) is passed over and the place goes to the next.
+  let offered = 0;
+  for (const entry of nextInLine(waiting, waiting.length)) {
+    if (offered === places.length) break;
+    const slotTime = places[offered]!;
     const expiresAt = offerExpiry(timingOf(ev), slotTime, now, config().WAITLIST_OFFER_HOURS);
-    await tx
+    const [updated] = await tx
       .update(waitlistEntry)
       .set({
         status: "offered",
@@ -186,7 +189,10 @@ export async function offerFreedPlaces(tx: Db, ev: EventRow, now: Date): Promise
         offerExpiresAt: expiresAt,
         updatedAt: now,
       })
-      .where(eq(waitlistEntry.id, entry.id));
+      .where(and(eq(waitlistEntry.id, entry.id), eq(waitlistEntry.status, "waiting")))
+      .returning({ id: waitlistEntry.id });
+    if (!updated) continue;
+    offered++;
     await enqueueEmail(
       tx,
       offerEmail({
@@ -199,8 +205,8 @@ export async function offerFreedPlaces(tx: Db, ev: EventRow, now: Date): Promise
       }),
     );
   }
-  if (chosen.length > 0) eventsChanged();
-  return chosen.length;
+  if (offered > 0) eventsChanged();
+  return offered;
 }
 
 /** Lapses the event's offers whose time is up, e-mailing each person. Call it with the event locked. */

@@ -13,8 +13,13 @@ import {
   findMyBooking,
   listMyBookings,
   myBookingCalendar,
+  openMyBooking,
 } from "#app/services/booking/my-bookings.server";
-import { checkBookingLink, manageBookingUrl } from "#app/services/booking-links.server";
+import {
+  checkBookingLink,
+  manageBookingUrl,
+  signedBookingQuery,
+} from "#app/services/booking-links.server";
 import { findEvent } from "#app/services/events.server";
 import { config } from "#app/config.server";
 import { retryDueRefunds } from "#app/services/payments/refunds.server";
@@ -381,6 +386,43 @@ describe("signed links to a booking's page", () => {
     expect(query.get("expires")).toBe(String(Date.parse("2026-06-11T23:00:00Z") / 1000));
     expect(checkBookingLink(query, linked, new Date("2026-06-11T22:59:59Z")).kind).toBe("valid");
     expect(checkBookingLink(query, linked, new Date("2026-06-11T23:00:00Z")).kind).toBe("expired");
+  });
+
+  it("refuses, without failing, a signature of the right length in characters but not in bytes", () => {
+    const query = queryOf(manageBookingUrl(linked));
+    const signature = query.get("signature")!;
+    expect(signature).toHaveLength(43);
+    for (const odd of [`é${signature.slice(1)}`, `${signature.slice(0, 42)}€`, "=".repeat(43)]) {
+      const tampered = new URLSearchParams(query);
+      tampered.set("signature", odd);
+      expect(checkBookingLink(tampered, linked, NOW)).toEqual({ kind: "invalid" });
+    }
+  });
+
+  it("shows the owner his booking from an expired link of his own; refuses a changed one and another account", async () => {
+    const { db } = database;
+    const owner = await person();
+    const ev = await insertFreeEvent(db, { eventDate: "2026-06-10" });
+    const row = await insertBooking(db, { eventId: ev.id, userId: owner.id, confirmedAt: NOW });
+    // The link of an e-mail about an earlier date (before a change of time), long expired.
+    const old = new URLSearchParams(
+      signedBookingQuery({ ...row, userId: owner.id, eventDate: "2026-05-01" }),
+    );
+    const opened = await openMyBooking(
+      db,
+      { userId: owner.id, reference: row.reference, query: old },
+      NOW,
+    );
+    expect(opened).toMatchObject({ kind: "found", fromLink: true });
+    const changed = new URLSearchParams(old);
+    changed.set("expires", String(Number(old.get("expires")) + 1));
+    expect(
+      await openMyBooking(db, { userId: owner.id, reference: row.reference, query: changed }, NOW),
+    ).toEqual({ kind: "link-refused", reason: "invalid" });
+    const other = await person();
+    expect(
+      await openMyBooking(db, { userId: other.id, reference: row.reference, query: old }, NOW),
+    ).toEqual({ kind: "not-found" });
   });
 
   it("leaves an address without a signature to the session", () => {

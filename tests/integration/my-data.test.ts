@@ -1,10 +1,11 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import {
   auditLog,
   booking,
   consent,
   enquiry,
+  event,
   newsletterSubscription,
   outboxEmail,
   paymentTransaction,
@@ -56,12 +57,12 @@ const labValue = () =>
  */
 async function personWithEverything(
   label: string,
-  options: { password?: boolean; awaitingResult?: boolean } = {},
+  options: { password?: boolean; awaitingResult?: boolean; email?: string } = {},
 ) {
   const id = uniqueId();
   const firstName = `${label}first${id}`;
   const lastName = `${label}last${id}`;
-  const email = uniqueEmail(`${label}-mail`);
+  const email = options.email ?? uniqueEmail(`${label}-mail`);
   const phone = `01632 96${id.slice(0, 4)}`;
   const nhsNumber = validNhsNumber();
   const addressLine = `${id} ${label} Lane`;
@@ -182,6 +183,30 @@ describe("everything held about me (collectMyData)", () => {
     ]);
     expect(data!.newsletter).toHaveLength(1);
     expect(data!.enquiries).toHaveLength(1);
+  });
+
+  it("holds his waiting-list entries, and none of another person's", async () => {
+    const me = await insertPatient(database.db);
+    const someoneElse = await insertPatient(database.db);
+    const full = await insertFreeEvent(database.db, {
+      eventDate: "2026-07-12",
+      name: `Full event ${uniqueId()}`,
+    });
+    const joinedAt = new Date("2026-06-15T08:30:00Z");
+    await insertWaitlistEntry(database.db, { eventId: full.id, userId: me.id, joinedAt });
+    await insertWaitlistEntry(database.db, { eventId: full.id, userId: someoneElse.id });
+    const data = await collectMyData(database.db, { userId: me.id }, "json", NOW);
+    expect(data!.waitingLists).toEqual([
+      {
+        eventName: full.name,
+        eventDate: "2026-07-12",
+        status: "waiting",
+        joinedAt: "2026-06-15T08:30:00.000Z",
+        offeredTime: null,
+        offeredAt: null,
+        offerExpiresAt: null,
+      },
+    ]);
   });
 
   it("never holds a result not yet released, nor anything of another person", async () => {
@@ -417,6 +442,154 @@ describe("deleting my account (deleteMyAccount)", () => {
       .where(eq(waitlistEntry.id, waiting.id));
     expect(theirs!.status).toBe("offered");
   });
+
+  it("deletes his mail only: never mail to or about an address that merely contains his", async () => {
+    const id = uniqueId();
+    const bob = await personWithEverything("Bob", {
+      password: true,
+      awaitingResult: false,
+      email: `bob${id}@example.com`,
+    });
+    const smith = await personWithEverything("Smith", {
+      password: true,
+      awaitingResult: false,
+      email: `j_smith${id}@example.com`,
+    });
+    const others = [`jimbob${id}@example.com`, `j.smith${id}@example.com`];
+    const kept = await database.db
+      .insert(outboxEmail)
+      .values(
+        others.flatMap((address) => [
+          { to: address, subject: "Your booking", text: `Dear friend, this is for ${address}.` },
+          {
+            to: "info@example.org",
+            replyTo: address,
+            subject: "Enquiry",
+            text: `From someone else, ${address}: a question`,
+          },
+        ]),
+      )
+      .returning({ id: outboxEmail.id });
+    // Mail that names him as a whole goes, even at the end of a sentence.
+    const [his] = await database.db
+      .insert(outboxEmail)
+      .values({ to: "info@example.org", subject: "Note", text: `Call back ${bob.email}.` })
+      .returning({ id: outboxEmail.id });
+
+    for (const me of [bob, smith])
+      expect(
+        (await deleteMyAccount(database.db, { userId: me.id, password: PASSWORD }, NOW)).outcome,
+      ).toBe("deleted");
+
+    const left = await database.db
+      .select({ id: outboxEmail.id })
+      .from(outboxEmail)
+      .where(
+        inArray(
+          outboxEmail.id,
+          [...kept, his!].map((row) => row.id),
+        ),
+      );
+    expect(left.map((row) => row.id).sort()).toEqual(kept.map((row) => row.id).sort());
+  });
+
+  it("lets him go once a late cancellation's money is kept for good", async () => {
+    const me = await personWithEverything("Late", { password: true, awaitingResult: false });
+    await insertBooking(database.db, {
+      eventId: (await insertFreeEvent(database.db, { eventDate: "2026-06-19" })).id,
+      userId: me.id,
+      status: "cancelled",
+      pricePence: 2500,
+      paymentRequired: true,
+      paymentStatus: "paid",
+      cancelledBy: "patient",
+      refundOwed: false,
+      cancelledAt: new Date(NOW.getTime() - 2 * DAY),
+    });
+    const outcome = await deleteMyAccount(database.db, { userId: me.id, password: PASSWORD }, NOW);
+    expect(outcome.outcome).toBe("deleted");
+  });
+
+  it("sends him to the booking helpline once the server has stopped retrying his refund", async () => {
+    const me = await personWithEverything("Stalled", { password: true, awaitingResult: false });
+    const owed = await insertBooking(database.db, {
+      eventId: (await insertFreeEvent(database.db, { eventDate: "2026-07-19" })).id,
+      userId: me.id,
+      status: "cancelled",
+      pricePence: 2500,
+      paymentRequired: true,
+      paymentStatus: "paid",
+      cancelledBy: "patient",
+      refundOwed: true,
+      cancelledAt: new Date(NOW.getTime() - 3 * DAY),
+    });
+    const failedTry = (n: number) => ({
+      bookingId: owed.id,
+      kind: "refund" as const,
+      provider: "paypal",
+      requestId: `refund-${owed.id}`,
+      status: "FAILED",
+      createdAt: new Date(NOW.getTime() - (20 - n) * 3_600_000),
+    });
+    // Thirteen failed tries: the server is still trying, he is told to come back.
+    await database.db
+      .insert(paymentTransaction)
+      .values(Array.from({ length: 13 }, (_, n) => failedTry(n)));
+    expect(
+      await deleteMyAccount(database.db, { userId: me.id, password: PASSWORD }, NOW),
+    ).toMatchObject({
+      outcome: "refused",
+      check: {
+        blockers: [expect.objectContaining({ kind: "payment", reference: owed.reference })],
+      },
+    });
+    // The fourteenth (REFUND_AUTO_ATTEMPTS) fails too: only a person can make it now.
+    await database.db.insert(paymentTransaction).values(failedTry(13));
+    expect(
+      await deleteMyAccount(database.db, { userId: me.id, password: PASSWORD }, NOW),
+    ).toMatchObject({
+      outcome: "refused",
+      check: {
+        blockers: [expect.objectContaining({ kind: "refund-stalled", reference: owed.reference })],
+      },
+    });
+  });
+
+  it.skipIf(!process.env.TEST_DATABASE_URL)(
+    "waits for the event of a list he is only waiting on, so the offer job cannot pick him meanwhile",
+    async () => {
+      const me = await personWithEverything("Listed", { password: true, awaitingResult: false });
+      const full = await insertFreeEvent(database.db, { eventDate: "2026-07-11", totalSpaces: 1 });
+      await insertWaitlistEntry(database.db, { eventId: full.id, userId: me.id });
+      // The offer job's transaction holds the event's lock (as `offerFreedPlaces` requires).
+      const result = await database.db.transaction(async (worker) => {
+        await worker.select().from(event).where(eq(event.id, full.id)).for("update");
+        const deleting = deleteMyAccount(database.db, { userId: me.id, password: PASSWORD }, NOW);
+        let settled = false;
+        const finished = deleting.then(() => "finished" as const);
+        // Either the deletion waits for the event's lock, or it finished without it.
+        const waiting = (async () => {
+          while (!settled) {
+            const answer = (await database.db.execute(
+              sql`select count(*)::int as waiting from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database()`,
+            )) as unknown as { rows: { waiting: number }[] };
+            const [row] = answer.rows;
+            if (row && row.waiting > 0) return "waiting" as const;
+            await new Promise((resolve) => setTimeout(resolve, 20));
+          }
+          return "finished" as const;
+        })();
+        const first = await Promise.race([finished, waiting]);
+        settled = true;
+        return { first, deleting };
+      });
+      expect(result.first).toBe("waiting");
+      expect((await result.deleting).outcome).toBe("deleted");
+      expect(
+        await database.db.select().from(waitlistEntry).where(eq(waitlistEntry.userId, me.id)),
+      ).toEqual([]);
+    },
+  );
 
   it("refuses a staff account (an admin removes those)", async () => {
     const me = await personWithEverything("Staffer", { password: true, awaitingResult: false });

@@ -116,6 +116,7 @@ export default function DeleteAccount({ loaderData, actionData }: Route.Componen
 
 function Blocked({ blockers }: { blockers: ErasureBlocker[] }) {
   const medical = organisation.phones.medical;
+  const bookingLine = organisation.phones.booking;
   return (
     <div className="inset">
       <h2>You cannot delete your account yet</h2>
@@ -133,6 +134,13 @@ function Blocked({ blockers }: { blockers: ErasureBlocker[] }) {
                 <>
                   A payment or refund for {what} is still going through. Please come back once it
                   has finished, usually within a day.
+                </>
+              ) : blocker.kind === "refund-stalled" ? (
+                <>
+                  We still owe you a refund for {what}, and we have not managed to send it. Please
+                  call our booking helpline on{" "}
+                  <a href={`tel:${bookingLine.tel}`}>{bookingLine.display}</a> so that we can sort
+                  it out with you.
                 </>
               ) : (
                 <>
@@ -189,7 +197,9 @@ function WhatHappens({
             to know whose {check.retainsResults === 1 ? "it is" : "they are"}: your name, date of
             birth, NHS number, and the sample&apos;s number and date. A clinic must keep health
             records, so we keep these apart from everything else for {retentionYears} years after
-            each result was sent to you, and then delete them.
+            each result was sent to you, and then delete them. If a result was corrected, its
+            earlier versions stay as a record of the correction; once the result is deleted they no
+            longer lead to you.
           </li>
         )}
         <li>
@@ -201,8 +211,10 @@ function WhatHappens({
           accounts must show every payment and refund.
         </li>
         <li>
-          Our log of who looked at or changed records, which names nobody: it shows only a number
-          that no longer leads to you.
+          Our log of who looked at or changed records, which names nobody: it shows only a number.
+          {check.retainsResults > 0
+            ? " While we keep your results, that number can still be matched to them, and so to you; once they are deleted, it no longer leads to your name."
+            : " Once your account is deleted, that number no longer leads to your name."}
         </li>
       </ul>
     </>

@@ -18,7 +18,7 @@ export const headers = pipeHeaders;
 
 /**
  * One of the signed-in person's bookings; 404 for anyone else's. Opened from a signed e-mail link
- * (after signing in, if need be), a changed or expired link is refused.
+ * (after signing in, if need be), a changed link is refused; an expired one of his just shows it.
  */
 export async function loader({ request, params }: Route.LoaderArgs) {
   const user = await requireUser(request);
@@ -35,7 +35,11 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       { status: opened.reason === "expired" ? 410 : 403, headers: TOKEN_LINK_HEADERS },
     );
   return data(
-    { booking: shownBooking(opened.booking), cancelled: url.searchParams.has("cancelled") },
+    {
+      booking: shownBooking(opened.booking),
+      // The cancel page's "?cancelled" says the booking was just cancelled: only if it truly is.
+      cancelled: url.searchParams.has("cancelled") && opened.booking.state === "cancelled",
+    },
     { headers: opened.fromLink ? TOKEN_LINK_HEADERS : NO_STORE },
   );
 }

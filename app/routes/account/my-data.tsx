@@ -40,6 +40,14 @@ const PAYMENT_WORDS: Record<string, string> = {
   refunded: "Refunded",
 };
 
+const WAITING_WORDS: Record<string, string> = {
+  waiting: "Waiting for a place",
+  offered: "Offered a place",
+  accepted: "Took the place offered",
+  left: "Left the list",
+  lapsed: "Offer not taken in time",
+};
+
 const FLAG_WORDS = { green: "Green", amber: "Amber", red: "Red" } as const;
 
 function Detail({ term, value }: { term: string; value: string | null | undefined }) {
@@ -74,6 +82,7 @@ export default function MyDataPage({ loaderData }: Route.ComponentProps) {
       <BookingsSection myData={myData} />
       <ResultsSection myData={myData} />
       <ConsentSection myData={myData} />
+      <WaitingListsSection myData={myData} />
       <MessagesSection myData={myData} />
       <AuditSection myData={myData} />
     </>
@@ -258,6 +267,41 @@ function ConsentSection({ myData }: { myData: MyData }) {
                         ? `Deleted (${formatLondonDateTime(row.answersErasedAt)}): we delete them once they are no longer needed`
                         : null
                     }
+                  />
+                )}
+              </dl>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+function WaitingListsSection({ myData }: { myData: MyData }) {
+  return (
+    <section aria-labelledby="waiting-title">
+      <h2 id="waiting-title">Waiting lists</h2>
+      {myData.waitingLists.length === 0 ? (
+        <p>You have not joined a waiting list.</p>
+      ) : (
+        <ul className="plain-list">
+          {myData.waitingLists.map((row, index) => (
+            <li key={index} className="card">
+              <h3 className="card__title">
+                {row.eventName}, {formatLongDate(row.eventDate)}
+              </h3>
+              <dl className="event-details">
+                <Detail term="Joined" value={formatLondonDateTime(row.joinedAt)} />
+                <Detail term="Now" value={WAITING_WORDS[row.status] ?? row.status} />
+                {row.offeredTime && <Detail term="Time offered" value={row.offeredTime} />}
+                {row.offeredAt && (
+                  <Detail term="Offered" value={formatLondonDateTime(row.offeredAt)} />
+                )}
+                {row.offerExpiresAt && (
+                  <Detail
+                    term="Offer open until"
+                    value={formatLondonDateTime(row.offerExpiresAt)}
                   />
                 )}
               </dl>

@@ -183,14 +183,20 @@ export async function findMyBooking(
 
 export type OpenedBooking =
   | { kind: "not-found" }
-  /** opened from a changed or expired e-mail link: refused whoever is signed in */
+  /**
+   * opened from a changed e-mail link (or one made for another booking or person): refused
+   * whoever is signed in. ("expired" is no longer answered: an expired link of the owner's own
+   * shows him his booking.)
+   */
   | { kind: "link-refused"; reason: "invalid" | "expired" }
   | { kind: "found"; booking: MyBooking; fromLink: boolean };
 
 /**
  * One of the signed-in person's bookings, as its pages open it: not found (another's, or none),
  * or, when the address carries a signed link (`booking-links.server.ts`), refused unless the link
- * is ours, for this booking and its owner, and in date.
+ * is ours, for this booking and its owner. An expired link of his own just shows it: the link
+ * grants nothing by itself (the session does), and after a change of time the old e-mail's link
+ * expires on the old date.
  */
 export async function openMyBooking(
   db: Db,
@@ -200,9 +206,9 @@ export async function openMyBooking(
   const found = await findMyBooking(db, input, now);
   if (!found) return { kind: "not-found" };
   const link = checkBookingLink(input.query, found, now);
-  if (link.kind === "invalid" || link.kind === "expired")
-    return { kind: "link-refused", reason: link.kind };
-  return { kind: "found", booking: found, fromLink: link.kind === "valid" };
+  if (link.kind === "invalid") return { kind: "link-refused", reason: link.kind };
+  // The address carries a signature still (in date or not): its page keeps it out of Referer.
+  return { kind: "found", booking: found, fromLink: link.kind !== "none" };
 }
 
 /** The calendar entry of one of the person's confirmed bookings (null: not his, or not booked). */

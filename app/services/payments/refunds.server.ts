@@ -84,6 +84,12 @@ function addToRun(run: RefundRun, reference: string, outcome: RefundOutcome) {
 /** Refund statuses that mean the money is on its way back; any other refund row is a failed try. */
 const REFUND_MADE = ["COMPLETED", "PENDING"];
 
+/** A booking's failed refund attempts, as one column of a select over `booking`. */
+export const failedRefundAttempts =
+  sql<number>`(select count(*) from ${paymentTransaction} where ${paymentTransaction.bookingId} = ${booking.id} and ${paymentTransaction.kind} = 'refund' and ${notInArray(paymentTransaction.status, REFUND_MADE)})`.mapWith(
+    Number,
+  );
+
 /**
  * The booking worker's pass over refunds: tries again every booking still to refund whose wait is
  * over (`refundRetryDue`): those of a cancelled event, and those a patient cancelled in time
