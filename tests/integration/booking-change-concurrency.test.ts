@@ -1,14 +1,10 @@
 import { and, eq, inArray } from "drizzle-orm";
-import { drizzle } from "drizzle-orm/node-postgres";
-import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "#app/db/client.server";
-import * as schema from "#app/db/schema";
 import { booking } from "#app/db/schema";
 import { changeOwnBooking, type ChangeResult } from "#app/services/booking/change.server";
 import { holdPlace, type HoldResult } from "#app/services/booking/hold.server";
-import { migratedScratchDatabase, TEST_SERVER_SECRET } from "#tests/support/database";
-import { loadServerSecret } from "#app/services/secrets.server";
+import { racingPostgresForThisFile } from "#tests/support/database";
 import {
   insertBooking,
   insertEvent,
@@ -31,21 +27,10 @@ describe.skipIf(!onPostgres)(
     ? "changing bookings under contention (PostgreSQL)"
     : "changing bookings under contention: SKIPPED, it needs PostgreSQL (set TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test)",
   () => {
-    let scratch: Awaited<ReturnType<typeof migratedScratchDatabase>>;
-    let pool: pg.Pool;
+    const racingDb = racingPostgresForThisFile(20);
     let db: Db;
-
-    beforeAll(async () => {
-      scratch = await migratedScratchDatabase();
-      pool = new pg.Pool({ connectionString: scratch.url, max: 20 });
-      pool.on("error", () => {});
-      db = drizzle(pool, { schema }) as unknown as Db;
-      // The e-mails carry a signed link to the booking (booking-links.server.ts).
-      await loadServerSecret(db, TEST_SERVER_SECRET);
-    });
-    afterAll(async () => {
-      await pool?.end();
-      await scratch?.drop();
+    beforeAll(() => {
+      db = racingDb();
     });
 
     /** A free product, a roomy event people are booked at, and a target event with `places` places. */

@@ -1,14 +1,11 @@
 import { and, eq, inArray } from "drizzle-orm";
-import { drizzle } from "drizzle-orm/node-postgres";
-import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import type { Db } from "#app/db/client.server";
-import * as schema from "#app/db/schema";
 import { booking } from "#app/db/schema";
 import type * as bookingService from "#app/services/booking/hold.server";
 import { holdPlace, type HoldResult } from "#app/services/booking/hold.server";
 import { eventSlots, findEvent } from "#app/services/events.server";
-import { migratedScratchDatabase } from "#tests/support/database";
+import { racingPostgresForThisFile } from "#tests/support/database";
 import {
   insertFreeEvent,
   insertPaidEvent,
@@ -46,22 +43,10 @@ describe.skipIf(!onPostgres)(
     ? "booking under contention (PostgreSQL)"
     : "booking under contention: SKIPPED, it needs PostgreSQL (set TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test)",
   () => {
-    let scratch: Awaited<ReturnType<typeof migratedScratchDatabase>>;
-    let pool: pg.Pool;
+    const racingDb = racingPostgresForThisFile(60);
     let db: Db;
-
-    beforeAll(async () => {
-      // A copy of the run's migrated template, reached through a pool of its own.
-      scratch = await migratedScratchDatabase();
-      // A pool as large as the crowd, so that the transactions really run side by side.
-      pool = new pg.Pool({ connectionString: scratch.url, max: 60 });
-      // An idle connection that the server drops must not end the test run as an uncaught error.
-      pool.on("error", () => {});
-      db = drizzle(pool, { schema }) as unknown as Db;
-    });
-    afterAll(async () => {
-      await pool?.end();
-      await scratch?.drop();
+    beforeAll(() => {
+      db = racingDb();
     });
 
     /** `size` signed-up men, written at once over the pool; their ids. */

@@ -1,16 +1,12 @@
 import { and, eq } from "drizzle-orm";
-import { drizzle } from "drizzle-orm/node-postgres";
-import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "#app/db/client.server";
-import * as schema from "#app/db/schema";
 import { booking } from "#app/db/schema";
 import { capturePayment } from "#app/services/booking/capture.server";
 import { cancelOwnBooking } from "#app/services/booking/cancel.server";
 import { holdPlace } from "#app/services/booking/hold.server";
 import { retryDueRefunds } from "#app/services/payments/refunds.server";
-import { loadServerSecret } from "#app/services/secrets.server";
-import { migratedScratchDatabase, TEST_SERVER_SECRET } from "#tests/support/database";
+import { racingPostgresForThisFile } from "#tests/support/database";
 import {
   bookingAtCheckout,
   fakePayPalForThisFile,
@@ -38,21 +34,10 @@ describe.skipIf(!onPostgres)(
     ? "cancelling under contention (PostgreSQL)"
     : "cancelling under contention: SKIPPED, it needs PostgreSQL (set TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test)",
   () => {
-    let scratch: Awaited<ReturnType<typeof migratedScratchDatabase>>;
-    let pool: pg.Pool;
+    const racingDb = racingPostgresForThisFile(25);
     let db: Db;
-
-    beforeAll(async () => {
-      scratch = await migratedScratchDatabase();
-      pool = new pg.Pool({ connectionString: scratch.url, max: 25 });
-      pool.on("error", () => {});
-      db = drizzle(pool, { schema }) as unknown as Db;
-      // The confirmation e-mail carries a signed link.
-      await loadServerSecret(db, TEST_SERVER_SECRET);
-    });
-    afterAll(async () => {
-      await pool?.end();
-      await scratch?.drop();
+    beforeAll(() => {
+      db = racingDb();
     });
 
     it("keeps capacity exact when 50 people cancel (each pressing twice) while 50 others take the freed places", async () => {

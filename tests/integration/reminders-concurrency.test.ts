@@ -1,12 +1,9 @@
 import { inArray } from "drizzle-orm";
-import { drizzle } from "drizzle-orm/node-postgres";
-import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import type { Db } from "#app/db/client.server";
-import * as schema from "#app/db/schema";
 import { booking, outboxEmail } from "#app/db/schema";
 import type * as reminderService from "#app/services/booking/reminders.server";
-import { migratedScratchDatabase, TEST_SERVER_SECRET } from "#tests/support/database";
+import { racingPostgresForThisFile, TEST_SERVER_SECRET } from "#tests/support/database";
 import { insertBooking, insertFreeEvent, insertPatient } from "#tests/support/fixtures";
 
 /**
@@ -40,19 +37,10 @@ describe.skipIf(!onPostgres)(
     ? "reminders under contention (PostgreSQL)"
     : "reminders under contention: SKIPPED, it needs PostgreSQL (set TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test)",
   () => {
-    let scratch: Awaited<ReturnType<typeof migratedScratchDatabase>>;
-    let pool: pg.Pool;
+    const racingDb = racingPostgresForThisFile(20);
     let db: Db;
-
-    beforeAll(async () => {
-      scratch = await migratedScratchDatabase();
-      pool = new pg.Pool({ connectionString: scratch.url, max: 20 });
-      pool.on("error", () => {});
-      db = drizzle(pool, { schema }) as unknown as Db;
-    });
-    afterAll(async () => {
-      await pool?.end();
-      await scratch?.drop();
+    beforeAll(() => {
+      db = racingDb();
     });
 
     /** `count` men booked at 10:00 (London) on `eventDate`, confirmed weeks before. */

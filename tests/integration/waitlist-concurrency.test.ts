@@ -1,14 +1,11 @@
 import { and, eq, inArray, like } from "drizzle-orm";
-import { drizzle } from "drizzle-orm/node-postgres";
-import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import type { Db } from "#app/db/client.server";
-import * as schema from "#app/db/schema";
 import { booking, outboxEmail, user, waitlistEntry } from "#app/db/schema";
 import type * as reconcileModule from "#app/services/booking/reconcile.server";
 import type * as holdModule from "#app/services/booking/hold.server";
 import { findEvent } from "#app/services/events.server";
-import { migratedScratchDatabase } from "#tests/support/database";
+import { racingPostgresForThisFile } from "#tests/support/database";
 import {
   insertConfirmedBookings,
   insertFreeEvent,
@@ -44,19 +41,10 @@ describe.skipIf(!onPostgres)(
     ? "waiting-list offers under contention (PostgreSQL)"
     : "waiting-list offers under contention: SKIPPED, it needs PostgreSQL (set TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test)",
   () => {
-    let scratch: Awaited<ReturnType<typeof migratedScratchDatabase>>;
-    let pool: pg.Pool;
+    const racingDb = racingPostgresForThisFile(20);
     let db: Db;
-
-    beforeAll(async () => {
-      scratch = await migratedScratchDatabase();
-      pool = new pg.Pool({ connectionString: scratch.url, max: 20 });
-      pool.on("error", () => {});
-      db = drizzle(pool, { schema }) as unknown as Db;
-    });
-    afterAll(async () => {
-      await pool?.end();
-      await scratch?.drop();
+    beforeAll(() => {
+      db = racingDb();
     });
 
     /** A free event of `places` places over two times, all booked, with `waiting` people queued. */

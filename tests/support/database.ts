@@ -2,8 +2,10 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { sql } from "drizzle-orm";
+import { drizzle as drizzlePostgres } from "drizzle-orm/node-postgres";
 import { drizzle } from "drizzle-orm/pglite";
 import { migrate } from "drizzle-orm/pglite/migrator";
+import pg from "pg";
 import { afterAll, beforeAll, inject } from "vitest";
 import { openDatabase, setDatabase, type Database, type Db } from "#app/db/client.server";
 import * as schema from "#app/db/schema";
@@ -126,5 +128,34 @@ export function testDatabaseForThisFile(options: { processWide?: boolean } = {})
     get kind() {
       return current().kind;
     },
+  };
+}
+
+/**
+ * For the races on real PostgreSQL: this test file's own scratch database (a copy of the run's
+ * migrated template), reached through a pool of `poolSize` connections so that that many
+ * transactions really run side by side, with the server's secret loaded as start-up does. Opened
+ * before the file's tests, dropped after them. Keep the pools of two files running at once under
+ * the server's max_connections (100).
+ */
+export function racingPostgresForThisFile(poolSize: number): () => Db {
+  let scratch: Awaited<ReturnType<typeof migratedScratchDatabase>> | undefined;
+  let pool: pg.Pool | undefined;
+  let db: Db | undefined;
+  beforeAll(async () => {
+    scratch = await migratedScratchDatabase();
+    pool = new pg.Pool({ connectionString: scratch.url, max: poolSize });
+    // An idle connection that the server drops must not end the test run as an uncaught error.
+    pool.on("error", () => {});
+    db = drizzlePostgres(pool, { schema }) as unknown as Db;
+    await loadServerSecret(db, TEST_SERVER_SECRET);
+  });
+  afterAll(async () => {
+    await pool?.end();
+    await scratch?.drop();
+  });
+  return () => {
+    if (!db) throw new Error("The racing database opens in beforeAll: use it inside tests");
+    return db;
   };
 }
