@@ -25,6 +25,7 @@ export const AUDIT_ACTIONS = {
   "event.publish": "Published an event",
   "event.unpublish": "Unpublished an event",
   "event.cancel": "Cancelled an event (or retried its refunds)",
+  "refund.retry": "Tried again a refund owed to a patient",
   "access-code.create": "Made an access code",
   "access-code.revoke": "Revoked an access code",
   "staff.two-factor": "Turned on two-factor sign-in",

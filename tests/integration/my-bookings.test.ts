@@ -23,6 +23,9 @@ import {
 import { findEvent } from "#app/services/events.server";
 import { config } from "#app/config.server";
 import { retryDueRefunds } from "#app/services/payments/refunds.server";
+import { owedPatientRefunds, retryOwedRefund } from "#app/services/payments/owed-refunds.server";
+import { PermissionDenied } from "#app/domain/permissions";
+import { auditLog } from "#app/db/schema";
 import { joinWaitlist } from "#app/services/waitlist.server";
 import { testDatabaseForThisFile } from "#tests/support/database";
 import {
@@ -33,6 +36,7 @@ import {
   insertFreeEvent,
   insertPaidEvent,
   insertPatient,
+  insertStaff,
 } from "#tests/support/fixtures";
 
 const database = testDatabaseForThisFile();
@@ -345,6 +349,48 @@ describe("cancelling one's own booking", () => {
         and(eq(paymentTransaction.bookingId, bookingId), eq(paymentTransaction.kind, "refund")),
       );
     expect(completed.filter((row) => row.status === "COMPLETED")).toHaveLength(1);
+  });
+});
+
+describe("refunds owed to patients, for staff", () => {
+  it("lists an owed refund with its failed tries until it is made, and lets a coordinator try again now", async () => {
+    const { db } = database;
+    const fake = fakePayPal();
+    const { who, bookingId, reference } = await paidBooking();
+    fake.dropNextResponse("/v2/payments/captures/");
+    await cancelOwnBooking(db, { userId: who.id, reference }, minutes(10));
+
+    const owed = (await owedPatientRefunds(db)).find((row) => row.reference === reference);
+    expect(owed).toMatchObject({
+      amountPence: 2500,
+      failedAttempts: 1,
+      lastReason: "NO_RESPONSE",
+      retriesStopped: false,
+    });
+
+    const clinician = (await insertStaff(db, ["clinician"], { twoFactor: false })).actor;
+    await expect(retryOwedRefund(db, clinician, reference, minutes(11))).rejects.toBeInstanceOf(
+      PermissionDenied,
+    );
+    const coordinator = (await insertStaff(db, ["coordinator"], { twoFactor: false })).actor;
+    expect(await retryOwedRefund(db, coordinator, reference, minutes(11))).toEqual({
+      outcome: "refunded",
+    });
+    expect(await bookingRow(bookingId)).toMatchObject({
+      refundOwed: false,
+      paymentStatus: "refunded",
+    });
+    expect((await owedPatientRefunds(db)).map((row) => row.reference)).not.toContain(reference);
+    const audited = await db.select().from(auditLog).where(eq(auditLog.entityId, bookingId));
+    expect(audited).toMatchObject([
+      { action: "refund.retry", actorUserId: coordinator.id, subjectUserId: who.id },
+    ]);
+    // Nothing is owed any more: trying again is refused without a call to PayPal.
+    const calls = refundCalls().length;
+    expect(await retryOwedRefund(db, coordinator, reference, minutes(12))).toEqual({
+      outcome: "not-found",
+    });
+    expect(refundCalls()).toHaveLength(calls);
   });
 });
 

@@ -1,0 +1,86 @@
+import { and, asc, desc, eq, sql } from "drizzle-orm";
+import type { Db } from "#app/db/client.server";
+import { booking, event, paymentTransaction } from "#app/db/schema";
+import { normaliseBookingReference } from "#app/domain/booking-reference";
+import { assertCan, type StaffActor } from "#app/domain/permissions";
+import { refundRetriesStopped } from "#app/domain/refund-retries";
+import { recordAudit } from "../audit.server";
+import {
+  failedRefundAttempts,
+  refundPatientCancellation,
+  type RefundOutcome,
+} from "./refunds.server";
+
+/**
+ * Refunds still owed to patients who cancelled in time: the worker retries each until it is made,
+ * then stops after a number of failed tries. Staff see them all on the dashboard (a patient's own
+ * cancellation of an event that goes ahead appears on no event's page), and can try one again,
+ * for instance after refunding it in PayPal by hand (PayPal then answers that it is refunded).
+ */
+
+export interface OwedRefund {
+  reference: string;
+  eventName: string;
+  eventDate: string;
+  amountPence: number;
+  cancelledAt: Date | null;
+  failedAttempts: number;
+  /** PayPal's issue or our reason, from the last failed try */
+  lastReason: string | null;
+  /** the worker has stopped trying: someone must act */
+  retriesStopped: boolean;
+}
+
+export async function owedPatientRefunds(db: Db): Promise<OwedRefund[]> {
+  const rows = await db
+    .select({
+      reference: booking.reference,
+      eventName: event.name,
+      eventDate: event.eventDate,
+      amountPence: booking.pricePence,
+      cancelledAt: booking.cancelledAt,
+      failedAttempts: failedRefundAttempts,
+      lastReason: sql<
+        string | null
+      >`(select coalesce(${paymentTransaction.issue}, ${paymentTransaction.status}) from ${paymentTransaction} where ${paymentTransaction.bookingId} = ${booking.id} and ${paymentTransaction.kind} = 'refund' order by ${paymentTransaction.createdAt} desc limit 1)`,
+    })
+    .from(booking)
+    .innerJoin(event, eq(event.id, booking.eventId))
+    .where(and(eq(booking.status, "cancelled"), eq(booking.refundOwed, true)))
+    .orderBy(asc(booking.cancelledAt), desc(booking.reference));
+  return rows.map((row) => ({ ...row, retriesStopped: refundRetriesStopped(row.failedAttempts) }));
+}
+
+export type OwedRefundRetry = RefundOutcome | { outcome: "not-found" };
+
+/** A staff member tries one owed refund again now, whatever the worker's wait; audited. */
+export async function retryOwedRefund(
+  db: Db,
+  actor: StaffActor,
+  reference: string,
+  now = new Date(),
+): Promise<OwedRefundRetry> {
+  assertCan(actor, "event:cancel");
+  const normalised = normaliseBookingReference(reference);
+  if (!normalised) return { outcome: "not-found" };
+  const [row] = await db
+    .select({ id: booking.id, userId: booking.userId })
+    .from(booking)
+    .where(
+      and(
+        eq(booking.reference, normalised),
+        eq(booking.status, "cancelled"),
+        eq(booking.refundOwed, true),
+      ),
+    );
+  if (!row) return { outcome: "not-found" };
+  const outcome = await refundPatientCancellation(db, row.id, now);
+  await recordAudit(db, actor, {
+    action: "refund.retry",
+    subjectUserId: row.userId,
+    entityType: "booking",
+    entityId: row.id,
+    details: { outcome: outcome.outcome },
+  });
+  return outcome;
+}
