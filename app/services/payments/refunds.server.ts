@@ -2,7 +2,7 @@ import { and, asc, desc, eq, inArray, isNotNull, notInArray, or, sql } from "dri
 import { config } from "#app/config.server";
 import type { Db } from "#app/db/client.server";
 import { booking, event, paymentTransaction, testResult } from "#app/db/schema";
-import { refundRetryDue } from "#app/domain/refund-retries";
+import { refundRetryDue, refundRetriesStopped } from "#app/domain/refund-retries";
 import { isEventId } from "../events.server";
 import { log } from "../log.server";
 import { PayPalError, PayPalNetworkError, type PayPalRefund } from "./paypal.server";
@@ -127,7 +127,14 @@ export async function retryDueRefunds(db: Db, now = new Date()): Promise<RefundR
     .orderBy(asc(booking.createdAt));
   for (const candidate of candidates) {
     if (!refundRetryDue(candidate.failedAttempts, candidate.lastAttemptAt, now)) continue;
-    addToRun(run, candidate.booking.reference, await refundBooking(db, candidate.booking, now));
+    const outcome = await refundBooking(db, candidate.booking, now);
+    addToRun(run, candidate.booking.reference, outcome);
+    if (outcome.outcome === "failed" && refundRetriesStopped(candidate.failedAttempts + 1))
+      // The last automatic try: from here a person must act (the dashboard lists it).
+      log.error(
+        { code: "refund_retries_stopped", bookingId: candidate.booking.id },
+        "refund: automatic retries stopped",
+      );
   }
   return run;
 }
