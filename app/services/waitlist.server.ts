@@ -2,12 +2,13 @@ import { and, asc, eq, gte, inArray, lte, notExists, sql } from "drizzle-orm";
 import { config } from "#app/config.server";
 import { organisation } from "#app/content/organisation";
 import type { Db } from "#app/db/client.server";
-import { booking, event, profile, user, waitlistEntry } from "#app/db/schema";
+import { booking, event, profile, screeningProduct, user, waitlistEntry } from "#app/db/schema";
 import { formatLondonDateTime, formatLongDate } from "#app/domain/date-labels";
 import { bookingEligibility } from "#app/domain/eligibility";
 import { availableSlots, bookingWindow, spacesLeft } from "#app/domain/events";
 import { isUuid } from "#app/domain/ids";
 import { londonDate } from "#app/domain/london-time";
+import { formatPounds, isPaidEvent } from "#app/domain/pricing";
 import {
   ACTIVE_WAITLIST_STATUSES,
   bookingClosesAt,
@@ -87,6 +88,8 @@ function offerEmail(details: {
   entryId: string;
   slotTime: string;
   expiresAt: Date;
+  /** what he would pay, in pence; 0 when free */
+  pricePence: number;
 }) {
   const { booking: helpline } = organisation.phones;
   const link = `${config().publicBaseUrl}${offerPath(details.entryId)}`;
@@ -104,8 +107,12 @@ function offerEmail(details: {
       "",
       `We are holding this place for you until ${formatLondonDateTime(details.expiresAt, " at ")}. After that it goes to the next person on the list.`,
       "",
-      "To take it, sign in and follow this link:",
+      "To take it, follow this link (you will be asked to sign in first if you are not signed in):",
       link,
+      "",
+      details.pricePence > 0
+        ? `Taking the place leads you to the consent form and then to payment (${formatPounds(details.pricePence)}), as when you book.`
+        : "Taking the place leads you to the consent form, as when you book. This event is free.",
       "",
       "If you no longer want it, you do not need to do anything.",
       "",
@@ -176,6 +183,12 @@ export async function offerFreedPlaces(tx: Db, ev: EventRow, now: Date): Promise
   // Everyone waiting, in turn: an entry that is no longer waiting when it is updated (left, or
   // deleted with its account, meanwhile) is passed over and the place goes to the next.
   let offered = 0;
+  const [product] = await tx
+    .select({ pricePence: screeningProduct.pricePence })
+    .from(screeningProduct)
+    .where(eq(screeningProduct.id, ev.productId));
+  const price = ev.pricePence ?? product?.pricePence ?? 0;
+  const pricePence = isPaidEvent({ price, payment_required: ev.paymentRequired }) ? price : 0;
   for (const entry of nextInLine(waiting, waiting.length)) {
     if (offered === places.length) break;
     const slotTime = places[offered]!;
@@ -202,6 +215,7 @@ export async function offerFreedPlaces(tx: Db, ev: EventRow, now: Date): Promise
         entryId: entry.id,
         slotTime,
         expiresAt,
+        pricePence,
       }),
     );
   }

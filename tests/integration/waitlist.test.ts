@@ -21,6 +21,7 @@ import {
   insertConfirmedBookings,
   insertEvent,
   insertFreeEvent,
+  insertPaidEvent,
   insertPatient,
   insertStaff,
   nextClientAddress,
@@ -187,12 +188,29 @@ describe("offering a freed place", () => {
     expect(mail!.subject).toContain(ev.name);
     expect(mail!.text).toContain("10:00");
     expect(mail!.text).toContain(`/waiting-list/${entry.id}`);
+    // What taking it leads to, money included (a free event here).
+    expect(mail!.text).toContain("consent form, as when you book. This event is free.");
     await offersJob.run(database.db, hours(3));
     expect(await mailTo(first.email)).toHaveLength(1);
     expect(await mailTo(second.email)).toEqual([]);
     expect(
       await waitlistState(database.db, { eventId: ev.id, userId: first.id }, hours(3)),
     ).toMatchObject({ mine: { status: "offered", slotTime: "10:00", entryId: entry.id } });
+  });
+
+  it("says in the offer of a paid event's place what it costs", async () => {
+    const ev = await insertPaidEvent(
+      database.db,
+      { totalSpaces: 1, placesPerSlot: 1, startTime: "10:00", endTime: "10:30" },
+      3750,
+    );
+    const [only] = await insertConfirmedBookings(database.db, ev.id, 1, "10:00");
+    const waiting = await person();
+    await joinWaitlist(database.db, { eventId: ev.id, userId: waiting.id }, NOW);
+    await cancel(only!.id);
+    await offersJob.run(database.db, hours(1));
+    const [mail] = await mailTo(waiting.email);
+    expect(mail!.text).toContain("then to payment (£37.50)");
   });
 
   it("lapses an offer not taken in time and moves the place on to the next person", async () => {
