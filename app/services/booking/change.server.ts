@@ -346,6 +346,7 @@ function calendarFor(
     stamp: now,
     calendarVersion,
     method,
+    paidPence: view.paymentStatus === "paid" ? view.pricePence : 0,
   });
 }
 
