@@ -1,4 +1,5 @@
 import { Form, Link, data, redirect, useNavigation } from "react-router";
+import { z } from "zod";
 import type { Route } from "./+types/my-booking.cancel";
 import { FocusedAlert, SubmitButton } from "#app/components/form";
 import { BookingFacts, LinkRefused } from "#app/components/my-booking-parts";
@@ -19,6 +20,12 @@ import { readForm } from "#app/utils/http.server";
 export const meta = () => pageMeta("Cancel your booking", "Cancel one of your screening bookings.");
 
 export const headers = pipeHeaders;
+
+/** The refund the page showed him, posted back with "Yes, cancel my booking". */
+const SHOWN_REFUND = z
+  .string()
+  .regex(/^\d{1,9}$/)
+  .transform(Number);
 
 const CANCEL_FAILED =
   "We could not cancel your booking just now. Please try again, or call our booking helpline.";
@@ -46,10 +53,17 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 /** "Yes, cancel my booking": the service decides; a second press finds it cancelled. */
 export async function action({ request, params }: Route.ActionArgs) {
   const user = await requireUser(request);
-  await readForm(request);
+  const shown = SHOWN_REFUND.safeParse((await readForm(request)).get("refundPence"));
+  // A form without the refund he was shown (an old page, a hand-made post) is asked again.
+  if (!shown.success)
+    return data({ error: CANCEL_REFUSALS["terms-changed"] }, { status: 409, headers: NO_STORE });
   let outcome: Awaited<ReturnType<typeof cancelOwnBooking>>;
   try {
-    outcome = await cancelOwnBooking(db(), { userId: user.id, reference: params.reference });
+    outcome = await cancelOwnBooking(db(), {
+      userId: user.id,
+      reference: params.reference,
+      shownRefundPence: shown.data,
+    });
   } catch (error) {
     const errorId = logError(error, { route: routeOf(request), code: "patient_cancel_failed" });
     return data(
@@ -95,6 +109,7 @@ export default function CancelBooking({ loaderData, actionData }: Route.Componen
             <p key={sentence}>{sentence}</p>
           ))}
           <Form method="post" className="button-group">
+            <input type="hidden" name="refundPence" value={preview.refundPence} />
             <SubmitButton busy={navigation.state !== "idle"} busyLabel="Cancelling...">
               Yes, cancel my booking
             </SubmitButton>
