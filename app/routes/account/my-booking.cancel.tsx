@@ -1,4 +1,11 @@
-import { Form, Link, data, redirect, useNavigation } from "react-router";
+import {
+  Form,
+  Link,
+  data,
+  redirect,
+  useNavigation,
+  type ShouldRevalidateFunctionArgs,
+} from "react-router";
 import { z } from "zod";
 import type { Route } from "./+types/my-booking.cancel";
 import { FocusedAlert, SubmitButton } from "#app/components/form";
@@ -26,6 +33,9 @@ const SHOWN_REFUND = z
   .string()
   .regex(/^\d{1,9}$/)
   .transform(Number);
+
+const CONFIRM_AGAIN =
+  "Please read what happens if you cancel, below, and confirm again if you still want to cancel.";
 
 const CANCEL_FAILED =
   "We could not cancel your booking just now. Please try again, or call our booking helpline.";
@@ -56,7 +66,7 @@ export async function action({ request, params }: Route.ActionArgs) {
   const shown = SHOWN_REFUND.safeParse((await readForm(request)).get("refundPence"));
   // A form without the refund he was shown (an old page, a hand-made post) is asked again.
   if (!shown.success)
-    return data({ error: CANCEL_REFUSALS["terms-changed"] }, { status: 409, headers: NO_STORE });
+    return data({ error: CONFIRM_AGAIN, termsChanged: true }, { status: 409, headers: NO_STORE });
   let outcome: Awaited<ReturnType<typeof cancelOwnBooking>>;
   try {
     outcome = await cancelOwnBooking(db(), {
@@ -78,7 +88,25 @@ export async function action({ request, params }: Route.ActionArgs) {
       `/my-bookings/${encodeURIComponent(normaliseBookingReference(params.reference) ?? params.reference)}?cancelled`,
     );
   if (outcome.reason === "not-found") throw data(null, { status: 404 });
-  return data({ error: CANCEL_REFUSALS[outcome.reason] }, { status: 409, headers: NO_STORE });
+  return data(
+    { error: CANCEL_REFUSALS[outcome.reason], termsChanged: outcome.reason === "terms-changed" },
+    { status: 409, headers: NO_STORE },
+  );
+}
+
+/**
+ * A refusal normally leaves the page's data alone; when the terms changed, the page reads them
+ * again so that he confirms what cancelling gives now.
+ */
+export function shouldRevalidate({
+  actionResult,
+  defaultShouldRevalidate,
+}: ShouldRevalidateFunctionArgs) {
+  const changed =
+    typeof actionResult === "object" && actionResult !== null && "termsChanged" in actionResult
+      ? actionResult.termsChanged === true
+      : false;
+  return changed || defaultShouldRevalidate;
 }
 
 export default function CancelBooking({ loaderData, actionData }: Route.ComponentProps) {
