@@ -19,10 +19,7 @@ export function siteHost(): string {
  * person already has), to add it (PUBLISH) or take it off his calendar (CANCEL).
  */
 export function calendarEntryFor(
-  row: Pick<
-    Booking,
-    "reference" | "slotTime" | "calendarVersion" | "paymentStatus" | "pricePence"
-  >,
+  row: Pick<Booking, "reference" | "slotTime" | "calendarVersion" | "paymentStatus" | "pricePence">,
   ev: EventRow,
   address: string,
   options: { stamp: Date; method?: "PUBLISH" | "CANCEL" },

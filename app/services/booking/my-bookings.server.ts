@@ -81,8 +81,7 @@ function refundNote(row: Booking, eventDate: string): RefundNote | null {
   if (row.paymentStatus === "refunded") return { state: "made", by, ...note };
   if (row.paymentStatus !== "paid") return null;
   // A patient who cancelled too late keeps no refund; any other cancellation is refunded.
-  if (row.cancelledBy === "patient" && !row.refundOwed)
-    return { state: "kept", by: null, ...note };
+  if (row.cancelledBy === "patient" && !row.refundOwed) return { state: "kept", by: null, ...note };
   return { state: "owed", by, ...note };
 }
 
