@@ -1,8 +1,5 @@
 import type { BookingStatus } from "./booking-lifecycle";
-import {
-  REFUND_WITHIN_BUSINESS_DAYS,
-  type CancelTerms,
-} from "./cancellation-policy";
+import { REFUND_WITHIN_BUSINESS_DAYS, type CancelTerms } from "./cancellation-policy";
 import { formatLongDate } from "./date-labels";
 import { formatPounds } from "./pricing";
 
