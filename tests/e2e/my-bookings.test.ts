@@ -288,9 +288,9 @@ describe("cancelling a paid booking", () => {
     expect(await page.locator("main").textContent()).toContain("You will get back £25.00");
     // While the page is open the appointment comes within 2 working days, as when the days pass.
     await db
-      .update(event)
+      .update(eventTable)
       .set({ eventDate: londonDay(1) })
-      .where(eq(event.id, ev.id));
+      .where(eq(eventTable.id, ev.id));
     await page.getByRole("button", { name: "Yes, cancel my booking" }).click();
     await page.getByText("Your booking is not cancelled").waitFor();
     const main = await page.locator("main").textContent();
