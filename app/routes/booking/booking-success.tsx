@@ -90,13 +90,13 @@ export default function BookingSuccess({ loaderData }: Route.ComponentProps) {
             We have not sent you a confirmation e-mail yet. PayPal is checking your payment, and we
             keep your place while it does. When PayPal accepts the payment, we will e-mail your
             confirmation with a calendar entry. If PayPal does not accept it, no money is taken and
-            your place is let go.
+            your place is let go. {HOW_TO_CHANGE_BY_PHONE}
           </p>
         ) : (
           <>
             <p>
-              We have sent a confirmation e-mail with a calendar entry. If it has not arrived,
-              check your inbox and your spam folder.
+              We have sent a confirmation e-mail with a calendar entry. If it has not arrived, check
+              your inbox and your spam folder.
             </p>
             <h2>Changing or cancelling</h2>
             {terms.map((sentence) => (
