@@ -240,8 +240,9 @@ describe("cancelling a paid booking", () => {
     await fake("/__fake/delay?ms=600");
     try {
       const post = () =>
+        // Another tab's "Yes, cancel", with the refund its page showed.
         page.request.post(`/my-bookings/${reference}/cancel`, {
-          form: {},
+          form: { refundPence: "2500" },
           headers: { origin: baseURL() },
           maxRedirects: 0,
         });
@@ -293,6 +294,7 @@ describe("cancelling a paid booking", () => {
       .where(eq(eventTable.id, ev.id));
     await page.getByRole("button", { name: "Yes, cancel my booking" }).click();
     await page.getByText("Your booking is not cancelled").waitFor();
+    await page.getByText("If you cancel now, the £25.00 you paid is not refunded.").waitFor();
     const main = await page.locator("main").textContent();
     expect(main).toContain("What you get back has changed since you opened this page");
     expect(main).toContain("If you cancel now, the £25.00 you paid is not refunded.");

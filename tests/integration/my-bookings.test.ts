@@ -317,6 +317,10 @@ describe("cancelling one's own booking", () => {
     // and Tuesday 9 June are left). He opens the page at 23:55 on Thursday and confirms at 00:05.
     const { who, bookingId, reference } = await paidBooking();
     const friday0005 = new Date("2026-06-04T23:05:00Z");
+    // A request that does not say what he was shown is asked again, too.
+    expect(
+      await cancelOwnBooking(db, { userId: who.id, reference, shownRefundPence: null }, friday0005),
+    ).toEqual({ ok: false, reason: "terms-changed" });
     const refused = await cancelOwnBooking(
       db,
       { userId: who.id, reference, shownRefundPence: 2500 },

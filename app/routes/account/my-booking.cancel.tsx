@@ -64,15 +64,13 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 export async function action({ request, params }: Route.ActionArgs) {
   const user = await requireUser(request);
   const shown = SHOWN_REFUND.safeParse((await readForm(request)).get("refundPence"));
-  // A form without the refund he was shown (an old page, a hand-made post) is asked again.
-  if (!shown.success)
-    return data({ error: CONFIRM_AGAIN, termsChanged: true }, { status: 409, headers: NO_STORE });
   let outcome: Awaited<ReturnType<typeof cancelOwnBooking>>;
   try {
     outcome = await cancelOwnBooking(db(), {
       userId: user.id,
       reference: params.reference,
-      shownRefundPence: shown.data,
+      // A form without the refund he was shown (an old page, a hand-made post) is asked again.
+      shownRefundPence: shown.success ? shown.data : null,
     });
   } catch (error) {
     const errorId = logError(error, { route: routeOf(request), code: "patient_cancel_failed" });
@@ -88,8 +86,12 @@ export async function action({ request, params }: Route.ActionArgs) {
       `/my-bookings/${encodeURIComponent(normaliseBookingReference(params.reference) ?? params.reference)}?cancelled`,
     );
   if (outcome.reason === "not-found") throw data(null, { status: 404 });
+  const termsChanged = outcome.reason === "terms-changed";
   return data(
-    { error: CANCEL_REFUSALS[outcome.reason], termsChanged: outcome.reason === "terms-changed" },
+    {
+      error: termsChanged && !shown.success ? CONFIRM_AGAIN : CANCEL_REFUSALS[outcome.reason],
+      termsChanged,
+    },
     { status: 409, headers: NO_STORE },
   );
 }

@@ -137,8 +137,11 @@ function cancellationEmail(details: {
 export interface CancelInput {
   userId: string;
   reference: string;
-  /** the refund the confirming page showed him, in pence: cancelling for less is refused */
-  shownRefundPence?: number;
+  /**
+   * the refund the confirming page showed him, in pence: cancelling for less is refused; null when
+   * the request does not say (he is asked to confirm again); left out by callers that showed none
+   */
+  shownRefundPence?: number | null;
 }
 
 type Decided =
@@ -172,8 +175,9 @@ async function cancelInTransaction(tx: Db, input: CancelInput, now: Date): Promi
   const { start } = appointmentInstants(ev.eventDate, row.slotTime, ev.sessionDuration);
   const terms = cancellationTerms(policyInput(row, start, result !== undefined, now));
   if (!terms.allowed) return { ok: false, reason: terms.reason };
-  // He agreed to the refund he was shown: never cancel for less.
-  if (input.shownRefundPence !== undefined && terms.refundPence < input.shownRefundPence)
+  // He agreed to the refund he was shown: never cancel for less (nor without knowing what he saw).
+  const shown = input.shownRefundPence;
+  if (shown === null || (shown !== undefined && terms.refundPence < shown))
     return { ok: false, reason: "terms-changed" };
 
   const refundOwed = terms.refundPence > 0;
