@@ -1,4 +1,9 @@
-import { CANCEL_ANY_TIME, CHANGE_TERMS, REFUND_TERMS, WORKING_DAYS_EXPLAINED } from "#app/domain/terms-wording";
+import {
+  CANCEL_ANY_TIME,
+  CHANGE_TERMS,
+  REFUND_TERMS,
+  WORKING_DAYS_EXPLAINED,
+} from "#app/domain/terms-wording";
 import { organisation } from "./organisation";
 
 /**
