@@ -1,6 +1,5 @@
-import { organisation } from "./organisation";
-
 import { generalTermsSentences } from "#app/domain/terms-wording";
+import { organisation } from "./organisation";
 
 /** The cancellation terms of a paid appointment, shown on the booking page (one source: terms-wording.ts). */
 export const CANCELLATION_POLICY: readonly string[] = generalTermsSentences(true);

@@ -23,7 +23,8 @@ export const consentWording = {
     text: [
       `The ${organisation.name} (${organisation.shortName}) offers a PSA blood test for men aged 40 to 80. A PSA test is not a diagnosis: a raised level can have causes other than cancer, and a normal level does not rule cancer out.`,
       `${organisation.shortName} will keep my answers, my sample's result and my contact details to run the screening, send me my result and advise me on what to do next. I can ask to see them, or ask questions, at ${organisation.emails.info}.`,
-      `I have read the cancellation terms. ${CANCEL_ANY_TIME} If the appointment has a price: ${REFUND_TERMS} ${CHANGE_TERMS} ${WORKING_DAYS_EXPLAINED}`,
+      `I have read the cancellation terms. ${CANCEL_ANY_TIME} ${CHANGE_TERMS} ${WORKING_DAYS_EXPLAINED}`,
+      `If I pay for my appointment: ${REFUND_TERMS}`,
     ],
   },
   sampleConsent: {
