@@ -18,7 +18,15 @@ export interface ShownBooking {
   canCancel: boolean;
   canChange: boolean;
   paidPence: number;
-  refund: { state: "made" | "owed" | "kept"; pence: number; by: string | null } | null;
+  refund: {
+    state: "made" | "owed" | "kept";
+    pence: number;
+    by: string | null;
+    /** the last day cancelling gave a full refund ("kept": it had passed) */
+    lastFullRefundDay: string;
+  } | null;
+  /** this booking's own dates for changing and cancelling, in words (upcoming bookings) */
+  terms: string[];
 }
 
 const STATE_LABELS: Record<ShownBooking["state"], string> = {
@@ -56,6 +64,12 @@ export function BookingFacts({
       <dd>
         {booking.slotStart} to {booking.slotEnd}
       </dd>
+      {booking.paidPence > 0 && (
+        <>
+          <dt>Paid</dt>
+          <dd>{formatPounds(booking.paidPence)}</dd>
+        </>
+      )}
       <dt>Place</dt>
       <dd>
         <AddressLines lines={booking.addressLines} />
@@ -91,11 +105,24 @@ export function RefundNote({ refund }: { refund: ShownBooking["refund"] }) {
     case "kept":
       return (
         <p>
-          The {amount} you paid was kept, because the booking was cancelled less than 3 working days
-          before the appointment.
+          The {amount} you paid was not refunded: the last day to cancel with a full refund was{" "}
+          {formatLongDate(refund.lastFullRefundDay)}.
         </p>
       );
   }
+}
+
+/** This booking's own dates for changing and cancelling. */
+export function BookingTerms({ booking }: { booking: ShownBooking }) {
+  if (booking.state !== "upcoming" || booking.terms.length === 0) return null;
+  return (
+    <>
+      <h2>Changing or cancelling</h2>
+      {booking.terms.map((sentence) => (
+        <p key={sentence}>{sentence}</p>
+      ))}
+    </>
+  );
 }
 
 /** What he can do with the booking now: see it, add it to his calendar, change the time, cancel. */

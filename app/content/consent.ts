@@ -1,3 +1,9 @@
+import {
+  CANCEL_ANY_TIME,
+  CHANGE_TERMS,
+  REFUND_TERMS,
+  WORKING_DAYS_EXPLAINED,
+} from "#app/domain/terms-wording";
 import { organisation } from "./organisation";
 
 /**
@@ -5,7 +11,7 @@ import { organisation } from "./organisation";
  * of health data is explicit consent under UK GDPR Article 9, so every stored consent records the
  * version of these words. Change the wording, change the version (the date it took effect).
  */
-export const CONSENT_WORDING_VERSION = "2026-11-24";
+export const CONSENT_WORDING_VERSION = "2026-11-24b";
 
 export const consentWording = {
   version: CONSENT_WORDING_VERSION,
@@ -17,7 +23,8 @@ export const consentWording = {
     text: [
       `The ${organisation.name} (${organisation.shortName}) offers a PSA blood test for men aged 40 to 80. A PSA test is not a diagnosis: a raised level can have causes other than cancer, and a normal level does not rule cancer out.`,
       `${organisation.shortName} will keep my answers, my sample's result and my contact details to run the screening, send me my result and advise me on what to do next. I can ask to see them, or ask questions, at ${organisation.emails.info}.`,
-      "I have read the cancellation policy: I can change or cancel free of charge more than 48 hours before my appointment; for a paid appointment, a same-day cancellation is charged in full.",
+      `I have read the cancellation terms. ${CANCEL_ANY_TIME} ${CHANGE_TERMS} ${WORKING_DAYS_EXPLAINED}`,
+      `If I pay for my appointment: ${REFUND_TERMS}`,
     ],
   },
   sampleConsent: {

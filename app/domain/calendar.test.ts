@@ -61,9 +61,23 @@ describe("booking calendar entry", () => {
   it("says how to change the booking and nothing about the person's health", () => {
     const ics = unfolded(bookingCalendar(booking));
     expect(ics).toContain(
-      "DESCRIPTION:Your MHAT screening appointment. Booking reference: MHAT-7KQ3-9XZ2.\\nTo change or cancel (free of charge more than 48 hours ahead)\\, call our booking helpline on 01632 960 001 or e-mail bookings@example.org.",
+      "DESCRIPTION:Your MHAT screening appointment. Booking reference: MHAT-7KQ3-9XZ2.\\nTo change or cancel\\, see your booking under My bookings on our website\\, or call our booking helpline on 01632 960 001 or e-mail bookings@example.org.\\nYou can change the time online until the end of Sunday\\, 07 June 2026.",
     );
+    // A free booking: nothing about money.
+    expect(ics).not.toMatch(/refund|£/);
     expect(ics).not.toMatch(/PSA|result|consent|NHS/i);
+  });
+
+  it("gives a paid booking its last day for a full refund, and its last day to change", () => {
+    // Wednesday 10 June 2026: a full refund needs 3 working days left (Friday 5, Monday 8,
+    // Tuesday 9 June), so Thursday 4 June; a change needs 2 (Monday 8, Tuesday 9): until the end
+    // of Sunday 7 June, sooner than 48 hours before.
+    const ics = unfolded(bookingCalendar({ ...booking, paidPence: 2500 }));
+    expect(ics).toContain(
+      "For a full refund of the £25.00 you paid\\, cancel by the end of Thursday\\, 04 June 2026.\\nYou can change the time online until the end of Sunday\\, 07 June 2026.",
+    );
+    const cancelled = unfolded(bookingCalendar({ ...booking, paidPence: 2500, method: "CANCEL" }));
+    expect(cancelled).not.toMatch(/refund|change the time/);
   });
 
   it("gives each time of a booking its own UID, and cancels the old one under its UID", () => {

@@ -1,3 +1,4 @@
+import { bookingDeadlineSentences } from "./terms-wording";
 import { createEvent, type EventAttributes } from "ics";
 import { organisation } from "#app/content/organisation";
 import { formatTimeOfDay, londonInstant, parseTimeOfDay } from "./london-time";
@@ -32,6 +33,8 @@ export interface CalendarBooking {
   calendarVersion?: number;
   /** PUBLISH adds or updates the entry; CANCEL removes it (sent for the old time after a change). */
   method?: "PUBLISH" | "CANCEL";
+  /** what was paid, in pence: the description gives the last day for a full refund only then */
+  paidPence?: number;
 }
 
 /** The entry's UID: stable for one time of one booking ("MHAT-…@host", then "MHAT-…-2@host"). */
@@ -83,7 +86,8 @@ export function bookingCalendar(booking: CalendarBooking): string {
       : {}),
     description: [
       `Your ${organisation.shortName} screening appointment. Booking reference: ${booking.reference}.`,
-      `To change or cancel (free of charge more than 48 hours ahead), call our ${helpline.label.toLowerCase()} on ${helpline.display} or e-mail ${organisation.emails.bookings}.`,
+      `To change or cancel, see your booking under My bookings on our website, or call our ${helpline.label.toLowerCase()} on ${helpline.display} or e-mail ${organisation.emails.bookings}.`,
+      ...(cancelled ? [] : bookingDeadlineSentences(start, booking.paidPence ?? 0)),
     ].join("\n"),
     status: cancelled ? "CANCELLED" : "CONFIRMED",
     busyStatus: "BUSY",

@@ -65,6 +65,11 @@ function refusal(input: PolicyInput): Refusal | null {
 
 const endOfLondonDay = (day: string) => londonInstant(addLondonDays(day, 1), "00:00");
 
+/** The last London day on which cancelling still gives a full refund, for an appointment on `appointmentDay`. */
+export function lastFullRefundDay(appointmentDay: string): string {
+  return lastDayWithBusinessDaysBefore(appointmentDay, REFUND_NOTICE_BUSINESS_DAYS + 1);
+}
+
 export function cancellationTerms(input: PolicyInput): CancelTerms {
   const refused = refusal(input);
   if (refused) return { allowed: false, reason: refused };
@@ -77,9 +82,7 @@ export function cancellationTerms(input: PolicyInput): CancelTerms {
     refundPence: refunded ? input.paidPence : 0,
     refundBy: refunded ? addBusinessDays(today, REFUND_WITHIN_BUSINESS_DAYS) : null,
     chargedInFull: paid && !refunded,
-    fullRefundUntil: paid
-      ? lastDayWithBusinessDaysBefore(appointmentDay, REFUND_NOTICE_BUSINESS_DAYS + 1)
-      : null,
+    fullRefundUntil: paid ? lastFullRefundDay(appointmentDay) : null,
   };
 }
 

@@ -94,7 +94,9 @@ describe("what cancelling means, in words", () => {
 
   it("speaks of no money for a free booking", () => {
     const words = cancelTermsSentences(free, 0, "before").join(" ");
-    expect(words).toBe("If you cancel, your place is given up and someone else can book it.");
+    expect(words).toBe(
+      "If you cancel, your place is given up and someone else can book it. This booking was free, so there is nothing to pay back.",
+    );
   });
 
   it("says how much comes back and by when, before and after", () => {
@@ -108,7 +110,10 @@ describe("what cancelling means, in words", () => {
 
   it("says plainly when nothing comes back", () => {
     expect(cancelTermsSentences(tooLate, 2500, "before")[1]).toBe(
-      "You will not get a refund: your appointment is less than 3 working days away, so the £25.00 you paid is kept. A full refund is given only for cancelling by Friday, 29 May 2026.",
+      "The last day to cancel with a full refund was Friday, 29 May 2026. If you cancel now, the £25.00 you paid is not refunded.",
+    );
+    expect(cancelTermsSentences(tooLate, 2500, "done")[1]).toBe(
+      "The last day to cancel with a full refund was Friday, 29 May 2026. The £25.00 you paid was not refunded.",
     );
   });
 

@@ -1,9 +1,5 @@
 import type { BookingStatus } from "./booking-lifecycle";
-import {
-  REFUND_NOTICE_BUSINESS_DAYS,
-  REFUND_WITHIN_BUSINESS_DAYS,
-  type CancelTerms,
-} from "./cancellation-policy";
+import { REFUND_WITHIN_BUSINESS_DAYS, type CancelTerms } from "./cancellation-policy";
 import { formatLongDate } from "./date-labels";
 import { formatPounds } from "./pricing";
 
@@ -83,14 +79,17 @@ export function cancelTermsSentences(
       ? "If you cancel, your place is given up and someone else can book it."
       : "Your place has been given up, so someone else can book it.",
   ];
-  if (paidPence <= 0) return sentences;
+  if (paidPence <= 0) {
+    sentences.push("This booking was free, so there is nothing to pay back.");
+    return sentences;
+  }
   if (terms.refundPence > 0 && terms.refundBy) {
     sentences.push(
       `${before ? "You will get back" : "We are giving you back"} ${formatPounds(terms.refundPence)}, the full amount you paid. It will reach the card or PayPal account you paid with by ${formatLongDate(terms.refundBy)}, within ${REFUND_WITHIN_BUSINESS_DAYS} working days.`,
     );
   } else {
     sentences.push(
-      `${before ? "You will not get a refund" : "There is no refund"}: your appointment is less than ${REFUND_NOTICE_BUSINESS_DAYS + 1} working days away, so the ${formatPounds(paidPence)} you paid is kept.${terms.fullRefundUntil ? ` A full refund is given only for cancelling by ${formatLongDate(terms.fullRefundUntil)}.` : ""}`,
+      `${terms.fullRefundUntil ? `The last day to cancel with a full refund was ${formatLongDate(terms.fullRefundUntil)}. ` : ""}${before ? "If you cancel now, the" : "The"} ${formatPounds(paidPence)} you paid ${before ? "is" : "was"} not refunded.`,
     );
   }
   return sentences;

@@ -95,7 +95,7 @@ describe("changing one's own booking", () => {
     await expect
       .poll(() => page.evaluate(() => document.documentElement.className))
       .toContain("js");
-    await expect(page.getByText("You can change it free of charge until").count()).resolves.toBe(1);
+    await expect(page.getByText("You can change the time online until").count()).resolves.toBe(1);
     // His own time is shown and cannot be chosen.
     await expect(page.getByLabel("10:00 (your time now)").isDisabled()).resolves.toBe(true);
     await expectNoAxeViolations(page);

@@ -134,6 +134,13 @@ describe("a free event", () => {
     const reference = new URL(page.url()).searchParams.get("booking")!;
     expect(reference).toMatch(/^MHAT-[2-9A-HJ-NP-Z]{4}-[2-9A-HJ-NP-Z]{4}$/);
     expect(await page.locator(".reference").textContent()).toBe(reference);
+    // Changing or cancelling: his own booking's page, with the phone as the other way.
+    expect(
+      await page.getByRole("link", { name: `your booking ${reference}` }).getAttribute("href"),
+    ).toBe(`/my-bookings/${reference}`);
+    expect(await page.locator("main").textContent()).toContain(
+      "You can change the time online until",
+    );
     await checkPage(page);
     // The deliberate mistakes above were answered 400; anything else would be a real problem.
     expect(pageProblems(page).filter((problem) => !/status of 40[09]/.test(problem))).toEqual([]);

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { user } from "#app/db/schema";
+import { event as eventTable, user } from "#app/db/schema";
 import { WORKER_JOBS } from "#app/services/booking/reconcile.server";
 import { signedBookingQuery } from "#app/services/booking-links.server";
 import { createPayPalProvider, usePaymentProvider } from "#app/services/payments/provider.server";
@@ -240,8 +240,9 @@ describe("cancelling a paid booking", () => {
     await fake("/__fake/delay?ms=600");
     try {
       const post = () =>
+        // Another tab's "Yes, cancel", with the refund its page showed.
         page.request.post(`/my-bookings/${reference}/cancel`, {
-          form: {},
+          form: { refundPence: "2500" },
           headers: { origin: baseURL() },
           maxRedirects: 0,
         });
@@ -269,6 +270,43 @@ describe("cancelling a paid booking", () => {
     expect(await page.locator("main").textContent()).toContain(
       "We have given back the £25.00 you paid.",
     );
+    await page.context().close();
+  });
+
+  it("'Yes, cancel' never gives less than the page showed: when the terms change while it is open, it asks again", async () => {
+    const { db } = server;
+    const { page, email } = await newPatientPage(browser());
+    const ev = await insertPaidEvent(db, { eventDate: londonDay(22) });
+    const booked = await insertBooking(db, {
+      eventId: ev.id,
+      userId: await userIdOf(email),
+      confirmedAt: new Date(),
+      pricePence: 2500,
+      paymentRequired: true,
+      paymentStatus: "paid",
+    });
+    await page.goto(`/my-bookings/${booked.reference}/cancel`);
+    expect(await page.locator("main").textContent()).toContain("You will get back £25.00");
+    // While the page is open the appointment comes within 2 working days, as when the days pass.
+    await db
+      .update(eventTable)
+      .set({ eventDate: londonDay(1) })
+      .where(eq(eventTable.id, ev.id));
+    await page.getByRole("button", { name: "Yes, cancel my booking" }).click();
+    await page.getByText("Your booking is not cancelled").waitFor();
+    await page.getByText("If you cancel now, the £25.00 you paid is not refunded.").waitFor();
+    const main = await page.locator("main").textContent();
+    expect(main).toContain("What you get back has changed since you opened this page");
+    expect(main).toContain("If you cancel now, the £25.00 you paid is not refunded.");
+    expect(main).not.toContain("You will get back £25.00");
+    expect(await bookingRow(booked.reference)).toMatchObject({ status: "confirmed" });
+    await expectNoAxeViolations(page);
+
+    // Confirming the new terms cancels, and nothing goes back.
+    await page.getByRole("button", { name: "Yes, cancel my booking" }).click();
+    await page.waitForURL(new RegExp(`/my-bookings/${booked.reference}\\?cancelled`));
+    await runRefundJob(new Date(Date.now() + 3_600_000));
+    expect(await refundCallsFor(booked.id)).toBe(0);
     await page.context().close();
   });
 
@@ -312,12 +350,12 @@ describe("cancelling a paid booking", () => {
     });
     await page.goto(`/my-bookings/${booked.reference}/cancel`);
     const terms = await page.locator("main").textContent();
-    expect(terms).toContain("You will not get a refund");
-    expect(terms).toContain("the £25.00 you paid is kept");
+    expect(terms).toContain("The last day to cancel with a full refund was");
+    expect(terms).toContain("If you cancel now, the £25.00 you paid is not refunded.");
     await expectNoAxeViolations(page);
     await page.getByRole("button", { name: "Yes, cancel my booking" }).click();
     await page.waitForURL(new RegExp(`/my-bookings/${booked.reference}\\?cancelled`));
-    await page.getByText("The £25.00 you paid was kept").waitFor();
+    await page.getByText("The £25.00 you paid was not refunded").waitFor();
     await runRefundJob(new Date(Date.now() + 3_600_000));
     expect(await refundCallsFor(booked.id)).toBe(0);
     expect(await bookingRow(booked.reference)).toMatchObject({

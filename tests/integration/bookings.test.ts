@@ -133,7 +133,7 @@ describe("a free event", () => {
     expect(stored).toMatchObject({
       testDate: "2026-06-10",
       gpConsent: true,
-      wordingVersion: "2026-11-24",
+      wordingVersion: "2026-11-24b",
       agreedAt: minutes(5),
       answers: form.answers,
     });
@@ -474,9 +474,17 @@ describe("payment", () => {
         expect(await confirmedCount(ev.id)).toBe(1);
         const mails = await mailTo(who.email);
         expect(mails).toHaveLength(1);
-        // A paid booking is told what cancelling costs.
+        // A paid booking is told its own last day for a full refund and to change the time:
+        // 3 working days must be left before Wednesday 10 June (Friday 5, Monday 8, Tuesday 9),
+        // 2 for a change (Monday 8, Tuesday 9).
         expect(mails[0]!.text).toContain("Paid: £25.00");
-        expect(mails[0]!.text).toContain("A same-day cancellation is charged in full.");
+        expect(mails[0]!.text).toContain(
+          "Cancel by the end of Thursday, 04 June 2026 and you get back the £25.00 you paid. If you cancel later, nothing is refunded.",
+        );
+        expect(mails[0]!.text).toContain(
+          "You can change the time online until the end of Sunday, 07 June 2026.",
+        );
+        expect(mails[0]!.text).not.toContain("48 hours");
       }
     },
   );

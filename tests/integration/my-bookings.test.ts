@@ -314,8 +314,56 @@ describe("cancelling one's own booking", () => {
     await retryDueRefunds(db, minutes(60 * 24));
     expect(refundCalls()).toHaveLength(0);
     const [mail] = (await mailsTo(who.email)).filter((m) => m.subject.endsWith("is cancelled"));
-    expect(mail!.text).toContain("There is no refund");
-    expect(mail!.text).toContain("the £25.00 you paid is kept");
+    // Three business days before Wednesday 3 June: Friday 29 May, Monday 1, Tuesday 2 June.
+    expect(mail!.text).toContain(
+      "The last day to cancel with a full refund was Thursday, 28 May 2026. The £25.00 you paid was not refunded.",
+    );
+  });
+
+  it("does not cancel for less than the refund he was shown: the day changed while the page was open", async () => {
+    const { db } = database;
+    // Wednesday 10 June: the last day for a full refund is Thursday 4 June (Friday 5, Monday 8
+    // and Tuesday 9 June are left). He opens the page at 23:55 on Thursday and confirms at 00:05.
+    const { who, bookingId, reference } = await paidBooking();
+    const friday0005 = new Date("2026-06-04T23:05:00Z");
+    // A request that does not say what he was shown is asked again, too.
+    expect(
+      await cancelOwnBooking(db, { userId: who.id, reference, shownRefundPence: null }, friday0005),
+    ).toEqual({ ok: false, reason: "terms-changed" });
+    const refused = await cancelOwnBooking(
+      db,
+      { userId: who.id, reference, shownRefundPence: 2500 },
+      friday0005,
+    );
+    expect(refused).toEqual({ ok: false, reason: "terms-changed" });
+    expect(await bookingRow(bookingId)).toMatchObject({
+      status: "confirmed",
+      paymentStatus: "paid",
+    });
+    expect((await mailsTo(who.email)).filter((m) => m.subject.endsWith("is cancelled"))).toEqual(
+      [],
+    );
+
+    // Shown the new terms (nothing back), he confirms again: cancelled, nothing refunded.
+    const outcome = await cancelOwnBooking(
+      db,
+      { userId: who.id, reference, shownRefundPence: 0 },
+      new Date(friday0005.getTime() + 60_000),
+    );
+    expect(outcome).toEqual({ ok: true, reference, refundPence: 0, refund: "none" });
+    expect(refundCalls()).toHaveLength(0);
+  });
+
+  it("cancels with the refund he was shown while it still holds", async () => {
+    const { db } = database;
+    const { who, reference } = await paidBooking();
+    // 23:55 on Thursday 4 June in London: still the last day for a full refund.
+    const outcome = await cancelOwnBooking(
+      db,
+      { userId: who.id, reference, shownRefundPence: 2500 },
+      new Date("2026-06-04T22:55:00Z"),
+    );
+    expect(outcome).toEqual({ ok: true, reference, refundPence: 2500, refund: "made" });
   });
 
   it("leaves a refund whose answer was lost owed, and the worker makes it with the same request id", async () => {

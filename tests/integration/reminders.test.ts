@@ -98,12 +98,40 @@ describe("the reminder job", () => {
       ),
     );
     expect(text).toContain("01632 960 001");
+    // 46 hours ahead, changing online has closed (at the end of Tuesday 10 February): it says so,
+    // and asks him to cancel if he cannot come, never inviting a change. Free: no money spoken of.
+    expect(text).toContain(
+      "It is too late to change the time online. If you cannot come, please cancel your booking so that someone else can have the place.",
+    );
+    expect(text).toContain("To see or cancel your booking, open this link:");
+    expect(text).not.toMatch(/change or cancel|change the time online until|refund|£/);
     expect(await reminderSentAt(db, row.id)).toEqual(now);
 
     // The next passes, and a later one, send nothing more.
     await sendDueReminders(db, emailReminderChannel, new Date("2026-02-11T12:01:00Z"), 48);
     await sendDueReminders(db, emailReminderChannel, new Date("2026-02-12T18:00:00Z"), 48);
     expect(await mailTo(db, patient.email)).toHaveLength(1);
+  });
+
+  it("tells a paid booking's person plainly that cancelling now gives nothing back", async () => {
+    const { db } = database;
+    // Friday 13 February 2026, 10:00 GMT, paid £25; the job runs on Wednesday at 12:00.
+    const { patient } = await bookedAt(
+      db,
+      "2026-02-13",
+      { paymentRequired: true, pricePence: 2500, paymentStatus: "paid" },
+      { paymentRequired: true },
+    );
+    await sendDueReminders(db, emailReminderChannel, new Date("2026-02-11T12:00:00Z"), 48);
+    const [mail] = await mailTo(db, patient.email);
+    // Three working days (Tuesday 10, Wednesday 11, Thursday 12) after Monday 9 February.
+    expect(mail!.text).toContain(
+      "The last day to cancel with a full refund was Monday, 09 February 2026.",
+    );
+    expect(mail!.text).toContain(
+      "If you cannot come, please cancel your booking so that someone else can have the place; the £25.00 you paid is not refunded.",
+    );
+    expect(mail!.text).not.toMatch(/change the time online until|change or cancel/);
   });
 
   it("reminds only confirmed bookings whose appointment is ahead and within the window", async () => {

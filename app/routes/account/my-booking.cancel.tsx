@@ -1,4 +1,12 @@
-import { Form, Link, data, redirect, useNavigation } from "react-router";
+import {
+  Form,
+  Link,
+  data,
+  redirect,
+  useNavigation,
+  type ShouldRevalidateFunctionArgs,
+} from "react-router";
+import { z } from "zod";
 import type { Route } from "./+types/my-booking.cancel";
 import { FocusedAlert, SubmitButton } from "#app/components/form";
 import { BookingFacts, LinkRefused } from "#app/components/my-booking-parts";
@@ -19,6 +27,15 @@ import { readForm } from "#app/utils/http.server";
 export const meta = () => pageMeta("Cancel your booking", "Cancel one of your screening bookings.");
 
 export const headers = pipeHeaders;
+
+/** The refund the page showed him, posted back with "Yes, cancel my booking". */
+const SHOWN_REFUND = z
+  .string()
+  .regex(/^\d{1,9}$/)
+  .transform(Number);
+
+const CONFIRM_AGAIN =
+  "Please read what happens if you cancel, below, and confirm again if you still want to cancel.";
 
 const CANCEL_FAILED =
   "We could not cancel your booking just now. Please try again, or call our booking helpline.";
@@ -46,10 +63,15 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 /** "Yes, cancel my booking": the service decides; a second press finds it cancelled. */
 export async function action({ request, params }: Route.ActionArgs) {
   const user = await requireUser(request);
-  await readForm(request);
+  const shown = SHOWN_REFUND.safeParse((await readForm(request)).get("refundPence"));
   let outcome: Awaited<ReturnType<typeof cancelOwnBooking>>;
   try {
-    outcome = await cancelOwnBooking(db(), { userId: user.id, reference: params.reference });
+    outcome = await cancelOwnBooking(db(), {
+      userId: user.id,
+      reference: params.reference,
+      // A form without the refund he was shown (an old page, a hand-made post) is asked again.
+      shownRefundPence: shown.success ? shown.data : null,
+    });
   } catch (error) {
     const errorId = logError(error, { route: routeOf(request), code: "patient_cancel_failed" });
     return data(
@@ -64,7 +86,29 @@ export async function action({ request, params }: Route.ActionArgs) {
       `/my-bookings/${encodeURIComponent(normaliseBookingReference(params.reference) ?? params.reference)}?cancelled`,
     );
   if (outcome.reason === "not-found") throw data(null, { status: 404 });
-  return data({ error: CANCEL_REFUSALS[outcome.reason] }, { status: 409, headers: NO_STORE });
+  const termsChanged = outcome.reason === "terms-changed";
+  return data(
+    {
+      error: termsChanged && !shown.success ? CONFIRM_AGAIN : CANCEL_REFUSALS[outcome.reason],
+      termsChanged,
+    },
+    { status: 409, headers: NO_STORE },
+  );
+}
+
+/**
+ * A refusal normally leaves the page's data alone; when the terms changed, the page reads them
+ * again so that he confirms what cancelling gives now.
+ */
+export function shouldRevalidate({
+  actionResult,
+  defaultShouldRevalidate,
+}: ShouldRevalidateFunctionArgs) {
+  const changed =
+    typeof actionResult === "object" && actionResult !== null && "termsChanged" in actionResult
+      ? actionResult.termsChanged === true
+      : false;
+  return changed || defaultShouldRevalidate;
 }
 
 export default function CancelBooking({ loaderData, actionData }: Route.ComponentProps) {
@@ -95,6 +139,7 @@ export default function CancelBooking({ loaderData, actionData }: Route.Componen
             <p key={sentence}>{sentence}</p>
           ))}
           <Form method="post" className="button-group">
+            <input type="hidden" name="refundPence" value={preview.refundPence} />
             <SubmitButton busy={navigation.state !== "idle"} busyLabel="Cancelling...">
               Yes, cancel my booking
             </SubmitButton>

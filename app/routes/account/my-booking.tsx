@@ -3,6 +3,7 @@ import type { Route } from "./+types/my-booking";
 import {
   BookingActions,
   BookingFacts,
+  BookingTerms,
   LinkRefused,
   RefundNote,
 } from "#app/components/my-booking-parts";
@@ -60,6 +61,7 @@ export default function MyBooking({ loaderData }: Route.ComponentProps) {
       )}
       <BookingFacts booking={booking} />
       <RefundNote refund={booking.refund} />
+      <BookingTerms booking={booking} />
       {booking.state === "upcoming" && (
         <>
           <h2>What to bring</h2>

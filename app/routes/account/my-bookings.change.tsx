@@ -29,11 +29,8 @@ export const meta = () =>
 
 export const headers = pipeHeaders;
 
-/**
- * Where the page leads back to: the patient's appointments. (The booking's own page,
- * `/my-bookings/:reference`, takes this over when it exists.)
- */
-const APPOINTMENTS_PATH = "/medical-results";
+/** Where the page leads back to: the booking's own page. */
+const bookingPath = (reference: string) => `/my-bookings/${encodeURIComponent(reference)}`;
 
 const changePath = (reference: string, query = "") =>
   `/my-bookings/${encodeURIComponent(reference)}/change${query}`;
@@ -181,7 +178,7 @@ export default function ChangeBooking({ loaderData, actionData }: Route.Componen
 
   return (
     <>
-      <BackLink to={APPOINTMENTS_PATH}>Back to your appointments</BackLink>
+      <BackLink to={bookingPath(booking.reference)}>Back to your booking</BackLink>
       <h1>{changed ? "Your appointment has been changed" : "Change your appointment"}</h1>
       <ErrorSummary errors={errors} fieldOrder={["event", "slotTime"]} />
 
@@ -198,7 +195,7 @@ export default function ChangeBooking({ loaderData, actionData }: Route.Componen
           </p>
           <Appointment title="Your appointment" reference={booking.reference} {...now} />
           <p>
-            <Link to={APPOINTMENTS_PATH}>See your appointments</Link>
+            <Link to={bookingPath(booking.reference)}>See your booking</Link>
           </p>
         </>
       ) : review ? (
@@ -218,15 +215,16 @@ export default function ChangeBooking({ loaderData, actionData }: Route.Componen
               </h2>
               <p>{CHANGE_REFUSAL_MESSAGES[refusal]}</p>
               {refusal === "too-late" && untilLabel && (
-                <p>Changes were free of charge until {untilLabel}.</p>
+                <p>The time could be changed online until {untilLabel}.</p>
               )}
             </div>
           ) : (
             <>
               <p>
-                You can change it free of charge until {untilLabel}. To move to an event with a
-                different price, please call our {helpline.label.toLowerCase()} on{" "}
-                <a href={`tel:${helpline.tel}`}>{helpline.display}</a>.
+                You can change the time online until {untilLabel}; after that, please call our{" "}
+                {helpline.label.toLowerCase()} on{" "}
+                <a href={`tel:${helpline.tel}`}>{helpline.display}</a>. To move to an event with a
+                different price, please call us too.
               </p>
               {chosen && (
                 <ChooseTime

@@ -257,7 +257,9 @@ function ChooseTime({
         {paid && (
           <>
             <h2 className="form-section">Cancellation Policy</h2>
-            <p>{CANCELLATION_POLICY}</p>
+            {CANCELLATION_POLICY.map((sentence) => (
+              <p key={sentence}>{sentence}</p>
+            ))}
           </>
         )}
         <SubmitButton busy={navigation.state !== "idle"} busyLabel="Processing...">

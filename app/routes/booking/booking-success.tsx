@@ -3,10 +3,12 @@ import type { Route } from "./+types/booking-success";
 import { CheckIcon } from "#app/components/icons";
 import { AddressLines } from "#app/components/address-lines";
 import { pageMeta } from "#app/components/meta";
-import { HOW_TO_CHANGE } from "#app/content/booking";
+import { HOW_TO_CHANGE_BY_PHONE } from "#app/content/booking";
 import { organisation } from "#app/content/organisation";
 import { db } from "#app/db/client.server";
+import { appointmentInstants } from "#app/domain/calendar";
 import { formatLongDate } from "#app/domain/date-labels";
+import { bookingTermsSentences } from "#app/domain/terms-wording";
 import { findBookingForUser } from "#app/services/booking/view.server";
 import { requireUser } from "#app/services/guards.server";
 import { NO_STORE, pipeHeaders } from "#app/utils/headers";
@@ -26,11 +28,22 @@ export async function loader({ request }: Route.LoaderArgs) {
   if (!booking) throw data(null, { status: 404 });
   if (booking.status !== "confirmed" && booking.paymentStatus !== "pending")
     throw redirect(`/book-event/consent?booking=${booking.reference}`);
-  return data({ booking }, { headers: NO_STORE });
+  // This booking's own dates for cancelling and changing (none while the payment is checked).
+  const terms =
+    booking.status === "confirmed"
+      ? bookingTermsSentences({
+          appointmentStart: appointmentInstants(booking.eventDate, booking.slotStart, 0).start,
+          now: new Date(),
+          paidPence: booking.paymentStatus === "paid" ? booking.pricePence : 0,
+          sampleTakenOrResult: false,
+        })
+      : [];
+  return data({ booking, terms }, { headers: NO_STORE });
 }
 
 export default function BookingSuccess({ loaderData }: Route.ComponentProps) {
-  const { booking } = loaderData;
+  const { booking, terms } = loaderData;
+  const manage = `/my-bookings/${booking.reference}`;
   const pending = booking.status !== "confirmed";
   return (
     <section className="section">
@@ -77,13 +90,23 @@ export default function BookingSuccess({ loaderData }: Route.ComponentProps) {
             We have not sent you a confirmation e-mail yet. PayPal is checking your payment, and we
             keep your place while it does. When PayPal accepts the payment, we will e-mail your
             confirmation with a calendar entry. If PayPal does not accept it, no money is taken and
-            your place is let go. {HOW_TO_CHANGE}
+            your place is let go. {HOW_TO_CHANGE_BY_PHONE}
           </p>
         ) : (
-          <p>
-            We have sent a confirmation e-mail with a calendar entry. If it has not arrived, check
-            your inbox and your spam folder. {HOW_TO_CHANGE}
-          </p>
+          <>
+            <p>
+              We have sent a confirmation e-mail with a calendar entry. If it has not arrived, check
+              your inbox and your spam folder.
+            </p>
+            <h2>Changing or cancelling</h2>
+            {terms.map((sentence) => (
+              <p key={sentence}>{sentence}</p>
+            ))}
+            <p>
+              To change the time or cancel, go to{" "}
+              <Link to={manage}>your booking {booking.reference}</Link>. {HOW_TO_CHANGE_BY_PHONE}
+            </p>
+          </>
         )}
         <p>
           Questions? E-mail{" "}

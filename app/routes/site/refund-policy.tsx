@@ -1,6 +1,9 @@
+import { Link } from "react-router";
 import { BackLink } from "#app/components/back-link";
 import { pageMeta } from "#app/components/meta";
 import { organisation } from "#app/content/organisation";
+import { REFUND_WITHIN_BUSINESS_DAYS } from "#app/domain/cancellation-policy";
+import { CHANGE_TERMS, REFUND_TERMS, WORKING_DAYS_EXPLAINED } from "#app/domain/terms-wording";
 
 export const meta = () =>
   pageMeta(
@@ -17,22 +20,18 @@ export default function RefundPolicy() {
         <p className="lede">You can cancel your appointment at any time before it takes place.</p>
         <h2>Cancelling</h2>
         <ul>
+          <li>{REFUND_TERMS}</li>
           <li>
-            If you give us <strong>more than 2 business days' notice</strong>, we refund 100% of
-            what you paid, minus the payment processor's charges.
+            Refunds are made within {REFUND_WITHIN_BUSINESS_DAYS} working days, to the card or
+            PayPal account you paid with.
           </li>
-          <li>
-            If you cancel <strong>within 2 business days</strong> of your appointment, we cannot
-            give a refund.
-          </li>
-          <li>Refunds are made within 14 business days, to the card or account you paid with.</li>
         </ul>
         <h2>Changing your appointment</h2>
         <p>
-          You can change or cancel free of charge more than 48 hours ahead. To reschedule, please
-          contact us at least 2 business days before your appointment. Same-day cancellations are
-          charged in full.
+          {CHANGE_TERMS} After that, please contact us. Your booking under{" "}
+          <Link to="/my-bookings">My bookings</Link> shows the dates for your appointment.
         </p>
+        <p>{WORKING_DAYS_EXPLAINED}</p>
         <h2>Self-test kits</h2>
         <p>Self-test kits cannot be refunded once sent.</p>
         <h2>How to cancel</h2>

@@ -19,7 +19,7 @@ export function siteHost(): string {
  * person already has), to add it (PUBLISH) or take it off his calendar (CANCEL).
  */
 export function calendarEntryFor(
-  row: Pick<Booking, "reference" | "slotTime" | "calendarVersion">,
+  row: Pick<Booking, "reference" | "slotTime" | "calendarVersion" | "paymentStatus" | "pricePence">,
   ev: EventRow,
   address: string,
   options: { stamp: Date; method?: "PUBLISH" | "CANCEL" },
@@ -37,6 +37,7 @@ export function calendarEntryFor(
     stamp: options.stamp,
     calendarVersion: row.calendarVersion,
     method: options.method ?? "PUBLISH",
+    paidPence: row.paymentStatus === "paid" ? row.pricePence : 0,
   });
 }
 

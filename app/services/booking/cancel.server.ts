@@ -33,6 +33,11 @@ export type CancelRefusal =
   | "not-found"
   /** cancelled before (by him, in another tab, or by us) */
   | "already-cancelled"
+  /**
+   * he confirmed a refund larger than cancelling now gives (the day changed while the page was
+   * open): nothing is done; the page shows the new terms for him to confirm
+   */
+  | "terms-changed"
   /** checked in, marked as not come, or not a booked place */
   | "not-cancellable"
   | Refusal;
@@ -53,6 +58,8 @@ export const CANCEL_REFUSALS: Record<
   Exclude<CancelRefusal, "not-found" | "already-cancelled">,
   string
 > = {
+  "terms-changed":
+    "What you get back has changed since you opened this page: the last day to cancel with a full refund has passed. Please read what happens now below, and confirm again if you still want to cancel.",
   started: `Your appointment has already begun, so it can no longer be cancelled online. If you need help, call our booking helpline on ${organisation.phones.booking.display}.`,
   "sample-taken": "A sample has been taken for this booking, so it cannot be cancelled.",
   "not-cancellable": `This booking can no longer be cancelled online. If you need help, call our booking helpline on ${organisation.phones.booking.display}.`,
@@ -64,15 +71,19 @@ export const CANCEL_REFUSALS: Record<
  */
 export function cancelPreview(
   found: MyBooking,
-): { cancellable: true; sentences: string[] } | { cancellable: false; message: string | null } {
+):
+  | { cancellable: true; sentences: string[]; refundPence: number }
+  | { cancellable: false; message: string | null } {
   if (found.state === "cancelled") return { cancellable: false, message: null };
-  if (!found.canCancel) {
-    const reason = found.cancel.allowed ? "not-cancellable" : found.cancel.reason;
+  const terms = found.cancel;
+  if (!found.canCancel || !terms.allowed) {
+    const reason = terms.allowed ? "not-cancellable" : terms.reason;
     return { cancellable: false, message: CANCEL_REFUSALS[reason] };
   }
   return {
     cancellable: true,
-    sentences: cancelTermsSentences(found.cancel, found.paidPence, "before"),
+    sentences: cancelTermsSentences(terms, found.paidPence, "before"),
+    refundPence: terms.refundPence,
   };
 }
 
@@ -123,15 +134,21 @@ function cancellationEmail(details: {
   };
 }
 
+export interface CancelInput {
+  userId: string;
+  reference: string;
+  /**
+   * the refund the confirming page showed him, in pence: cancelling for less is refused; null when
+   * the request does not say (he is asked to confirm again); left out by callers that showed none
+   */
+  shownRefundPence?: number | null;
+}
+
 type Decided =
   | { ok: false; reason: CancelRefusal }
   | { ok: true; bookingId: string; reference: string; refundPence: number };
 
-async function cancelInTransaction(
-  tx: Db,
-  input: { userId: string; reference: string },
-  now: Date,
-): Promise<Decided> {
+async function cancelInTransaction(tx: Db, input: CancelInput, now: Date): Promise<Decided> {
   const reference = normaliseBookingReference(input.reference);
   if (!reference) return { ok: false, reason: "not-found" };
   const [found] = await tx
@@ -158,6 +175,10 @@ async function cancelInTransaction(
   const { start } = appointmentInstants(ev.eventDate, row.slotTime, ev.sessionDuration);
   const terms = cancellationTerms(policyInput(row, start, result !== undefined, now));
   if (!terms.allowed) return { ok: false, reason: terms.reason };
+  // He agreed to the refund he was shown: never cancel for less (nor without knowing what he saw).
+  const shown = input.shownRefundPence;
+  if (shown === null || (shown !== undefined && terms.refundPence < shown))
+    return { ok: false, reason: "terms-changed" };
 
   const refundOwed = terms.refundPence > 0;
   const [cancelled] = await tx
@@ -207,7 +228,7 @@ function refundState(outcome: RefundOutcome): "made" | "owed" {
  */
 export async function cancelOwnBooking(
   db: Db,
-  input: { userId: string; reference: string },
+  input: CancelInput,
   now = new Date(),
 ): Promise<CancelOutcome> {
   const decided = await db.transaction((tx) => cancelInTransaction(tx, input, now));

@@ -374,6 +374,7 @@ function calendarFor(
     stamp: now,
     calendarVersion,
     method,
+    paidPence: view.paymentStatus === "paid" ? view.pricePence : 0,
   });
 }
 

@@ -2,7 +2,9 @@ import { eq } from "drizzle-orm";
 import { organisation } from "#app/content/organisation";
 import type { Db } from "#app/db/client.server";
 import { booking, profile, screeningProduct, user } from "#app/db/schema";
+import { appointmentInstants } from "#app/domain/calendar";
 import { formatLongDate } from "#app/domain/date-labels";
+import { bookingTermsSentences } from "#app/domain/terms-wording";
 import { NHS_NUMBER_LAB } from "#app/domain/eligibility";
 import { formatPounds } from "#app/domain/pricing";
 import { manageBookingUrl } from "../booking-links.server";
@@ -50,12 +52,13 @@ function confirmationEmail(details: {
   }
   lines.push(
     "Changing or cancelling",
-    // Charges are spoken of only where there is a price.
-    ...(isPaid
-      ? [
-          "You can change or cancel free of charge more than 48 hours before your appointment. A same-day cancellation is charged in full.",
-        ]
-      : []),
+    // This booking's own dates; money is spoken of only where something was paid.
+    ...bookingTermsSentences({
+      appointmentStart: appointmentInstants(ev.eventDate, row.slotTime, ev.sessionDuration).start,
+      now: details.now,
+      paidPence: row.paymentStatus === "paid" ? row.pricePence : 0,
+      sampleTakenOrResult: false,
+    }),
     "To see your booking, or to change or cancel it, open this link (you will be asked to sign in if you are not already):",
     manageBookingUrl({
       id: row.id,

@@ -9,6 +9,7 @@ import {
   REFUND_WITHIN_BUSINESS_DAYS,
   cancellationTerms,
   changeTerms,
+  lastFullRefundDay,
   type CancelTerms,
   type PolicyInput,
 } from "#app/domain/cancellation-policy";
@@ -20,6 +21,7 @@ import {
   myBookingState,
   type MyBookingState,
 } from "#app/domain/my-bookings";
+import { bookingTermsSentences } from "#app/domain/terms-wording";
 import { checkBookingLink } from "../booking-links.server";
 import { calendarEntryFor } from "./calendar.server";
 import type { Booking } from "./places.server";
@@ -55,6 +57,8 @@ export interface MyBooking extends BookingView {
   paidPence: number;
   /** for a cancelled paid booking: the money given back, on its way, or kept */
   refund: RefundNote | null;
+  /** this booking's own dates for changing and cancelling, in words, at `now` */
+  terms: string[];
 }
 
 export interface RefundNote {
@@ -63,20 +67,22 @@ export interface RefundNote {
   pence: number;
   /** the London day by which a refund reaches him */
   by: string | null;
+  /** the last London day on which cancelling gave a full refund */
+  lastFullRefundDay: string;
 }
 
 /** Where the money of a cancelled booking stands. */
-function refundNote(row: Booking): RefundNote | null {
+function refundNote(row: Booking, eventDate: string): RefundNote | null {
   if (row.status !== "cancelled" || row.pricePence <= 0) return null;
   const by = row.cancelledAt
     ? addBusinessDays(londonDate(row.cancelledAt), REFUND_WITHIN_BUSINESS_DAYS)
     : null;
-  if (row.paymentStatus === "refunded") return { state: "made", pence: row.pricePence, by };
+  const note = { pence: row.pricePence, lastFullRefundDay: lastFullRefundDay(eventDate) };
+  if (row.paymentStatus === "refunded") return { state: "made", by, ...note };
   if (row.paymentStatus !== "paid") return null;
   // A patient who cancelled too late keeps no refund; any other cancellation is refunded.
-  if (row.cancelledBy === "patient" && !row.refundOwed)
-    return { state: "kept", pence: row.pricePence, by: null };
-  return { state: "owed", pence: row.pricePence, by };
+  if (row.cancelledBy === "patient" && !row.refundOwed) return { state: "kept", by: null, ...note };
+  return { state: "owed", by, ...note };
 }
 
 /** What a page shows of a booking: everything but its internal ids. */
@@ -139,7 +145,8 @@ function toMyBooking(row: ViewRow & { hasResult: boolean }, now: Date): MyBookin
     cancelledBy: row.booking.cancelledBy,
     paidPence:
       row.booking.paymentStatus === "refunded" ? row.booking.pricePence : paidPence(row.booking),
-    refund: refundNote(row.booking),
+    refund: refundNote(row.booking, row.event.eventDate),
+    terms: bookingTermsSentences(input),
   };
 }
 

@@ -1,4 +1,5 @@
 import type { Db } from "#app/db/client.server";
+import type { PolicyInput } from "#app/domain/cancellation-policy";
 import type { BookingView } from "./view.server";
 
 /**
@@ -20,6 +21,11 @@ export interface Reminder {
   };
   /** Where the person sees, changes or cancels this booking. */
   manageUrl: string;
+  /**
+   * The cancellation policy's input when the reminder is sent: what it says about changing and
+   * cancelling is worked out from it then (a change may already be closed).
+   */
+  policy: PolicyInput;
 }
 
 export interface ReminderChannel {

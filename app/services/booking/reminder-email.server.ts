@@ -1,5 +1,7 @@
 import { organisation } from "#app/content/organisation";
+import { changeTerms } from "#app/domain/cancellation-policy";
 import { formatLongDate } from "#app/domain/date-labels";
+import { bookingTermsSentences } from "#app/domain/terms-wording";
 import { NHS_NUMBER_LAB } from "#app/domain/eligibility";
 import { enqueueEmail, type OutgoingEmail } from "../email.server";
 import type { Reminder, ReminderChannel } from "./reminder-channel.server";
@@ -8,7 +10,12 @@ import type { Reminder, ReminderChannel } from "./reminder-channel.server";
  * The reminder e-mail: when, where, what to bring and how to change or cancel. Like the
  * confirmation it carries no health data (no answers, no results, no NHS number).
  */
-export function reminderEmail({ booking: view, person, manageUrl }: Reminder): OutgoingEmail {
+export function reminderEmail({
+  booking: view,
+  person,
+  manageUrl,
+  policy,
+}: Reminder): OutgoingEmail {
   const helpline = organisation.phones.booking;
   const date = formatLongDate(view.eventDate);
   const lines = [
@@ -33,7 +40,11 @@ export function reminderEmail({ booking: view, person, manageUrl }: Reminder): O
     );
   lines.push(
     "Changing or cancelling",
-    `To see, change or cancel your booking, open this link: ${manageUrl}`,
+    // Worked out now: once changing is closed, it says so and never invites a change.
+    ...bookingTermsSentences(policy),
+    changeTerms(policy).allowed
+      ? `To see, change or cancel your booking, open this link: ${manageUrl}`
+      : `To see or cancel your booking, open this link: ${manageUrl}`,
     `Or call our ${helpline.label.toLowerCase()} on ${helpline.display}, quoting your booking reference.`,
     "",
     organisation.name,

@@ -101,6 +101,11 @@ async function remindBatch(db: Db, channel: ReminderChannel, now: Date, hoursBef
     const markedIds = new Set(marked.map((row) => row.id));
     for (const row of due) {
       if (!markedIds.has(row.booking.id)) continue;
+      const { start } = appointmentInstants(
+        row.event.eventDate,
+        row.booking.slotTime,
+        row.event.sessionDuration,
+      );
       await channel.send(tx, {
         bookingId: row.booking.id,
         booking: toBookingView(row, now),
@@ -116,6 +121,13 @@ async function remindBatch(db: Db, channel: ReminderChannel, now: Date, hoursBef
           reference: row.booking.reference,
           eventDate: row.event.eventDate,
         }),
+        // A reminder goes only to a confirmed booking that has not begun (no sample, no result).
+        policy: {
+          appointmentStart: start,
+          now,
+          paidPence: row.booking.paymentStatus === "paid" ? row.booking.pricePence : 0,
+          sampleTakenOrResult: false,
+        },
       });
     }
     return { claimed: rows.length, sent: markedIds.size };
