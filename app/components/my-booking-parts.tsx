@@ -1,3 +1,4 @@
+import { organisation } from "#app/content/organisation";
 import { Link } from "react-router";
 import { AddressLines } from "./address-lines";
 import { formatLongDate } from "#app/domain/date-labels";
@@ -19,7 +20,7 @@ export interface ShownBooking {
   canChange: boolean;
   paidPence: number;
   refund: {
-    state: "made" | "owed" | "kept";
+    state: "made" | "owed" | "stalled" | "kept";
     pence: number;
     by: string | null;
     /** the last day cancelling gave a full refund ("kept": it had passed) */
@@ -100,6 +101,15 @@ export function RefundNote({ refund }: { refund: ShownBooking["refund"] }) {
         <p className="inset">
           Your refund of {amount} is on its way. We are still sending it to PayPal, and we keep
           trying by ourselves until it is done: you do not need to do anything.{by}
+        </p>
+      );
+    case "stalled":
+      return (
+        <p className="inset">
+          Your refund of {amount} has not gone through yet: PayPal has turned it down several times.
+          Our team has been told and will sort it out. If you would like to talk to us, call our{" "}
+          {organisation.phones.booking.label.toLowerCase()} on {organisation.phones.booking.display}
+          .
         </p>
       );
     case "kept":

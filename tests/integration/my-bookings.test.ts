@@ -442,6 +442,33 @@ describe("refunds owed to patients, for staff", () => {
   });
 });
 
+describe("a refund the worker has stopped trying", () => {
+  it("is shown to the patient as with our team, not as on its way, and to staff as stopped", async () => {
+    const { db } = database;
+    const fake = fakePayPal();
+    const { who, bookingId, reference } = await paidBooking();
+    fake.dropNextResponse("/v2/payments/captures/");
+    await cancelOwnBooking(db, { userId: who.id, reference }, minutes(10));
+    const mine = async () =>
+      (await listMyBookings(db, who.id, minutes(20))).find((row) => row.reference === reference)!;
+    expect((await mine()).refund).toMatchObject({ state: "owed" });
+    // Thirteen more failed tries: fourteen in all, the worker's last.
+    await db.insert(paymentTransaction).values(
+      Array.from({ length: 13 }, () => ({
+        bookingId,
+        kind: "refund" as const,
+        provider: "paypal",
+        status: "UNPROCESSABLE_ENTITY",
+        issue: "REFUND_FAILED_INSUFFICIENT_FUNDS",
+      })),
+    );
+    expect((await mine()).refund).toMatchObject({ state: "stalled", pence: 2500 });
+    expect((await owedPatientRefunds(db)).find((row) => row.reference === reference)).toMatchObject(
+      { failedAttempts: 14, retriesStopped: true, lastReason: "REFUND_FAILED_INSUFFICIENT_FUNDS" },
+    );
+  });
+});
+
 describe("signed links to a booking's page", () => {
   const linked = {
     id: "5f0c6a8e-1111-4c3b-9d7e-000000000001",

@@ -21,8 +21,10 @@ import {
   myBookingState,
   type MyBookingState,
 } from "#app/domain/my-bookings";
+import { refundRetriesStopped } from "#app/domain/refund-retries";
 import { bookingTermsSentences } from "#app/domain/terms-wording";
 import { checkBookingLink } from "../booking-links.server";
+import { failedRefundAttempts } from "../payments/refunds.server";
 import { calendarEntryFor } from "./calendar.server";
 import type { Booking } from "./places.server";
 import {
@@ -62,8 +64,11 @@ export interface MyBooking extends BookingView {
 }
 
 export interface RefundNote {
-  /** made: PayPal has it; owed: still to be made (the worker keeps trying); kept: too late for one */
-  state: "made" | "owed" | "kept";
+  /**
+   * made: PayPal has it; owed: still to be made (the worker keeps trying); stalled: owed, and the
+   * worker has stopped trying (staff see it on the dashboard); kept: too late for one
+   */
+  state: "made" | "owed" | "stalled" | "kept";
   pence: number;
   /** the London day by which a refund reaches him */
   by: string | null;
@@ -72,7 +77,7 @@ export interface RefundNote {
 }
 
 /** Where the money of a cancelled booking stands. */
-function refundNote(row: Booking, eventDate: string): RefundNote | null {
+function refundNote(row: Booking, eventDate: string, failedRefunds: number): RefundNote | null {
   if (row.status !== "cancelled" || row.pricePence <= 0) return null;
   const by = row.cancelledAt
     ? addBusinessDays(londonDate(row.cancelledAt), REFUND_WITHIN_BUSINESS_DAYS)
@@ -82,7 +87,7 @@ function refundNote(row: Booking, eventDate: string): RefundNote | null {
   if (row.paymentStatus !== "paid") return null;
   // A patient who cancelled too late keeps no refund; any other cancellation is refunded.
   if (row.cancelledBy === "patient" && !row.refundOwed) return { state: "kept", by: null, ...note };
-  return { state: "owed", by, ...note };
+  return { state: refundRetriesStopped(failedRefunds) ? "stalled" : "owed", by, ...note };
 }
 
 /** What a page shows of a booking: everything but its internal ids. */
@@ -114,7 +119,10 @@ export function policyInput(
   };
 }
 
-function toMyBooking(row: ViewRow & { hasResult: boolean }, now: Date): MyBooking {
+function toMyBooking(
+  row: ViewRow & { hasResult: boolean; failedRefunds: number },
+  now: Date,
+): MyBooking {
   const view = toBookingView(row, now);
   const { start, end } = appointmentInstants(
     row.event.eventDate,
@@ -140,12 +148,12 @@ function toMyBooking(row: ViewRow & { hasResult: boolean }, now: Date): MyBookin
     }),
     cancel,
     canCancel: canTake(stage, "patient-cancel") && !row.hasResult && cancel.allowed,
-    canChange: canTake(stage, "patient-cancel") && !row.hasResult && changeTerms(input).allowed,
+    canChange: canTake(stage, "patient-change") && !row.hasResult && changeTerms(input).allowed,
     cancelledAt: row.booking.cancelledAt,
     cancelledBy: row.booking.cancelledBy,
     paidPence:
       row.booking.paymentStatus === "refunded" ? row.booking.pricePence : paidPence(row.booking),
-    refund: refundNote(row.booking, row.event.eventDate),
+    refund: refundNote(row.booking, row.event.eventDate, row.failedRefunds),
     terms: bookingTermsSentences(input),
   };
 }
@@ -159,7 +167,7 @@ const listedWhere = or(
 /** `selectBookingViews` with whether a result exists. */
 function selectMine(db: Db) {
   return db
-    .select({ ...viewColumns, hasResult })
+    .select({ ...viewColumns, hasResult, failedRefunds: failedRefundAttempts })
     .from(booking)
     .innerJoin(event, eq(booking.eventId, event.id))
     .innerJoin(screeningProduct, eq(event.productId, screeningProduct.id));
