@@ -1,4 +1,4 @@
-import { generalTermsSentences } from "#app/domain/terms-wording";
+import { generalTermsSentences } from "#app/domain/terms-general";
 import { organisation } from "./organisation";
 
 /** The cancellation terms of a paid appointment, shown on the booking page (one source: terms-wording.ts). */

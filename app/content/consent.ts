@@ -3,7 +3,7 @@ import {
   CHANGE_TERMS,
   REFUND_TERMS,
   WORKING_DAYS_EXPLAINED,
-} from "#app/domain/terms-wording";
+} from "#app/domain/terms-general";
 import { organisation } from "./organisation";
 
 /**

@@ -19,13 +19,18 @@ import { addLondonDays, londonDate, londonInstant } from "./london-time";
  * stretches or shortens the 48 hours.
  */
 
-export const CHANGE_NOTICE_HOURS = 48;
-/** Business days of notice a change needs, at least. */
-export const CHANGE_NOTICE_BUSINESS_DAYS = 2;
-/** A full refund needs more than this many business days' notice. */
-export const REFUND_NOTICE_BUSINESS_DAYS = 2;
-/** Refunds reach the original payment method within this many business days. */
-export const REFUND_WITHIN_BUSINESS_DAYS = 14;
+export {
+  CHANGE_NOTICE_BUSINESS_DAYS,
+  CHANGE_NOTICE_HOURS,
+  REFUND_NOTICE_BUSINESS_DAYS,
+  REFUND_WITHIN_BUSINESS_DAYS,
+} from "./policy-notice";
+import {
+  CHANGE_NOTICE_BUSINESS_DAYS,
+  CHANGE_NOTICE_HOURS,
+  REFUND_NOTICE_BUSINESS_DAYS,
+  REFUND_WITHIN_BUSINESS_DAYS,
+} from "./policy-notice";
 
 export interface PolicyInput {
   /** When the appointment starts. */

@@ -1,9 +1,5 @@
-import { organisation } from "#app/content/organisation";
 import { changeDeadlineLabel } from "./booking-change";
 import {
-  CHANGE_NOTICE_BUSINESS_DAYS,
-  CHANGE_NOTICE_HOURS,
-  REFUND_NOTICE_BUSINESS_DAYS,
   cancellationTerms,
   changeDeadline,
   changeTerms,
@@ -13,41 +9,25 @@ import {
 import { formatLongDate } from "./date-labels";
 import { londonDate } from "./london-time";
 import { formatPounds } from "./pricing";
+import { CHANGE_BY_PHONE } from "./terms-general";
+
+export {
+  CANCEL_ANY_TIME,
+  CHANGE_BY_PHONE,
+  CHANGE_TERMS,
+  REFUND_TERMS,
+  WORKING_DAYS_EXPLAINED,
+  generalTerms,
+  generalTermsSentences,
+} from "./terms-general";
 
 /**
  * The cancellation and change terms in words: one source for every place that states them (the
  * booking page, the consent form, the refund policy, the calendar entry, the e-mails and "My
  * bookings"), true to the rule in `cancellation-policy.ts`. The general sentences describe the
- * rule; `bookingTermsSentences` gives one booking's own dates. Money is spoken of only where there
- * is a price.
+ * rule (terms-general.ts, light enough for the browser); `bookingTermsSentences` gives one
+ * booking's own dates. Money is spoken of only where there is a price.
  */
-
-const helpline = organisation.phones.booking;
-const refundDaysLeft = REFUND_NOTICE_BUSINESS_DAYS + 1;
-
-export const WORKING_DAYS_EXPLAINED =
-  "Working days are Monday to Friday, not counting bank holidays.";
-
-export const CANCEL_ANY_TIME = "You can cancel at any time before your appointment.";
-
-/** The refund rule, for a paid appointment. The Monday example is checked against the rule. */
-export const REFUND_TERMS = `To get back everything you paid, cancel while at least ${refundDaysLeft} full working days are left before the day of your appointment: for a Monday appointment, by the end of the Tuesday before. If you cancel later, nothing is refunded.`;
-
-/** The change rule. The Monday example is checked against the rule. */
-export const CHANGE_TERMS = `You can change the time online while at least ${CHANGE_NOTICE_BUSINESS_DAYS} full working days are left before the day of your appointment, and it is more than ${CHANGE_NOTICE_HOURS} hours away: for a Monday appointment, until the end of the Wednesday before.`;
-
-/** The whole rule, in the order a person needs it; the refund only when there is a price. */
-export function generalTermsSentences(paid: boolean): string[] {
-  return [CANCEL_ANY_TIME, ...(paid ? [REFUND_TERMS] : []), CHANGE_TERMS, WORKING_DAYS_EXPLAINED];
-}
-
-/** The same, as one paragraph (the consent wording, the calendar entry). */
-export function generalTerms(paid: boolean): string {
-  return generalTermsSentences(paid).join(" ");
-}
-
-/** After the change deadline: call us. */
-export const CHANGE_BY_PHONE = `After that, please call our ${helpline.label.toLowerCase()} on ${helpline.display}.`;
 
 /**
  * One booking's deadlines, true whenever they are read (the calendar entry): the last day for a

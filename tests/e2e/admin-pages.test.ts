@@ -30,6 +30,7 @@ const OPENED_BY: Record<string, "admin" | "coordinator" | "clinician"> = {
   "/admin/events/new": "coordinator",
   "/admin/events/:eventId": "coordinator",
   "/admin/products": "coordinator",
+  "/admin/refunds": "coordinator",
   "/admin/events/:eventId/attendees": "coordinator",
   "/admin/events/:eventId/attendees/print": "coordinator",
   "/admin/results": "clinician",

@@ -21,6 +21,7 @@ const EXPECTED: Record<string, readonly Role[]> = {
   "/admin/events/new": ["admin", "coordinator"],
   "/admin/events/:eventId": ["admin", "coordinator"],
   "/admin/products": ["admin", "coordinator"],
+  "/admin/refunds": ["admin", "coordinator"],
   "/admin/events/:eventId/attendees": ["coordinator"],
   "/admin/events/:eventId/attendees/print": ["coordinator"],
   "/admin/events/:eventId/lab.csv": ["coordinator"],

@@ -2,8 +2,8 @@ import { Link } from "react-router";
 import { BackLink } from "#app/components/back-link";
 import { pageMeta } from "#app/components/meta";
 import { organisation } from "#app/content/organisation";
-import { REFUND_WITHIN_BUSINESS_DAYS } from "#app/domain/cancellation-policy";
-import { CHANGE_TERMS, REFUND_TERMS, WORKING_DAYS_EXPLAINED } from "#app/domain/terms-wording";
+import { REFUND_WITHIN_BUSINESS_DAYS } from "#app/domain/policy-notice";
+import { CHANGE_TERMS, REFUND_TERMS, WORKING_DAYS_EXPLAINED } from "#app/domain/terms-general";
 
 export const meta = () =>
   pageMeta(

@@ -1,0 +1,96 @@
+import { Form, data, redirect } from "react-router";
+import type { Route } from "./+types/refunds";
+import { AdminTable } from "#app/components/admin/admin-table";
+import { pageMeta } from "#app/components/meta";
+import { db } from "#app/db/client.server";
+import { formatLongDate } from "#app/domain/date-labels";
+import { formatPounds } from "#app/domain/pricing";
+import { REFUND_AUTO_ATTEMPTS } from "#app/domain/refund-retries";
+import { owedPatientRefunds, retryOwedRefund } from "#app/services/payments/owed-refunds.server";
+import { staffRoute } from "#app/services/guards.server";
+import { NO_STORE, pipeHeaders } from "#app/utils/headers";
+import { readForm } from "#app/utils/http.server";
+
+export const meta = () => pageMeta("Refunds owed to patients", "Refunds still to be made.");
+export const headers = pipeHeaders;
+
+/** What the last "Try again" did, for the line above the owed refunds. */
+const RETRY_MESSAGES = {
+  refunded: "The refund was made.",
+  already: "That refund had already been made: it is marked refunded now.",
+  busy: "That refund is being made at this moment. Look again in a minute.",
+  failed:
+    "The refund failed again. Refund it in PayPal by hand, then press Try again to record it.",
+  "not-found": "That booking has no refund owed.",
+} as const;
+type RetryMessage = keyof typeof RETRY_MESSAGES;
+
+/** Refunds owed to patients who cancelled in time (references and amounts only: no one's details). */
+export const loader = staffRoute("event:cancel", async (args: Route.LoaderArgs) => {
+  const owedRefunds = await owedPatientRefunds(db());
+  const retried = new URL(args.request.url).searchParams.get("refund");
+  return data(
+    {
+      owedRefunds,
+      retryMessage:
+        retried && retried in RETRY_MESSAGES ? RETRY_MESSAGES[retried as RetryMessage] : null,
+    },
+    { headers: NO_STORE },
+  );
+});
+
+export const action = staffRoute("event:cancel", async (args: Route.ActionArgs, staff) => {
+  const form = await readForm(args.request);
+  const reference = String(form.get("reference") ?? "");
+  const { outcome } = await retryOwedRefund(db(), staff, reference);
+  return redirect(`/admin/refunds?refund=${outcome}`);
+});
+
+export default function Refunds({ loaderData }: Route.ComponentProps) {
+  const { owedRefunds, retryMessage } = loaderData;
+  return (
+    <>
+      <h1>Refunds owed to patients</h1>
+      {retryMessage && (
+        <p className="success-panel" role="status">
+          {retryMessage}
+        </p>
+      )}
+      <p>
+        People who cancelled in time for a full refund. The site keeps trying each one by itself;
+        after {REFUND_AUTO_ATTEMPTS} failed tries it stops, and the row says so.
+      </p>
+      {owedRefunds.length === 0 ? (
+        <p>No refunds are owed to patients.</p>
+      ) : (
+        <AdminTable
+          label="Refunds owed to patients"
+          columns={["Booking", "Event", "Amount", "Failed tries", "Last problem", "Action"]}
+        >
+          {owedRefunds.map((row) => (
+            <tr key={row.reference}>
+              <th scope="row">{row.reference}</th>
+              <td>
+                {row.eventName}, {formatLongDate(row.eventDate)}
+              </td>
+              <td>{formatPounds(row.amountPence)}</td>
+              <td>
+                {row.failedAttempts}
+                {row.retriesStopped ? " (stopped: please act)" : ""}
+              </td>
+              <td>{row.lastReason ?? "None yet"}</td>
+              <td>
+                <Form method="post">
+                  <input type="hidden" name="reference" value={row.reference} />
+                  <button type="submit" className="button button--secondary">
+                    Try again<span className="visually-hidden"> for {row.reference}</span>
+                  </button>
+                </Form>
+              </td>
+            </tr>
+          ))}
+        </AdminTable>
+      )}
+    </>
+  );
+}
