@@ -20,4 +20,25 @@ export default tseslint.config(
     files: ["**/*.js", "**/*.mjs"],
     languageOptions: { globals: globals.node },
   },
+  {
+    // Given the build as a function, React Router rebuilds its route table on every request:
+    // its request handler is made in server/pages.ts only, which gives it the build itself in production.
+    files: ["**/*.{ts,tsx,js,mjs}"],
+    ignores: ["server/pages.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          paths: [
+            { name: "@react-router/express", message: "Use pageHandler from server/pages.ts." },
+            {
+              name: "react-router",
+              importNames: ["createRequestHandler"],
+              message: "Use pageHandler from server/pages.ts.",
+            },
+          ],
+        },
+      ],
+    },
+  },
 );

@@ -42,6 +42,8 @@ export default function handleRequest(
         [readyOption]() {
           renderErrors.shellReady();
           const body = new PassThrough();
+          // Rendered to the end ("finish"), or the visitor went away ("close"): nothing to abort.
+          body.once("finish", stopAbortTimer).once("close", stopAbortTimer);
           responseHeaders.set("Content-Type", "text/html; charset=utf-8");
           // A page answers 405 to a post when it has no form (other methods stop earlier, in
           // server/security.ts); it still serves GET and HEAD.
@@ -55,13 +57,20 @@ export default function handleRequest(
           pipe(body);
         },
         onShellError(error: unknown) {
+          stopAbortTimer();
           renderErrors.shellFailed();
           reject(error);
         },
         onError: renderErrors.onError,
       },
     );
-    setTimeout(abort, streamTimeout + 1000);
+    // Stops a render that is still streaming after the loaders' own timeout. The timer is cleared
+    // as soon as the stream ends or fails: left to run, it would keep each request's render (its
+    // React tree, loader data and route matches) in memory for six seconds after the answer.
+    const abortTimer = setTimeout(abort, streamTimeout + 1000);
+    function stopAbortTimer() {
+      clearTimeout(abortTimer);
+    }
   });
 }
 

@@ -1,5 +1,4 @@
 import "react-router";
-import { createRequestHandler } from "@react-router/express";
 import express, { type Request, type Response } from "express";
 import { config, SetupError } from "#app/config.server";
 import { openConfiguredDatabase, setDatabase, database } from "#app/db/client.server";
@@ -9,6 +8,7 @@ import { startBookingWorker } from "#app/services/booking/reconcile.server";
 import { startOutboxWorker, type OutboxWorker } from "#app/services/email.server";
 import { log } from "#app/services/log.server";
 import { loadServerSecret } from "#app/services/secrets.server";
+import { pageHandler } from "./pages";
 import {
   clientAddress,
   cspNonce,
@@ -23,6 +23,7 @@ import {
 
 export { config, log, SetupError };
 export { createAdminFromCommandLine } from "./cli";
+export { fixedFiles } from "./static-files";
 
 declare module "react-router" {
   interface AppLoadContext {
@@ -140,8 +141,9 @@ export function security({ viteDevServer }: { viteDevServer: boolean }) {
   return router;
 }
 
-const renderPages = createRequestHandler({
-  build: () => import("virtual:react-router/server-build"),
+// The build itself in production (its route table is made once); a function under Vite's dev server.
+const renderPages = pageHandler(() => import("virtual:react-router/server-build"), {
+  development: import.meta.env.DEV,
   getLoadContext: (req, res) => ({
     cspNonce: res.locals.cspNonce as string,
     clientAddress: req.ip ?? "unknown",

@@ -46,7 +46,8 @@ if (vite) {
   app.use(vite.middlewares);
 } else {
   app.use("/assets", express.static("build/client/assets", { immutable: true, maxAge: "1y" }));
-  app.use(express.static("build/client", { maxAge: "1h", index: false }));
+  // robots.txt, the icon: listed once at start, so a page request does not ask the disk first.
+  app.use(server.fixedFiles("build/client", { maxAge: "1h", index: false }));
 }
 app.use(server.handler);
 
