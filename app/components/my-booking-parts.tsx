@@ -177,21 +177,33 @@ export const LINK_REFUSED = {
   invalid:
     "This link does not work: it is not complete, or it has been changed. Your bookings are all on the My bookings page.",
   expired:
-    "This link has expired: links in our e-mails stop working after the appointment. Your bookings are all on the My bookings page.",
+    "This link has expired: links in our e-mails stop working after the appointment they were sent for. As you are signed in, you can still see your booking.",
 } as const;
 
-/** A changed or expired e-mail link: said plainly, with the way to his bookings. */
-export function LinkRefused({ reason }: { reason: keyof typeof LINK_REFUSED }) {
+/** A changed or expired e-mail link: said plainly, with the way to his booking or bookings. */
+export function LinkRefused({
+  reason,
+  reference,
+}: {
+  reason: keyof typeof LINK_REFUSED;
+  reference: string;
+}) {
   return (
     <>
-      <h1>This link does not work</h1>
+      <h1>{reason === "expired" ? "This link has expired" : "This link does not work"}</h1>
       <p className="warning" role="alert">
         {LINK_REFUSED[reason]}
       </p>
       <p>
-        <Link className="button" to="/my-bookings">
-          Go to My bookings
-        </Link>
+        {reason === "expired" ? (
+          <Link className="button" to={`/my-bookings/${reference}`}>
+            See booking {reference}
+          </Link>
+        ) : (
+          <Link className="button" to="/my-bookings">
+            Go to My bookings
+          </Link>
+        )}
       </p>
     </>
   );

@@ -400,7 +400,7 @@ describe("signed links from our e-mails", () => {
     await visitor.context().close();
   });
 
-  it("refuses a changed link and another account with a valid one; shows the owner his booking from an expired one", async () => {
+  it("refuses a changed link, an expired one (offering the booking itself) and another account with a valid one", async () => {
     const { page, booked, linked } = await bookingOfNewPatient();
     const valid = new URLSearchParams(signedBookingQuery(linked));
     const changed = new URLSearchParams(valid);
@@ -418,12 +418,18 @@ describe("signed links from our e-mails", () => {
     expect(response?.status()).toBe(403);
     await page.getByRole("heading", { name: "This link does not work" }).waitFor();
 
-    // An expired link of his own (an e-mail about an earlier date) just shows him his booking.
+    // An expired link of his own (an e-mail about an earlier date) is refused, and offers him the
+    // booking itself, which his session (not the link) shows.
     const expired = signedBookingQuery({ ...linked, eventDate: londonDay(-3) });
     response = await page.goto(`/my-bookings/${booked.reference}?${expired}`);
-    expect(response?.status()).toBe(200);
-    await page.getByRole("heading", { name: "Your booking" }).waitFor();
+    expect(response?.status()).toBe(410);
+    await page.getByRole("heading", { name: "This link has expired" }).waitFor();
+    expect(await page.locator("main").textContent()).not.toContain("Wear a shirt");
     expect(response?.headers()["referrer-policy"]).toContain("same-origin");
+    await expectNoAxeViolations(page);
+    await page.getByRole("link", { name: `See booking ${booked.reference}` }).click();
+    await page.getByRole("heading", { name: "Your booking" }).waitFor();
+    expect(new URL(page.url()).search).toBe("");
 
     // "?cancelled" in the address announces nothing about a booking that is not cancelled.
     response = await page.goto(`/my-bookings/${booked.reference}?cancelled`);

@@ -520,7 +520,7 @@ describe("signed links to a booking's page", () => {
     }
   });
 
-  it("shows the owner his booking from an expired link of his own; refuses a changed one and another account", async () => {
+  it("refuses an expired link of the owner's own and a changed one, pointing him to the booking; another account gets not-found", async () => {
     const { db } = database;
     const owner = await person();
     const ev = await insertFreeEvent(db, { eventDate: "2026-06-10" });
@@ -534,12 +534,12 @@ describe("signed links to a booking's page", () => {
       { userId: owner.id, reference: row.reference, query: old },
       NOW,
     );
-    expect(opened).toMatchObject({ kind: "found", fromLink: true });
+    expect(opened).toEqual({ kind: "link-refused", reason: "expired", reference: row.reference });
     const changed = new URLSearchParams(old);
     changed.set("expires", String(Number(old.get("expires")) + 1));
     expect(
       await openMyBooking(db, { userId: owner.id, reference: row.reference, query: changed }, NOW),
-    ).toEqual({ kind: "link-refused", reason: "invalid" });
+    ).toEqual({ kind: "link-refused", reason: "invalid", reference: row.reference });
     const other = await person();
     expect(
       await openMyBooking(db, { userId: other.id, reference: row.reference, query: old }, NOW),

@@ -51,12 +51,13 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   if (opened.kind === "not-found") throw data(null, { status: 404 });
   if (opened.kind === "link-refused")
     return data(
-      { refused: opened.reason },
+      { refused: opened.reason, reference: opened.reference },
       { status: opened.reason === "expired" ? 410 : 403, headers: TOKEN_LINK_HEADERS },
     );
   return data(
     { booking: shownBooking(opened.booking), preview: cancelPreview(opened.booking) },
-    { headers: NO_STORE },
+    // A signature in the address stays out of the Referer (D-109).
+    { headers: opened.fromLink ? TOKEN_LINK_HEADERS : NO_STORE },
   );
 }
 
@@ -113,7 +114,8 @@ export function shouldRevalidate({
 
 export default function CancelBooking({ loaderData, actionData }: Route.ComponentProps) {
   const navigation = useNavigation();
-  if ("refused" in loaderData) return <LinkRefused reason={loaderData.refused} />;
+  if ("refused" in loaderData)
+    return <LinkRefused reason={loaderData.refused} reference={loaderData.reference} />;
   const { booking, preview } = loaderData;
   const back = `/my-bookings/${booking.reference}`;
   return (

@@ -19,7 +19,7 @@ export const headers = pipeHeaders;
 
 /**
  * One of the signed-in person's bookings; 404 for anyone else's. Opened from a signed e-mail link
- * (after signing in, if need be), a changed link is refused; an expired one of his just shows it.
+ * (after signing in, if need be), a changed or expired link is refused (an expired one offers his booking).
  */
 export async function loader({ request, params }: Route.LoaderArgs) {
   const user = await requireUser(request);
@@ -32,7 +32,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   if (opened.kind === "not-found") throw data(null, { status: 404 });
   if (opened.kind === "link-refused")
     return data(
-      { refused: opened.reason },
+      { refused: opened.reason, reference: opened.reference },
       { status: opened.reason === "expired" ? 410 : 403, headers: TOKEN_LINK_HEADERS },
     );
   return data(
@@ -46,7 +46,8 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 }
 
 export default function MyBooking({ loaderData }: Route.ComponentProps) {
-  if ("refused" in loaderData) return <LinkRefused reason={loaderData.refused} />;
+  if ("refused" in loaderData)
+    return <LinkRefused reason={loaderData.refused} reference={loaderData.reference} />;
   const { booking, cancelled } = loaderData;
   return (
     <>

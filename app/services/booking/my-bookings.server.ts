@@ -199,19 +199,18 @@ export async function findMyBooking(
 export type OpenedBooking =
   | { kind: "not-found" }
   /**
-   * opened from a changed e-mail link (or one made for another booking or person): refused
-   * whoever is signed in. ("expired" is no longer answered: an expired link of the owner's own
-   * shows him his booking.)
+   * opened from a changed e-mail link (or one made for another booking or person), or from one
+   * past its expiry: refused, and the page says so (with, for his own booking, the way to it)
    */
-  | { kind: "link-refused"; reason: "invalid" | "expired" }
+  | { kind: "link-refused"; reason: "invalid" | "expired"; reference: string }
   | { kind: "found"; booking: MyBooking; fromLink: boolean };
 
 /**
  * One of the signed-in person's bookings, as its pages open it: not found (another's, or none),
  * or, when the address carries a signed link (`booking-links.server.ts`), refused unless the link
- * is ours, for this booking and its owner. An expired link of his own just shows it: the link
- * grants nothing by itself (the session does), and after a change of time the old e-mail's link
- * expires on the old date.
+ * is ours, for this booking and its owner and still in date. An expired link is refused too (an
+ * old e-mail's link is no way in), but as the booking is his, the page offers him the booking
+ * itself: his session, not the link, is what shows it.
  */
 export async function openMyBooking(
   db: Db,
@@ -221,8 +220,9 @@ export async function openMyBooking(
   const found = await findMyBooking(db, input, now);
   if (!found) return { kind: "not-found" };
   const link = checkBookingLink(input.query, found, now);
-  if (link.kind === "invalid") return { kind: "link-refused", reason: link.kind };
-  // The address carries a signature still (in date or not): its page keeps it out of Referer.
+  if (link.kind === "invalid" || link.kind === "expired")
+    return { kind: "link-refused", reason: link.kind, reference: found.reference };
+  // The address carries a signature: its page keeps it out of Referer.
   return { kind: "found", booking: found, fromLink: link.kind !== "none" };
 }
 
