@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { organisation } from "#app/content/organisation";
 import type { Db } from "#app/db/client.server";
-import { booking, profile, testResult, user } from "#app/db/schema";
+import { booking, testResult } from "#app/db/schema";
 import { bookingStage, canTake } from "#app/domain/booking-lifecycle";
 import { appointmentInstants } from "#app/domain/calendar";
 import { cancellationTerms, type Refusal } from "#app/domain/cancellation-policy";
@@ -15,7 +15,7 @@ import { offerFreedPlaces } from "../waitlist.server";
 import { calendarEntryFor, calendarFileName } from "./calendar.server";
 import { paidPence, policyInput, type MyBooking } from "./my-bookings.server";
 import { lockBooking, lockEvent, lockPerson, type Booking, type EventRow } from "./places.server";
-import { toBookingView } from "./view.server";
+import { bookingRecipient, toBookingView } from "./view.server";
 
 /**
  * A patient cancelling his own booking. One transaction, with the locks in the order
@@ -193,18 +193,13 @@ async function cancelInTransaction(tx: Db, input: CancelInput, now: Date): Promi
     .where(eq(booking.id, row.id))
     .returning();
 
-  const [person] = await tx
-    .select({ email: user.email, name: user.name, firstName: profile.firstName })
-    .from(user)
-    .leftJoin(profile, eq(profile.userId, user.id))
-    .where(eq(user.id, row.userId));
-  if (!person) throw new Error("booking without a user");
+  const person = await bookingRecipient(tx, row.userId);
   const view = toBookingView({ booking: cancelled!, event: ev, productName: "" }, now);
   await enqueueEmail(
     tx,
     cancellationEmail({
       to: person.email,
-      firstName: person.firstName ?? person.name,
+      firstName: person.firstName,
       row: cancelled!,
       ev,
       address: view.address,

@@ -1,15 +1,7 @@
 import { and, asc, eq, gte, inArray, ne } from "drizzle-orm";
 import { organisation } from "#app/content/organisation";
 import type { Db } from "#app/db/client.server";
-import {
-  booking,
-  consent,
-  event,
-  profile,
-  screeningProduct,
-  testResult,
-  user,
-} from "#app/db/schema";
+import { booking, consent, event, profile, screeningProduct, testResult } from "#app/db/schema";
 import { type ChangeRefusal } from "#app/domain/booking-change";
 import { normaliseBookingReference } from "#app/domain/booking-reference";
 import { bookingStage, canTake, isHoldLive, PLACE_STATUSES } from "#app/domain/booking-lifecycle";
@@ -38,7 +30,7 @@ import {
   type Booking,
   type EventRow,
 } from "./places.server";
-import { toBookingView, type BookingView } from "./view.server";
+import { bookingRecipient, toBookingView, type BookingView } from "./view.server";
 
 /**
  * A patient moves his own confirmed booking to another free time, of the same event or of another
@@ -266,12 +258,7 @@ async function changeEmails(
   details: { before: Booking; after: Booking; oldEvent: EventRow; target: EventRow; now: Date },
 ): Promise<OutgoingEmail[]> {
   const { before, after, oldEvent, target, now } = details;
-  const [person] = await tx
-    .select({ email: user.email, name: user.name, firstName: profile.firstName })
-    .from(user)
-    .leftJoin(profile, eq(profile.userId, user.id))
-    .where(eq(user.id, after.userId));
-  if (!person) throw new Error("booking without a user");
+  const person = await bookingRecipient(tx, after.userId);
   const [product] = await tx
     .select({ name: screeningProduct.name })
     .from(screeningProduct)
@@ -280,7 +267,7 @@ async function changeEmails(
   const was = toBookingView({ booking: before, event: oldEvent, productName }, now);
   const is = toBookingView({ booking: after, event: target, productName }, now);
   const lines = [
-    `Hello ${person.firstName ?? person.name},`,
+    `Hello ${person.firstName},`,
     "",
     "Your screening appointment has been moved to a new time.",
     "",
@@ -306,7 +293,7 @@ async function changeEmails(
     organisation.name,
   ];
   const oldTimeLines = [
-    `Hello ${person.firstName ?? person.name},`,
+    `Hello ${person.firstName},`,
     "",
     `You moved your screening appointment (booking reference ${is.reference}) to ${formatLongDate(is.eventDate)} at ${is.slotStart}. This is the old time, which is now cancelled:`,
     "",

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { organisation } from "#app/content/organisation";
 import type { Db } from "#app/db/client.server";
-import { booking, profile, screeningProduct, user } from "#app/db/schema";
+import { booking, screeningProduct } from "#app/db/schema";
 import { appointmentInstants } from "#app/domain/calendar";
 import { formatLongDate } from "#app/domain/date-labels";
 import { bookingTermsSentences } from "#app/domain/terms-wording";
@@ -11,7 +11,7 @@ import { manageBookingUrl } from "../booking-links.server";
 import { enqueueEmail, type OutgoingEmail } from "../email.server";
 import { calendarEntryFor, calendarFileName } from "./calendar.server";
 import type { Booking, EventRow } from "./places.server";
-import { toBookingView, type BookingView } from "./view.server";
+import { bookingRecipient, toBookingView, type BookingView } from "./view.server";
 
 /** Confirming a booking: the last step, for a free booking at consent and a paid one at capture. */
 
@@ -103,16 +103,11 @@ export async function confirmLocked(
     .set({ status: "confirmed", paymentStatus, confirmedAt: now, updatedAt: now })
     .where(eq(booking.id, row.id))
     .returning();
-  const [person] = await tx
-    .select({ email: user.email, name: user.name, firstName: profile.firstName })
-    .from(user)
-    .leftJoin(profile, eq(profile.userId, user.id))
-    .where(eq(user.id, row.userId));
+  const person = await bookingRecipient(tx, row.userId);
   const [product] = await tx
     .select({ name: screeningProduct.name })
     .from(screeningProduct)
     .where(eq(screeningProduct.id, ev.productId));
-  if (!person) throw new Error("booking without a user");
   const view = toBookingView(
     { booking: confirmed!, event: ev, productName: product?.name ?? "" },
     now,
@@ -121,7 +116,7 @@ export async function confirmLocked(
     tx,
     confirmationEmail({
       to: person.email,
-      firstName: person.firstName ?? person.name,
+      firstName: person.firstName,
       view,
       row: confirmed!,
       event: ev,

@@ -1,6 +1,13 @@
 import { and, eq } from "drizzle-orm";
 import type { Db } from "#app/db/client.server";
-import { booking, event, paymentTransaction, screeningProduct } from "#app/db/schema";
+import {
+  booking,
+  event,
+  paymentTransaction,
+  profile,
+  screeningProduct,
+  user,
+} from "#app/db/schema";
 import { normaliseBookingReference } from "#app/domain/booking-reference";
 import { isHoldLive, type BookingStatus, type PaymentStatus } from "#app/domain/booking-lifecycle";
 import { slotEndTime } from "#app/domain/calendar";
@@ -144,4 +151,18 @@ export async function bookingForOrder(db: Db, orderId: string): Promise<Booking 
   if (!earlier) return undefined;
   const [row] = await db.select().from(booking).where(eq(booking.id, earlier.bookingId));
   return row;
+}
+
+/** Who a booking's e-mail goes to: his address, and the name to greet him by. */
+export async function bookingRecipient(
+  tx: Db,
+  userId: string,
+): Promise<{ email: string; firstName: string }> {
+  const [person] = await tx
+    .select({ email: user.email, name: user.name, firstName: profile.firstName })
+    .from(user)
+    .leftJoin(profile, eq(profile.userId, user.id))
+    .where(eq(user.id, userId));
+  if (!person) throw new Error("booking without a user");
+  return { email: person.email, firstName: person.firstName ?? person.name };
 }
