@@ -3,8 +3,8 @@ import { consentWording } from "#app/content/consent";
 
 export { CONSENT_WORDING_VERSION } from "#app/content/consent";
 
-/** The consent form's questions, in the spec's field names, and the order of the error summary. */
-export const CONSENT_FIELDS = [
+/** The questions whose answers are kept (`consent.answers`), in the form's order. */
+export const CONSENT_ANSWER_FIELDS = [
   "numberOfPsaTest",
   "familyHistoryProstateCancer",
   "familyMemberWithProstateCancer",
@@ -12,6 +12,11 @@ export const CONSENT_FIELDS = [
   "familyMemberWithOvarianCancer",
   "motherSideDetails",
   "medicationHistory",
+] as const;
+
+/** The consent form's questions, in the spec's field names, and the order of the error summary. */
+export const CONSENT_FIELDS = [
+  ...CONSENT_ANSWER_FIELDS,
   "terms",
   "sampleConsent",
   "gpConsent",

@@ -3,7 +3,11 @@ import type { Route } from "./+types/my-data";
 import { pageMeta } from "#app/components/meta";
 import { db } from "#app/db/client.server";
 import type { ConsentAnswers } from "#app/domain/consent";
-import { CONSENT_LABELS, PSA_TEST_NUMBER_LABELS } from "#app/domain/consent-options";
+import {
+  CONSENT_ANSWER_FIELDS,
+  CONSENT_LABELS,
+  PSA_TEST_NUMBER_LABELS,
+} from "#app/domain/consent-options";
 import { formatLondonDateTime, formatLongDate } from "#app/domain/date-labels";
 import { formatNhsNumber } from "#app/domain/nhs-number";
 import { formatPounds } from "#app/domain/pricing";
@@ -220,15 +224,7 @@ function answerText(field: keyof ConsentAnswers, answers: ConsentAnswers): strin
   return value === null || value === undefined ? null : String(value);
 }
 
-const ANSWER_FIELDS = [
-  "numberOfPsaTest",
-  "familyHistoryProstateCancer",
-  "familyMemberWithProstateCancer",
-  "familyHistoryBreastOvarianCancer",
-  "familyMemberWithOvarianCancer",
-  "motherSideDetails",
-  "medicationHistory",
-] as const satisfies readonly (keyof ConsentAnswers)[];
+const ANSWER_FIELDS = CONSENT_ANSWER_FIELDS satisfies readonly (keyof ConsentAnswers)[];
 
 function ConsentSection({ myData }: { myData: MyData }) {
   return (
