@@ -13,6 +13,8 @@ import { NonceProvider } from "./components/nonce";
 import { noteDatabaseError } from "./db/health.server";
 import { logError, routeOf } from "./services/log.server";
 import { streamingErrorLog } from "./services/render-errors.server";
+import { isShareablePage, SHARED_PAGE_HEADERS } from "./utils/headers";
+import { pageNeedsScripts } from "./utils/page-scripts";
 
 export const streamTimeout = 5_000;
 
@@ -23,22 +25,40 @@ export default function handleRequest(
   routerContext: EntryContext,
   loadContext: AppLoadContext,
 ) {
-  // Vite's dev server allows inline scripts instead (server/security.ts), and a nonce there stays in
-  // the page where the client, which cannot know it, renders "": a hydration warning on every page.
-  const nonce = import.meta.env.DEV ? "" : loadContext.cspNonce;
+  const { matches } = routerContext.staticHandlerContext;
+  const scripts = pageNeedsScripts(
+    matches.map((match) => routerContext.routeModules[match.route.id]?.handle),
+  );
+  // A page without scripts carries no nonce, so its bytes are the same for every visitor. Vite's dev
+  // server allows inline scripts instead (server/security.ts), and a nonce there stays in the page
+  // where the client, which cannot know it, renders "": a hydration warning on every page.
+  const nonce = import.meta.env.DEV || !scripts ? "" : loadContext.cspNonce;
+  const shareable = isShareablePage({
+    method: request.method,
+    requestHeaders: request.headers,
+    status: responseStatusCode,
+    responseHeaders,
+    scripts,
+  });
+  if (shareable)
+    for (const [name, value] of Object.entries(SHARED_PAGE_HEADERS))
+      responseHeaders.set(name, value);
   return new Promise<Response>((resolve, reject) => {
     const renderErrors = streamingErrorLog(routeOf(request));
     const userAgent = request.headers.get("user-agent");
-    // Crawlers and SPA-mode builds get the whole document at once.
+    // Crawlers, SPA-mode builds and pages without scripts get the whole document at once: streaming
+    // the rest of a page after its shell needs inline scripts to put it in place.
     const readyOption =
-      (userAgent && isbot(userAgent)) || routerContext.isSpaMode ? "onAllReady" : "onShellReady";
+      (userAgent && isbot(userAgent)) || routerContext.isSpaMode || !scripts
+        ? "onAllReady"
+        : "onShellReady";
 
     const { pipe, abort } = renderToPipeableStream(
       <NonceProvider value={nonce}>
         <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
       </NonceProvider>,
       {
-        nonce,
+        nonce: nonce || undefined,
         [readyOption]() {
           renderErrors.shellReady();
           const body = new PassThrough();

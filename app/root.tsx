@@ -8,6 +8,7 @@ import {
   data,
   isRouteErrorResponse,
   useLocation,
+  useMatches,
   useRouteError,
 } from "react-router";
 import type { Route } from "./+types/root";
@@ -20,6 +21,7 @@ import { BackOfficeHeader } from "./components/admin/back-office-header";
 import { organisation } from "./content/organisation";
 import stylesheet from "./styles/app.css?url";
 import { pipeHeaders } from "./utils/headers";
+import { pageNeedsScripts } from "./utils/page-scripts";
 
 export const links: Route.LinksFunction = () => [
   { rel: "stylesheet", href: stylesheet },
@@ -44,6 +46,7 @@ const PATHS_WITHOUT_FOOTER = new Set(["/news"]);
 export function Layout({ children }: { children: React.ReactNode }) {
   const nonce = useNonce();
   const { pathname } = useLocation();
+  const scripts = pageNeedsScripts(useMatches().map((match) => match.handle));
   const isBackOffice = pathname === "/admin" || pathname.startsWith("/admin/");
   return (
     <html lang="en-GB" suppressHydrationWarning>
@@ -53,9 +56,9 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <meta name="theme-color" content="#13294b" />
         <Meta />
         {/* The browser blanks nonce attributes before hydration, so the client's "" matches. */}
-        <Links nonce={nonce} />
+        <Links nonce={scripts ? nonce : undefined} />
         {/* Marks that scripts run, so menus start closed only when they can be opened. */}
-        <script nonce={nonce}>{`document.documentElement.classList.add("js")`}</script>
+        {scripts && <script nonce={nonce}>{`document.documentElement.classList.add("js")`}</script>}
       </head>
       <body>
         <a className="skip-link" href="#main-content">
@@ -66,9 +69,14 @@ export function Layout({ children }: { children: React.ReactNode }) {
           {children}
         </main>
         {!isBackOffice && !PATHS_WITHOUT_FOOTER.has(pathname) && <SiteFooter />}
-        <RouteAnnouncer />
-        <ScrollRestoration nonce={nonce} />
-        <Scripts nonce={nonce} />
+        {/* A page without scripts is plain HTML: no router, no scroll keeping, no hydration. */}
+        {scripts && (
+          <>
+            <RouteAnnouncer />
+            <ScrollRestoration nonce={nonce} />
+            <Scripts nonce={nonce} />
+          </>
+        )}
       </body>
     </html>
   );

@@ -8,6 +8,8 @@ import { startBookingWorker } from "#app/services/booking/reconcile.server";
 import { startOutboxWorker, type OutboxWorker } from "#app/services/email.server";
 import { log } from "#app/services/log.server";
 import { loadServerSecret } from "#app/services/secrets.server";
+import { sharedPages } from "#app/services/page-cache.server";
+import { sharedPageCache } from "./page-cache";
 import { pageHandler } from "./pages";
 import {
   clientAddress,
@@ -150,5 +152,10 @@ const renderPages = pageHandler(() => import("virtual:react-router/server-build"
   }),
 });
 
-/** Pages and the API, behind the database gate, with a last-resort error handler. */
-export const handler = express.Router().use(databaseGate, renderPages, errorHandler);
+/**
+ * Pages and the API, behind the database gate, with a last-resort error handler. A page kept for
+ * every visitor is sent before the gate: it needs no database, and stays up while the database is down.
+ */
+export const handler = express
+  .Router()
+  .use(sharedPageCache(sharedPages), databaseGate, renderPages, errorHandler);

@@ -1,9 +1,9 @@
-import { useId, useState, type ReactNode } from "react";
+import type { ReactNode } from "react";
 import { truncateText } from "#app/domain/truncate";
 
 /**
- * Text cut at `limit` characters with a Show More / Show Less toggle. Without JavaScript the
- * full text shows instead (the no-js-only copy), so nothing is out of anyone's reach.
+ * Text cut at `limit` characters with a Show More / Show Less toggle: a disclosure, so it works
+ * with or without scripts. Open, the whole text takes the cut one's place.
  */
 export function ExpandableText({
   text,
@@ -19,51 +19,39 @@ export function ExpandableText({
   /** Names the card for screen readers, e.g. "Show More about Who We Are". */
   subject: string;
 }) {
-  const [expanded, setExpanded] = useState(false);
-  const id = useId();
   const { text: short, truncated } = truncateText(text, limit);
   if (!truncated) return <p>{text}</p>;
   return (
     <div className="expandable">
-      <p className="no-js-only">{text}</p>
-      <p id={id} className="js-only">
-        {expanded ? text : short}
-      </p>
-      <ToggleButton
-        expanded={expanded}
-        controls={id}
-        onToggle={() => setExpanded(!expanded)}
-        subject={subject}
-      >
-        {expanded ? lessLabel : moreLabel}
-      </ToggleButton>
+      <p className="expandable__short">{short}</p>
+      <ShowMore moreLabel={moreLabel} lessLabel={lessLabel} subject={subject}>
+        <p>{text}</p>
+      </ShowMore>
     </div>
   );
 }
 
-export function ToggleButton({
-  expanded,
-  controls,
-  onToggle,
+/** A Show More disclosure (`<details>`): its label says what pressing it does next. */
+export function ShowMore({
+  moreLabel,
+  lessLabel,
   subject,
   children,
 }: {
-  expanded: boolean;
-  controls: string;
-  onToggle: () => void;
+  moreLabel: string;
+  lessLabel: string;
+  /** Names what it opens for screen readers, e.g. "Show More about Who We Are". */
   subject: string;
   children: ReactNode;
 }) {
   return (
-    <button
-      type="button"
-      className="button--link button js-only"
-      aria-expanded={expanded}
-      aria-controls={controls}
-      onClick={onToggle}
-    >
+    <details className="show-more">
+      <summary className="button button--link">
+        <span className="show-more__when-closed">{moreLabel}</span>
+        <span className="show-more__when-open">{lessLabel}</span>
+        <span className="visually-hidden"> about {subject}</span>
+      </summary>
       {children}
-      <span className="visually-hidden"> about {subject}</span>
-    </button>
+    </details>
   );
 }

@@ -43,7 +43,8 @@ export function ErrorSummary({
 
 /**
  * A titled alert that takes focus when it appears and whenever `focusKey` changes (a new answer
- * from the server), so it is read out and scrolled into view. `block` is its CSS block name
+ * from the server), so it is read out and scrolled into view: by its `autofocus` on a page the
+ * server sent, and by the effect on a page with scripts. `block` is its CSS block name
  * (`error-summary`, `notification`), whose `__title` element styles the heading.
  */
 export function FocusedAlert({
@@ -63,7 +64,8 @@ export function FocusedAlert({
     ref.current?.focus();
   }, [focusKey]);
   return (
-    <div className={block} role="alert" aria-labelledby={titleId} tabIndex={-1} ref={ref}>
+    // autoFocus: the browser focuses it on a page with no scripts too (a form posted without them).
+    <div className={block} role="alert" aria-labelledby={titleId} tabIndex={-1} ref={ref} autoFocus>
       <h2 className={`${block}__title`} id={titleId}>
         {title}
       </h2>

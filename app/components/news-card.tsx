@@ -1,20 +1,12 @@
-import { useId, useState } from "react";
+import { useId } from "react";
 import { Link } from "react-router";
 import type { NewsItem } from "#app/content/news";
-import { ToggleButton } from "./expandable-text";
+import { ShowMore } from "./expandable-text";
 import { PlaceholderImage } from "./pictures";
 
-/** A news card whose READ MORE expands the full story in place. */
+/** A news card whose READ MORE opens the full story in place. */
 export function NewsCard({ item }: { item: NewsItem }) {
-  const [expanded, setExpanded] = useState(false);
   const id = useId();
-  const full = (
-    <div className="news-card__full">
-      {item.fullDescription.map((paragraph) => (
-        <p key={paragraph}>{paragraph}</p>
-      ))}
-    </div>
-  );
   return (
     <article className="card" aria-labelledby={`${id}-title`}>
       <PlaceholderImage seed={`news-${item.id}`} alt="" width={480} height={270} />
@@ -23,21 +15,18 @@ export function NewsCard({ item }: { item: NewsItem }) {
       </h3>
       <p className="card__meta">{item.date}</p>
       <p>{item.description}</p>
-      <div className="no-js-only">{full}</div>
-      <div id={id} className="js-only" hidden={!expanded}>
-        {expanded && full}
-      </div>
-      <div className="card__actions">
-        <ToggleButton
-          expanded={expanded}
-          controls={id}
-          onToggle={() => setExpanded(!expanded)}
-          subject={item.title}
-        >
-          {expanded ? "READ LESS" : "READ MORE"}
-        </ToggleButton>
-        {item.link && <Link to={item.link.to}>{item.link.label}</Link>}
-      </div>
+      <ShowMore moreLabel="READ MORE" lessLabel="READ LESS" subject={item.title}>
+        <div className="news-card__full">
+          {item.fullDescription.map((paragraph) => (
+            <p key={paragraph}>{paragraph}</p>
+          ))}
+        </div>
+      </ShowMore>
+      {item.link && (
+        <div className="card__actions">
+          <Link to={item.link.to}>{item.link.label}</Link>
+        </div>
+      )}
     </article>
   );
 }

@@ -9,7 +9,7 @@ const PATHS_WITH_OWN_ACCOUNT_NOTICE = new Set(["/login"]);
 
 export function SiteHeader() {
   const menuOpen = useOpenUntilNavigation();
-  const menuButton = useRef<HTMLButtonElement>(null);
+  const menuButton = useRef<HTMLElement>(null);
   const { pathname } = useLocation();
   const { open: phoneMenuOpen, close: closePhoneMenu } = menuOpen;
   // Escape closes the phone's menu and puts focus back on its button.
@@ -76,18 +76,18 @@ export function SiteHeader() {
             <span className="brand__tagline">Advocacy for men's health</span>
           </span>
         </Link>
-        <button
-          ref={menuButton}
-          type="button"
+        {/* A disclosure, so that the menu opens and closes on a phone with or without scripts. */}
+        <details
           className="menu-toggle"
-          aria-expanded={menuOpen.open}
-          aria-controls="site-nav"
-          onClick={menuOpen.toggle}
+          open={menuOpen.open}
+          onToggle={(event) => menuOpen.set(event.currentTarget.open)}
         >
-          <MenuIcon /> Menu
-        </button>
+          <summary ref={menuButton} aria-controls="site-nav">
+            <MenuIcon /> Menu
+          </summary>
+        </details>
       </div>
-      <nav id="site-nav" className={`site-nav${menuOpen.open ? " is-open" : ""}`} aria-label="Main">
+      <nav id="site-nav" className="site-nav" aria-label="Main">
         <ul className="page-width site-nav__list">
           {mainNavigation.map((item) => (
             <NavEntry key={item.to} item={item} />
@@ -113,12 +113,13 @@ export function SiteHeader() {
 }
 
 /**
- * A top-level link with a dropdown. The dropdown opens on hover (CSS) and by its toggle button, for
- * keyboards, touch screens and screen readers; a closed dropdown's links are out of the Tab order.
- * Without scripts the toggle does nothing, so keyboard focus opens it instead (CSS).
+ * A top-level link with a dropdown. The dropdown opens on hover (CSS) and by its toggle, a
+ * disclosure that works with or without scripts, for keyboards, touch screens and screen readers.
+ * With scripts, a closed dropdown's links are out of the Tab order, and Escape or a tap elsewhere
+ * closes it; without them keyboard focus inside the entry opens it too (CSS).
  */
 function NavEntry({ item }: { item: NavItem }) {
-  const { open, toggle, close: closeMenu } = useOpenUntilNavigation();
+  const { open, set: setOpen, close: closeMenu } = useOpenUntilNavigation();
   const ref = useRef<HTMLLIElement>(null);
   useEffect(() => {
     if (!open) return;
@@ -150,16 +151,16 @@ function NavEntry({ item }: { item: NavItem }) {
       <NavLink className="site-nav__link" to={item.to} end>
         {item.label}
       </NavLink>
-      <button
-        type="button"
+      <details
         className="site-nav__toggle"
-        aria-expanded={open}
-        aria-controls={menuId}
-        onClick={toggle}
+        open={open}
+        onToggle={(event) => setOpen(event.currentTarget.open)}
       >
-        <ChevronIcon />
-        <span className="visually-hidden">{item.label} menu</span>
-      </button>
+        <summary aria-controls={menuId}>
+          <ChevronIcon />
+          <span className="visually-hidden">{item.label} menu</span>
+        </summary>
+      </details>
       <ul id={menuId} className="site-nav__dropdown">
         {item.children.map((child) => (
           <li key={child.to}>
@@ -176,9 +177,10 @@ function useOpenUntilNavigation() {
   const { key } = useLocation();
   const [openAt, setOpenAt] = useState<string | null>(null);
   const open = openAt === key;
-  const toggle = useCallback(() => setOpenAt((current) => (current === key ? null : key)), [key]);
+  // Follows the disclosure's own state, which the browser changes when its summary is pressed.
+  const set = useCallback((nowOpen: boolean) => setOpenAt(nowOpen ? key : null), [key]);
   const close = useCallback(() => setOpenAt(null), []);
-  return { open, toggle, close };
+  return { open, set, close };
 }
 
 function NewSystemBanner() {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createTtlCache } from "./ttl-cache";
+import { createTtlCache, createTtlMap } from "./ttl-cache";
 
 describe("createTtlCache", () => {
   it("computes once within the lifetime, and again after it", async () => {
@@ -40,5 +40,37 @@ describe("createTtlCache", () => {
     expect(await cache.get("a", async () => "a2")).toBe("a2");
     cache.clear();
     expect(await cache.get("c", async () => "c2")).toBe("c2");
+  });
+});
+
+describe("createTtlMap", () => {
+  it("gives back a value within its lifetime and forgets it after", () => {
+    let clock = 0;
+    const map = createTtlMap<string>({ ttlMs: 1000, maxEntries: 10, now: () => clock });
+    expect(map.set("a", "page", map.generation())).toBe(true);
+    clock = 999;
+    expect(map.get("a")).toBe("page");
+    clock = 1000;
+    expect(map.get("a")).toBeUndefined();
+    expect(map.size).toBe(0);
+  });
+
+  it("refuses a value begun before a clear: it was made from data that has changed since", () => {
+    const map = createTtlMap<string>({ ttlMs: 1000, maxEntries: 10 });
+    const begun = map.generation();
+    map.clear();
+    expect(map.set("a", "stale page", begun)).toBe(false);
+    expect(map.get("a")).toBeUndefined();
+    expect(map.set("a", "fresh page", map.generation())).toBe(true);
+    expect(map.get("a")).toBe("fresh page");
+  });
+
+  it("keeps at most maxEntries, dropping the one stored longest ago", () => {
+    const map = createTtlMap<number>({ ttlMs: 1000, maxEntries: 2 });
+    map.set("a", 1, map.generation());
+    map.set("b", 2, map.generation());
+    map.set("a", 3, map.generation()); // stored again: now the newest
+    map.set("c", 4, map.generation());
+    expect([map.get("a"), map.get("b"), map.get("c")]).toEqual([3, undefined, 4]);
   });
 });

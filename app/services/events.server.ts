@@ -14,6 +14,7 @@ import {
 } from "#app/domain/events";
 import { londonDate } from "#app/domain/london-time";
 import { createTtlCache } from "#app/domain/ttl-cache";
+import { sharedPagesChanged } from "./page-cache.server";
 import { hhmm, placesTaken, placesTakenByEvent } from "./booking/places.server";
 import { isUuid } from "#app/domain/ids";
 
@@ -272,4 +273,5 @@ export function upcomingEventsJson(db: Db, filter: EventFilter): Promise<Uint8Ar
 
 export function eventsChanged() {
   eventListCache.clear();
+  sharedPagesChanged();
 }

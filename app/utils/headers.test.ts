@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { pipeHeaders } from "./headers";
+import { isShareablePage, pipeHeaders } from "./headers";
 
 const call = (parts: {
   parent?: HeadersInit;
@@ -77,4 +77,43 @@ describe("route modules", () => {
       expect(readFileSync(file, "utf8")).toMatch(/export const headers = pipeHeaders;/);
     },
   );
+});
+
+describe("isShareablePage", () => {
+  const page = (overrides: Partial<Parameters<typeof isShareablePage>[0]> = {}) => ({
+    method: "GET",
+    requestHeaders: new Headers(),
+    status: 200,
+    responseHeaders: new Headers({ "Content-Type": "text/html" }),
+    scripts: false,
+    ...overrides,
+  });
+
+  it("shares a script-free page that an anonymous GET got with 200", () => {
+    expect(isShareablePage(page())).toBe(true);
+    expect(isShareablePage(page({ method: "HEAD" }))).toBe(true);
+  });
+
+  it("never shares a page asked for with any cookie, a session's or another", () => {
+    expect(isShareablePage(page({ requestHeaders: new Headers({ Cookie: "a=b" }) }))).toBe(false);
+  });
+
+  it("never shares a page with scripts, whose bytes carry this request's nonce", () => {
+    expect(isShareablePage(page({ scripts: true }))).toBe(false);
+  });
+
+  it("never shares an answer to a form, an error, or a page that sets a cookie", () => {
+    expect(isShareablePage(page({ method: "POST" }))).toBe(false);
+    expect(isShareablePage(page({ status: 404 }))).toBe(false);
+    expect(isShareablePage(page({ status: 500 }))).toBe(false);
+    expect(
+      isShareablePage(page({ responseHeaders: new Headers({ "Set-Cookie": "flash=1" }) })),
+    ).toBe(false);
+  });
+
+  it("keeps a page's own cache rule (personal data and token links say no-store)", () => {
+    expect(
+      isShareablePage(page({ responseHeaders: new Headers({ "Cache-Control": "no-store" }) })),
+    ).toBe(false);
+  });
 });

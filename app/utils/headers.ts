@@ -42,3 +42,38 @@ export const pipeHeaders: HeadersFunction = ({
     headers.set("Cache-Control", "private, no-store");
   return headers;
 };
+
+/** How long a browser or a CDN may keep a page that is the same for every visitor, in seconds. */
+export const SHARED_PAGE_MAX_AGE = 10;
+
+/**
+ * A page anyone may keep: the same bytes for every visitor without a session. `Vary: Cookie`
+ * keeps a CDN from handing it to someone signed in, whose pages say `private, no-store`.
+ */
+export const SHARED_PAGE_HEADERS = {
+  "Cache-Control": `public, max-age=${SHARED_PAGE_MAX_AGE}, stale-while-revalidate=60`,
+  Vary: "Cookie",
+} as const;
+
+/**
+ * Whether a rendered page is the same for every visitor, so that it may be shared: a plain GET
+ * with no cookie at all (no session, no notice carried over from a form), answered 200, with no
+ * script (so no per-request nonce in its bytes), no cookie set, and no cache rule of its own
+ * (every page with personal data or a token says `no-store`).
+ */
+export function isShareablePage(page: {
+  method: string;
+  requestHeaders: Headers;
+  status: number;
+  responseHeaders: Headers;
+  scripts: boolean;
+}): boolean {
+  return (
+    (page.method === "GET" || page.method === "HEAD") &&
+    !page.requestHeaders.has("Cookie") &&
+    page.status === 200 &&
+    !page.scripts &&
+    !page.responseHeaders.has("Set-Cookie") &&
+    !page.responseHeaders.has("Cache-Control")
+  );
+}

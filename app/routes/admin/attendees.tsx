@@ -192,14 +192,17 @@ const UNDO_LABELS: Record<Exclude<CheckInState, "waiting">, string> = {
   sample_taken: "Undo sample",
 };
 
-/** The confirmation after a check-in, in the person's row; it takes focus so it is read out. */
+/**
+ * The confirmation after a check-in, in the person's row; it takes focus so it is read out (by its
+ * `autofocus` when the page comes from the server, by the effect when it changes in place).
+ */
 function Confirmation({ message }: { message: string }) {
   const ref = useRef<HTMLParagraphElement>(null);
   useEffect(() => {
     ref.current?.focus();
   }, [message]);
   return (
-    <p className="checkin-done" role="status" tabIndex={-1} ref={ref}>
+    <p className="checkin-done" role="status" tabIndex={-1} ref={ref} autoFocus>
       <span aria-hidden="true">✓ </span>
       {message}
     </p>

@@ -4,6 +4,7 @@ import type { Route } from "./+types/signup-success";
 import { pageMeta } from "#app/components/meta";
 import { safeRedirect } from "#app/domain/redirect";
 import { pipeHeaders } from "#app/utils/headers";
+import { NEEDS_SCRIPTS } from "#app/utils/page-scripts";
 
 export const meta = () => pageMeta("Signup Successful", "Your account has been created.");
 
@@ -11,6 +12,8 @@ export const meta = () => pageMeta("Signup Successful", "Your account has been c
 const REDIRECT_SECONDS = 3;
 
 export const headers = pipeHeaders;
+// The spec's return after 3 seconds, with a way to stay (WCAG 2.2.1), needs scripts.
+export const handle = NEEDS_SCRIPTS;
 export function loader({ request }: Route.LoaderArgs) {
   return { redirectTo: safeRedirect(new URL(request.url).searchParams.get("redirectTo"), "/") };
 }

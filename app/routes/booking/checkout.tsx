@@ -17,6 +17,7 @@ import { paymentProviderName } from "#app/services/payments/provider.server";
 import { NO_STORE, pipeHeaders } from "#app/utils/headers";
 import { readForm } from "#app/utils/http.server";
 import { bookingJourneyPath, bookingPageFor, bookingPaths } from "#app/domain/booking-paths";
+import { NEEDS_SCRIPTS } from "#app/utils/page-scripts";
 
 /**
  * PayPal's buttons (and their SDK) load only on this page, and only in the browser: the server
@@ -30,6 +31,8 @@ const SDK_LOAD_FAILED = "Failed to load the PayPal JS SDK script.";
 export const meta = () => pageMeta("Checkout", "Pay for your screening appointment.");
 
 export const headers = pipeHeaders;
+// PayPal's buttons need scripts; without them the page sends people to PayPal's own page.
+export const handle = NEEDS_SCRIPTS;
 
 /** What a return from the payment page says, by the `payment` query value. */
 const CHECKOUT_NOTICES = {

@@ -23,11 +23,14 @@ import { requireUser } from "#app/services/guards.server";
 import { logError, routeOf } from "#app/services/log.server";
 import { NO_STORE, pipeHeaders } from "#app/utils/headers";
 import { readForm } from "#app/utils/http.server";
+import { NEEDS_SCRIPTS } from "#app/utils/page-scripts";
 
 export const meta = () =>
   pageMeta("Consent form", "Answer a few questions and give your consent for the PSA test.");
 
 export const headers = pipeHeaders;
+// The warning before the held time runs out (WCAG 2.2.1) needs scripts.
+export const handle = NEEDS_SCRIPTS;
 
 const MORE_TIME = "more-time";
 const NEW_TIME = "new-time";

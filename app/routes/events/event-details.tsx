@@ -34,6 +34,7 @@ import {
   waitlistState,
 } from "#app/services/waitlist.server";
 import { readForm } from "#app/utils/http.server";
+import { NEEDS_SCRIPTS } from "#app/utils/page-scripts";
 
 /** Where BOOK EVENT leads: the booking page for this event, which asks a signed-out visitor to sign in first. */
 export function bookingPath(eventId: string) {
@@ -63,6 +64,8 @@ export async function loader({ params, request }: Route.LoaderArgs) {
 }
 
 export const headers = pipeHeaders;
+// The map and the access-code dialog need scripts; the page works without them too.
+export const handle = NEEDS_SCRIPTS;
 
 export const meta = ({ loaderData }: Route.MetaArgs) =>
   loaderData

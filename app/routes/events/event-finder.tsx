@@ -11,6 +11,7 @@ import { eventStart } from "#app/domain/events";
 import { readEventQueryLeniently } from "#app/domain/event-query";
 import { listUpcomingEvents } from "#app/services/events.server";
 import { pipeHeaders } from "#app/utils/headers";
+import { NEEDS_SCRIPTS } from "#app/utils/page-scripts";
 
 export const meta = () =>
   pageMeta(
@@ -19,6 +20,8 @@ export const meta = () =>
   );
 
 export const headers = pipeHeaders;
+// The map needs scripts; the list and filters work without them.
+export const handle = NEEDS_SCRIPTS;
 
 export async function loader({ request }: Route.LoaderArgs) {
   const query = readEventQueryLeniently(new URL(request.url).searchParams);

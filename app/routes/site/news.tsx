@@ -1,5 +1,5 @@
 import { TeaserCard } from "#app/components/teaser-card";
-import { Form, Link, useSubmit } from "react-router";
+import { Link } from "react-router";
 import type { Route } from "./+types/news";
 import { pageMeta } from "#app/components/meta";
 import { NewsCard } from "#app/components/news-card";
@@ -47,7 +47,6 @@ function pageHref(month: string | null, page: number) {
 
 export default function News({ loaderData, actionData }: Route.ComponentProps) {
   const { items, month, monthLabel, months, page, totalPages } = loaderData;
-  const submit = useSubmit();
 
   return (
     <>
@@ -75,13 +74,9 @@ export default function News({ loaderData, actionData }: Route.ComponentProps) {
       <section className="section" id="latest-news" aria-labelledby="news-title">
         <div className="page-width">
           <h2 id="news-title">RECENT NEWS</h2>
-          <Form
-            method="get"
-            action="/news"
-            className="filter-bar"
-            preventScrollReset
-            onChange={(event) => submit(event.currentTarget, { preventScrollReset: true })}
-          >
+          {/* Choosing a month changes nothing until Show news is pressed (WCAG 3.2.2); the answer
+              opens at this list. */}
+          <form method="get" action="/news#latest-news" className="filter-bar">
             <div className="form-group">
               <label className="label" htmlFor="news-month">
                 Show news from
@@ -104,7 +99,7 @@ export default function News({ loaderData, actionData }: Route.ComponentProps) {
             <button type="submit" className="button button--secondary">
               Show news
             </button>
-          </Form>
+          </form>
 
           <p className="visually-hidden" aria-live="polite">
             {items.length === 0
