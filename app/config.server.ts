@@ -122,6 +122,13 @@ const envSchema = z
     WAITLIST_OFFER_HOURS: wholeNumber(1, 168).default(12),
     /** How many hours before an appointment its reminder goes out (up to two weeks). */
     REMINDER_HOURS_BEFORE: wholeNumber(2, 336).default(48),
+    /**
+     * Seconds a page that is the same for every visitor without a session is kept in memory and
+     * may be kept by browsers and CDNs (0: never). Another instance's change shows within it.
+     */
+    PAGE_CACHE_SECONDS: wholeNumber(0, 300).default(10),
+    /** Milliseconds the upcoming-event lists are shared between pages and the API (0: never). */
+    EVENT_LIST_CACHE_MS: wholeNumber(0, 60_000).default(2000),
     LOG_LEVEL: oneOf(LOG_LEVELS).default("info"),
   })
   .superRefine((env, ctx) => {

@@ -13,7 +13,8 @@ import { NonceProvider } from "./components/nonce";
 import { noteDatabaseError } from "./db/health.server";
 import { logError, routeOf } from "./services/log.server";
 import { streamingErrorLog } from "./services/render-errors.server";
-import { isShareablePage, SHARED_PAGE_HEADERS } from "./utils/headers";
+import { config } from "./config.server";
+import { isShareablePage, sharedPageHeaders } from "./utils/headers";
 import { pageNeedsScripts } from "./utils/page-scripts";
 
 export const streamTimeout = 5_000;
@@ -33,15 +34,18 @@ export default function handleRequest(
   // server allows inline scripts instead (server/security.ts), and a nonce there stays in the page
   // where the client, which cannot know it, renders "": a hydration warning on every page.
   const nonce = import.meta.env.DEV || !scripts ? "" : loadContext.cspNonce;
-  const shareable = isShareablePage({
-    method: request.method,
-    requestHeaders: request.headers,
-    status: responseStatusCode,
-    responseHeaders,
-    scripts,
-  });
+  const { PAGE_CACHE_SECONDS } = config();
+  const shareable =
+    PAGE_CACHE_SECONDS > 0 &&
+    isShareablePage({
+      method: request.method,
+      requestHeaders: request.headers,
+      status: responseStatusCode,
+      responseHeaders,
+      scripts,
+    });
   if (shareable)
-    for (const [name, value] of Object.entries(SHARED_PAGE_HEADERS))
+    for (const [name, value] of Object.entries(sharedPageHeaders(PAGE_CACHE_SECONDS)))
       responseHeaders.set(name, value);
   return new Promise<Response>((resolve, reject) => {
     const renderErrors = streamingErrorLog(routeOf(request));

@@ -115,8 +115,8 @@ export function SiteHeader() {
 /**
  * A top-level link with a dropdown. The dropdown opens on hover (CSS) and by its toggle, a
  * disclosure that works with or without scripts, for keyboards, touch screens and screen readers.
- * With scripts, a closed dropdown's links are out of the Tab order, and Escape or a tap elsewhere
- * closes it; without them keyboard focus inside the entry opens it too (CSS).
+ * A closed dropdown's links are out of the Tab order. With scripts, Escape or a tap elsewhere also
+ * closes it. (A browser without CSS :has() opens it on keyboard focus instead.)
  */
 function NavEntry({ item }: { item: NavItem }) {
   const { open, set: setOpen, close: closeMenu } = useOpenUntilNavigation();

@@ -3,6 +3,7 @@ import crypto from "node:crypto";
 import { hash as argon2Hash, verify as argon2Verify } from "@node-rs/argon2";
 import { betterAuth, getCurrentAdapter, type BetterAuthPlugin } from "better-auth";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
+import { getSessionCookie } from "better-auth/cookies";
 import { twoFactor } from "better-auth/plugins/two-factor";
 import { config } from "#app/config.server";
 import { database, type Db } from "#app/db/client.server";
@@ -173,6 +174,14 @@ const DISABLED_AUTH_PATHS = [
  */
 function cookiePrefix(isProduction: boolean) {
   return isProduction ? "__Host-mhat" : "mhat";
+}
+
+/**
+ * Whether the request carries a session cookie at all. A visitor with none (or only other
+ * cookies) has no session, which is known without asking better-auth and the database.
+ */
+export function hasSessionCookie(request: Request, settings = config()): boolean {
+  return getSessionCookie(request, { cookiePrefix: cookiePrefix(settings.isProduction) }) !== null;
 }
 
 /** better-auth's own log lines go through ours: codes and scrubbed text, never raw errors. */

@@ -1,4 +1,5 @@
 import { and, asc, eq, gte, ilike, inArray, lte, or, sql, type SQL } from "drizzle-orm";
+import { config } from "#app/config.server";
 import type { Db } from "#app/db/client.server";
 import { event, screeningProduct } from "#app/db/schema";
 import {
@@ -194,17 +195,18 @@ export async function listEventsStartingFromNow(
   limit: number,
   now = new Date(),
 ): Promise<EventView[]> {
-  const events = await listUpcomingEvents(db, {}, now);
-  return events
-    .filter(
-      (view) =>
-        eventStart({
-          eventDate: view.event_date,
-          startTime: view.start_time,
-          endTime: view.end_time,
-        }) >= now,
-    )
-    .slice(0, limit);
+  return startingFrom(await listUpcomingEvents(db, {}, now), now).slice(0, limit);
+}
+
+function startingFrom(events: EventView[], now: Date): EventView[] {
+  return events.filter(
+    (view) =>
+      eventStart({
+        eventDate: view.event_date,
+        startTime: view.start_time,
+        endTime: view.end_time,
+      }) >= now,
+  );
 }
 
 export function isEventId(id: string | undefined): id is string {
@@ -252,26 +254,59 @@ export async function eventSlots(db: Db, view: EventView, now = new Date()) {
 }
 
 /**
- * The event list as the API sends it, kept for two seconds per filter. Listing 1,000 events costs
- * tens of milliseconds; under load every request in those two seconds shares one answer. Anything
- * that changes events or bookings calls `eventsChanged()`; capacity itself is enforced by the
- * booking transaction, so a list at most two seconds old never lets anyone over-book.
+ * The upcoming events as the pages and the API show them, kept for two seconds per filter
+ * (EVENT_LIST_CACHE_MS). Listing
+ * 1,000 events costs tens of milliseconds; under load every request in those two seconds shares
+ * one query, however many visitors open the home page, the finder or the API. Anything that
+ * changes events or bookings calls `eventsChanged()`; capacity itself is enforced by the booking
+ * transaction, so a list a few seconds old never lets anyone over-book. Only pages read
+ * these; a rule that decides anything reads the database itself.
  */
-const eventListCache = createTtlCache<Uint8Array<ArrayBuffer>>({ ttlMs: 2000, maxEntries: 200 });
+let caches:
+  | {
+      views: ReturnType<typeof createTtlCache<EventView[]>>;
+      /** The same lists as the API's JSON, already encoded as UTF-8 bytes, sent without more work. */
+      json: ReturnType<typeof createTtlCache<Uint8Array<ArrayBuffer>>>;
+    }
+  | undefined;
 
-/** The JSON, already encoded as UTF-8 bytes, so a cached answer is sent without any more work. */
-export function upcomingEventsJson(db: Db, filter: EventFilter): Promise<Uint8Array<ArrayBuffer>> {
-  const key = JSON.stringify([
+/** Made on first use, when the configuration (EVENT_LIST_CACHE_MS) is known. */
+function eventListCaches() {
+  const ttlMs = config().EVENT_LIST_CACHE_MS;
+  caches ??= {
+    views: createTtlCache<EventView[]>({ ttlMs, maxEntries: 200 }),
+    json: createTtlCache<Uint8Array<ArrayBuffer>>({ ttlMs, maxEntries: 200 }),
+  };
+  return caches;
+}
+
+function filterKey(filter: EventFilter): string {
+  return JSON.stringify([
     filter.categories ?? [],
     filter.location?.trim().toLowerCase() ?? "",
     filter.date ?? "",
   ]);
-  return eventListCache.get(key, async () =>
-    new TextEncoder().encode(JSON.stringify({ events: await listUpcomingEvents(db, filter) })),
+}
+
+/** `listUpcomingEvents` for a page: shared for two seconds with every page and the API. */
+export function sharedUpcomingEvents(db: Db, filter: EventFilter): Promise<EventView[]> {
+  return eventListCaches().views.get(filterKey(filter), () => listUpcomingEvents(db, filter));
+}
+
+/** The home page's few events that start now or later, from the shared list of all of them. */
+export async function sharedEventsStartingFromNow(db: Db, limit: number): Promise<EventView[]> {
+  const now = new Date();
+  return startingFrom(await sharedUpcomingEvents(db, {}), now).slice(0, limit);
+}
+
+export function upcomingEventsJson(db: Db, filter: EventFilter): Promise<Uint8Array<ArrayBuffer>> {
+  return eventListCaches().json.get(filterKey(filter), async () =>
+    new TextEncoder().encode(JSON.stringify({ events: await sharedUpcomingEvents(db, filter) })),
   );
 }
 
 export function eventsChanged() {
-  eventListCache.clear();
+  caches?.views.clear();
+  caches?.json.clear();
   sharedPagesChanged();
 }

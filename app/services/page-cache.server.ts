@@ -1,5 +1,5 @@
+import { config } from "#app/config.server";
 import { createTtlMap } from "#app/domain/ttl-cache";
-import { SHARED_PAGE_MAX_AGE } from "#app/utils/headers";
 
 /** A page that is the same for every visitor without a session, as it was sent. */
 export interface SharedPage {
@@ -13,13 +13,19 @@ export interface SharedPage {
 /**
  * This process's copy of the pages that may be shared (see isShareablePage): cleared whenever
  * events, bookings or places change here (`eventsChanged`), and never older than a browser may
- * keep the page, which also bounds how long another instance's change takes to show.
+ * keep the page (PAGE_CACHE_SECONDS), which also bounds how long another instance's change takes
+ * to show. Made on first use, when the configuration is known.
  */
-export const sharedPages = createTtlMap<SharedPage>({
-  ttlMs: SHARED_PAGE_MAX_AGE * 1000,
-  maxEntries: 200,
-});
+let pages: ReturnType<typeof createTtlMap<SharedPage>> | undefined;
+
+export function sharedPages() {
+  pages ??= createTtlMap<SharedPage>({
+    ttlMs: config().PAGE_CACHE_SECONDS * 1000,
+    maxEntries: 200,
+  });
+  return pages;
+}
 
 export function sharedPagesChanged() {
-  sharedPages.clear();
+  pages?.clear();
 }

@@ -4,7 +4,7 @@ import { db } from "#app/db/client.server";
 import { session, user } from "#app/db/schema";
 import { minutesToWait } from "#app/domain/retry-after";
 import { SIGN_IN_LIMITS, signInThrottle } from "#app/domain/sign-in-limits";
-import { auth } from "./auth.server";
+import { auth, hasSessionCookie } from "./auth.server";
 import { recordAudit } from "./audit.server";
 import { log, logError, routeOf } from "./log.server";
 import { claimTotpCode } from "./two-factor.server";
@@ -36,7 +36,7 @@ export function getSessionUser(request: Request): Promise<SessionUser | null> {
 }
 
 async function lookUpSession(request: Request): Promise<SessionUser | null> {
-  if (!request.headers.get("cookie")) return null;
+  if (!hasSessionCookie(request)) return null;
   const result = await auth().api.getSession({ headers: request.headers });
   if (!result) return null;
   const { id, name, email, emailVerified, twoFactorEnabled } = result.user;

@@ -43,17 +43,16 @@ export const pipeHeaders: HeadersFunction = ({
   return headers;
 };
 
-/** How long a browser or a CDN may keep a page that is the same for every visitor, in seconds. */
-export const SHARED_PAGE_MAX_AGE = 10;
-
 /**
- * A page anyone may keep: the same bytes for every visitor without a session. `Vary: Cookie`
+ * The headers of a page anyone may keep, for `maxAge` seconds (PAGE_CACHE_SECONDS). `Vary: Cookie`
  * keeps a CDN from handing it to someone signed in, whose pages say `private, no-store`.
  */
-export const SHARED_PAGE_HEADERS = {
-  "Cache-Control": `public, max-age=${SHARED_PAGE_MAX_AGE}, stale-while-revalidate=60`,
-  Vary: "Cookie",
-} as const;
+export function sharedPageHeaders(maxAge: number) {
+  return {
+    "Cache-Control": `public, max-age=${maxAge}, stale-while-revalidate=60`,
+    Vary: "Cookie",
+  } as const;
+}
 
 /**
  * Whether a rendered page is the same for every visitor, so that it may be shared: a plain GET

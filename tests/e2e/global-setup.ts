@@ -68,6 +68,11 @@ export default async function setup(project: TestProject) {
       RATE_LIMIT_POSTS_PER_WINDOW: "1000",
       RATE_LIMIT_HOLDS_PER_HOUR: "1000",
       RATE_LIMIT_SIGNUPS_PER_HOUR: "1000",
+      // Tests write events and bookings straight into the database, past eventsChanged(), as
+      // another instance would; every page must show them at once. The caches have their own
+      // server in page-cache.test.ts.
+      PAGE_CACHE_SECONDS: "0",
+      EVENT_LIST_CACHE_MS: "0",
     },
     60_000,
     { logFile: serverLogFile },

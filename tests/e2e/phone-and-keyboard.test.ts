@@ -4,7 +4,14 @@ import { insertPaidEvent, londonDay } from "#tests/support/fixtures/events";
 import { uniqueId } from "#tests/support/fixtures/people";
 import { newPatientPage } from "./patient-support";
 import { tourSite } from "./site-tour";
-import { browserForThisFile, newPage, serverDatabaseForThisFile } from "./support";
+import {
+  browserForThisFile,
+  disclosure,
+  isOpen,
+  newPage,
+  scriptsStarted,
+  serverDatabaseForThisFile,
+} from "./support";
 
 /**
  * What a man in his seventies with a phone set to large text and unsteady hands meets: no page
@@ -147,7 +154,6 @@ describe("the keyboard", () => {
   it("reaches the content without stopping on links of closed menus, and opens a menu with its toggle", async () => {
     const page = await newPage(browser(), { viewport: { width: 1280, height: 800 } });
     await page.goto("/");
-    await page.waitForFunction(() => document.documentElement.classList.contains("js"));
     const stops: { text: string; visible: boolean; inClosedMenu: boolean }[] = [];
     for (let tab = 0; tab < 60; tab++) {
       await page.keyboard.press("Tab");
@@ -157,7 +163,9 @@ describe("the keyboard", () => {
         return {
           text: (focused.textContent ?? "").trim(),
           visible: focused.checkVisibility(),
-          inClosedMenu: !!focused.closest(".has-dropdown:not(.is-open) .site-nav__dropdown"),
+          inClosedMenu: !!focused.closest(
+            ".has-dropdown:not(:has(> details[open])) .site-nav__dropdown",
+          ),
         };
       });
       if (!stop) break;
@@ -167,27 +175,44 @@ describe("the keyboard", () => {
     // Skip link, 3 contact links, Login, Donate, the name, 5 top links, 4 menu toggles, the banner's link.
     expect(stops.length).toBe(17);
 
-    const toggle = page.getByRole("button", { name: "Events menu" });
+    // The page has no scripts: the toggle is the browser's own disclosure.
+    expect(await page.locator("script").count()).toBe(0);
+    const toggle = disclosure(page, "Events menu");
     await toggle.focus();
     await page.keyboard.press("Enter");
     await page.keyboard.press("Tab");
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe("Community");
+    await page.keyboard.press("Shift+Tab");
+    await page.keyboard.press("Enter");
+    expect(await isOpen(page, "Events menu")).toBe(false);
+    await page.context().close();
+  });
+
+  it("closes a menu with Escape on a page with scripts", async () => {
+    const page = await newPage(browser(), { viewport: { width: 1280, height: 800 } });
+    await page.goto("/book-event-main");
+    expect(await scriptsStarted(page)).toBe(true);
+    await page.waitForFunction(() => "__reactRouterRouteModules" in window);
+    const toggle = disclosure(page, "Events menu");
+    await toggle.focus();
+    await page.keyboard.press("Enter");
+    await expect.poll(() => isOpen(page, "Events menu")).toBe(true);
     await page.keyboard.press("Escape");
-    expect(await toggle.getAttribute("aria-expanded")).toBe("false");
+    await expect.poll(() => isOpen(page, "Events menu")).toBe(false);
     await page.context().close();
   });
 
   it("closes the phone's menu with Escape and puts focus back on the Menu button", async () => {
     const page = await newPage(browser(), { viewport: PHONE });
-    await page.goto("/");
-    await page.waitForFunction(() => document.documentElement.classList.contains("js"));
-    const menu = page.getByRole("button", { name: "Menu" });
-    await menu.click();
+    await page.goto("/book-event-main");
+    await scriptsStarted(page);
+    await page.waitForFunction(() => "__reactRouterRouteModules" in window);
+    await disclosure(page, "Menu").click();
     const nav = page.getByRole("navigation", { name: "Main" });
     await nav.getByRole("link", { name: "About Us", exact: true }).focus();
     await page.keyboard.press("Escape");
     await expect.poll(() => nav.isVisible()).toBe(false);
-    expect(await menu.getAttribute("aria-expanded")).toBe("false");
+    expect(await isOpen(page, "Menu")).toBe(false);
     expect(await page.evaluate(() => document.activeElement?.textContent?.trim())).toBe("Menu");
     await page.context().close();
   });

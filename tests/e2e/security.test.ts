@@ -316,8 +316,13 @@ describe("weak passwords", () => {
     expect(page.headers.get("cache-control")).toContain("no-store");
     // Helmet's site-wide policy comes first; browsers use the last one they know (W3C Referrer Policy §8.1).
     expect(page.headers.get("referrer-policy")?.split(",").at(-1)?.trim()).toBe("no-referrer");
+    // The form posts back to the page's own address, token and all, as a browser would.
+    const action = /<form[^>]* action="([^"]+)"/
+      .exec(await page.text())?.[1]
+      ?.replaceAll("&amp;", "&");
+    expect(action).toBe(`${resetPage.pathname}${resetPage.search}`);
 
-    const weak = await postForm("/reset-password", {
+    const weak = await postForm(action!, {
       token,
       newPassword: "12345678",
       confirmPassword: "12345678",

@@ -15,7 +15,7 @@ import { insertWaitlistEntry } from "#tests/support/fixtures/waitlist";
 import { routeTable } from "#tests/support/route-table";
 import { fillConsent, newPatientPage } from "./patient-support";
 import { signedInPatient, signedInStaff } from "./staff-support";
-import { newPage } from "./support";
+import { newPage, scriptsStarted } from "./support";
 
 /** Every content route of the public site, with a heading each must show. */
 export const CONTENT_ROUTES: [path: string, heading: RegExp][] = [
@@ -253,11 +253,8 @@ export async function tourSite(
   await staff.context().close();
 }
 
-/** Waits until the page has hydrated (when it runs scripts), so that measurements are final. */
+/** Waits until the page has started its scripts (when it has any, and they may run). */
 async function ready(page: Page, javaScriptEnabled: boolean) {
-  await page.locator("h1").first().waitFor({ state: "attached" });
-  if (javaScriptEnabled)
-    await page.waitForFunction(() => document.documentElement.classList.contains("js"), null, {
-      timeout: 10_000,
-    });
+  if (javaScriptEnabled) await scriptsStarted(page);
+  else await page.locator("h1").first().waitFor({ state: "attached" });
 }

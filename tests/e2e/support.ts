@@ -45,6 +45,31 @@ export async function newPage(
   return page;
 }
 
+/**
+ * Waits until a page that loads scripts has started them (its inline script marks `<html>` with
+ * `js`), so that what is measured next is final. Most pages load none and are ready as they arrive.
+ * Says whether the page has scripts.
+ */
+export async function scriptsStarted(page: Page): Promise<boolean> {
+  await page.locator("h1").first().waitFor({ state: "attached" });
+  const scripts = (await page.locator('script[type="module"]').count()) > 0;
+  if (scripts)
+    await page.waitForFunction(() => document.documentElement.classList.contains("js"), null, {
+      timeout: 10_000,
+    });
+  return scripts;
+}
+
+/** A disclosure's toggle (`<summary>`: Menu, "Events menu", Show More...) by its whole text. */
+export const disclosure = (page: Page, name: string) =>
+  page
+    .locator("summary")
+    .filter({ hasText: new RegExp(`^\\s*${name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\s*$`) });
+
+/** Whether the disclosure of this name is open. */
+export const isOpen = (page: Page, name: string) =>
+  disclosure(page, name).evaluate((summary) => (summary.parentElement as HTMLDetailsElement).open);
+
 /** Browser errors seen on the page, including CSP refusals and hydration failures. */
 export function pageProblems(page: Page): string[] {
   return (page as Page & { problems?: string[] }).problems ?? [];

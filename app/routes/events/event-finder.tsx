@@ -9,7 +9,7 @@ import { organisation } from "#app/content/organisation";
 import { db } from "#app/db/client.server";
 import { eventStart } from "#app/domain/events";
 import { readEventQueryLeniently } from "#app/domain/event-query";
-import { listUpcomingEvents } from "#app/services/events.server";
+import { sharedUpcomingEvents } from "#app/services/events.server";
 import { pipeHeaders } from "#app/utils/headers";
 import { NEEDS_SCRIPTS } from "#app/utils/page-scripts";
 
@@ -26,11 +26,11 @@ export const handle = NEEDS_SCRIPTS;
 export async function loader({ request }: Route.LoaderArgs) {
   const query = readEventQueryLeniently(new URL(request.url).searchParams);
   const now = new Date();
-  const events = await listUpcomingEvents(
-    db(),
-    { categories: query.for, location: query.location, date: query.date },
-    now,
-  );
+  const events = await sharedUpcomingEvents(db(), {
+    categories: query.for,
+    location: query.location,
+    date: query.date,
+  });
   // The map shows events that have not started yet and have a place on the map.
   const markers = events
     .filter((view) => view.latitude !== null && view.longitude !== null)

@@ -2,7 +2,7 @@ import { Link } from "react-router";
 import type { Route } from "./+types/events-overview";
 import { EventCard } from "#app/components/event-card";
 import { db } from "#app/db/client.server";
-import { listUpcomingEvents } from "#app/services/events.server";
+import { sharedUpcomingEvents } from "#app/services/events.server";
 import { pageMeta } from "#app/components/meta";
 import { LogoTile, PlaceholderImage } from "#app/components/pictures";
 import { organisation } from "#app/content/organisation";
@@ -22,7 +22,7 @@ const LISTED_EVENTS = 8;
 export const headers = pipeHeaders;
 
 export async function loader() {
-  const events = await listUpcomingEvents(db(), {});
+  const events = await sharedUpcomingEvents(db(), {});
   return { events: events.slice(0, LISTED_EVENTS), total: events.length };
 }
 

@@ -2,7 +2,7 @@ import { Link } from "react-router";
 import type { Route } from "./+types/home";
 import { EventCard } from "#app/components/event-card";
 import { db } from "#app/db/client.server";
-import { listEventsStartingFromNow } from "#app/services/events.server";
+import { sharedEventsStartingFromNow } from "#app/services/events.server";
 import { pageMeta } from "#app/components/meta";
 import { PlaceholderImage } from "#app/components/pictures";
 import { TestimonialCard } from "#app/components/testimonial-card";
@@ -24,7 +24,7 @@ const HOME_EVENTS = 6;
 export const headers = pipeHeaders;
 
 export async function loader() {
-  return { events: await listEventsStartingFromNow(db(), HOME_EVENTS) };
+  return { events: await sharedEventsStartingFromNow(db(), HOME_EVENTS) };
 }
 
 export default function Home({ loaderData }: Route.ComponentProps) {
