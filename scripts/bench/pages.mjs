@@ -48,12 +48,20 @@ const ALL_PAGES = [
   "/event/:id",
   "/api/events",
 ];
-const CONTENT_PAGES = ["/", "/about-us", "/news", "/information-hub", "/events", "/login", "/signup"];
+const CONTENT_PAGES = [
+  "/",
+  "/about-us",
+  "/news",
+  "/information-hub",
+  "/events",
+  "/login",
+  "/signup",
+];
 const STOCK_PATH = "/about-us";
 const UNCACHED = { cookie: "bench=1" };
 // The mixed load before memory is read: always every page, anonymous and uncached in turn, so
 // the figure compares across runs whatever --pages says.
-const MIXED_LOAD_REQUESTS = 5000;
+const MIXED_LOAD_REQUESTS = 3000;
 const SETTLE_MS = 5000;
 
 const requested = option(args, "pages", undefined)?.split(",") ?? ALL_PAGES;
@@ -94,7 +102,8 @@ try {
 
   // The bytes each page answers (no compression: autocannon asks for none), for bare node.
   const answers = {};
-  for (const page of new Set([...pages, STOCK_PATH])) answers[page] = await fetchAnswer(site.url, page);
+  for (const page of new Set([...pages, STOCK_PATH]))
+    answers[page] = await fetchAnswer(site.url, page);
   const uncachedStatus = await Promise.all(
     pages.map((page) => fetch(`${site.url}${page}`, { headers: UNCACHED }).then((r) => r.status)),
   );
@@ -106,13 +115,19 @@ try {
     url: site.url,
     connections,
     amount: MIXED_LOAD_REQUESTS,
-    requests: ALL_PAGES.map(concrete).flatMap((page) => [{ path: page }, { path: page, headers: UNCACHED }]),
+    requests: ALL_PAGES.map(concrete).flatMap((page) => [
+      { path: page },
+      { path: page, headers: UNCACHED },
+    ]),
   });
   await sleep(SETTLE_MS);
   const afterLoad = memoryOf(site.pid);
 
   progress("Building the stock React Router app…");
-  await buildStockApp(stockDir, { pathname: STOCK_PATH, ...pageParts(answers[STOCK_PATH].body.toString()) });
+  await buildStockApp(stockDir, {
+    pathname: STOCK_PATH,
+    ...pageParts(answers[STOCK_PATH].body.toString()),
+  });
   const stock = await startStockApp(stockDir, STOCK_PATH);
   started.push(stock);
   const stockAnswer = await fetchAnswer(stock.url, STOCK_PATH);
@@ -132,16 +147,17 @@ try {
   // Rounds interleave everything, so a busy moment on the shared machine hits all alike.
   const runs = new Map();
   const record = (key, result) => runs.set(key, [...(runs.get(key) ?? []), result]);
-  const load = (url, headers) => measure({ url, connections, seconds, headers });
+  const load = (server, page, headers) =>
+    measure({ url: `${server.url}${page}`, connections, seconds, headers, pid: server.pid });
   for (let round = 1; round <= rounds; round++) {
     progress(`Round ${round} of ${rounds}…`);
     for (const page of pages) {
-      record(`${page} anonymous`, await load(`${site.url}${page}`));
-      record(`${page} uncached`, await load(`${site.url}${page}`, UNCACHED));
-      record(`${page} bare`, await load(`${bare.url}${page}`));
+      record(`${page} anonymous`, await load(site, page));
+      record(`${page} uncached`, await load(site, page, UNCACHED));
+      record(`${page} bare`, await load(bare, page));
     }
-    record("stock", await load(`${stock.url}${STOCK_PATH}`));
-    record("stock bare", await load(`${bare.url}/stock${STOCK_PATH}`));
+    record("stock", await load(stock, STOCK_PATH));
+    record("stock bare", await load(bare, `/stock${STOCK_PATH}`));
   }
   const afterRounds = memoryOf(site.pid);
 
@@ -160,6 +176,7 @@ try {
     return {
       rps: spread(results.map((result) => result.rps)),
       p99: spread(results.map((result) => result.p99)).median,
+      cpuMs: spread(results.map((result) => result.cpuMs)).median,
       errors: results.reduce((sum, result) => sum + result.errors, 0),
       rounds: results,
     };
@@ -193,6 +210,8 @@ try {
     ofBare: share(stockRuns, stockBare),
     siteUncachedOfStock: siteStock ? share(siteStock.uncached, stockRuns) : undefined,
     siteAnonymousOfStock: siteStock ? share(siteStock.anonymous, stockRuns) : undefined,
+    // The same comparison by the server's CPU time per answer (stock's over the site's).
+    siteUncachedOfStockByCpu: siteStock ? stockRuns.cpuMs / siteStock.uncached.cpuMs : undefined,
   };
   report.mixedLoad = { requests: MIXED_LOAD_REQUESTS, ...mixed };
   report.memory = {
@@ -232,23 +251,43 @@ function print(report) {
     `${rps.median.toFixed(0)} [${rps.min.toFixed(0)}–${rps.max.toFixed(0)}]`;
   const percent = (ratio) => `${(ratio * 100).toFixed(1)}%`;
   const row = (cells, widths) =>
-    cells.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join("  ");
-  const widths = [18, 7, 7, 19, 5, 19, 5, 21, 7, 7];
+    cells
+      .map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i])))
+      .join("  ");
+  const ms = (value) => (value === undefined ? "" : value.toFixed(2));
+  const widths = [18, 6, 7, 16, 5, 6, 16, 5, 6, 20, 5, 6, 6, 6];
 
   console.log(
     `\nPages, production build, demo data, database: ${report.database}; ${report.connections} connections, ` +
-      `${report.rounds} rounds of ${report.seconds} s: req/s median [min–max], p99 ms the median of the rounds.`,
+      `${report.rounds} rounds of ${report.seconds} s: req/s median [min–max]; p99 latency and CPU ms (the server ` +
+      `process's CPU time per answer) medians of the rounds.`,
   );
   console.log(
     `Commit ${report.commit}, ${report.cpus} cores, load average ${report.loadAverage.start.toFixed(2)} at the start and ` +
-      `${report.loadAverage.end.toFixed(2)} at the end: other work on the machine moves these numbers.`,
+      `${report.loadAverage.end.toFixed(2)} at the end: other work on the machine moves req/s and p99 (CPU ms least).`,
   );
   console.log(
-    `JS: gzip KB on first load (Chromium). "uncached" sends Cookie: bench=1. % of bare: of a node:http server sending the same bytes.\n`,
+    `JS: gzip KB on first load (Chromium). "uncached" sends Cookie: bench=1. anon %, unc. %: req/s as a share of ` +
+      `a node:http server's sending the same bytes.\n`,
   );
   console.log(
     row(
-      ["page", "JS KB", "body KB", "anonymous req/s", "p99", "uncached req/s", "p99", "bare node req/s", "anon %", "unc. %"],
+      [
+        "page",
+        "JS KB",
+        "body KB",
+        "anonymous req/s",
+        "p99",
+        "CPU ms",
+        "uncached req/s",
+        "p99",
+        "CPU ms",
+        "bare node req/s",
+        "p99",
+        "CPU ms",
+        "anon %",
+        "unc. %",
+      ],
       widths,
     ),
   );
@@ -262,9 +301,13 @@ function print(report) {
           kb(page.bytes),
           rate(page.anonymous),
           String(page.anonymous.p99),
+          ms(page.anonymous.cpuMs),
           rate(page.uncached),
           String(page.uncached.p99),
+          ms(page.uncached.cpuMs),
           rate(page.bare),
+          String(page.bare.p99),
+          ms(page.bare.cpuMs),
           percent(page.anonymousOfBare),
           percent(page.uncachedOfBare),
         ],
@@ -281,9 +324,13 @@ function print(report) {
         kb(stock.bytes),
         rate(stock.anonymous),
         String(stock.anonymous.p99),
+        ms(stock.anonymous.cpuMs),
+        "",
         "",
         "",
         rate(stock.bare),
+        String(stock.bare.p99),
+        ms(stock.bare.cpuMs),
         percent(stock.ofBare),
         "",
       ],
@@ -292,8 +339,8 @@ function print(report) {
   );
   if (stock.siteUncachedOfStock !== undefined)
     console.log(
-      `\nSite ${stock.path} beside the stock React Router app: uncached ${percent(stock.siteUncachedOfStock)}, ` +
-        `anonymous ${percent(stock.siteAnonymousOfStock)}.`,
+      `\nSite ${stock.path} beside the stock React Router app: uncached ${percent(stock.siteUncachedOfStock)} of its req/s ` +
+        `(${percent(stock.siteUncachedOfStockByCpu)} by CPU per answer), anonymous ${percent(stock.siteAnonymousOfStock)}.`,
     );
 
   const memory = report.memory;
@@ -328,7 +375,10 @@ function print(report) {
   }
   const api = report.pages.find((page) => page.path === "/api/events");
   if (api)
-    goal(api.anonymousOfBare >= 0.25, `/api/events ≥ 25% of bare node: ${percent(api.anonymousOfBare)}`);
+    goal(
+      api.anonymousOfBare >= 0.25,
+      `/api/events ≥ 25% of bare node: ${percent(api.anonymousOfBare)}`,
+    );
   if (report.database === "postgres")
     goal(
       memory.afterLoadMb < 250,

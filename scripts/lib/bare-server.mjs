@@ -8,7 +8,10 @@ import { readFileSync } from "node:fs";
 /** @type {Record<string, { type: string, body: string }>} path -> content type, base64 body */
 const listed = JSON.parse(readFileSync(process.argv[2], "utf8"));
 const answers = new Map(
-  Object.entries(listed).map(([path, { type, body }]) => [path, { type, body: Buffer.from(body, "base64") }]),
+  Object.entries(listed).map(([path, { type, body }]) => [
+    path,
+    { type, body: Buffer.from(body, "base64") },
+  ]),
 );
 
 const server = http.createServer((req, res) => {

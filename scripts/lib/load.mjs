@@ -1,6 +1,6 @@
 // Shared pieces of the load benchmarks: options, autocannon runs, the bare node:http baseline,
 // medians of rounds and a process's memory.
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -15,12 +15,16 @@ export function option(args, name, fallback) {
 /**
  * One autocannon run against `url` for `seconds` with `connections` keep-alive connections.
  * Requests per second are all answers over the run's own duration (autocannon's per-second
- * average drops the part second at the end, which matters in short runs).
- * @returns {Promise<{ rps: number, p99: number, errors: number, bytes: number }>}
+ * average drops the part second at the end, which matters in short runs). Given the server's
+ * `pid`, also the CPU time that process spent per answer: the figure other work on a shared
+ * machine moves least, because waiting for a core costs no CPU time.
+ * @returns {Promise<{ rps: number, p99: number, errors: number, bytes: number, cpuMs?: number }>}
  */
-export async function measure({ url, connections, seconds, headers = {} }) {
+export async function measure({ url, connections, seconds, headers = {}, pid = undefined }) {
+  const before = pid ? cpuTimeMs(pid) : 0;
   const result = await autocannon({ url, connections, duration: seconds, headers });
-  return summary(result);
+  const cpu = pid ? { cpuMs: (cpuTimeMs(pid) - before) / Math.max(result.requests.total, 1) } : {};
+  return { ...summary(result), ...cpu };
 }
 
 /**
@@ -55,7 +59,10 @@ function summary(result) {
 export async function startBareServer(dir, answers) {
   const file = path.join(dir, "bare-answers.json");
   const listed = Object.fromEntries(
-    Object.entries(answers).map(([key, { type, body }]) => [key, { type, body: body.toString("base64") }]),
+    Object.entries(answers).map(([key, { type, body }]) => [
+      key,
+      { type, body: body.toString("base64") },
+    ]),
   );
   writeFileSync(file, JSON.stringify(listed));
   const script = fileURLToPath(new URL("./bare-server.mjs", import.meta.url));
@@ -71,8 +78,7 @@ export async function startBareServer(dir, answers) {
 export function spread(values) {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
-  const median =
-    sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+  const median = sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
   return { median, min: sorted[0], max: sorted[sorted.length - 1] };
 }
 
@@ -81,6 +87,16 @@ export function memoryOf(pid) {
   const status = readFileSync(`/proc/${pid}/status`, "utf8");
   const kilobytes = (field) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(status)?.[1]);
   return { rssMb: kilobytes("VmRSS") / 1024, peakMb: kilobytes("VmHWM") / 1024 };
+}
+
+let ticksPerSecond;
+/** User and system CPU time a process has used so far, in ms, from /proc (Linux). */
+export function cpuTimeMs(pid) {
+  ticksPerSecond ??= Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" })) || 100;
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  // Fields after the command's closing parenthesis; utime and stime are the 14th and 15th.
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / ticksPerSecond;
 }
 
 export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -33,7 +33,9 @@ function decodeEntities(text) {
   const named = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'" };
   return text.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (whole, name) => {
     if (name[0] !== "#") return named[name] ?? whole;
-    return String.fromCodePoint(name[1] === "x" ? parseInt(name.slice(2), 16) : Number(name.slice(1)));
+    return String.fromCodePoint(
+      name[1] === "x" ? parseInt(name.slice(2), 16) : Number(name.slice(1)),
+    );
   });
 }
 
@@ -60,7 +62,16 @@ export async function buildStockApp(dir, page) {
       private: true,
       type: "module",
       dependencies: pick(
-        ["@react-router/express", "@react-router/node", "compression", "express", "isbot", "react", "react-dom", "react-router"],
+        [
+          "@react-router/express",
+          "@react-router/node",
+          "compression",
+          "express",
+          "isbot",
+          "react",
+          "react-dom",
+          "react-router",
+        ],
         ours.dependencies,
       ),
       devDependencies: pick(["@react-router/dev", "vite"], ours.devDependencies),
