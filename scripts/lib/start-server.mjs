@@ -40,6 +40,8 @@ export async function startBuiltServer(env, timeoutMs = 60_000, options = {}) {
   };
   child.stdout.on("data", record);
   child.stderr.on("data", record);
+  // Says how a server that stopped on its own ended (a crash, or a signal from elsewhere).
+  child.once("exit", (code, signal) => record(`[exited: code ${code}, signal ${signal}]\n`));
 
   const deadline = Date.now() + timeoutMs;
   for (;;) {
