@@ -1,24 +1,19 @@
 // GET /api/events with 1,000 upcoming events, beside a bare node:http server returning the same bytes.
 // Usage: npm run build && node scripts/bench/api-events.mjs [--postgres] [--seconds 10] [--connections 10]
 // Default: the embedded PGlite database. --postgres: a scratch database on 127.0.0.1:5432 (dropped afterwards).
-import crypto from "node:crypto";
-import http from "node:http";
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
-import autocannon from "autocannon";
 import pg from "pg";
+import { measure, option, startBareServer } from "../lib/load.mjs";
+import { createScratchDatabase } from "../lib/scratch-postgres.mjs";
 import { productionBenchEnv, startBuiltServer } from "../lib/start-server.mjs";
 
 const args = process.argv.slice(2);
-const option = (name, fallback) => {
-  const index = args.indexOf(`--${name}`);
-  return index >= 0 ? Number(args[index + 1]) : fallback;
-};
 const usePostgres = args.includes("--postgres");
-const seconds = option("seconds", 10);
-const connections = option("connections", 10);
+const seconds = Number(option(args, "seconds", "10"));
+const connections = Number(option(args, "connections", "10"));
 const EVENT_COUNT = 1000;
 
 // 1,000 events spread over the coming year, all upcoming.
@@ -43,23 +38,8 @@ const INSERT_EVENTS = `
   where k <= e.n % 61`;
 
 const dir = mkdtempSync(path.join(os.tmpdir(), "mhat-bench-"));
-let env = productionBenchEnv(dir);
-let dropDatabase = async () => {};
-
-if (usePostgres) {
-  const admin = new pg.Client({ connectionString: "postgres://postgres@127.0.0.1:5432/test" });
-  await admin.connect();
-  const name = `mhat_bench_${crypto.randomBytes(4).toString("hex")}`;
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  env = { ...env, DATABASE_URL: `postgres://postgres@127.0.0.1:5432/${name}` };
-  dropDatabase = async () => {
-    const client = new pg.Client({ connectionString: "postgres://postgres@127.0.0.1:5432/test" });
-    await client.connect();
-    await client.query(`drop database if exists ${name} with (force)`);
-    await client.end();
-  };
-}
+const scratch = usePostgres ? await createScratchDatabase() : undefined;
+const env = { ...productionBenchEnv(dir), ...(scratch ? { DATABASE_URL: scratch.url } : {}) };
 
 // Start once to migrate, add the events, then start again to measure.
 let server = await startBuiltServer(env);
@@ -82,35 +62,30 @@ const body = Buffer.from(await sample.arrayBuffer());
 const count = JSON.parse(body.toString()).events.length;
 if (count !== EVENT_COUNT) throw new Error(`Expected ${EVENT_COUNT} events, got ${count}`);
 
-const bare = http.createServer((_req, res) => {
-  res.writeHead(200, { "Content-Type": "application/json", "Content-Length": body.length });
-  res.end(body);
+const bare = await startBareServer(dir, {
+  "/api/events": { type: sample.headers.get("content-type") ?? "application/json", body },
 });
-await new Promise((resolve) => bare.listen(0, "127.0.0.1", resolve));
-const bareUrl = `http://127.0.0.1:${bare.address().port}/api/events`;
 
-const run = (target) => autocannon({ url: target, connections, duration: seconds });
+const run = (target) => measure({ url: target, connections, seconds });
 try {
   console.log(
     `GET /api/events, ${EVENT_COUNT} events, ${(body.length / 1024).toFixed(0)} KB per answer, ${connections} connections, ${seconds} s each, database: ${usePostgres ? "postgres" : "pglite"}`,
   );
   const app = await run(url);
-  const plain = await run(bareUrl);
+  const plain = await run(`${bare.url}/api/events`);
   const row = (label, result) =>
     console.log(
       label.padEnd(12),
-      `${result.requests.average.toFixed(1)} req/s`.padEnd(14),
-      `p99 ${result.latency.p99} ms`.padEnd(12),
-      `errors ${result.errors + result.non2xx}`,
+      `${result.rps.toFixed(1)} req/s`.padEnd(14),
+      `p99 ${result.p99} ms`.padEnd(12),
+      `errors ${result.errors}`,
     );
   row("site", app);
   row("bare node", plain);
-  console.log(
-    `ratio: ${((app.requests.average / plain.requests.average) * 100).toFixed(1)}% of bare node`,
-  );
+  console.log(`ratio: ${((app.rps / plain.rps) * 100).toFixed(1)}% of bare node`);
 } finally {
-  bare.close();
+  bare.stop();
   await server.stop();
-  await dropDatabase();
+  await scratch?.drop();
   rmSync(dir, { recursive: true, force: true });
 }

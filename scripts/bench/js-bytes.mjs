@@ -3,9 +3,9 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { gzipSync } from "node:zlib";
 import { chromium } from "playwright-core";
 import { CHROMIUM_FLAGS, CHROMIUM_PATH } from "../lib/chromium.mjs";
+import { firstLoadJs } from "../lib/first-load-js.mjs";
 import { startProductionBenchServer } from "../lib/start-server.mjs";
 
 const paths = process.argv.slice(2).length ? process.argv.slice(2) : ["/", "/about-us", "/news"];
@@ -18,23 +18,13 @@ try {
   console.log(`JS on first load, ${base}`);
   console.log("path".padEnd(16), "files  raw KB   gzip KB");
   for (const pathname of paths) {
-    const page = await browser.newPage();
-    const scripts = [];
-    page.on("response", async (response) => {
-      if (response.request().resourceType() === "script")
-        scripts.push(response.body().catch(() => Buffer.alloc(0)));
-    });
-    await page.goto(`${base}${pathname}`, { waitUntil: "networkidle" });
-    const bodies = await Promise.all(scripts);
-    const raw = bodies.reduce((sum, body) => sum + body.length, 0);
-    const gzip = bodies.reduce((sum, body) => sum + gzipSync(body, { level: 9 }).length, 0);
+    const { files, raw, gzip } = await firstLoadJs(browser, `${base}${pathname}`);
     console.log(
       pathname.padEnd(16),
-      String(bodies.length).padEnd(6),
+      String(files).padEnd(6),
       (raw / 1024).toFixed(1).padEnd(8),
       (gzip / 1024).toFixed(1),
     );
-    await page.close();
   }
 } finally {
   await browser.close();

@@ -19,13 +19,17 @@ export async function freePort() {
 /**
  * @param {Record<string, string>} env extra environment for the server
  * @param {number} [timeoutMs]
- * @param {{ logFile?: string }} [options] also append everything the server prints to this file
+ * @param {{ logFile?: string, script?: string, cwd?: string, readyPath?: string }} [options]
+ *   logFile: also append everything the server prints to this file; script, cwd: another server
+ *   to start the same way (a benchmark's comparison app); readyPath: answered 200 once it is up
  * @returns {Promise<{ url: string, pid: number | undefined, output: () => string, stop: () => Promise<void> }>}
  */
 export async function startBuiltServer(env, timeoutMs = 60_000, options = {}) {
+  const { script = "server/index.js", cwd, readyPath = "/healthz" } = options;
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, ["server/index.js"], {
+  const child = spawn(process.execPath, [script], {
+    cwd,
     env: { ...process.env, NODE_ENV: "test", PORT: String(port), APP_URL: url, ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -36,12 +40,14 @@ export async function startBuiltServer(env, timeoutMs = 60_000, options = {}) {
   };
   child.stdout.on("data", record);
   child.stderr.on("data", record);
+  // Says how a server that stopped on its own ended (a crash, or a signal from elsewhere).
+  child.once("exit", (code, signal) => record(`[exited: code ${code}, signal ${signal}]\n`));
 
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`Server exited early:\n${output}`);
     try {
-      const response = await fetch(`${url}/healthz`);
+      const response = await fetch(`${url}${readyPath}`);
       if (response.ok) break;
     } catch {
       // not listening yet
@@ -91,13 +97,16 @@ export function productionBenchEnv(pgliteDir) {
  * The built server in production mode on a throw-away database holding the demo's events and
  * people. Production refuses to seed demo data (its staff passwords are public), so a short
  * development-mode run seeds the folder first; nothing but a benchmark ever uses it.
+ * @param {string} pgliteDir
+ * @param {Record<string, string>} [env] more settings, such as a scratch Postgres DATABASE_URL
  */
-export async function startProductionBenchServer(pgliteDir) {
+export async function startProductionBenchServer(pgliteDir, env = {}) {
   const seeding = await startBuiltServer({
     ...productionBenchEnv(pgliteDir),
+    ...env,
     NODE_ENV: "development",
     DEMO_DATA: "1",
   });
   await seeding.stop();
-  return startBuiltServer(productionBenchEnv(pgliteDir));
+  return startBuiltServer({ ...productionBenchEnv(pgliteDir), ...env });
 }
