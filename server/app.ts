@@ -158,4 +158,4 @@ const renderPages = pageHandler(() => import("virtual:react-router/server-build"
  */
 export const handler = express
   .Router()
-  .use(sharedPageCache(sharedPages()), databaseGate, renderPages, errorHandler);
+  .use(sharedPageCache(sharedPages), databaseGate, renderPages, errorHandler);

@@ -15,7 +15,7 @@ let duringRender: () => void = () => {};
 
 beforeAll(async () => {
   const app = express();
-  app.use(sharedPageCache(store));
+  app.use(sharedPageCache(() => store));
   // A stand-in for the page renderer: each render is numbered, so a kept copy shows an old number.
   app.get("/page", (req, res) => {
     renders += 1;

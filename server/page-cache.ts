@@ -2,7 +2,7 @@ import { gzipSync } from "node:zlib";
 import type { Request, RequestHandler, Response } from "express";
 import type { SharedPage } from "#app/services/page-cache.server";
 
-/** What the page cache needs of its store (`sharedPages`, or a test's own). */
+/** What the page cache needs of its store (`sharedPages()`, or a test's own). */
 interface PageStore {
   get(key: string): SharedPage | undefined;
   set(key: string, value: SharedPage, seenGeneration: number): boolean;
@@ -20,10 +20,12 @@ const KEPT_HEADERS = ["content-type", "cache-control", "vary", "content-language
  * gzipped once, until they expire or the events change. Only a GET or HEAD with no cookie at all
  * is ever answered from here, so nobody signed in, or carrying anything of their own, gets one.
  */
-export function sharedPageCache(store: PageStore): RequestHandler {
+export function sharedPageCache(pageStore: () => PageStore): RequestHandler {
   return (req, res, next) => {
     if ((req.method !== "GET" && req.method !== "HEAD") || req.headers.cookie !== undefined)
       return next();
+    // Asked for per request: the store is made on first use, once the settings have been read.
+    const store = pageStore();
     const key = req.originalUrl;
     const kept = store.get(key);
     if (kept) return sendKept(req, res, kept);

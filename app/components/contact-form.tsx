@@ -25,7 +25,8 @@ export function ContactForm({ result, action }: { result?: ContactActionData; ac
   return (
     <div>
       {result?.status === "sent" && (
-        <div className="success-panel" role="status">
+        // Focused, so that the thanks is read out and in view after the page comes back.
+        <div className="success-panel" role="status" tabIndex={-1} autoFocus>
           <p>{result.message}</p>
         </div>
       )}

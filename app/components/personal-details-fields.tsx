@@ -16,14 +16,12 @@ export function PersonalDetailsFields({
   values,
   errors,
   beforeDateOfBirth,
-  onDateOfBirthFocus,
 }: {
   purpose: "signup" | "profile";
   values: Values;
   errors: Values;
   /** The sign-up form's age notice goes just above the date. */
   beforeDateOfBirth?: ReactNode;
-  onDateOfBirthFocus?: () => void;
 }) {
   const optional = (label: string) => (purpose === "profile" ? `${label} (optional)` : label);
   const choose = purpose === "profile" ? "Not given" : "Select";
@@ -58,7 +56,6 @@ export function PersonalDetailsFields({
           year: values["dateOfBirth-year"],
         }}
         error={errors.dateOfBirth}
-        onFocus={onDateOfBirthFocus}
       />
       <SelectField
         name="gender"

@@ -315,7 +315,7 @@ describe("weak passwords", () => {
     const page = await fetch(resetPage);
     expect(page.headers.get("cache-control")).toContain("no-store");
     // Helmet's site-wide policy comes first; browsers use the last one they know (W3C Referrer Policy §8.1).
-    expect(page.headers.get("referrer-policy")?.split(",").at(-1)?.trim()).toBe("no-referrer");
+    expect(page.headers.get("referrer-policy")?.split(",").at(-1)?.trim()).toBe("same-origin");
     // The form posts back to the page's own address, token and all, as a browser would.
     const action = /<form[^>]* action="([^"]+)"/
       .exec(await page.text())?.[1]

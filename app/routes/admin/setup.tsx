@@ -10,7 +10,7 @@ import { acceptInvitation, findUsableInvitation } from "#app/services/staff.serv
 import { cookieHeaders, getSessionUser, signIn } from "#app/services/session.server";
 import { startEnrolmentAfterSetup } from "#app/services/two-factor-enrolment.server";
 import adminStyles from "#app/styles/admin.css?url";
-import { pipeHeaders } from "#app/utils/headers";
+import { TOKEN_LINK_HEADERS, pipeHeaders } from "#app/utils/headers";
 import { readForm } from "#app/utils/http.server";
 
 export const meta = () => pageMeta("Set up your staff account", "Set up a back-office account.");
@@ -18,7 +18,6 @@ export const headers = pipeHeaders;
 export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: adminStyles }];
 
 /** The token is in the address: never cached, and never sent on to another site as a referrer. */
-const TOKEN_PAGE_HEADERS = { "Cache-Control": "no-store", "Referrer-Policy": "no-referrer" };
 
 export const SETUP_MESSAGES = {
   signInFirst:
@@ -67,7 +66,7 @@ export async function loader({ request }: Route.LoaderArgs) {
           }
         : null,
     },
-    { headers: TOKEN_PAGE_HEADERS },
+    { headers: TOKEN_LINK_HEADERS },
   );
 }
 
@@ -113,7 +112,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!parsed.ok)
     return data<ActionData>(
       { fieldErrors: parsed.fieldErrors, values },
-      { status: 400, headers: TOKEN_PAGE_HEADERS },
+      { status: 400, headers: TOKEN_LINK_HEADERS },
     );
   const accepted = await acceptInvitation(db(), {
     token,

@@ -7,14 +7,13 @@ import { pageMeta } from "#app/components/meta";
 import { newPasswordFields, prepareNewPassword } from "#app/domain/fields";
 import { parseForm, type FieldErrors } from "#app/domain/forms";
 import { auth } from "#app/services/auth.server";
-import { pipeHeaders } from "#app/utils/headers";
+import { TOKEN_LINK_HEADERS, pipeHeaders } from "#app/utils/headers";
 import { readForm } from "#app/utils/http.server";
 
 export const meta = () =>
   pageMeta("Reset your password", "Choose a new password for your account.");
 
 /** The token is in the address: never cached, and never sent on to another site as a referrer. */
-const TOKEN_PAGE_HEADERS = { "Cache-Control": "no-store", "Referrer-Policy": "no-referrer" };
 export const headers = pipeHeaders;
 
 const EXPIRED =
@@ -44,7 +43,7 @@ export function loader({ request }: Route.LoaderArgs) {
       token: url.searchParams.get("token") ?? "",
       expired: url.searchParams.has("error") || !url.searchParams.get("token"),
     },
-    { headers: TOKEN_PAGE_HEADERS },
+    { headers: TOKEN_LINK_HEADERS },
   );
 }
 
@@ -58,7 +57,7 @@ export async function action({ request }: Route.ActionArgs) {
   if (!parsed.ok)
     return data<{ fieldErrors: FieldErrors }>(
       { fieldErrors: parsed.fieldErrors },
-      { status: 400, headers: TOKEN_PAGE_HEADERS },
+      { status: 400, headers: TOKEN_LINK_HEADERS },
     );
   try {
     await auth().api.resetPassword({
@@ -69,7 +68,7 @@ export async function action({ request }: Route.ActionArgs) {
     if (error instanceof APIError)
       return data<{ fieldErrors: FieldErrors }>(
         { fieldErrors: { newPassword: EXPIRED } },
-        { status: 400, headers: TOKEN_PAGE_HEADERS },
+        { status: 400, headers: TOKEN_LINK_HEADERS },
       );
     throw error;
   }

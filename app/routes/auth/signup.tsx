@@ -1,8 +1,6 @@
-import { useState } from "react";
 import { Form, Link, data, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/signup";
 import { AgeRestrictionText } from "#app/components/age-restriction";
-import { AlertDialog } from "#app/components/alert-dialog";
 import { ErrorSummary, Honeypot, SubmitButton, TextField } from "#app/components/form";
 import { WarningIcon } from "#app/components/icons";
 import { pageMeta } from "#app/components/meta";
@@ -11,7 +9,6 @@ import { db } from "#app/db/client.server";
 import { AGE_MESSAGES } from "#app/domain/age";
 import { formValues, isHoneypotFilled, parseForm, type FieldErrors } from "#app/domain/forms";
 import { londonDate } from "#app/domain/london-time";
-import { NHS_MESSAGES, cleanNhsNumber } from "#app/domain/nhs-number";
 import { SIGNUP_FIELDS } from "#app/domain/field-options";
 import { signupSchema } from "#app/domain/personal-details";
 import { safeRedirect } from "#app/domain/redirect";
@@ -100,11 +97,6 @@ export default function Signup({ loaderData, actionData }: Route.ComponentProps)
     navigation.state === "submitting" && navigation.formAction?.startsWith("/signup") === true;
   const values = actionData?.values ?? {};
   const errors = actionData?.fieldErrors ?? {};
-  const [ageNoticeShown, setAgeNoticeShown] = useState(false);
-  // The dialog shows for each answer with an age problem until that answer is dismissed.
-  const [dismissedAnswer, setDismissedAnswer] = useState<ActionData | undefined>();
-  const [nhsMessage, setNhsMessage] = useState<string | undefined>();
-
   const ageText = <AgeRestrictionText />;
 
   return (
@@ -116,21 +108,15 @@ export default function Signup({ loaderData, actionData }: Route.ComponentProps)
           <Link to={`/login?redirectTo=${encodeURIComponent(loaderData.redirectTo)}`}>Sign in</Link>
         </p>
         <ErrorSummary errors={errors} fieldOrder={SIGNUP_FIELDS} />
+        {/* The spec's Age Restriction Error, on the page itself: sign-up has no script (D-140). */}
         {actionData?.ageError && (
-          <div className="warning no-js-only" role="alert">
+          <div className="warning" role="alert">
             <h2 className="status">
               <WarningIcon /> {AGE_MESSAGES.errorTitle}
             </h2>
             {ageText}
           </div>
         )}
-        <AlertDialog
-          title={AGE_MESSAGES.errorTitle}
-          open={Boolean(actionData?.ageError) && dismissedAnswer !== actionData}
-          onClose={() => setDismissedAnswer(actionData)}
-        >
-          {ageText}
-        </AlertDialog>
 
         <Form method="post" noValidate className="form">
           <input type="hidden" name="redirectTo" value={loaderData.redirectTo} />
@@ -139,13 +125,10 @@ export default function Signup({ loaderData, actionData }: Route.ComponentProps)
             purpose="signup"
             values={values}
             errors={errors}
-            onDateOfBirthFocus={() => setAgeNoticeShown(true)}
             beforeDateOfBirth={
-              <div className={ageNoticeShown ? "" : "no-js-only"} role="status">
-                <div className="inset">
-                  <h2 className="status">{AGE_MESSAGES.noticeTitle}</h2>
-                  {ageText}
-                </div>
+              <div className="inset">
+                <h2 className="status">{AGE_MESSAGES.noticeTitle}</h2>
+                {ageText}
               </div>
             }
           />
@@ -158,12 +141,7 @@ export default function Signup({ loaderData, actionData }: Route.ComponentProps)
             inputMode="numeric"
             className="input--width-20"
             defaultValue={values.nhsNumber}
-            error={errors.nhsNumber ?? nhsMessage}
-            onChange={(event) => {
-              const { digits, stripped } = cleanNhsNumber(event.currentTarget.value);
-              if (stripped) event.currentTarget.value = digits;
-              setNhsMessage(stripped ? NHS_MESSAGES.onlyDigits : undefined);
-            }}
+            error={errors.nhsNumber}
           />
 
           <h2 className="form-section">Sign-in details</h2>

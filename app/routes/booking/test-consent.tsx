@@ -9,7 +9,7 @@ import { recordConsent } from "#app/services/booking/consent.server";
 import { checkConsentLink } from "#app/services/consent-links.server";
 import { logError, routeOf } from "#app/services/log.server";
 import { getSessionUser } from "#app/services/session.server";
-import { pipeHeaders } from "#app/utils/headers";
+import { TOKEN_LINK_HEADERS, pipeHeaders } from "#app/utils/headers";
 import { readForm } from "#app/utils/http.server";
 
 export const meta = () => pageMeta("Consent form", "Give your consent for your PSA test.");
@@ -26,8 +26,6 @@ export const TEST_CONSENT_MESSAGES = {
   success: "Consent form submitted successfully!",
 } as const;
 
-const NO_STORE = { "Cache-Control": "no-store", "Referrer-Policy": "no-referrer" };
-
 /**
  * `/test-consent?profile_id=…&test_date=…`: consent without a booking, for a test arranged another
  * way. Only a signed, unexpired link or the profile's signed-in owner may use it.
@@ -36,8 +34,9 @@ export async function loader({ request }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const user = await getSessionUser(request);
   const link = await checkConsentLink(db(), url.searchParams, user?.id ?? null);
-  if (!link.ok) return data({ valid: false as const }, { status: 400, headers: NO_STORE });
-  return data({ valid: true as const, testDate: link.testDate }, { headers: NO_STORE });
+  if (!link.ok)
+    return data({ valid: false as const }, { status: 400, headers: TOKEN_LINK_HEADERS });
+  return data({ valid: true as const, testDate: link.testDate }, { headers: TOKEN_LINK_HEADERS });
 }
 
 export async function action({ request }: Route.ActionArgs) {
@@ -47,13 +46,13 @@ export async function action({ request }: Route.ActionArgs) {
   if (!link.ok) {
     const message =
       link.reason === "missing" ? TEST_CONSENT_MESSAGES.missing : TEST_CONSENT_MESSAGES.invalid;
-    return data({ formError: message }, { status: 400, headers: NO_STORE });
+    return data({ formError: message }, { status: 400, headers: TOKEN_LINK_HEADERS });
   }
   const parsed = parseConsentForm(await readForm(request));
   if (!parsed.ok)
     return data(
       { fieldErrors: parsed.fieldErrors, values: parsed.values },
-      { status: 400, headers: NO_STORE },
+      { status: 400, headers: TOKEN_LINK_HEADERS },
     );
   try {
     await recordConsent(db(), { userId: link.userId, testDate: link.testDate, form: parsed.data });
@@ -61,10 +60,10 @@ export async function action({ request }: Route.ActionArgs) {
     const errorId = logError(error, { route: routeOf(request), code: "consent_save_failed" });
     return data(
       { formError: `${TEST_CONSENT_MESSAGES.failed} (Reference ${errorId})` },
-      { status: 500, headers: NO_STORE },
+      { status: 500, headers: TOKEN_LINK_HEADERS },
     );
   }
-  return data({ saved: true as const }, { headers: NO_STORE });
+  return data({ saved: true as const }, { headers: TOKEN_LINK_HEADERS });
 }
 
 export default function TestConsent({ loaderData, actionData }: Route.ComponentProps) {

@@ -122,7 +122,9 @@ export default function AboutUs({ actionData }: Route.ComponentProps) {
               Send us a message and we will reply by e-mail or phone, usually within two working
               days.
             </p>
-            <ContactForm result={actionData} action="/about-us#contact" />
+            {/* No #contact in the address: a browser skips autofocus on a page opened at a fragment,
+                and the answer's summary or thanks takes focus (and comes into view) by it. */}
+            <ContactForm result={actionData} action="/about-us" />
           </div>
           <div>
             <h3>Other ways to reach us</h3>
