@@ -1,6 +1,9 @@
 import { and, eq, sql } from "drizzle-orm";
+import type { ClientRateLimitInfo, Options, Store } from "express-rate-limit";
 import type { Db } from "#app/db/client.server";
+import { noteDatabaseError } from "#app/db/health.server";
 import { rateLimitHit } from "#app/db/schema";
+import { log } from "./log.server";
 
 export interface RateLimitResult {
   allowed: boolean;
@@ -56,4 +59,69 @@ export async function peekRateLimit(
     hits: row?.hits ?? 0,
     retryAfterSeconds: Math.ceil((windowStart.getTime() + windowMs - now.getTime()) / 1000),
   };
+}
+
+const windowOf = (windowMs: number, now: Date) =>
+  new Date(Math.floor(now.getTime() / windowMs) * windowMs);
+
+/**
+ * express-rate-limit's store on `rate_limit_hit`, so that the limits on every request (per
+ * address, per window) are counted once for all the instances on one database, not once per
+ * instance. Its keys are `prefix` + the limiter's key (the client's address), apart from the
+ * services' own keys by the prefix. A database error lets the request through: the limiter is not
+ * where an outage is answered (the database gate answers 503), and a refusal there would be a
+ * plain-text 500 from Express.
+ */
+export class DatabaseRateLimitStore implements Store {
+  readonly localKeys = false;
+  private windowMs = 60_000;
+
+  constructor(
+    readonly prefix: string,
+    private readonly database: () => Db,
+  ) {}
+
+  init(options: Options) {
+    this.windowMs = options.windowMs;
+  }
+
+  async get(key: string): Promise<ClientRateLimitInfo | undefined> {
+    const now = new Date();
+    const { hits } = await peekRateLimit(this.database(), this.prefix + key, this.windowMs, now);
+    return hits > 0 ? { totalHits: hits, resetTime: this.resetTime(now) } : undefined;
+  }
+
+  async increment(key: string): Promise<ClientRateLimitInfo> {
+    const now = new Date();
+    try {
+      const { hits } = await hitRateLimit(
+        this.database(),
+        this.prefix + key,
+        Number.MAX_SAFE_INTEGER,
+        this.windowMs,
+        now,
+      );
+      return { totalHits: hits, resetTime: this.resetTime(now) };
+    } catch (error) {
+      if (!noteDatabaseError(error))
+        log.error({ err: error, code: "rate_limit_store_failed" }, "rate limit: not counted");
+      return { totalHits: 1, resetTime: this.resetTime(now) };
+    }
+  }
+
+  async decrement(key: string) {
+    const windowStart = windowOf(this.windowMs, new Date());
+    await this.database()
+      .update(rateLimitHit)
+      .set({ hits: sql`greatest(${rateLimitHit.hits} - 1, 0)` })
+      .where(and(eq(rateLimitHit.key, this.prefix + key), eq(rateLimitHit.windowStart, windowStart)));
+  }
+
+  async resetKey(key: string) {
+    await this.database().delete(rateLimitHit).where(eq(rateLimitHit.key, this.prefix + key));
+  }
+
+  private resetTime(now: Date) {
+    return new Date(windowOf(this.windowMs, now).getTime() + this.windowMs);
+  }
 }
