@@ -114,11 +114,15 @@ export class DatabaseRateLimitStore implements Store {
     await this.database()
       .update(rateLimitHit)
       .set({ hits: sql`greatest(${rateLimitHit.hits} - 1, 0)` })
-      .where(and(eq(rateLimitHit.key, this.prefix + key), eq(rateLimitHit.windowStart, windowStart)));
+      .where(
+        and(eq(rateLimitHit.key, this.prefix + key), eq(rateLimitHit.windowStart, windowStart)),
+      );
   }
 
   async resetKey(key: string) {
-    await this.database().delete(rateLimitHit).where(eq(rateLimitHit.key, this.prefix + key));
+    await this.database()
+      .delete(rateLimitHit)
+      .where(eq(rateLimitHit.key, this.prefix + key));
   }
 
   private resetTime(now: Date) {
