@@ -1,0 +1,118 @@
+// HAProxy (Debian's package) in front of several instances of the built server, as the README's
+// "Production deployment" describes: started as a child process of the caller, with its
+// configuration, pid file and log (haproxy.cfg, haproxy.pid, haproxy.log) in a folder of the
+// caller's, on an unprivileged port.
+// Shared by the instances test and the booking benchmark.
+import { spawn } from "node:child_process";
+import { appendFileSync, existsSync, writeFileSync } from "node:fs";
+import path from "node:path";
+
+/** Where Debian installs it (root's PATH has /usr/sbin; another user's may not). */
+export function haproxyPath() {
+  if (process.env.HAPROXY) return process.env.HAPROXY;
+  return existsSync("/usr/sbin/haproxy") ? "/usr/sbin/haproxy" : "haproxy";
+}
+
+/**
+ * The configuration: round robin over the instances, each checked on /healthz twice a second and
+ * left out after two failed checks; a request whose connection an instance refuses is sent to
+ * another (nothing reached the dead one, so this is safe for a POST too), but one already sent is
+ * never sent again; the client's address in X-Forwarded-For (the instances' TRUST_PROXY=1); and
+ * X-Served-By naming the instance that answered, for tests and benchmarks to see the spread.
+ *
+ * @param {{ port: number, backends: { name: string, port: number }[], folder: string }} options
+ */
+export function haproxyConfig({ port, backends, folder }) {
+  return `global
+  pidfile ${path.join(folder, "haproxy.pid")}
+  log stderr format short local0 notice
+  maxconn 4096
+
+defaults
+  mode http
+  log global
+  option dontlognull
+  timeout connect 2s
+  timeout client 60s
+  timeout server 60s
+  timeout http-request 10s
+  timeout queue 30s
+  option forwardfor
+  retries 3
+  retry-on conn-failure
+  option redispatch 1
+
+frontend site
+  bind 127.0.0.1:${port}
+  default_backend instances
+
+backend instances
+  balance roundrobin
+  option httpchk GET /healthz
+  http-check expect status 200
+  default-server check inter 500ms fall 2 rise 2
+  http-response set-header X-Served-By %s
+${backends.map((backend) => `  server ${backend.name} 127.0.0.1:${backend.port}`).join("\n")}
+`;
+}
+
+/**
+ * Starts HAProxy on 127.0.0.1:`port` in front of `backends` and waits until it answers /healthz.
+ *
+ * @param {{ port: number, backends: { name: string, port: number }[], folder: string, timeoutMs?: number }} options
+ * @returns {Promise<{ url: string, pid: number | undefined, output: () => string, stop: () => Promise<void> }>}
+ */
+export async function startHaproxy({ port, backends, folder, timeoutMs = 15_000 }) {
+  const configFile = path.join(folder, "haproxy.cfg");
+  writeFileSync(configFile, haproxyConfig({ port, backends, folder }));
+  // -db: in the foreground, so that it is this process's child and ends with it.
+  const child = spawn(haproxyPath(), ["-db", "-f", configFile], {
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  const spawned = new Promise((resolve, reject) => {
+    child.once("spawn", resolve);
+    child.once("error", reject);
+  });
+  const logFile = path.join(folder, "haproxy.log");
+  const record = (chunk) => {
+    output += chunk;
+    appendFileSync(logFile, chunk);
+  };
+  child.stdout.on("data", record);
+  child.stderr.on("data", record);
+  try {
+    await spawned;
+  } catch (error) {
+    throw new Error(
+      `HAProxy could not be started (${error.code ?? error.message}): install Debian's haproxy package (apt-get install haproxy), or set HAPROXY to its path.`,
+    );
+  }
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`HAProxy exited early:\n${output}`);
+    try {
+      if ((await fetch(`${url}/healthz`)).ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) {
+      child.kill("SIGKILL");
+      throw new Error(`HAProxy did not pass /healthz in ${timeoutMs} ms:\n${output}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return {
+    url,
+    pid: child.pid,
+    output: () => output,
+    async stop() {
+      if (child.exitCode !== null) return;
+      const exited = new Promise((resolve) => child.once("exit", resolve));
+      child.kill("SIGTERM");
+      await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5000))]);
+      if (child.exitCode === null) child.kill("SIGKILL");
+    },
+  };
+}
