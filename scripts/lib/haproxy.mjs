@@ -14,11 +14,16 @@ export function haproxyPath() {
 }
 
 /**
- * The configuration: round robin over the instances, each checked on /healthz twice a second and
- * left out after two failed checks; a request whose connection an instance refuses is sent to
- * another (nothing reached the dead one, so this is safe for a POST too), but one already sent is
- * never sent again; the client's address in X-Forwarded-For (the instances' TRUST_PROXY=1); and
- * X-Served-By naming the instance that answered, for tests and benchmarks to see the spread.
+ * The configuration: round robin over the instances; a request whose connection an instance
+ * refuses is sent to another (nothing reached the dead one, so this is safe for a POST too), but
+ * one already sent is never sent again; the client's address in X-Forwarded-For (the instances'
+ * TRUST_PROXY=1); and X-Served-By naming the instance that answered, for tests and benchmarks.
+ *
+ * Each instance is checked on /healthz every second, with 5 s to answer, and left out after three
+ * failures: a busy instance answers slowly, and a check timing out at HAProxy's default (the
+ * interval) took both instances out under a benchmark's burst, answering 503 for them. At most
+ * 100 requests at a time go to one instance; more wait at the proxy (up to 30 s), so that a burst
+ * queues in one place instead of in every instance's event loop, health check included.
  *
  * @param {{ port: number, backends: { name: string, port: number }[], folder: string }} options
  */
@@ -37,6 +42,7 @@ defaults
   timeout server 60s
   timeout http-request 10s
   timeout queue 30s
+  timeout check 5s
   option forwardfor
   retries 3
   retry-on conn-failure
@@ -50,7 +56,7 @@ backend instances
   balance roundrobin
   option httpchk GET /healthz
   http-check expect status 200
-  default-server check inter 500ms fall 2 rise 2
+  default-server check inter 1s fall 3 rise 2 maxconn 100
   http-response set-header X-Served-By %s
 ${backends.map((backend) => `  server ${backend.name} 127.0.0.1:${backend.port}`).join("\n")}
 `;

@@ -1,4 +1,5 @@
 import type { AddressInfo } from "node:net";
+import { sql } from "drizzle-orm";
 import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DatabaseRateLimitStore } from "#app/services/rate-limit.server";
@@ -84,5 +85,14 @@ describe("the request limits on two instances", () => {
     const statuses = answers.map((answer) => answer.status);
     expect(statuses.filter((status) => status === 200)).toHaveLength(POSTS_PER_WINDOW);
     expect(statuses.filter((status) => status === 429)).toHaveLength(20 - POSTS_PER_WINDOW);
+  });
+
+  it("leaves the connection's commits waiting for the disk as before (its own count's does not)", async () => {
+    await post(a.url, "/other", "192.0.2.3");
+    // On PGlite the one connection the count just used; on Postgres, one of the pool's.
+    const { rows } = (await database.db.execute(
+      sql`select current_setting('synchronous_commit') as setting`,
+    )) as unknown as { rows: { setting: string }[] };
+    expect(rows[0]!.setting).toBe("on");
   });
 });
