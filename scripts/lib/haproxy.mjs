@@ -5,6 +5,7 @@
 // Shared by the instances test and the booking benchmark.
 import { spawn } from "node:child_process";
 import { appendFileSync, existsSync, writeFileSync } from "node:fs";
+import net from "node:net";
 import path from "node:path";
 
 /** Where Debian installs it (root's PATH has /usr/sbin; another user's may not). */
@@ -16,8 +17,12 @@ export function haproxyPath() {
 /**
  * The configuration: round robin over the instances; a request whose connection an instance
  * refuses is sent to another (nothing reached the dead one, so this is safe for a POST too), but
- * one already sent is never sent again; the client's address in X-Forwarded-For (the instances'
- * TRUST_PROXY=1); and X-Served-By naming the instance that answered, for tests and benchmarks.
+ * one already sent is never sent again. The instances (TRUST_PROXY=1) learn from it the client's
+ * address (X-Forwarded-For, added) and whether the client came over HTTPS (X-Forwarded-Proto, set:
+ * React Router refuses a form whose Origin, https://…, is not the request's own address, which
+ * without it is http://…); a client's own X-Forwarded-Host is dropped. X-Served-By names the
+ * instance that answered, for tests and benchmarks. With `certificate` (a PEM file holding the
+ * certificate and its key), HTTPS ends here, as in production.
  *
  * Each instance is checked on /healthz every second, with 5 s to answer, and left out after three
  * failures: a busy instance answers slowly, and a check timing out at HAProxy's default (the
@@ -25,9 +30,14 @@ export function haproxyPath() {
  * 100 requests at a time go to one instance; more wait at the proxy (up to 30 s), so that a burst
  * queues in one place instead of in every instance's event loop, health check included.
  *
- * @param {{ port: number, backends: { name: string, port: number }[], folder: string }} options
+ * Each request opens its own connection to an instance (http-server-close): Node closes an idle
+ * connection after 5 s, and a request HAProxy sent on one it was closing at that moment was lost
+ * ("socket hang up" in the tests); a connection on the same network costs a fraction of a
+ * millisecond.
+ *
+ * @param {{ port: number, backends: { name: string, port: number }[], folder: string, certificate?: string }} options
  */
-export function haproxyConfig({ port, backends, folder }) {
+export function haproxyConfig({ port, backends, folder, certificate }) {
   return `global
   pidfile ${path.join(folder, "haproxy.pid")}
   log stderr format short local0 notice
@@ -49,11 +59,15 @@ defaults
   option redispatch 1
 
 frontend site
-  bind 127.0.0.1:${port}
+  bind 127.0.0.1:${port}${certificate ? ` ssl crt ${certificate}` : ""}
+  http-request set-header X-Forwarded-Proto https if { ssl_fc }
+  http-request set-header X-Forwarded-Proto http if !{ ssl_fc }
+  http-request del-header X-Forwarded-Host
   default_backend instances
 
 backend instances
   balance roundrobin
+  option http-server-close
   option httpchk GET /healthz
   http-check expect status 200
   default-server check inter 1s fall 3 rise 2 maxconn 100
@@ -62,15 +76,28 @@ ${backends.map((backend) => `  server ${backend.name} 127.0.0.1:${backend.port}`
 `;
 }
 
+/** Resolves once something accepts connections on 127.0.0.1:`port`. */
+function accepting(port) {
+  return new Promise((resolve) => {
+    const socket = net.connect(port, "127.0.0.1");
+    socket.once("connect", () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once("error", () => resolve(false));
+  });
+}
+
 /**
- * Starts HAProxy on 127.0.0.1:`port` in front of `backends` and waits until it answers /healthz.
+ * Starts HAProxy on 127.0.0.1:`port` in front of `backends` and waits until it accepts
+ * connections. Its address is https://… with `certificate`.
  *
- * @param {{ port: number, backends: { name: string, port: number }[], folder: string, timeoutMs?: number }} options
+ * @param {{ port: number, backends: { name: string, port: number }[], folder: string, certificate?: string, timeoutMs?: number }} options
  * @returns {Promise<{ url: string, pid: number | undefined, output: () => string, stop: () => Promise<void> }>}
  */
-export async function startHaproxy({ port, backends, folder, timeoutMs = 15_000 }) {
+export async function startHaproxy({ port, backends, folder, certificate, timeoutMs = 15_000 }) {
   const configFile = path.join(folder, "haproxy.cfg");
-  writeFileSync(configFile, haproxyConfig({ port, backends, folder }));
+  writeFileSync(configFile, haproxyConfig({ port, backends, folder, certificate }));
   // -db: in the foreground, so that it is this process's child and ends with it.
   const child = spawn(haproxyPath(), ["-db", "-f", configFile], {
     stdio: ["ignore", "pipe", "pipe"],
@@ -94,18 +121,14 @@ export async function startHaproxy({ port, backends, folder, timeoutMs = 15_000 
       `HAProxy could not be started (${error.code ?? error.message}): install Debian's haproxy package (apt-get install haproxy), or set HAPROXY to its path.`,
     );
   }
-  const url = `http://127.0.0.1:${port}`;
+  const url = `${certificate ? "https" : "http"}://127.0.0.1:${port}`;
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`HAProxy exited early:\n${output}`);
-    try {
-      if ((await fetch(`${url}/healthz`)).ok) break;
-    } catch {
-      // not listening yet
-    }
+    if (await accepting(port)) break;
     if (Date.now() > deadline) {
       child.kill("SIGKILL");
-      throw new Error(`HAProxy did not pass /healthz in ${timeoutMs} ms:\n${output}`);
+      throw new Error(`HAProxy did not listen in ${timeoutMs} ms:\n${output}`);
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }

@@ -1,5 +1,6 @@
+import { execFileSync } from "node:child_process";
 import crypto from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
@@ -22,10 +23,11 @@ import { startHaproxy } from "../../scripts/lib/haproxy.mjs";
 
 /**
  * The production deployment of the README, for real: two instances of the built site on one
- * PostgreSQL database, behind HAProxy (Debian's), with TRUST_PROXY=1 and APP_URL the proxy's
- * address, and production's own settings (no limit raised). Every client comes from an address of
- * its own (127.x.y.z, all loopback), so the proxy passes on a real client address, as it would
- * on the internet. The instances are also reached directly, to show which one answered.
+ * PostgreSQL database, behind HAProxy (Debian's) where HTTPS ends, with TRUST_PROXY=1 and APP_URL
+ * the proxy's https:// address, and production's own settings (no limit raised). Every client
+ * comes from an address of its own (127.x.y.z, all loopback), so the proxy passes on a real client
+ * address, as it would on the internet. The instances are also reached directly, with the headers
+ * the proxy would add, to show which one answered.
  *
  * The last test kills an instance: the tests before it need both.
  */
@@ -45,12 +47,25 @@ let b: Server;
 let proxy: Awaited<ReturnType<typeof startHaproxy>>;
 let database: Database;
 let pool: pg.Pool;
+/** The proxy's self-signed certificate, which the clients trust. */
+let certificate: string;
 
 const portOf = (server: Server) => Number(new URL(server.url).port);
 
 beforeAll(async () => {
   scratch = await createScratchDatabase("mhat_instances");
   folder = mkdtempSync(path.join(os.tmpdir(), "mhat-instances-"));
+  // A certificate for 127.0.0.1, made for this run (openssl, from Debian's package).
+  const key = path.join(folder, "key.pem");
+  const cert = path.join(folder, "cert.pem");
+  const request =
+    "req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 2 -subj /CN=127.0.0.1 -addext subjectAltName=IP:127.0.0.1";
+  execFileSync("openssl", [...request.split(" "), "-keyout", key, "-out", cert], {
+    stdio: "ignore",
+  });
+  certificate = readFileSync(cert, "utf8");
+  const proxyPem = path.join(folder, "site.pem");
+  writeFileSync(proxyPem, certificate + readFileSync(key, "utf8"));
   sinkA = await startSmtpSink();
   sinkB = await startSmtpSink();
   paypal = await startFakePayPal();
@@ -59,7 +74,7 @@ beforeAll(async () => {
     NODE_ENV: "production",
     DATABASE_URL: scratch.url,
     DEMO_DATA: "0",
-    APP_URL: `http://127.0.0.1:${proxyPort}`,
+    APP_URL: `https://127.0.0.1:${proxyPort}`,
     TRUST_PROXY: "1",
     AUTH_SECRET,
     ...fakePayPalEnv(paypal),
@@ -83,6 +98,7 @@ beforeAll(async () => {
       { name: "b", port: portOf(b) },
     ],
     folder,
+    certificate: proxyPem,
   });
   database = openDatabase({ url: scratch.url });
   pool = new pg.Pool({ connectionString: scratch.url, max: 2 });
@@ -127,8 +143,14 @@ async function send(
     form?: Record<string, string>;
   },
 ): Promise<Reply> {
-  // Reached directly, an instance is sent the Host the proxy would pass on (the public one).
-  const headers: Record<string, string> = { origin: proxy.url, host: new URL(proxy.url).host };
+  const headers: Record<string, string> = { origin: proxy.url };
+  if (base !== proxy.url) {
+    // Reached directly, an instance is sent what the proxy would send: the public Host, and that
+    // the client came over HTTPS, from his own address.
+    headers.host = new URL(proxy.url).host;
+    headers["x-forwarded-proto"] = "https";
+    headers["x-forwarded-for"] = options.from;
+  }
   if (options.cookie) headers.cookie = options.cookie;
   let body: string | undefined;
   if (options.json !== undefined) {
@@ -143,6 +165,7 @@ async function send(
     method: body === undefined ? "GET" : "POST",
     headers,
     body,
+    ca: certificate,
   });
   return {
     status: answer.status,
