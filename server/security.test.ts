@@ -1,5 +1,6 @@
 import type { AddressInfo } from "node:net";
 import express from "express";
+import { MemoryStore } from "express-rate-limit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cspNonce, rateLimits, requestShape, sameOriginOnly, securityHeaders } from "./security";
 
@@ -19,7 +20,10 @@ beforeAll(async () => {
     }),
   );
   app.use(sameOriginOnly({ appOrigin: "https://mhat.example.org" }));
-  app.use(...rateLimits({ formsPerWindow: 3, postsPerWindow: 100 }));
+  // Counted in memory here; the database's store, shared by instances, has its integration test.
+  app.use(
+    ...rateLimits({ formsPerWindow: 3, postsPerWindow: 100, store: () => new MemoryStore() }),
+  );
   app.all("/{*path}", (_req, res) => res.send(`ok ${res.locals.cspNonce}`));
   const server = app.listen(0);
   await new Promise((resolve) => server.once("listening", resolve));

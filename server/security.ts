@@ -1,10 +1,12 @@
 import crypto from "node:crypto";
 import type { ErrorRequestHandler, NextFunction, Request, RequestHandler, Response } from "express";
-import { rateLimit } from "express-rate-limit";
+import { rateLimit, type Store } from "express-rate-limit";
 import helmet from "helmet";
 import { organisation } from "#app/content/organisation";
+import { db } from "#app/db/client.server";
 import { isDatabaseDown, noteDatabaseError } from "#app/db/health.server";
 import { logError } from "#app/services/log.server";
+import { DatabaseRateLimitStore } from "#app/services/rate-limit.server";
 import {
   CLIENT_ADDRESS_HEADER,
   FORM_BODY_LIMIT_BYTES,
@@ -263,9 +265,16 @@ export function sameOriginOnly(options: Pick<SecurityOptions, "appOrigin">): Req
   };
 }
 
+/** Each limiter's counters, in the database by default so that every instance shares them. */
+const databaseStore = (prefix: string): Store => new DatabaseRateLimitStore(prefix, db);
+
 export function rateLimits(
-  options: Pick<SecurityOptions, "formsPerWindow" | "postsPerWindow">,
+  options: Pick<SecurityOptions, "formsPerWindow" | "postsPerWindow"> & {
+    /** Where a limiter counts, given its own key prefix (the unit tests count in memory). */
+    store?: (prefix: string) => Store;
+  },
 ): RequestHandler[] {
+  const store = options.store ?? databaseStore;
   const message = "Too many requests. Please wait a few minutes and try again.";
   const handler = (req: Request, res: Response) => refuse(req, res, 429, message);
   // TRUST_PROXY=true is warned about once at start-up (server/app.ts), not with a stack per limiter.
@@ -278,6 +287,7 @@ export function rateLimits(
     legacyHeaders: false,
     validate,
     handler,
+    store: store("http-posts:"),
   });
   const publicForms = rateLimit({
     windowMs: 10 * 60_000,
@@ -288,6 +298,7 @@ export function rateLimits(
     identifier: "public-forms",
     validate,
     handler,
+    store: store("http-public-forms:"),
   });
   return [anyPost, publicForms];
 }

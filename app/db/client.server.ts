@@ -63,13 +63,19 @@ export function openDatabase(options: DatabaseOptions): Database {
     // An idle connection can die (a database restart, a dropped test database). node-postgres
     // re-emits that on the pool, and an unhandled 'error' event would end the process.
     pool.on("error", (error) => log.warn({ err: error }, "postgres: idle connection lost"));
+    // A connection lent out but between queries (a transaction waiting on PayPal or on SMTP) has
+    // no listener of the pool's: its loss would end the process. The transaction's next query
+    // fails instead, and the transaction is rolled back by the server.
+    pool.on("connect", (client) =>
+      client.on("error", (error) =>
+        log.warn({ err: error, code: "postgres_connection_lost" }, "postgres: connection lost"),
+      ),
+    );
     const db = drizzlePg(pool, { schema }) as unknown as Db;
     return {
       db,
       driver: "postgres",
-      migrate: migrationUrl
-        ? () => migrateAsOwner(migrationUrl, pool)
-        : () => migratePg(db as never, { migrationsFolder }),
+      migrate: migrationUrl ? () => migrateAsOwner(migrationUrl, pool) : () => migrateInTurn(pool),
       ping: async () => void (await pool.query("select 1")),
       close: () => pool.end(),
     };
@@ -152,6 +158,24 @@ export function lockEmbeddedDatabase(dir: string): () => void {
 const MIGRATION_LOCK = 0x4d484154_4d49; // "MHATMI"
 
 /**
+ * Migrates on one of the pool's connections, holding the migration lock: instances started
+ * together on a new database would otherwise each create the tables, and all but one fail.
+ */
+async function migrateInTurn(pool: pg.Pool) {
+  const client = await pool.connect();
+  try {
+    await client.query("select pg_advisory_lock($1)", [MIGRATION_LOCK]);
+    await migratePg(drizzlePg(client, { schema }) as never, { migrationsFolder });
+    await client.query("select pg_advisory_unlock($1)", [MIGRATION_LOCK]);
+    client.release();
+  } catch (error) {
+    // Closed rather than given back: the session, and the lock with it, ends.
+    client.release(error instanceof Error ? error : true);
+    throw error;
+  }
+}
+
+/**
  * Migrates as the owner, then gives the site's own role (the pool's) exactly what it needs. The
  * owner's session holds an advisory lock throughout: two GRANTs on one table at once can fail
  * ("tuple concurrently updated"), and two migrations at once would both try to create tables.
@@ -230,6 +254,14 @@ async function grantSitePrivileges(owner: pg.Client, siteRole: string) {
       "database privileges granted",
     );
   }
+}
+
+/**
+ * Whether `db` works on a Postgres server (a pool of connections, perhaps beside other instances)
+ * rather than the embedded database (one connection, one process).
+ */
+export function onPostgresServer(db: Db): boolean {
+  return (db as { $client?: unknown }).$client instanceof pg.Pool;
 }
 
 let current: Database | undefined;

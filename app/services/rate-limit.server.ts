@@ -1,6 +1,9 @@
 import { and, eq, sql } from "drizzle-orm";
+import type { ClientRateLimitInfo, Options, Store } from "express-rate-limit";
 import type { Db } from "#app/db/client.server";
+import { noteDatabaseError } from "#app/db/health.server";
 import { rateLimitHit } from "#app/db/schema";
+import { log } from "./log.server";
 
 export interface RateLimitResult {
   allowed: boolean;
@@ -56,4 +59,89 @@ export async function peekRateLimit(
     hits: row?.hits ?? 0,
     retryAfterSeconds: Math.ceil((windowStart.getTime() + windowMs - now.getTime()) / 1000),
   };
+}
+
+const windowOf = (windowMs: number, now: Date) =>
+  new Date(Math.floor(now.getTime() / windowMs) * windowMs);
+
+/**
+ * `hitRateLimit`'s count for the request limits, which every POST makes: as one statement, its own
+ * transaction, whose commit does not wait for the disk (synchronous_commit off, for that
+ * transaction only). A crash of the database server may forget the last moment's counts, nothing
+ * more; waiting for the disk made every POST wait for a flush of the log. Never call it inside
+ * another transaction: the setting would then hold for that transaction's own commit.
+ */
+async function countRequest(db: Db, key: string, windowMs: number, now: Date): Promise<number> {
+  const windowStart = windowOf(windowMs, now);
+  // Both drivers answer with the rows in `rows`.
+  const { rows } = (await db.execute(sql`
+    insert into ${rateLimitHit} (key, window_start, hits)
+    select ${key}, ${windowStart.toISOString()}::timestamptz, 1
+      from (select set_config('synchronous_commit', 'off', true)) as unflushed
+    on conflict (key) do update set
+      hits = case when ${rateLimitHit.windowStart} = excluded.window_start
+        then ${rateLimitHit.hits} + 1 else 1 end,
+      window_start = excluded.window_start
+    returning hits`)) as unknown as { rows: { hits: number }[] };
+  return Number(rows[0]!.hits);
+}
+
+/**
+ * express-rate-limit's store on `rate_limit_hit`, so that the limits on every request (per
+ * address, per window) are counted once for all the instances on one database, not once per
+ * instance. Its keys are `prefix` + the limiter's key (the client's address), apart from the
+ * services' own keys by the prefix. A database error lets the request through: the limiter is not
+ * where an outage is answered (the database gate answers 503), and a refusal there would be a
+ * plain-text 500 from Express.
+ */
+export class DatabaseRateLimitStore implements Store {
+  readonly localKeys = false;
+  private windowMs = 60_000;
+
+  constructor(
+    readonly prefix: string,
+    private readonly database: () => Db,
+  ) {}
+
+  init(options: Options) {
+    this.windowMs = options.windowMs;
+  }
+
+  async get(key: string): Promise<ClientRateLimitInfo | undefined> {
+    const now = new Date();
+    const { hits } = await peekRateLimit(this.database(), this.prefix + key, this.windowMs, now);
+    return hits > 0 ? { totalHits: hits, resetTime: this.resetTime(now) } : undefined;
+  }
+
+  async increment(key: string): Promise<ClientRateLimitInfo> {
+    const now = new Date();
+    try {
+      const hits = await countRequest(this.database(), this.prefix + key, this.windowMs, now);
+      return { totalHits: hits, resetTime: this.resetTime(now) };
+    } catch (error) {
+      if (!noteDatabaseError(error))
+        log.error({ err: error, code: "rate_limit_store_failed" }, "rate limit: not counted");
+      return { totalHits: 1, resetTime: this.resetTime(now) };
+    }
+  }
+
+  async decrement(key: string) {
+    const windowStart = windowOf(this.windowMs, new Date());
+    await this.database()
+      .update(rateLimitHit)
+      .set({ hits: sql`greatest(${rateLimitHit.hits} - 1, 0)` })
+      .where(
+        and(eq(rateLimitHit.key, this.prefix + key), eq(rateLimitHit.windowStart, windowStart)),
+      );
+  }
+
+  async resetKey(key: string) {
+    await this.database()
+      .delete(rateLimitHit)
+      .where(eq(rateLimitHit.key, this.prefix + key));
+  }
+
+  private resetTime(now: Date) {
+    return new Date(windowOf(this.windowMs, now).getTime() + this.windowMs);
+  }
 }

@@ -1,7 +1,11 @@
 // N signed-in people race for M places of one event through the real HTTP endpoint,
 // POST /api/appointments ({ eventId, slotTime } → 201 { reference, holdExpiresAt } or 409).
 // Usage: npm run build && node scripts/bench/booking-contention.mjs [--clients 1000] [--places 100]
+//          [--instances 1] [--proxy]
 // Runs the built server in production mode on a scratch database on 127.0.0.1:5432 (dropped afterwards).
+// With --instances 2 (or more), that many servers on the one database behind HAProxy (Debian's,
+// scripts/lib/haproxy.mjs), as the README's production deployment; --proxy puts HAProxy in front
+// of a single instance too, to tell the proxy's own cost from the second instance's gain.
 //
 // The people are written straight into the database (user, profile and a better-auth session each)
 // and each request carries that session's signed cookie, made with the server's AUTH_SECRET exactly
@@ -9,10 +13,14 @@
 // (46 MiB per hash, by design) and measure sign-up, not booking. The cookie is checked on /portal
 // before the race, so a wrong cookie stops the script instead of producing 1,000 refusals.
 import crypto from "node:crypto";
-import { existsSync } from "node:fs";
+import http from "node:http";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { performance } from "node:perf_hooks";
 import pg from "pg";
-import { startBuiltServer } from "../lib/start-server.mjs";
+import { startHaproxy } from "../lib/haproxy.mjs";
+import { freePort, startBuiltServer } from "../lib/start-server.mjs";
 
 const args = process.argv.slice(2);
 const option = (name, fallback) => {
@@ -21,6 +29,8 @@ const option = (name, fallback) => {
 };
 const CLIENTS = option("clients", 1000);
 const PLACES = option("places", 100);
+const INSTANCES = option("instances", 1);
+const PROXIED = INSTANCES > 1 || args.includes("--proxy");
 const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 const AUTH_SECRET = "bench-only-secret-bench-only-secret-0000";
 const SLOTS = ["10:00", "10:15", "10:30", "10:45", "11:00", "11:15", "11:30", "11:45"];
@@ -56,10 +66,15 @@ const percentile = (sorted, p) =>
     ? 0
     : sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 
+/** The servers, and where the clients send their requests: the proxy, or the one server. */
+let servers = [];
+let proxy;
 let server;
+const proxyFolder = PROXIED ? mkdtempSync(path.join(os.tmpdir(), "mhat-bench-proxy-")) : null;
 const db = new pg.Client({ connectionString: databaseUrl.toString() });
 try {
-  server = await startBuiltServer({
+  const proxyPort = PROXIED ? await freePort() : 0;
+  const env = {
     NODE_ENV: "production",
     DATABASE_URL: databaseUrl.toString(),
     DEMO_DATA: "0",
@@ -69,11 +84,24 @@ try {
     PAYPAL_CLIENT_ID: "bench-client-id",
     PAYPAL_CLIENT_SECRET: "bench-client-secret",
     PAYPAL_API_BASE: "http://127.0.0.1:9",
-    // Every client comes from one address here; the per-address limits would refuse most of them.
-    RATE_LIMIT_POSTS_PER_WINDOW: "1000000",
-    RATE_LIMIT_FORMS_PER_WINDOW: "1000000",
-    RATE_LIMIT_HOLDS_PER_HOUR: "1000000",
-  });
+    // Behind the proxy, the public address is the proxy's, and the client's address its header's.
+    ...(PROXIED ? { APP_URL: `http://127.0.0.1:${proxyPort}`, TRUST_PROXY: "1" } : {}),
+  };
+  // One after the other: the first migrates the new database.
+  for (let n = 0; n < INSTANCES; n++) servers.push(await startBuiltServer(env));
+  if (PROXIED) {
+    proxy = await startHaproxy({
+      port: proxyPort,
+      backends: servers.map((instance, n) => ({
+        name: `instance${n + 1}`,
+        port: Number(new URL(instance.url).port),
+      })),
+      folder: proxyFolder,
+    });
+    server = { url: proxy.url };
+  } else {
+    server = servers[0];
+  }
   await db.connect();
 
   // One event with M places, ten days ahead (bookable), and enough room in every slot that the
@@ -141,23 +169,45 @@ try {
     throw new Error("POST /api/appointments does not exist in this build yet.");
   }
 
+  /**
+   * Each client posts from an address of its own (127.0.0.0/8 is all loopback), as people on the
+   * internet do: the per-address limits are production's, and each address has its own counters.
+   */
+  const addressOf = (index) => `127.30.${Math.floor(index / 250) % 250}.${(index % 250) + 1}`;
+  const postFrom = (localAddress, url, { headers, body }) =>
+    new Promise((resolve, reject) => {
+      const request = http.request(url, { method: "POST", headers, localAddress }, (response) => {
+        let text = "";
+        response.setEncoding("utf8");
+        response.on("data", (chunk) => (text += chunk));
+        response.on("end", () =>
+          resolve({ status: response.statusCode, headers: response.headers, body: text }),
+        );
+      });
+      request.on("error", reject);
+      request.end(body);
+    });
+
   /** Fires every request at once; returns the outcome counts, statuses and latencies. */
   async function race(requestFor) {
     const outcomes = { booked: 0, refused: 0, errors: 0 };
     const statuses = new Map();
+    const servedBy = new Map();
     const latencies = [];
     const started = performance.now();
     await Promise.all(
       people.map(async (person, index) => {
         const begin = performance.now();
         try {
-          const response = await fetch(`${server.url}/api/appointments`, {
-            method: "POST",
-            redirect: "manual",
-            ...requestFor(person, index),
-          });
-          const body = await response.text();
+          const response = await postFrom(
+            addressOf(index),
+            `${server.url}/api/appointments`,
+            requestFor(person, index),
+          );
+          const { body } = response;
           statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
+          const instance = response.headers["x-served-by"];
+          if (instance) servedBy.set(instance, (servedBy.get(instance) ?? 0) + 1);
           if (response.status === 201 && JSON.parse(body).reference) outcomes.booked++;
           else if (response.status === 409) outcomes.refused++;
           else outcomes.errors++;
@@ -171,16 +221,25 @@ try {
     );
     const wall = performance.now() - started;
     latencies.sort((a, b) => a - b);
-    return { outcomes, statuses, latencies, wall };
+    return { outcomes, statuses, servedBy, latencies, wall };
   }
-  const describe = ({ statuses, latencies, wall }) =>
+  const describe = ({ statuses, servedBy, latencies, wall }) =>
     `p50 ${percentile(latencies, 50).toFixed(0)} ms, p99 ${percentile(latencies, 99).toFixed(0)} ms, ` +
     `all ${latencies.length} answered in ${wall.toFixed(0)} ms ` +
     `(${((latencies.length / wall) * 1000).toFixed(0)} req/s); ` +
-    `statuses ${[...statuses].map(([status, count]) => `${status}×${count}`).join(", ")}`;
+    `statuses ${[...statuses].map(([status, count]) => `${status}×${count}`).join(", ")}` +
+    (servedBy.size
+      ? `; served by ${[...servedBy].map(([name, count]) => `${name}×${count}`).join(", ")}`
+      : "");
 
+  const layout =
+    INSTANCES > 1
+      ? `${INSTANCES} instances behind HAProxy`
+      : PROXIED
+        ? "1 instance behind HAProxy"
+        : "1 instance";
   console.log(
-    `POST /api/appointments: ${CLIENTS} clients at once for ${PLACES} places (postgres, production build)`,
+    `POST /api/appointments: ${CLIENTS} clients at once for ${PLACES} places (postgres, production build, ${layout})`,
   );
   // What the stack costs without booking: the same requests without a session, refused (401)
   // before any booking code runs. Also warms the server up.
@@ -213,6 +272,8 @@ try {
   }
 } finally {
   await db.end().catch(() => {});
-  await server?.stop();
+  await proxy?.stop();
+  await Promise.all(servers.map((instance) => instance.stop()));
+  if (proxyFolder) rmSync(proxyFolder, { recursive: true, force: true });
   await admin(`drop database if exists ${name} with (force)`);
 }

@@ -22,7 +22,7 @@ export async function freePort() {
  * @param {{ logFile?: string, script?: string, cwd?: string, readyPath?: string }} [options]
  *   logFile: also append everything the server prints to this file; script, cwd: another server
  *   to start the same way (a benchmark's comparison app); readyPath: answered 200 once it is up
- * @returns {Promise<{ url: string, pid: number | undefined, output: () => string, stop: () => Promise<void> }>}
+ * @returns {Promise<{ url: string, pid: number | undefined, output: () => string, stop: () => Promise<void>, exited: Promise<unknown> }>}
  */
 export async function startBuiltServer(env, timeoutMs = 60_000, options = {}) {
   const { script = "server/index.js", cwd, readyPath = "/healthz" } = options;
@@ -33,6 +33,7 @@ export async function startBuiltServer(env, timeoutMs = 60_000, options = {}) {
     env: { ...process.env, NODE_ENV: "test", PORT: String(port), APP_URL: url, ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
+  const exited = new Promise((resolve) => child.once("exit", resolve));
   let output = "";
   const record = (chunk) => {
     output += chunk;
@@ -63,9 +64,10 @@ export async function startBuiltServer(env, timeoutMs = 60_000, options = {}) {
     url,
     pid: child.pid,
     output: () => output,
+    /** Resolves when the process has ended, however it ended. */
+    exited,
     async stop() {
-      if (child.exitCode !== null) return;
-      const exited = new Promise((resolve) => child.once("exit", resolve));
+      if (child.exitCode !== null || child.signalCode !== null) return;
       child.kill("SIGTERM");
       await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5000))]);
       if (child.exitCode === null) child.kill("SIGKILL");

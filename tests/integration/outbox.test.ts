@@ -1,10 +1,11 @@
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import nodemailer from "nodemailer";
 import { beforeEach, describe, expect, it } from "vitest";
 import { outboxEmail } from "#app/db/schema";
 import { MAX_DELIVERY_ATTEMPTS } from "#app/domain/backoff";
 import { deliverDueEmails, enqueueEmail } from "#app/services/email.server";
-import { testDatabaseForThisFile } from "#tests/support/database";
+import { openDatabase } from "#app/db/client.server";
+import { migratedScratchDatabase, testDatabaseForThisFile } from "#tests/support/database";
 import { startSmtpSink } from "#tests/support/smtp-sink";
 
 /**
@@ -167,6 +168,56 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("several workers (PostgreSQL onl
       expect(subjects).toHaveLength(count);
     } finally {
       await sink.close();
+    }
+  });
+});
+
+// An instance killed in the middle of sending (SIGKILL, a crash, the machine gone): Postgres ends
+// its session, and what it had claimed must go out from another instance at once, not after a lease.
+describe.skipIf(!process.env.TEST_DATABASE_URL)("an instance that dies (PostgreSQL only)", () => {
+  it("leaves the message it was sending to the next pass of another instance, which sends it once", async () => {
+    const scratch = await migratedScratchDatabase();
+    const url = new URL(scratch.url);
+    url.searchParams.set("application_name", "outbox-dying-instance");
+    const dying = openDatabase({ url: url.toString() });
+    const survivor = openDatabase({ url: scratch.url });
+    const sink = await startSmtpSink();
+    try {
+      await enqueueEmail(survivor.db, { to: "kept@example.com", subject: "Kept", text: "Body" });
+      // The dying instance's SMTP conversation never ends: it has the message and is sending it.
+      let sending!: () => void;
+      const started = new Promise<void>((resolve) => (sending = resolve));
+      let abandon!: (error: Error) => void;
+      const stuck = {
+        sendMail: () => {
+          sending();
+          return new Promise<never>((_resolve, reject) => (abandon = reject));
+        },
+      };
+      const dyingPass = deliverDueEmails(dying.db, stuck as never, FROM, aMomentLater).catch(
+        (error: unknown) => error,
+      );
+      await started;
+      // Its process is killed: the server sees its connections close.
+      await survivor.db.execute(
+        sql`select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'outbox-dying-instance'`,
+      );
+
+      const transport = nodemailer.createTransport(sink.url);
+      expect(await deliverDueEmails(survivor.db, transport, FROM, aMomentLater)).toBe(1);
+      expect(sink.received.map((mail) => mail.parsed.subject)).toEqual(["Kept"]);
+      const [row] = await survivor.db.select().from(outboxEmail);
+      expect(row).toMatchObject({ status: "sent", attempts: 1 });
+
+      abandon(new Error("connection lost"));
+      await dyingPass;
+      expect(await deliverDueEmails(survivor.db, transport, FROM, aMomentLater)).toBe(0);
+      expect(sink.received).toHaveLength(1);
+    } finally {
+      await sink.close();
+      await dying.close().catch(() => {});
+      await survivor.close();
+      await scratch.drop();
     }
   });
 });

@@ -1,4 +1,5 @@
 import http from "node:http";
+import https from "node:https";
 
 export interface RawResponse {
   status: number;
@@ -8,17 +9,19 @@ export interface RawResponse {
 
 /**
  * One HTTP request from a chosen local address (127.0.0.2, 127.0.0.3 …: all loopback), so a test
- * can be several clients at once without trusting any forwarded header.
+ * can be several clients at once without trusting any forwarded header. An https:// address is
+ * checked against `ca` (a test's own certificate).
  */
 export function requestFrom(
   localAddress: string,
   url: string,
-  init: { method?: string; headers?: Record<string, string>; body?: string } = {},
+  init: { method?: string; headers?: Record<string, string>; body?: string; ca?: string } = {},
 ): Promise<RawResponse> {
+  const transport = url.startsWith("https:") ? https : http;
   return new Promise((resolve, reject) => {
-    const request = http.request(
+    const request = transport.request(
       url,
-      { method: init.method ?? "GET", headers: init.headers, localAddress },
+      { method: init.method ?? "GET", headers: init.headers, localAddress, ca: init.ca },
       (response) => {
         let body = "";
         response.setEncoding("utf8");
