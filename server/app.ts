@@ -120,14 +120,18 @@ export function security({ viteDevServer }: { viteDevServer: boolean }) {
   router.use(servedMethodsOnly);
   router.get("/healthz", async (_req: Request, res: Response) => {
     res.set("Cache-Control", "no-store");
+    let timer: NodeJS.Timeout | undefined;
     try {
       await Promise.race([
         database().ping(),
-        new Promise((_, reject) => setTimeout(() => reject(new Error("timeout")), 2000)),
+        new Promise((_, reject) => (timer = setTimeout(() => reject(new Error("timeout")), 2000))),
       ]);
       res.json({ status: "ok" });
     } catch {
       res.status(503).json({ status: "unavailable" });
+    } finally {
+      // Left running, each check's timer would hold its promise for two seconds.
+      clearTimeout(timer);
     }
   });
   router.use(

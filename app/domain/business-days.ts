@@ -1,4 +1,5 @@
-import Holidays from "date-holidays";
+import { createRequire } from "node:module";
+import type Holidays from "date-holidays";
 import { addLondonDays } from "./london-time";
 
 /**
@@ -14,7 +15,12 @@ const holidaysByYear = new Map<number, ReadonlySet<string>>();
 function bankHolidays(year: number): ReadonlySet<string> {
   let days = holidaysByYear.get(year);
   if (!days) {
-    englandAndWales ??= new Holidays("GB", "ENG");
+    // Loaded on first use, not at start: the package holds every country's rules, about 9 MB of
+    // heap (docs/decisions-new/memory.md). Its CommonJS build keeps this synchronous.
+    englandAndWales ??= new (createRequire(import.meta.url)("date-holidays") as typeof Holidays)(
+      "GB",
+      "ENG",
+    );
     days = new Set(
       englandAndWales
         .getHolidays(year)

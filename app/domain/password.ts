@@ -1,6 +1,8 @@
-import { ZxcvbnFactory } from "@zxcvbn-ts/core";
-import * as common from "@zxcvbn-ts/language-common";
-import * as english from "@zxcvbn-ts/language-en";
+import { createRequire } from "node:module";
+import type * as ZxcvbnCore from "@zxcvbn-ts/core";
+import type { ZxcvbnFactory } from "@zxcvbn-ts/core";
+import type * as ZxcvbnCommon from "@zxcvbn-ts/language-common";
+import type * as ZxcvbnEnglish from "@zxcvbn-ts/language-en";
 import { organisation } from "#app/content/organisation";
 
 // The lengths live where pages can import them without this file's dictionaries.
@@ -16,15 +18,29 @@ export const PASSWORD_MESSAGES = {
   doNotMatch: "Passwords do not match",
 } as const;
 
+let estimator: ZxcvbnFactory | undefined;
+
 /**
  * zxcvbn's estimate of how many guesses a password would take, against a kept dictionary of
  * common passwords, names and English words, plus words a guesser would try first for us.
+ * Loaded on the first password set, not at start: the dictionaries hold about 23 MB of heap, which
+ * V8 also multiplies in the garbage it lets build up under load (docs/decisions-new/memory.md).
+ * `require` keeps this synchronous; the packages ship CommonJS builds beside their modules.
  */
-const estimator = new ZxcvbnFactory({
-  dictionary: { ...common.dictionary, ...english.dictionary },
-  graphs: common.adjacencyGraphs,
-  translations: english.translations,
-});
+function passwordEstimator(): ZxcvbnFactory {
+  if (!estimator) {
+    const require = createRequire(import.meta.url);
+    const core = require("@zxcvbn-ts/core") as typeof ZxcvbnCore;
+    const common = require("@zxcvbn-ts/language-common") as typeof ZxcvbnCommon;
+    const english = require("@zxcvbn-ts/language-en") as typeof ZxcvbnEnglish;
+    estimator = new core.ZxcvbnFactory({
+      dictionary: { ...common.dictionary, ...english.dictionary },
+      graphs: common.adjacencyGraphs,
+      translations: english.translations,
+    });
+  }
+  return estimator;
+}
 
 /** Words an attacker would add for this site: the charity's names and what it does. */
 const SITE_WORDS = [
@@ -48,5 +64,7 @@ export function passwordProblem(password: string, personalWords: string[] = []):
   if ([...password].length < PASSWORD_MIN) return PASSWORD_MESSAGES.tooShort;
   if (password.length > PASSWORD_MAX) return PASSWORD_MESSAGES.tooLong;
   const words = [...SITE_WORDS, ...personalWords.filter((word) => word.trim().length >= 3)];
-  return estimator.check(password, words).score < MIN_SCORE ? PASSWORD_MESSAGES.tooCommon : null;
+  return passwordEstimator().check(password, words).score < MIN_SCORE
+    ? PASSWORD_MESSAGES.tooCommon
+    : null;
 }

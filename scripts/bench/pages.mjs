@@ -25,6 +25,7 @@ import {
   spread,
   startBareServer,
 } from "../lib/load.mjs";
+import { ALL_PAGES, MIXED_LOAD_REQUESTS, mixedLoad, UNCACHED } from "../lib/mixed-load.mjs";
 import { createScratchDatabase } from "../lib/scratch-postgres.mjs";
 import { startProductionBenchServer } from "../lib/start-server.mjs";
 import { buildStockApp, pageParts, startStockApp } from "../lib/stock-react-router.mjs";
@@ -36,18 +37,6 @@ const rounds = Number(option(args, "rounds", "3"));
 const connections = Number(option(args, "connections", "10"));
 const jsonFile = option(args, "json", undefined);
 
-const ALL_PAGES = [
-  "/",
-  "/about-us",
-  "/news",
-  "/information-hub",
-  "/events",
-  "/login",
-  "/signup",
-  "/book-event-main",
-  "/event/:id",
-  "/api/events",
-];
 const CONTENT_PAGES = [
   "/",
   "/about-us",
@@ -58,10 +47,6 @@ const CONTENT_PAGES = [
   "/signup",
 ];
 const STOCK_PATH = "/about-us";
-const UNCACHED = { cookie: "bench=1" };
-// The mixed load before memory is read: always every page, anonymous and uncached in turn, so
-// the figure compares across runs whatever --pages says.
-const MIXED_LOAD_REQUESTS = 3000;
 const SETTLE_MS = 5000;
 
 const requested = option(args, "pages", undefined)?.split(",") ?? ALL_PAGES;
@@ -111,15 +96,8 @@ try {
     throw new Error(`An uncached request failed: ${uncachedStatus.join(", ")}`);
 
   progress(`Mixed load: ${MIXED_LOAD_REQUESTS} requests over ${ALL_PAGES.length} pages…`);
-  const mixed = await fixedLoad({
-    url: site.url,
-    connections,
-    amount: MIXED_LOAD_REQUESTS,
-    requests: ALL_PAGES.map(concrete).flatMap((page) => [
-      { path: page },
-      { path: page, headers: UNCACHED },
-    ]),
-  });
+  // Always every page, anonymous and uncached in turn, whatever --pages says (scripts/lib/mixed-load.mjs).
+  const mixed = await mixedLoad(site.url, { connections, eventId: bookable.event_id });
   await sleep(SETTLE_MS);
   const afterLoad = memoryOf(site.pid);
 
