@@ -6,6 +6,7 @@ import { createAccessCode } from "#app/services/access-codes.server";
 import type { EventView } from "#app/services/events.server";
 import {
   endingIn,
+  happeningNow,
   insertConfirmedBookings,
   insertFreeEvent,
   insertPaidEvent,
@@ -388,8 +389,8 @@ describe("event pages and cards", () => {
       { label: "Market Hall Screening", latitude: 51.9, longitude: 0.9 },
       { label: "Quay Screening", latitude: 51.95, longitude: 1.28 },
       { label: "No Map Screening", latitude: null, longitude: null },
-      // Started an hour ago: still listed (bookable to its end) but not on the map.
-      { label: "Running Now Screening", ...endingIn(1, { hours: 2 }), exclusiveFor: "CORPORATE" },
+      // Started before now: still listed (bookable to its end) but not on the map.
+      { label: "Running Now Screening", ...happeningNow(), exclusiveFor: "CORPORATE" },
     );
     const page = await newPage(browser());
     await page.goto(inTown(town));
