@@ -198,15 +198,18 @@ export async function listEventsStartingFromNow(
   return startingFrom(await listUpcomingEvents(db, {}, now), now).slice(0, limit);
 }
 
+/** Whether the event starts now or later (one still running is listed, but not on the map). */
+export function notStartedBy(now: Date) {
+  return (view: EventView) =>
+    eventStart({
+      eventDate: view.event_date,
+      startTime: view.start_time,
+      endTime: view.end_time,
+    }) >= now;
+}
+
 function startingFrom(events: EventView[], now: Date): EventView[] {
-  return events.filter(
-    (view) =>
-      eventStart({
-        eventDate: view.event_date,
-        startTime: view.start_time,
-        endTime: view.end_time,
-      }) >= now,
-  );
+  return events.filter(notStartedBy(now));
 }
 
 export function isEventId(id: string | undefined): id is string {

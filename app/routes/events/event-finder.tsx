@@ -7,9 +7,8 @@ import { pageMeta } from "#app/components/meta";
 import { config } from "#app/config.server";
 import { organisation } from "#app/content/organisation";
 import { db } from "#app/db/client.server";
-import { eventStart } from "#app/domain/events";
 import { readEventQueryLeniently } from "#app/domain/event-query";
-import { sharedUpcomingEvents } from "#app/services/events.server";
+import { notStartedBy, sharedUpcomingEvents } from "#app/services/events.server";
 import { pipeHeaders } from "#app/utils/headers";
 import { NEEDS_SCRIPTS } from "#app/utils/page-scripts";
 
@@ -34,14 +33,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   // The map shows events that have not started yet and have a place on the map.
   const markers = events
     .filter((view) => view.latitude !== null && view.longitude !== null)
-    .filter(
-      (view) =>
-        eventStart({
-          eventDate: view.event_date,
-          startTime: view.start_time,
-          endTime: view.end_time,
-        }) >= now,
-    )
+    .filter(notStartedBy(now))
     .map((view) => ({
       id: view.id,
       name: view.event_name,
