@@ -5,7 +5,7 @@ import { config } from "#app/config.server";
 import type { Db } from "#app/db/client.server";
 import { eventAccessCode, eventUnlock } from "#app/db/schema";
 import { minutesToWait } from "#app/domain/retry-after";
-import { findEvent, type EventView } from "./events.server";
+import { findEvent, sharedEvent, type EventView } from "./events.server";
 import { hitRateLimit, peekRateLimit } from "./rate-limit.server";
 import { serverSecret } from "./secrets.server";
 import { isUuid } from "#app/domain/ids";
@@ -268,7 +268,8 @@ export async function eventPageFor(
   eventId: string | undefined,
   visitor: { userId: string | null; browserUnlocks: readonly BrowserUnlock[] },
 ): Promise<{ event: EventView; unlocked: boolean } | null> {
-  const view = await findEvent(db, eventId);
+  // What the page shows of the event is shared for two seconds; who may book is decided elsewhere.
+  const view = await sharedEvent(db, eventId);
   if (!view) return null;
   const unlocked =
     view.is_private &&

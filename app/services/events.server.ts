@@ -270,6 +270,8 @@ let caches:
       views: ReturnType<typeof createTtlCache<EventView[]>>;
       /** The same lists as the API's JSON, already encoded as UTF-8 bytes, sent without more work. */
       json: ReturnType<typeof createTtlCache<Uint8Array<ArrayBuffer>>>;
+      /** One event as its page shows it, by id. */
+      events: ReturnType<typeof createTtlCache<EventView | null>>;
     }
   | undefined;
 
@@ -279,6 +281,7 @@ function eventListCaches() {
   caches ??= {
     views: createTtlCache<EventView[]>({ ttlMs, maxEntries: 200 }),
     json: createTtlCache<Uint8Array<ArrayBuffer>>({ ttlMs, maxEntries: 200 }),
+    events: createTtlCache<EventView | null>({ ttlMs, maxEntries: 500 }),
   };
   return caches;
 }
@@ -296,6 +299,12 @@ export function sharedUpcomingEvents(db: Db, filter: EventFilter): Promise<Event
   return eventListCaches().views.get(filterKey(filter), () => listUpcomingEvents(db, filter));
 }
 
+/** `findEvent` for the event's page: shared for two seconds by everyone who opens it. */
+export function sharedEvent(db: Db, id: string | undefined): Promise<EventView | null> {
+  if (!isEventId(id)) return Promise.resolve(null);
+  return eventListCaches().events.get(id, () => findEvent(db, id));
+}
+
 /** The home page's few events that start now or later, from the shared list of all of them. */
 export async function sharedEventsStartingFromNow(db: Db, limit: number): Promise<EventView[]> {
   const now = new Date();
@@ -311,5 +320,6 @@ export function upcomingEventsJson(db: Db, filter: EventFilter): Promise<Uint8Ar
 export function eventsChanged() {
   caches?.views.clear();
   caches?.json.clear();
+  caches?.events.clear();
   sharedPagesChanged();
 }
