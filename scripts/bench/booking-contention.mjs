@@ -20,6 +20,7 @@ import path from "node:path";
 import { performance } from "node:perf_hooks";
 import pg from "pg";
 import { startHaproxy } from "../lib/haproxy.mjs";
+import { createScratchDatabase } from "../lib/scratch-postgres.mjs";
 import { freePort, startBuiltServer } from "../lib/start-server.mjs";
 
 const args = process.argv.slice(2);
@@ -31,7 +32,6 @@ const CLIENTS = option("clients", 1000);
 const PLACES = option("places", 100);
 const INSTANCES = option("instances", 1);
 const PROXIED = INSTANCES > 1 || args.includes("--proxy");
-const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 const AUTH_SECRET = "bench-only-secret-bench-only-secret-0000";
 const SLOTS = ["10:00", "10:15", "10:30", "10:45", "11:00", "11:15", "11:30", "11:45"];
 
@@ -40,20 +40,8 @@ if (!existsSync("build/server/index.js")) {
   process.exit(1);
 }
 
-async function admin(sql) {
-  const client = new pg.Client({ connectionString: ADMIN_URL });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
-
-const name = `mhat_bench_${crypto.randomBytes(4).toString("hex")}`;
-await admin(`create database ${name}`);
-const databaseUrl = new URL(ADMIN_URL);
-databaseUrl.pathname = `/${name}`;
+const scratch = await createScratchDatabase();
+const databaseUrl = new URL(scratch.url);
 
 /** better-auth's signed cookie value: token "." base64(HMAC-SHA-256(secret, token)), URI-encoded. */
 const signed = (token) =>
@@ -275,5 +263,5 @@ try {
   await proxy?.stop();
   await Promise.all(servers.map((instance) => instance.stop()));
   if (proxyFolder) rmSync(proxyFolder, { recursive: true, force: true });
-  await admin(`drop database if exists ${name} with (force)`);
+  await scratch.drop();
 }
