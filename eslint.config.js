@@ -24,7 +24,7 @@ export default tseslint.config(
     // Given the build as a function, React Router rebuilds its route table on every request:
     // its request handler is made in server/pages.ts only, which gives it the build itself in production.
     files: ["**/*.{ts,tsx,js,mjs}"],
-    ignores: ["server/pages.ts"],
+    ignores: ["server/pages.ts", "app/components/link.tsx"],
     rules: {
       "no-restricted-imports": [
         "error",
@@ -35,6 +35,12 @@ export default tseslint.config(
               name: "react-router",
               importNames: ["createRequestHandler"],
               message: "Use pageHandler from server/pages.ts.",
+            },
+            // A page without scripts needs only an <a>; the router's link costs it per link (D-154).
+            {
+              name: "react-router",
+              importNames: ["Link", "NavLink"],
+              message: "Use Link and NavLink from #app/components/link.",
             },
           ],
         },

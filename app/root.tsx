@@ -18,13 +18,16 @@ import { NotFound } from "./components/not-found";
 import { SiteFooter } from "./components/site-footer";
 import { SiteHeader } from "./components/site-header";
 import { BackOfficeHeader } from "./components/admin/back-office-header";
+import { PageScriptsProvider } from "./components/link";
 import { organisation } from "./content/organisation";
 import stylesheet from "./styles/app.css?url";
 import { pipeHeaders } from "./utils/headers";
 import { pageNeedsScripts } from "./utils/page-scripts";
 
 export const links: Route.LinksFunction = () => [
-  { rel: "stylesheet", href: stylesheet },
+  // A precedence makes React put the stylesheet ahead of the pages' script preloads, so that on a
+  // slow line the one file that blocks the first paint is not queued behind scripts that do not.
+  { rel: "stylesheet", href: stylesheet, precedence: "default" },
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
 ];
 
@@ -64,11 +67,13 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <a className="skip-link" href="#main-content">
           Skip to main content
         </a>
-        {isBackOffice ? <BackOfficeHeader /> : <SiteHeader />}
-        <main id="main-content" tabIndex={-1}>
-          {children}
-        </main>
-        {!isBackOffice && !PATHS_WITHOUT_FOOTER.has(pathname) && <SiteFooter />}
+        <PageScriptsProvider value={scripts}>
+          {isBackOffice ? <BackOfficeHeader /> : <SiteHeader />}
+          <main id="main-content" tabIndex={-1}>
+            {children}
+          </main>
+          {!isBackOffice && !PATHS_WITHOUT_FOOTER.has(pathname) && <SiteFooter />}
+        </PageScriptsProvider>
         {/* A page without scripts is plain HTML: no router, no scroll keeping, no hydration. */}
         {scripts && (
           <>

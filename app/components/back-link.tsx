@@ -1,4 +1,4 @@
-import { Link } from "react-router";
+import { Link } from "#app/components/link";
 
 /**
  * "Go Back": a real link to the page above this one, so it works on a shared link, after a

@@ -1,5 +1,5 @@
 import { Fragment } from "react";
-import { Link } from "react-router";
+import { Link } from "#app/components/link";
 import { BackLink } from "./back-link";
 import { isList, type ContentDocument, type RichText } from "#app/content/document";
 

@@ -1,4 +1,4 @@
-import { Link } from "react-router";
+import { Link } from "#app/components/link";
 import { formatCardDate } from "#app/domain/date-labels";
 import { isCorporateOnly, type BookingWindow } from "#app/domain/events";
 import { isPaidEvent, priceLabel } from "#app/domain/pricing";

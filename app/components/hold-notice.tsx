@@ -1,5 +1,5 @@
 import { useEffect, useState, type ReactNode } from "react";
-import { Link } from "react-router";
+import { Link } from "#app/components/link";
 import { holdWarningDue } from "#app/domain/booking-lifecycle";
 import { bookingPaths } from "#app/domain/booking-paths";
 import { formatLondonTime, formatMinutesFromNow } from "#app/domain/date-labels";

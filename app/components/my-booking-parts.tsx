@@ -1,5 +1,5 @@
 import { organisation } from "#app/content/organisation";
-import { Link } from "react-router";
+import { Link } from "#app/components/link";
 import { AddressLines } from "./address-lines";
 import { formatLongDate } from "#app/domain/date-labels";
 import { formatPounds } from "#app/domain/pricing";

@@ -1,5 +1,5 @@
 import { useId } from "react";
-import { Link } from "react-router";
+import { Link } from "#app/components/link";
 import type { NewsItem } from "#app/content/news";
 import { ShowMore } from "./expandable-text";
 import { PlaceholderImage } from "./pictures";

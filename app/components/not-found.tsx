@@ -1,4 +1,4 @@
-import { Link } from "react-router";
+import { Link } from "#app/components/link";
 import { organisation } from "#app/content/organisation";
 
 export function NotFound() {

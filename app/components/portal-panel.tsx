@@ -1,4 +1,5 @@
-import { Form, NavLink } from "react-router";
+import { Form } from "react-router";
+import { NavLink } from "#app/components/link";
 import { InitialsAvatar } from "./pictures";
 
 /** The portal's side panel: who is signed in, their ID, and where they can go. */

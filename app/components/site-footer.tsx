@@ -1,4 +1,4 @@
-import { Link } from "react-router";
+import { Link } from "#app/components/link";
 import { footerLinks } from "#app/content/navigation";
 import { organisation } from "#app/content/organisation";
 

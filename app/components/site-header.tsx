@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from "react";
-import { Link, NavLink, useLocation, useRouteLoaderData } from "react-router";
+import { useLocation, useRouteLoaderData } from "react-router";
+import { Link, NavLink } from "#app/components/link";
 import { mainNavigation, type NavItem } from "#app/content/navigation";
 import { organisation } from "#app/content/organisation";
 import { ChevronIcon, MailIcon, MenuIcon, PhoneIcon } from "./icons";

@@ -1,4 +1,4 @@
-import { Link } from "react-router";
+import { Link } from "#app/components/link";
 import { PlaceholderImage } from "./pictures";
 
 /** A card that leads to a longer page: picture, title, a line of description, READ MORE. */

@@ -1,4 +1,5 @@
-import { Form, Link, useNavigation } from "react-router";
+import { Form, useNavigation } from "react-router";
+import { Link } from "#app/components/link";
 import { formatLondonDateTime } from "#app/domain/date-labels";
 import { SubmitButton } from "./form";
 import { WarningIcon } from "./icons";

@@ -1,4 +1,5 @@
-import { Form, NavLink } from "react-router";
+import { Form } from "react-router";
+import { NavLink } from "#app/components/link";
 
 /** The back office's side navigation: the sections this person may open, and sign out. */
 export function AdminNav({

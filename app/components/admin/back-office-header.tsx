@@ -1,4 +1,4 @@
-import { Link } from "react-router";
+import { Link } from "#app/components/link";
 import { organisation } from "#app/content/organisation";
 
 /** The back office's own top bar: whose back office it is, and the way back to the public site. */

@@ -1,5 +1,6 @@
 import { useEffect, useRef } from "react";
-import { Form, Link, data, redirect, useNavigation } from "react-router";
+import { Form, data, redirect, useNavigation } from "react-router";
+import { Link } from "#app/components/link";
 import type { Route } from "./+types/delete-account";
 import { ErrorSummary, SubmitButton, TextField, fieldId } from "#app/components/form";
 import { pageMeta } from "#app/components/meta";

@@ -1,4 +1,5 @@
-import { data, Link } from "react-router";
+import { data } from "react-router";
+import { Link } from "#app/components/link";
 import type { Route } from "./+types/medical-results";
 import {
   CalendarIcon,

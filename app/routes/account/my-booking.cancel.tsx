@@ -1,11 +1,11 @@
 import {
   Form,
-  Link,
   data,
   redirect,
   useNavigation,
   type ShouldRevalidateFunctionArgs,
 } from "react-router";
+import { Link } from "#app/components/link";
 import { z } from "zod";
 import type { Route } from "./+types/my-booking.cancel";
 import { FocusedAlert, SubmitButton } from "#app/components/form";

@@ -1,4 +1,5 @@
-import { Link, data } from "react-router";
+import { data } from "react-router";
+import { Link } from "#app/components/link";
 import type { Route } from "./+types/my-bookings";
 import { BookingActions, BookingFacts, RefundNote } from "#app/components/my-booking-parts";
 import { pageMeta } from "#app/components/meta";

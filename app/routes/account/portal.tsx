@@ -1,4 +1,5 @@
-import { Form, Link, data, redirect, useNavigation } from "react-router";
+import { Form, data, redirect, useNavigation } from "react-router";
+import { Link } from "#app/components/link";
 import type { Route } from "./+types/portal";
 import { ErrorSummary, SubmitButton, TextArea, TextField } from "#app/components/form";
 import { pageMeta } from "#app/components/meta";

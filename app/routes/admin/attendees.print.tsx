@@ -1,4 +1,5 @@
-import { Link, data } from "react-router";
+import { data } from "react-router";
+import { Link } from "#app/components/link";
 import type { Route } from "./+types/attendees.print";
 import { useHydrated } from "#app/components/client-only";
 import { pageMeta } from "#app/components/meta";

@@ -1,6 +1,7 @@
 import { useEffect, useRef } from "react";
 import { AdminTable } from "#app/components/admin/admin-table";
-import { Form, Link, data, redirect, useNavigation } from "react-router";
+import { Form, data, redirect, useNavigation } from "react-router";
+import { Link } from "#app/components/link";
 import type { Route } from "./+types/attendees";
 import { ErrorSummary, fieldId } from "#app/components/form";
 import { pageMeta } from "#app/components/meta";

@@ -1,4 +1,5 @@
-import { Form, Link, data } from "react-router";
+import { Form, data } from "react-router";
+import { Link } from "#app/components/link";
 import type { Route } from "./+types/audit";
 import { ErrorSummary, SubmitButton, TextField, fieldId } from "#app/components/form";
 import { pageMeta } from "#app/components/meta";

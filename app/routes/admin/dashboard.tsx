@@ -1,4 +1,5 @@
-import { Link, data } from "react-router";
+import { data } from "react-router";
+import { Link } from "#app/components/link";
 import { AdminTable } from "#app/components/admin/admin-table";
 import type { Route } from "./+types/dashboard";
 import { pageMeta } from "#app/components/meta";

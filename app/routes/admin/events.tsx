@@ -1,4 +1,5 @@
-import { Form, Link, data } from "react-router";
+import { Form, data } from "react-router";
+import { Link } from "#app/components/link";
 import { AdminTable } from "#app/components/admin/admin-table";
 import type { Route } from "./+types/events";
 import { pageMeta } from "#app/components/meta";

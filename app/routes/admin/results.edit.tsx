@@ -1,5 +1,6 @@
 import type { ReactNode } from "react";
-import { Form, Link, data, redirect, useNavigation } from "react-router";
+import { Form, data, redirect, useNavigation } from "react-router";
+import { Link } from "#app/components/link";
 import type { Route } from "./+types/results.edit";
 import { ErrorSummary, SubmitButton, TextArea, TextField } from "#app/components/form";
 import { ResultAmberIcon, ResultGreenIcon, ResultRedIcon } from "#app/components/icons";

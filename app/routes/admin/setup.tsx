@@ -1,4 +1,5 @@
-import { Form, Link, data, redirect, useNavigation } from "react-router";
+import { Form, data, redirect, useNavigation } from "react-router";
+import { Link } from "#app/components/link";
 import { z } from "zod";
 import type { Route } from "./+types/setup";
 import { ErrorSummary, SubmitButton, TextField } from "#app/components/form";

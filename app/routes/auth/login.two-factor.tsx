@@ -1,5 +1,6 @@
 import { APIError } from "better-auth";
-import { Form, Link, data, redirect, useNavigation } from "react-router";
+import { Form, data, redirect, useNavigation } from "react-router";
+import { Link } from "#app/components/link";
 import type { Route } from "./+types/login.two-factor";
 import { ErrorSummary, SubmitButton, TextField } from "#app/components/form";
 import { pageMeta } from "#app/components/meta";

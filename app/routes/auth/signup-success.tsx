@@ -1,5 +1,6 @@
 import { useEffect, useState } from "react";
-import { Link, useNavigate } from "react-router";
+import { useNavigate } from "react-router";
+import { Link } from "#app/components/link";
 import type { Route } from "./+types/signup-success";
 import { pageMeta } from "#app/components/meta";
 import { safeRedirect } from "#app/domain/redirect";

@@ -1,4 +1,5 @@
-import { Link, data, redirect } from "react-router";
+import { data, redirect } from "react-router";
+import { Link } from "#app/components/link";
 import type { Route } from "./+types/booking-success";
 import { CheckIcon } from "#app/components/icons";
 import { AddressLines } from "#app/components/address-lines";

@@ -1,4 +1,5 @@
-import { Link, data, redirect } from "react-router";
+import { data, redirect } from "react-router";
+import { Link } from "#app/components/link";
 import type { Route } from "./+types/checkout-return";
 import { pageMeta } from "#app/components/meta";
 import { WarningIcon } from "#app/components/icons";

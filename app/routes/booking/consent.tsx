@@ -1,4 +1,5 @@
-import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { data, Form, redirect, useNavigation } from "react-router";
+import { Link } from "#app/components/link";
 import type { Route } from "./+types/consent";
 import { ConsentForm } from "#app/components/consent-form";
 import { ErrorSummary, SubmitButton } from "#app/components/form";

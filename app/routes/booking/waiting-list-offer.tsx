@@ -1,4 +1,5 @@
-import { Form, Link, data, redirect, useNavigation } from "react-router";
+import { Form, data, redirect, useNavigation } from "react-router";
+import { Link } from "#app/components/link";
 import type { Route } from "./+types/waiting-list-offer";
 import { BackLink } from "#app/components/back-link";
 import { SubmitButton } from "#app/components/form";

@@ -1,5 +1,6 @@
 import { useState } from "react";
-import { Form, Link, data, redirect, useNavigation } from "react-router";
+import { Form, data, redirect, useNavigation } from "react-router";
+import { Link } from "#app/components/link";
 import type { Route } from "./+types/event-details";
 import { AccessCodeDialog, AccessCodeField } from "#app/components/access-code-dialog";
 import { BackLink } from "#app/components/back-link";

@@ -1,4 +1,4 @@
-import { Link } from "react-router";
+import { Link } from "#app/components/link";
 import { BackLink } from "#app/components/back-link";
 import { pageMeta } from "#app/components/meta";
 import { statistics2023 } from "#app/content/statistics";

@@ -1,4 +1,4 @@
-import { Link } from "react-router";
+import { Link } from "#app/components/link";
 import type { Route } from "./+types/about-us";
 import { ContactForm } from "#app/components/contact-form";
 import { ExpandableText } from "#app/components/expandable-text";

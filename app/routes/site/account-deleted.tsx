@@ -1,4 +1,4 @@
-import { Link } from "react-router";
+import { Link } from "#app/components/link";
 import { pageMeta } from "#app/components/meta";
 
 export const meta = () =>

@@ -1,4 +1,4 @@
-import { Link } from "react-router";
+import { Link } from "#app/components/link";
 import type { Route } from "./+types/home";
 import { EventCard } from "#app/components/event-card";
 import { db } from "#app/db/client.server";

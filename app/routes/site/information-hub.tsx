@@ -1,5 +1,5 @@
 import { TeaserCard } from "#app/components/teaser-card";
-import { Link } from "react-router";
+import { Link } from "#app/components/link";
 import { pageMeta } from "#app/components/meta";
 import { LogoTile } from "#app/components/pictures";
 import { hubArticles, ownResearch, researchItems, resources } from "#app/content/hub";

@@ -1,4 +1,5 @@
-import { Link, data } from "react-router";
+import { data } from "react-router";
+import { Link } from "#app/components/link";
 import type { Route } from "./+types/news.patient-journey.story";
 import { BackLink } from "#app/components/back-link";
 import { pageMeta } from "#app/components/meta";

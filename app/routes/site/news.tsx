@@ -1,5 +1,5 @@
 import { TeaserCard } from "#app/components/teaser-card";
-import { Link } from "react-router";
+import { Link } from "#app/components/link";
 import type { Route } from "./+types/news";
 import { pageMeta } from "#app/components/meta";
 import { NewsCard } from "#app/components/news-card";

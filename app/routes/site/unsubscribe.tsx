@@ -1,4 +1,5 @@
-import { Form, Link, data, useNavigation } from "react-router";
+import { Form, data, useNavigation } from "react-router";
+import { Link } from "#app/components/link";
 import type { Route } from "./+types/unsubscribe";
 import { SubmitButton } from "#app/components/form";
 import { pageMeta } from "#app/components/meta";
