@@ -51,33 +51,50 @@ export function openConfiguredDatabase(
   );
 }
 
+/**
+ * Each instance opens at most 10 connections to a Postgres server: 8 for every request, and 2
+ * kept for the booking lines (`onOneConnection`, `aheadOfTheQueue`), which would otherwise queue
+ * for one behind a crowd of requests.
+ */
+const POOLED_CONNECTIONS = 8;
+export const RESERVED_CONNECTIONS = 2;
+
+/** The connections kept apart from each pool (`onOneConnection`). */
+const reservedPools = new WeakMap<pg.Pool, pg.Pool>();
+
+function newPool(url: string, max: number): pg.Pool {
+  const pool = new pg.Pool({ connectionString: url, max, connectionTimeoutMillis: 5000 });
+  // An idle connection can die (a database restart, a dropped test database). node-postgres
+  // re-emits that on the pool, and an unhandled 'error' event would end the process.
+  pool.on("error", (error) => log.warn({ err: error }, "postgres: idle connection lost"));
+  // A connection lent out but between queries (a transaction waiting on PayPal or on SMTP) has
+  // no listener of the pool's: its loss would end the process. The transaction's next query
+  // fails instead, and the transaction is rolled back by the server.
+  pool.on("connect", (client) =>
+    client.on("error", (error) =>
+      log.warn({ err: error, code: "postgres_connection_lost" }, "postgres: connection lost"),
+    ),
+  );
+  return pool;
+}
+
 export function openDatabase(options: DatabaseOptions): Database {
   if ("url" in options) {
     const { migrationUrl } = options;
     // A request waits at most 5 s for a connection, so an unreachable server means a prompt 503.
-    const pool = new pg.Pool({
-      connectionString: options.url,
-      max: 10,
-      connectionTimeoutMillis: 5000,
-    });
-    // An idle connection can die (a database restart, a dropped test database). node-postgres
-    // re-emits that on the pool, and an unhandled 'error' event would end the process.
-    pool.on("error", (error) => log.warn({ err: error }, "postgres: idle connection lost"));
-    // A connection lent out but between queries (a transaction waiting on PayPal or on SMTP) has
-    // no listener of the pool's: its loss would end the process. The transaction's next query
-    // fails instead, and the transaction is rolled back by the server.
-    pool.on("connect", (client) =>
-      client.on("error", (error) =>
-        log.warn({ err: error, code: "postgres_connection_lost" }, "postgres: connection lost"),
-      ),
-    );
+    const pool = newPool(options.url, POOLED_CONNECTIONS);
+    // Kept apart for the booking lines (`onOneConnection`): opened when one needs it.
+    const reserved = newPool(options.url, RESERVED_CONNECTIONS);
+    reservedPools.set(pool, reserved);
     const db = drizzlePg(pool, { schema }) as unknown as Db;
     return {
       db,
       driver: "postgres",
       migrate: migrationUrl ? () => migrateAsOwner(migrationUrl, pool) : () => migrateInTurn(pool),
       ping: async () => void (await pool.query("select 1")),
-      close: () => pool.end(),
+      close: async () => {
+        await Promise.all([pool.end(), reserved.end()]);
+      },
     };
   }
   let client: PGlite;
@@ -262,6 +279,58 @@ async function grantSitePrivileges(owner: pg.Client, siteRole: string) {
  */
 export function onPostgresServer(db: Db): boolean {
   return (db as { $client?: unknown }).$client instanceof pg.Pool;
+}
+
+/** The Db over each pool of kept connections (`aheadOfTheQueue`). */
+const reservedDbs = new WeakMap<pg.Pool, Db>();
+
+/**
+ * A Db over the connections kept apart from `db`'s pool, for a few short statements that should
+ * not wait behind a crowd's (a booking line's reads); `db` itself where there are none (the
+ * embedded database, the tests' own pools). Never for a transaction or a long read: at most one
+ * of the two is ever held for long (by a line's turns, `onOneConnection`).
+ */
+export function aheadOfTheQueue(db: Db): Db {
+  const pool = (db as { $client?: unknown }).$client;
+  const reserved = pool instanceof pg.Pool ? reservedPools.get(pool) : undefined;
+  if (!reserved) return db;
+  let reservedDb = reservedDbs.get(reserved);
+  if (!reservedDb) {
+    reservedDb = drizzlePg(reserved, { schema }) as unknown as Db;
+    reservedDbs.set(reserved, reservedDb);
+  }
+  return reservedDb;
+}
+
+/** The Db over each pooled connection lent by `onOneConnection`, made once per connection. */
+const connectionDbs = new WeakMap<pg.PoolClient, Db>();
+
+/**
+ * Runs `task` with a Db over one connection, kept for it until it settles: its queries and
+ * transactions then go straight to that connection instead of queueing for one, behind every
+ * other request's, each time. The connection is one of those kept apart from `db`'s pool
+ * (RESERVED_CONNECTIONS; so the task does not wait behind a crowd for it either), or of the pool
+ * itself for a database opened without them (the tests' own pools). On the embedded database,
+ * whose one connection everything shares anyway, `task` gets `db` itself. A task that fails gives
+ * its connection up (closed, not returned), in case the failure was the connection's.
+ */
+export async function onOneConnection<T>(db: Db, task: (db: Db) => Promise<T>): Promise<T> {
+  const pool = (db as { $client?: unknown }).$client;
+  if (!(pool instanceof pg.Pool)) return task(db);
+  const client = await (reservedPools.get(pool) ?? pool).connect();
+  let connectionDb = connectionDbs.get(client);
+  if (!connectionDb) {
+    connectionDb = drizzlePg(client, { schema }) as unknown as Db;
+    connectionDbs.set(client, connectionDb);
+  }
+  try {
+    const result = await task(connectionDb);
+    client.release();
+    return result;
+  } catch (error) {
+    client.release(error instanceof Error ? error : true);
+    throw error;
+  }
 }
 
 let current: Database | undefined;

@@ -1,11 +1,14 @@
 // N signed-in people race for M places of one event through the real HTTP endpoint,
 // POST /api/appointments ({ eventId, slotTime } → 201 { reference, holdExpiresAt } or 409).
 // Usage: npm run build && node scripts/bench/booking-contention.mjs [--clients 1000] [--places 100]
-//          [--instances 1] [--proxy]
+//          [--instances 1] [--proxy] [--profile DIR]
 // Runs the built server in production mode on a scratch database on 127.0.0.1:5432 (dropped afterwards).
 // With --instances 2 (or more), that many servers on the one database behind HAProxy (Debian's,
 // scripts/lib/haproxy.mjs), as the README's production deployment; --proxy puts HAProxy in front
 // of a single instance too, to tell the proxy's own cost from the second instance's gain.
+// --profile DIR (one instance): a CPU profile of the server during the race (DIR/race.cpuprofile),
+// the SQL statements it sent (DIR/statements.json, see booking-probe.mjs) and what the database's
+// connections were doing (pg_stat_activity, sampled every 50 ms), each summed up here.
 //
 // The people are written straight into the database (user, profile and a better-auth session each)
 // and each request carries that session's signed cookie, made with the server's AUTH_SECRET exactly
@@ -14,7 +17,7 @@
 // before the race, so a wrong cookie stops the script instead of producing 1,000 refusals.
 import crypto from "node:crypto";
 import http from "node:http";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
@@ -32,6 +35,13 @@ const CLIENTS = option("clients", 1000);
 const PLACES = option("places", 100);
 const INSTANCES = option("instances", 1);
 const PROXIED = INSTANCES > 1 || args.includes("--proxy");
+const PROFILE_DIR = args.includes("--profile")
+  ? path.resolve(args[args.indexOf("--profile") + 1] ?? "booking-profile")
+  : null;
+if (PROFILE_DIR && INSTANCES > 1) {
+  console.error("--profile measures one instance.");
+  process.exit(1);
+}
 const AUTH_SECRET = "bench-only-secret-bench-only-secret-0000";
 const SLOTS = ["10:00", "10:15", "10:30", "10:45", "11:00", "11:15", "11:30", "11:45"];
 
@@ -74,7 +84,17 @@ try {
     PAYPAL_API_BASE: "http://127.0.0.1:9",
     // Behind the proxy, the public address is the proxy's, and the client's address its header's.
     ...(PROXIED ? { APP_URL: `http://127.0.0.1:${proxyPort}`, TRUST_PROXY: "1" } : {}),
+    ...(PROFILE_DIR
+      ? {
+          BOOKING_PROBE_DIR: PROFILE_DIR,
+          NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ""} --import ${new URL("./booking-probe.mjs", import.meta.url)}`,
+        }
+      : {}),
   };
+  if (PROFILE_DIR) {
+    mkdirSync(PROFILE_DIR, { recursive: true });
+    rmSync(path.join(PROFILE_DIR, "done"), { force: true });
+  }
   // One after the other: the first migrates the new database.
   for (let n = 0; n < INSTANCES; n++) servers.push(await startBuiltServer(env));
   if (PROXIED) {
@@ -182,6 +202,8 @@ try {
     const statuses = new Map();
     const servedBy = new Map();
     const latencies = [];
+    /** When each status was answered first and last, in ms from the start. */
+    const answered = new Map();
     const started = performance.now();
     await Promise.all(
       people.map(async (person, index) => {
@@ -194,6 +216,12 @@ try {
           );
           const { body } = response;
           statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
+          const at = performance.now() - started;
+          const span = answered.get(response.status) ?? { first: at, last: at };
+          answered.set(response.status, {
+            first: Math.min(span.first, at),
+            last: Math.max(span.last, at),
+          });
           const instance = response.headers["x-served-by"];
           if (instance) servedBy.set(instance, (servedBy.get(instance) ?? 0) + 1);
           if (response.status === 201 && JSON.parse(body).reference) outcomes.booked++;
@@ -209,9 +237,10 @@ try {
     );
     const wall = performance.now() - started;
     latencies.sort((a, b) => a - b);
-    return { outcomes, statuses, servedBy, latencies, wall };
+    return { outcomes, statuses, servedBy, latencies, wall, answered };
   }
   const describe = ({ statuses, servedBy, latencies, wall }) =>
+    `min ${(latencies[0] ?? 0).toFixed(0)} ms, p10 ${percentile(latencies, 10).toFixed(0)} ms, ` +
     `p50 ${percentile(latencies, 50).toFixed(0)} ms, p99 ${percentile(latencies, 99).toFixed(0)} ms, ` +
     `all ${latencies.length} answered in ${wall.toFixed(0)} ms ` +
     `(${((latencies.length / wall) * 1000).toFixed(0)} req/s); ` +
@@ -231,18 +260,34 @@ try {
   );
   // What the stack costs without booking: the same requests without a session, refused (401)
   // before any booking code runs. Also warms the server up.
+  const pids = servers.map((instance) => instance.pid);
+  const baselineCpu = await cpuTimes(db, pids);
   const baseline = await race(() => ({
     headers: { origin: server.url, "content-type": "application/json" },
     body: JSON.stringify({ eventId: event.id, slotTime: SLOTS[0] }),
   }));
   console.log(`baseline, no session (401): ${describe(baseline)}`);
+  console.log(`  ${describeCpu(baselineCpu, await cpuTimes(db, pids))}`);
 
+  const profiling = PROFILE_DIR ? await startProbe(servers[0].pid, databaseUrl) : null;
+  const cpuBefore = await cpuTimes(db, pids);
   const result = await race((person, index) => ({
     headers: headersFor(person),
     body: JSON.stringify({ eventId: event.id, slotTime: SLOTS[index % SLOTS.length] }),
   }));
+  const cpuAfter = await cpuTimes(db, pids);
+  if (profiling) await profiling.finish(CLIENTS);
   const { outcomes } = result;
   console.log(`booking race: ${describe(result)}`);
+  console.log(
+    `  answered: ${[...result.answered]
+      .map(
+        ([status, { first, last }]) =>
+          `${status} from ${first.toFixed(0)} to ${last.toFixed(0)} ms`,
+      )
+      .join(", ")}`,
+  );
+  console.log(`  ${describeCpu(cpuBefore, cpuAfter)}`);
   const {
     rows: [held],
   } = await db.query(
@@ -264,4 +309,145 @@ try {
   await Promise.all(servers.map((instance) => instance.stop()));
   if (proxyFolder) rmSync(proxyFolder, { recursive: true, force: true });
   await scratch.drop();
+}
+
+/**
+ * Starts the server's profiler and statement count (booking-probe.mjs) and samples
+ * pg_stat_activity; `finish` stops all three and prints what they found.
+ */
+async function startProbe(pid, url) {
+  const watcher = new pg.Client({ connectionString: url.toString() });
+  await watcher.connect();
+  const states = new Map();
+  let samples = 0;
+  let watching = true;
+  const watching$ = (async () => {
+    while (watching) {
+      const { rows } = await watcher.query(
+        `select coalesce(state, '?') as state, coalesce(wait_event_type || ':' || wait_event, '-') as wait,
+                count(*)::int as count
+           from pg_stat_activity
+          where datname = current_database() and pid <> pg_backend_pid() and backend_type = 'client backend'
+          group by 1, 2`,
+      );
+      samples++;
+      for (const row of rows) {
+        const key = `${row.state} ${row.wait}`;
+        states.set(key, (states.get(key) ?? 0) + row.count);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  })();
+  process.kill(pid, "SIGUSR2");
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  return {
+    async finish(requests) {
+      watching = false;
+      await watching$;
+      await watcher.end();
+      process.kill(pid, "SIGUSR2");
+      const done = path.join(PROFILE_DIR, "done");
+      for (let i = 0; i < 300 && !existsSync(done); i++)
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      console.log(`\nserver connections (pg_stat_activity, mean over ${samples} samples):`);
+      for (const [key, count] of [...states].sort((a, b) => b[1] - a[1]))
+        console.log(`  ${(count / samples).toFixed(2).padStart(6)}  ${key}`);
+      const statements = JSON.parse(
+        readFileSync(path.join(PROFILE_DIR, "statements.json"), "utf8"),
+      );
+      const total = statements.reduce((sum, { count }) => sum + count, 0);
+      console.log(
+        `\nSQL statements during the race: ${total} (${(total / requests).toFixed(1)} per request); most frequent:`,
+      );
+      for (const { count, text } of statements.slice(0, 15))
+        console.log(`  ${String(count).padStart(6)}  ${text.replace(/\s+/g, " ").slice(0, 150)}`);
+      summariseProfile(JSON.parse(readFileSync(path.join(PROFILE_DIR, "race.cpuprofile"), "utf8")));
+      console.log(`(files in ${PROFILE_DIR})\n`);
+    },
+  };
+}
+
+/** Self time by function and by package, as shares of the profile's samples. */
+function summariseProfile(profile) {
+  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+  const selfCount = new Map();
+  for (const id of profile.samples) selfCount.set(id, (selfCount.get(id) ?? 0) + 1);
+  const total = profile.samples.length;
+  const functions = new Map();
+  const packages = new Map();
+  const add = (map, key, count) => map.set(key, (map.get(key) ?? 0) + count);
+  for (const [id, count] of selfCount) {
+    const { functionName, url, lineNumber } = byId.get(id).callFrame;
+    const file = url.replace(/^file:\/\//, "");
+    add(
+      functions,
+      `${functionName || "(anonymous)"} ${path.basename(file)}:${lineNumber + 1}`,
+      count,
+    );
+    const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(file)?.[1];
+    add(
+      packages,
+      pkg ??
+        (file.includes("/build/server/")
+          ? "(site: build/server)"
+          : file.startsWith("node:")
+            ? "(node internals)"
+            : functionName.startsWith("(")
+              ? functionName
+              : file
+                ? "(other js)"
+                : "(native)"),
+      count,
+    );
+  }
+  const top = (map, n) =>
+    [...map]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, n)
+      .map(([key, count]) => `  ${((count / total) * 100).toFixed(1).padStart(5)}%  ${key}`)
+      .join("\n");
+  const seconds = (profile.endTime - profile.startTime) / 1e6;
+  console.log(
+    `\nCPU profile: ${total} samples over ${seconds.toFixed(1)} s; self time by package:`,
+  );
+  console.log(top(packages, 15));
+  console.log("self time by function:");
+  console.log(top(functions, 25));
+}
+
+/**
+ * CPU seconds so far of the servers, of their database connections' server processes and of this
+ * script (the clients): what each took of the machine, whoever else was using it.
+ */
+async function cpuTimes(db, pids) {
+  const { rows } = await db.query(
+    `select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()`,
+  );
+  const seconds = (id) => {
+    try {
+      const fields = readFileSync(`/proc/${id}/stat`, "utf8").split(") ")[1].split(" ");
+      return (Number(fields[11]) + Number(fields[12])) / 100; // utime + stime, in clock ticks
+    } catch {
+      return 0;
+    }
+  };
+  const { user, system } = process.cpuUsage();
+  return {
+    servers: pids.reduce((sum, id) => sum + seconds(id), 0),
+    database: new Map(rows.map((row) => [row.pid, seconds(row.pid)])),
+    clients: (user + system) / 1e6,
+  };
+}
+
+function describeCpu(before, after) {
+  let database = 0;
+  for (const [id, seconds] of after.database) database += seconds - (before.database.get(id) ?? 0);
+  return (
+    `CPU: server${servers.length > 1 ? "s" : ""} ${(after.servers - before.servers).toFixed(2)} s, ` +
+    `their database connections ${database.toFixed(2)} s, clients ${(after.clients - before.clients).toFixed(2)} s; ` +
+    `load average ${os
+      .loadavg()
+      .map((load) => load.toFixed(2))
+      .join(" ")}`
+  );
 }

@@ -73,65 +73,94 @@ export interface PlacesTaken {
   held: number;
   /** with `userId`: whether that person has one of the counted bookings */
   mine: boolean;
+  /** of `users`, those with a counted booking or a live waiting-list offer at this event */
+  holders: Set<string>;
 }
 
 /**
- * The places an event's bookings and live waiting-list offers take at `now`. The booking
- * transaction calls this while it holds the event's row lock, leaving out the booking it is moving
- * or renewing, or the offer whose place it is taking.
+ * The places an event's bookings and live waiting-list offers take at `now`, in one statement.
+ * The booking transaction calls this while it holds the event's row lock, leaving out the booking
+ * it is moving or renewing, or the offer whose place it is taking. `users`: people to look for
+ * among those taking places (`holders`), for a read shared by several requests at once.
  */
 export async function placesTaken(
   db: Db,
   eventId: string,
   now: Date,
-  options: { exceptBookingId?: string; exceptOfferId?: string; userId?: string } = {},
+  options: {
+    exceptBookingId?: string;
+    exceptOfferId?: string;
+    userId?: string;
+    users?: readonly string[];
+  } = {},
 ): Promise<PlacesTaken> {
-  const rows = await db
-    .select({
-      slotTime: booking.slotTime,
-      taken: sql<number>`count(*)`.mapWith(Number),
-      held: sql<number>`count(*) filter (where ${booking.status} <> 'confirmed')`.mapWith(Number),
-      mine: options.userId
-        ? sql<boolean>`bool_or(${booking.userId} = ${options.userId})`
-        : sql<boolean>`false`,
-    })
-    .from(booking)
-    .where(
-      and(
-        eq(booking.eventId, eventId),
-        takesPlaceWhere(now),
-        options.exceptBookingId ? ne(booking.id, options.exceptBookingId) : undefined,
-      ),
-    )
-    .groupBy(booking.slotTime);
-  const result: PlacesTaken = { perSlot: new Map(), taken: 0, held: 0, mine: false };
+  const { rows } = (await db.execute(sql`
+    select slot_time, count(*)::int as taken, (count(*) filter (where not confirmed))::int as held,
+      coalesce(bool_or(kind = 'booking' and user_id = ${options.userId ?? null}::text), false) as mine,
+      array_agg(distinct user_id) filter (where user_id = any(${sql.param(options.users ?? [])}::text[])) as holders
+    from (
+      select ${booking.slotTime} as slot_time, ${booking.status} = 'confirmed' as confirmed,
+          ${booking.userId} as user_id, 'booking' as kind
+        from ${booking}
+        where ${and(
+          eq(booking.eventId, eventId),
+          takesPlaceWhere(now),
+          options.exceptBookingId ? ne(booking.id, options.exceptBookingId) : undefined,
+        )}
+      union all
+      select ${waitlistEntry.offeredSlotTime}, false, ${waitlistEntry.userId}, 'offer'
+        from ${waitlistEntry}
+        where ${and(
+          eq(waitlistEntry.eventId, eventId),
+          liveOfferWhere(now),
+          options.exceptOfferId ? ne(waitlistEntry.id, options.exceptOfferId) : undefined,
+        )}
+    ) as place_rows
+    group by slot_time`)) as unknown as {
+    // Both drivers answer with the rows in `rows`.
+    rows: {
+      slot_time: string;
+      taken: number;
+      held: number;
+      mine: boolean;
+      holders: string[] | null;
+    }[];
+  };
+  const result: PlacesTaken = {
+    perSlot: new Map(),
+    taken: 0,
+    held: 0,
+    mine: false,
+    holders: new Set(),
+  };
   for (const row of rows) {
-    result.perSlot.set(row.slotTime, row.taken);
+    result.perSlot.set(row.slot_time, row.taken);
     result.taken += row.taken;
     result.held += row.held;
-    result.mine ||= row.mine === true;
-  }
-  const offers = await db
-    .select({
-      slotTime: waitlistEntry.offeredSlotTime,
-      taken: sql<number>`count(*)`.mapWith(Number),
-    })
-    .from(waitlistEntry)
-    .where(
-      and(
-        eq(waitlistEntry.eventId, eventId),
-        liveOfferWhere(now),
-        options.exceptOfferId ? ne(waitlistEntry.id, options.exceptOfferId) : undefined,
-      ),
-    )
-    .groupBy(waitlistEntry.offeredSlotTime);
-  for (const row of offers) {
-    const slot = row.slotTime!;
-    result.perSlot.set(slot, (result.perSlot.get(slot) ?? 0) + row.taken);
-    result.taken += row.taken;
-    result.held += row.taken;
+    result.mine ||= row.mine;
+    for (const holder of row.holders ?? []) result.holders.add(holder);
   }
   return result;
+}
+
+/**
+ * `taken` without one not yet confirmed place at each of these times: what `placesTaken` counts
+ * leaving out a live hold or a live offer read with it (as its `exceptBookingId` and
+ * `exceptOfferId` would), for a caller that read those beside the count.
+ */
+export function withoutPlaces(
+  taken: PlacesTaken,
+  slots: (string | null | undefined)[],
+): PlacesTaken {
+  const perSlot = new Map(taken.perSlot);
+  let { taken: total, held } = taken;
+  for (const slot of slots) {
+    if (!slot) continue;
+    perSlot.set(slot, (perSlot.get(slot) ?? 0) - 1);
+    total--;
+    held--;
+  }
+  return { ...taken, perSlot, taken: total, held };
 }
 
 /**
