@@ -37,7 +37,13 @@ export function getSessionUser(request: Request): Promise<SessionUser | null> {
 
 async function lookUpSession(request: Request): Promise<SessionUser | null> {
   if (!hasSessionCookie(request)) return null;
-  const result = await auth().api.getSession({ headers: request.headers });
+  // Read only. Past a day, better-auth would move the session's end on and send a new cookie, but
+  // a lookup's headers never reach the browser, whose cookie ends seven days after sign-in anyway:
+  // the write, on every request of every such session, bought nothing (D-157).
+  const result = await auth().api.getSession({
+    headers: request.headers,
+    query: { disableRefresh: true },
+  });
   if (!result) return null;
   const { id, name, email, emailVerified, twoFactorEnabled } = result.user;
   return {
