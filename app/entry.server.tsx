@@ -1,4 +1,4 @@
-import { PassThrough } from "node:stream";
+import { Writable } from "node:stream";
 import { createReadableStreamFromReadable } from "@react-router/node";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
@@ -16,6 +16,7 @@ import { streamingErrorLog } from "./services/render-errors.server";
 import { config } from "./config.server";
 import { isShareablePage, sharedPageHeaders } from "./utils/headers";
 import { pageNeedsScripts } from "./utils/page-scripts";
+import { lowPriorityScriptPreloads } from "./utils/script-priority.server";
 
 export const streamTimeout = 5_000;
 
@@ -65,19 +66,21 @@ export default function handleRequest(
         nonce: nonce || undefined,
         [readyOption]() {
           renderErrors.shellReady();
-          const body = new PassThrough();
-          // Rendered to the end ("finish"), or the visitor went away ("close"): nothing to abort.
-          body.once("finish", stopAbortTimer).once("close", stopAbortTimer);
           responseHeaders.set("Content-Type", "text/html; charset=utf-8");
           // A page answers 405 to a post when it has no form (other methods stop earlier, in
           // server/security.ts); it still serves GET and HEAD.
           if (responseStatusCode === 405) responseHeaders.set("Allow", "GET, HEAD");
-          resolve(
-            new Response(createReadableStreamFromReadable(body), {
-              headers: responseHeaders,
-              status: responseStatusCode,
-            }),
-          );
+          const answer = (body: BodyInit) =>
+            new Response(body, { headers: responseHeaders, status: responseStatusCode });
+          if (readyOption === "onAllReady") {
+            // All of it is ready: sent as one piece, not as a stream of React's small chunks.
+            pipe(wholeDocument((document) => (stopAbortTimer(), resolve(answer(document)))));
+            return;
+          }
+          const body = lowPriorityScriptPreloads();
+          // Rendered to the end ("finish"), or the visitor went away ("close"): nothing to abort.
+          body.once("finish", stopAbortTimer).once("close", stopAbortTimer);
+          resolve(answer(createReadableStreamFromReadable(body)));
           pipe(body);
         },
         onShellError(error: unknown) {
@@ -95,6 +98,21 @@ export default function handleRequest(
     function stopAbortTimer() {
       clearTimeout(abortTimer);
     }
+  });
+}
+
+/** Collects what React writes and hands it over whole when React ends it. */
+function wholeDocument(done: (document: Uint8Array<ArrayBuffer>) => void) {
+  const chunks: Buffer[] = [];
+  return new Writable({
+    write(chunk: Buffer, _encoding, next) {
+      chunks.push(chunk);
+      next();
+    },
+    final(next) {
+      done(Buffer.concat(chunks));
+      next();
+    },
   });
 }
 

@@ -9,7 +9,7 @@ import { startOutboxWorker, type OutboxWorker } from "#app/services/email.server
 import { log } from "#app/services/log.server";
 import { loadServerSecret } from "#app/services/secrets.server";
 import { sharedPages } from "#app/services/page-cache.server";
-import { sharedPageCache } from "./page-cache";
+import { answerFromSharedPages, keepSharedPages } from "./page-cache";
 import { pageHandler } from "./pages";
 import {
   clientAddress,
@@ -157,9 +157,16 @@ const renderPages = pageHandler(() => import("virtual:react-router/server-build"
 });
 
 /**
- * Pages and the API, behind the database gate, with a last-resort error handler. A page kept for
- * every visitor is sent before the gate: it needs no database, and stays up while the database is down.
+ * Pages and the API, behind the database gate, with a last-resort error handler. What may be
+ * shared with every visitor without a session is kept as it is sent, for `answerFromKept`.
  */
 export const handler = express
   .Router()
-  .use(sharedPageCache(sharedPages), databaseGate, renderPages, errorHandler);
+  .use(keepSharedPages(sharedPages), databaseGate, renderPages, errorHandler);
+
+/**
+ * Put in front of Express (server/index.js): answers a request for a kept page with the bytes and
+ * headers it was first sent with, or says it did not. It needs no database, so kept pages stay up
+ * while the database is down.
+ */
+export const answerFromKept = answerFromSharedPages(sharedPages);

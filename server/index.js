@@ -1,5 +1,6 @@
 // The service's entry point: serves the built site (or Vite in development) behind the security layer.
 import { existsSync } from "node:fs";
+import http from "node:http";
 import v8 from "node:v8";
 import compression from "compression";
 import express from "express";
@@ -60,13 +61,17 @@ if (vite) {
 }
 app.use(server.handler);
 
-const listener = app.listen(settings.PORT, settings.HOST, (error) => {
-  if (error) {
-    process.stderr.write(
-      `Cannot listen on ${settings.HOST} port ${settings.PORT}: ${error.code}\n`,
-    );
-    process.exit(1);
-  }
+// A page kept for every visitor without a session is sent before Express runs at all.
+const listener = http.createServer((req, res) => {
+  if (!server.answerFromKept(req, res)) app(req, res);
+});
+const cannotListen = (error) => {
+  process.stderr.write(`Cannot listen on ${settings.HOST} port ${settings.PORT}: ${error.code}\n`);
+  process.exit(1);
+};
+listener.once("error", cannotListen);
+listener.listen(settings.PORT, settings.HOST, () => {
+  listener.off("error", cannotListen);
   const address = listener.address();
   const host = typeof address === "object" && address ? address.address : settings.HOST;
   const port = typeof address === "object" && address ? address.port : settings.PORT;

@@ -73,4 +73,38 @@ describe("createTtlMap", () => {
     map.set("c", 4, map.generation());
     expect([map.get("a"), map.get("b"), map.get("c")]).toEqual([3, undefined, 4]);
   });
+
+  it("keeps a value no longer than the lifetime it is given, nor than ttlMs", () => {
+    let clock = 0;
+    const map = createTtlMap<string>({ ttlMs: 1000, maxEntries: 10, now: () => clock });
+    map.set("short", "api answer", map.generation(), 200);
+    map.set("long", "page", map.generation(), 5000);
+    expect(map.set("none", "no-cache answer", map.generation(), 0)).toBe(false);
+    clock = 199;
+    expect([map.get("short"), map.get("long")]).toEqual(["api answer", "page"]);
+    clock = 200;
+    expect(map.get("short")).toBeUndefined();
+    clock = 1000;
+    expect(map.get("long")).toBeUndefined();
+    expect(map.get("none")).toBeUndefined();
+  });
+
+  it("drops the values stored longest ago until the rest fit in maxWeight, and never keeps one that cannot", () => {
+    const map = createTtlMap<string>({
+      ttlMs: 1000,
+      maxEntries: 10,
+      weigh: (value) => value.length,
+      maxWeight: 10,
+    });
+    map.set("a", "aaaa", map.generation());
+    map.set("b", "bbbb", map.generation());
+    map.set("c", "cccccc", map.generation()); // 14 > 10: "a" goes
+    expect([map.get("a"), map.get("b"), map.get("c")]).toEqual([undefined, "bbbb", "cccccc"]);
+    expect(map.set("d", "d".repeat(11), map.generation())).toBe(false);
+    expect([map.get("b"), map.get("c"), map.get("d")]).toEqual(["bbbb", "cccccc", undefined]);
+    // After a clear, the budget is whole again.
+    map.clear();
+    map.set("e", "e".repeat(10), map.generation());
+    expect(map.get("e")).toBe("eeeeeeeeee");
+  });
 });

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { isShareablePage, pipeHeaders } from "./headers";
+import { eventListCacheControl, isShareablePage, pipeHeaders } from "./headers";
 
 const call = (parts: {
   parent?: HeadersInit;
@@ -115,5 +115,14 @@ describe("isShareablePage", () => {
     expect(
       isShareablePage(page({ responseHeaders: new Headers({ "Cache-Control": "no-store" }) })),
     ).toBe(false);
+  });
+});
+
+describe("eventListCacheControl", () => {
+  it("lets the list be kept for the whole seconds it is shared here, and no longer", () => {
+    expect(eventListCacheControl(2000)).toBe("public, max-age=2");
+    expect(eventListCacheControl(2999)).toBe("public, max-age=2");
+    expect(eventListCacheControl(999)).toBe("no-cache");
+    expect(eventListCacheControl(0)).toBe("no-cache");
   });
 });

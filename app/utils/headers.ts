@@ -55,6 +55,15 @@ export function sharedPageHeaders(maxAge: number) {
 }
 
 /**
+ * The event list is the same for everyone and shared for EVENT_LIST_CACHE_MS here, so a browser, a
+ * CDN and this server's kept answers (server/page-cache.ts) may keep it as long, in whole seconds.
+ */
+export function eventListCacheControl(sharedForMs: number) {
+  const seconds = Math.floor(sharedForMs / 1000);
+  return seconds > 0 ? `public, max-age=${seconds}` : "no-cache";
+}
+
+/**
  * Whether a rendered page is the same for every visitor, so that it may be shared: a plain GET
  * with no cookie at all (no session, no notice carried over from a form), answered 200, with no
  * script (so no per-request nonce in its bytes), no cookie set, and no cache rule of its own

@@ -1,7 +1,9 @@
 import type { Route } from "./+types/events";
+import { config } from "#app/config.server";
 import { db } from "#app/db/client.server";
 import { parseEventQuery } from "#app/domain/event-query";
 import { upcomingEventsJson } from "#app/services/events.server";
+import { eventListCacheControl } from "#app/utils/headers";
 import { jsonError, jsonEndpoint, methodNotAllowed } from "#app/utils/http.server";
 
 /** GET /api/events?for=community,corporate&location=Ipswich&date=next-week */
@@ -23,7 +25,7 @@ export const loader = jsonEndpoint(async ({ request }: Route.LoaderArgs) => {
     headers: {
       "Content-Type": "application/json; charset=utf-8",
       "Content-Length": String(body.byteLength),
-      "Cache-Control": "no-cache",
+      "Cache-Control": eventListCacheControl(config().EVENT_LIST_CACHE_MS),
     },
   });
 });
