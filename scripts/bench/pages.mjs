@@ -25,7 +25,14 @@ import {
   spread,
   startBareServer,
 } from "../lib/load.mjs";
-import { ALL_PAGES, MIXED_LOAD_REQUESTS, mixedLoad, UNCACHED } from "../lib/mixed-load.mjs";
+import {
+  ALL_PAGES,
+  bookableEventId,
+  CONTENT_PAGES,
+  MIXED_LOAD_REQUESTS,
+  mixedLoad,
+  UNCACHED,
+} from "../lib/mixed-load.mjs";
 import { createScratchDatabase } from "../lib/scratch-postgres.mjs";
 import { startProductionBenchServer } from "../lib/start-server.mjs";
 import { buildStockApp, pageParts, startStockApp } from "../lib/stock-react-router.mjs";
@@ -37,15 +44,6 @@ const rounds = Number(option(args, "rounds", "3"));
 const connections = Number(option(args, "connections", "10"));
 const jsonFile = option(args, "json", undefined);
 
-const CONTENT_PAGES = [
-  "/",
-  "/about-us",
-  "/news",
-  "/information-hub",
-  "/events",
-  "/login",
-  "/signup",
-];
 const STOCK_PATH = "/about-us";
 const SETTLE_MS = 5000;
 
@@ -77,12 +75,8 @@ try {
   await sleep(SETTLE_MS);
   const idle = memoryOf(site.pid);
 
-  const { events } = await (await fetch(`${site.url}/api/events`)).json();
-  const bookable =
-    events.find((e) => e.booking_status === "bookable" && !e.is_private && !e.exclusive_for) ??
-    events.find((e) => e.booking_status === "bookable");
-  if (!bookable) throw new Error("No bookable event in the demo data");
-  const concrete = (page) => (page === "/event/:id" ? `/event/${bookable.event_id}` : page);
+  const eventId = await bookableEventId(site.url);
+  const concrete = (page) => (page === "/event/:id" ? `/event/${eventId}` : page);
   const pages = requested.map(concrete);
 
   // The bytes each page answers (no compression: autocannon asks for none), for bare node.
@@ -97,7 +91,7 @@ try {
 
   progress(`Mixed load: ${MIXED_LOAD_REQUESTS} requests over ${ALL_PAGES.length} pages…`);
   // Always every page, anonymous and uncached in turn, whatever --pages says (scripts/lib/mixed-load.mjs).
-  const mixed = await mixedLoad(site.url, { connections, eventId: bookable.event_id });
+  const mixed = await mixedLoad(site.url, { connections, eventId });
   await sleep(SETTLE_MS);
   const afterLoad = memoryOf(site.pid);
 
@@ -168,6 +162,7 @@ try {
       path: requested[index],
       url: page,
       bytes: answers[page].body.length,
+      shared: answers[page].shared,
       js: js[page],
       anonymous,
       uncached,
@@ -220,6 +215,8 @@ async function fetchAnswer(base, page) {
   return {
     type: response.headers.get("content-type") ?? "application/octet-stream",
     body: Buffer.from(await response.arrayBuffer()),
+    // Marked for every visitor (no scripts, so no nonce): the server keeps it (D-141, D-153).
+    shared: /^public\b/.test(response.headers.get("cache-control") ?? ""),
   };
 }
 
@@ -343,12 +340,14 @@ function print(report) {
       stock.siteUncachedOfStock >= 1,
       `uncached ${stock.path} at least as fast as the stock React Router app: ${percent(stock.siteUncachedOfStock)}`,
     );
-  const htmlPages = report.pages.filter((page) => !page.path.startsWith("/api/"));
+  // The pages the server keeps for anonymous visitors; a page with scripts carries a nonce of its
+  // own in every answer, so it is never kept and is not one of them.
+  const htmlPages = report.pages.filter((page) => !page.path.startsWith("/api/") && page.shared);
   if (htmlPages.length) {
     const slowest = htmlPages.reduce((a, b) => (a.anonymousOfBare <= b.anonymousOfBare ? a : b));
     goal(
       slowest.anonymousOfBare >= 0.5,
-      `cached anonymous pages ≥ 50% of bare node: lowest ${slowest.path} ${percent(slowest.anonymousOfBare)}`,
+      `cached anonymous pages ≥ 50% of bare node: lowest ${slowest.path} ${percent(slowest.anonymousOfBare)} (of ${htmlPages.length} kept pages)`,
     );
   }
   const api = report.pages.find((page) => page.path === "/api/events");
