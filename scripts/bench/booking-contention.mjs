@@ -6,8 +6,8 @@
 // With --instances 2 (or more), that many servers on the one database behind HAProxy (Debian's,
 // scripts/lib/haproxy.mjs), as the README's production deployment; --proxy puts HAProxy in front
 // of a single instance too, to tell the proxy's own cost from the second instance's gain.
-// --profile DIR (one instance): a CPU profile of the server during the race (DIR/race.cpuprofile),
-// the SQL statements it sent (DIR/statements.json, see booking-probe.mjs) and what the database's
+// --profile DIR (one instance): a CPU profile of the server during the race (DIR/server.cpuprofile),
+// the SQL statements it sent (DIR/statements.json, see scripts/lib/server-probe.mjs) and what the database's
 // connections were doing (pg_stat_activity, sampled every 50 ms), each summed up here.
 //
 // The people are written straight into the database (user, profile and a better-auth session each)
@@ -17,11 +17,12 @@
 // before the race, so a wrong cookie stops the script instead of producing 1,000 refusals.
 import crypto from "node:crypto";
 import http from "node:http";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import pg from "pg";
+import { probeEnv, startProfiling, stopProfiling, summariseProfile } from "../lib/cpu-profile.mjs";
 import { startHaproxy } from "../lib/haproxy.mjs";
 import { createScratchDatabase } from "../lib/scratch-postgres.mjs";
 import { freePort, startBuiltServer } from "../lib/start-server.mjs";
@@ -84,17 +85,8 @@ try {
     PAYPAL_API_BASE: "http://127.0.0.1:9",
     // Behind the proxy, the public address is the proxy's, and the client's address its header's.
     ...(PROXIED ? { APP_URL: `http://127.0.0.1:${proxyPort}`, TRUST_PROXY: "1" } : {}),
-    ...(PROFILE_DIR
-      ? {
-          BOOKING_PROBE_DIR: PROFILE_DIR,
-          NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ""} --import ${new URL("./booking-probe.mjs", import.meta.url)}`,
-        }
-      : {}),
+    ...(PROFILE_DIR ? probeEnv(PROFILE_DIR) : {}),
   };
-  if (PROFILE_DIR) {
-    mkdirSync(PROFILE_DIR, { recursive: true });
-    rmSync(path.join(PROFILE_DIR, "done"), { force: true });
-  }
   // One after the other: the first migrates the new database.
   for (let n = 0; n < INSTANCES; n++) servers.push(await startBuiltServer(env));
   if (PROXIED) {
@@ -312,7 +304,7 @@ try {
 }
 
 /**
- * Starts the server's profiler and statement count (booking-probe.mjs) and samples
+ * Starts the server's profiler and statement count (scripts/lib/server-probe.mjs) and samples
  * pg_stat_activity; `finish` stops all three and prints what they found.
  */
 async function startProbe(pid, url) {
@@ -338,81 +330,26 @@ async function startProbe(pid, url) {
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
   })();
-  process.kill(pid, "SIGUSR2");
-  await new Promise((resolve) => setTimeout(resolve, 300));
+  await startProfiling(pid, PROFILE_DIR);
   return {
     async finish(requests) {
       watching = false;
       await watching$;
       await watcher.end();
-      process.kill(pid, "SIGUSR2");
-      const done = path.join(PROFILE_DIR, "done");
-      for (let i = 0; i < 300 && !existsSync(done); i++)
-        await new Promise((resolve) => setTimeout(resolve, 100));
+      const { profile, statements } = await stopProfiling(pid, PROFILE_DIR);
       console.log(`\nserver connections (pg_stat_activity, mean over ${samples} samples):`);
       for (const [key, count] of [...states].sort((a, b) => b[1] - a[1]))
         console.log(`  ${(count / samples).toFixed(2).padStart(6)}  ${key}`);
-      const statements = JSON.parse(
-        readFileSync(path.join(PROFILE_DIR, "statements.json"), "utf8"),
-      );
       const total = statements.reduce((sum, { count }) => sum + count, 0);
       console.log(
         `\nSQL statements during the race: ${total} (${(total / requests).toFixed(1)} per request); most frequent:`,
       );
       for (const { count, text } of statements.slice(0, 15))
         console.log(`  ${String(count).padStart(6)}  ${text.replace(/\s+/g, " ").slice(0, 150)}`);
-      summariseProfile(JSON.parse(readFileSync(path.join(PROFILE_DIR, "race.cpuprofile"), "utf8")));
+      summariseProfile(profile);
       console.log(`(files in ${PROFILE_DIR})\n`);
     },
   };
-}
-
-/** Self time by function and by package, as shares of the profile's samples. */
-function summariseProfile(profile) {
-  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
-  const selfCount = new Map();
-  for (const id of profile.samples) selfCount.set(id, (selfCount.get(id) ?? 0) + 1);
-  const total = profile.samples.length;
-  const functions = new Map();
-  const packages = new Map();
-  const add = (map, key, count) => map.set(key, (map.get(key) ?? 0) + count);
-  for (const [id, count] of selfCount) {
-    const { functionName, url, lineNumber } = byId.get(id).callFrame;
-    const file = url.replace(/^file:\/\//, "");
-    add(
-      functions,
-      `${functionName || "(anonymous)"} ${path.basename(file)}:${lineNumber + 1}`,
-      count,
-    );
-    const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(file)?.[1];
-    add(
-      packages,
-      pkg ??
-        (file.includes("/build/server/")
-          ? "(site: build/server)"
-          : file.startsWith("node:")
-            ? "(node internals)"
-            : functionName.startsWith("(")
-              ? functionName
-              : file
-                ? "(other js)"
-                : "(native)"),
-      count,
-    );
-  }
-  const top = (map, n) =>
-    [...map]
-      .sort((a, b) => b[1] - a[1])
-      .slice(0, n)
-      .map(([key, count]) => `  ${((count / total) * 100).toFixed(1).padStart(5)}%  ${key}`)
-      .join("\n");
-  const seconds = (profile.endTime - profile.startTime) / 1e6;
-  console.log(
-    `\nCPU profile: ${total} samples over ${seconds.toFixed(1)} s; self time by package:`,
-  );
-  console.log(top(packages, 15));
-  console.log("self time by function:");
-  console.log(top(functions, 25));
 }
 
 /**

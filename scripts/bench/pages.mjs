@@ -7,8 +7,8 @@
 // afterwards). "/event/:id" in --pages stands for a bookable demo event.
 //
 // "anonymous" requests carry no cookie. "uncached" ones carry `Cookie: bench=1`, which no part of
-// the site reads but which marks a request as possibly someone's, so the planned cache of
-// anonymous pages (issue 17) is to pass over it: the cost of rendering the page every time.
+// the site reads but which marks a request as possibly someone's, so the kept pages
+// (server/page-cache.ts) pass over it: the cost of rendering the page every time.
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";

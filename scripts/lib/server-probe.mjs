@@ -1,14 +1,14 @@
-// Loaded into the server by `booking-contention.mjs --profile DIR` (node --import), never by the
-// site itself. On the first SIGUSR2 it starts V8's CPU profiler and begins counting the SQL
+// Loaded into the server by the benchmarks' `--profile DIR` (node --import; see `probeEnv`), never
+// by the site itself. On the first SIGUSR2 it starts V8's CPU profiler and begins counting the SQL
 // statements the server sends to Postgres; on the second it stops, and writes
-// DIR/race.cpuprofile (open it in Chrome's DevTools) and DIR/statements.json (each statement's
-// text with how often it ran), so only the race is measured, not start-up or the warm-up.
+// DIR/server.cpuprofile (open it in Chrome's DevTools) and DIR/statements.json (each statement's
+// text with how often it ran), so only the load is measured, not start-up or the warm-up.
 import { writeFileSync } from "node:fs";
 import { Session } from "node:inspector/promises";
 import path from "node:path";
 import pg from "pg";
 
-const dir = process.env.BOOKING_PROBE_DIR;
+const dir = process.env.SERVER_PROBE_DIR;
 const counts = new Map();
 let counting = false;
 
@@ -38,7 +38,7 @@ process.on("SIGUSR2", async () => {
   running = false;
   counting = false;
   const { profile } = await session.post("Profiler.stop");
-  writeFileSync(path.join(dir, "race.cpuprofile"), JSON.stringify(profile));
+  writeFileSync(path.join(dir, "server.cpuprofile"), JSON.stringify(profile));
   const statements = [...counts]
     .sort((a, b) => b[1] - a[1])
     .map(([text, count]) => ({ count, text }));
