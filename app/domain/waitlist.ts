@@ -5,14 +5,21 @@
  *
  * An entry's `status`: waiting (in the queue), offered (a place is held for them until
  * `offerExpiresAt`), accepted (they took the offered place as a hold), left (they took themselves
- * off, or turned the offer down), lapsed (the offer ran out). Only waiting and offered are active:
- * one active entry per person per event.
+ * off, or turned the offer down), lapsed (the offer ran out), closed (staff cancelled the event).
+ * Only waiting and offered are active: one active entry per person per event.
  */
 
 import { CLOSING_WINDOW_MS, eventEnd, isCorporateOnly, type EventTiming } from "./events";
 import { londonInstant } from "./london-time";
 
-export const WAITLIST_STATUSES = ["waiting", "offered", "accepted", "left", "lapsed"] as const;
+export const WAITLIST_STATUSES = [
+  "waiting",
+  "offered",
+  "accepted",
+  "left",
+  "lapsed",
+  "closed",
+] as const;
 export type WaitlistStatus = (typeof WAITLIST_STATUSES)[number];
 
 /** The statuses that keep someone on the list (one such entry per person per event). */

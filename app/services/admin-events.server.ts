@@ -57,6 +57,7 @@ import {
   type RefundRun,
   type RefundSummary,
 } from "./payments/refunds.server";
+import { closeWaitingList } from "./waitlist.server";
 
 /**
  * The back office's events: list, create, edit, publish, unpublish and cancel them (with refunds),
@@ -663,6 +664,8 @@ export type CancelResult =
        */
       bookingsKept: number;
       emailsQueued: number;
+      /** people taken off the event's waiting list (and e-mailed), offers included */
+      waitingListClosed: number;
       refunds: RefundRun;
     }
   | { ok: false; message: string }
@@ -673,7 +676,8 @@ export type CancelResult =
  * every active booking (held, awaiting payment, confirmed) that the booking lifecycle lets staff
  * cancel is cancelled and its place given back (never one whose sample is taken or that has a
  * result: it stays, with its result, and the answer says how many were kept),
- * everyone who was booked gets an e-mail through the outbox, and the audit log gets its row. Then
+ * everyone who was booked gets an e-mail through the outbox, so does everyone on its waiting list
+ * (which is closed: `closeWaitingList`), and the audit log gets its row. Then
  * every paid booking is refunded in full (`refundCancelledEvent`). Calling it again is safe: it
  * cancels any booking that became active since (a payment that was already on its way), and
  * retries the refunds that failed, each of which is made once however often it is retried.
@@ -693,6 +697,7 @@ export async function cancelEvent(
         bookingsCancelled: number;
         bookingsKept: number;
         emailsQueued: number;
+        waitingListClosed: number;
       };
   const cancelled = await db.transaction(async (tx): Promise<Done | null> => {
     const ev = await lockEvent(tx, eventId);
@@ -748,6 +753,7 @@ export async function cancelEvent(
         updatedAt: now,
       })
       .where(eq(event.id, ev.id));
+    const waitingListClosed = await closeWaitingList(tx, ev, now);
 
     const people =
       active.length === 0
@@ -782,7 +788,7 @@ export async function cancelEvent(
       );
       emailsQueued++;
     }
-    if (newlyCancelled || active.length > 0) {
+    if (newlyCancelled || active.length > 0 || waitingListClosed > 0) {
       await recordAudit(tx, actor, {
         action: "event.cancel",
         entityType: "event",
@@ -791,11 +797,18 @@ export async function cancelEvent(
           bookingsCancelled: active.length,
           bookingsKept,
           emailsQueued,
+          waitingListClosed,
           alreadyCancelled: !newlyCancelled,
         },
       });
     }
-    return { newlyCancelled, bookingsCancelled: active.length, bookingsKept, emailsQueued };
+    return {
+      newlyCancelled,
+      bookingsCancelled: active.length,
+      bookingsKept,
+      emailsQueued,
+      waitingListClosed,
+    };
   });
   if (!cancelled) return null;
   if ("refused" in cancelled) return { ok: false, message: cancelled.refused };

@@ -252,6 +252,72 @@ async function lapseEndedOffers(tx: Db, ev: EventRow, now: Date): Promise<number
   return ended.length;
 }
 
+/** Staff cancelled the event: the people on its waiting list are told they no longer wait. */
+function closedEmail(details: { to: string; firstName: string; row: EventRow; offered: boolean }) {
+  const { row } = details;
+  const site = config().publicBaseUrl;
+  return {
+    to: details.to,
+    subject: `Cancelled: ${row.name}, ${formatLongDate(row.eventDate)}`,
+    text: [
+      `Hello ${details.firstName},`,
+      "",
+      `We are sorry: ${row.name} on ${formatLongDate(row.eventDate)} has been cancelled.`,
+      details.offered
+        ? "The place we were holding for you from the waiting list has gone with it, and you are no longer on the waiting list."
+        : "You are no longer on its waiting list.",
+      "You have not been charged.",
+      "",
+      `To find another screening event near you, visit ${site}/book-event-main.`,
+      "",
+      organisation.name,
+    ].join("\n"),
+  };
+}
+
+/**
+ * Closes the waiting list of an event staff are cancelling: everyone waiting, or holding an offer,
+ * is taken off it and e-mailed. Call it in the cancelling transaction, with the event locked.
+ * Returns how many people were on the list.
+ */
+export async function closeWaitingList(tx: Db, ev: EventRow, now: Date): Promise<number> {
+  const closed = await tx
+    .update(waitlistEntry)
+    .set({ status: "closed", updatedAt: now })
+    .where(
+      and(
+        eq(waitlistEntry.eventId, ev.id),
+        inArray(waitlistEntry.status, [...ACTIVE_WAITLIST_STATUSES]),
+      ),
+    )
+    .returning({ userId: waitlistEntry.userId, offerExpiresAt: waitlistEntry.offerExpiresAt });
+  if (closed.length === 0) return 0;
+  const people = await tx
+    .select({ userId: user.id, ...recipient })
+    .from(user)
+    .leftJoin(profile, eq(profile.userId, user.id))
+    .where(
+      inArray(
+        user.id,
+        closed.map((entry) => entry.userId),
+      ),
+    );
+  for (const person of people) {
+    const entry = closed.find((candidate) => candidate.userId === person.userId)!;
+    await enqueueEmail(
+      tx,
+      closedEmail({
+        to: person.email,
+        firstName: person.firstName,
+        row: ev,
+        // An offer still running held a place for them (the status it had is gone by now).
+        offered: entry.offerExpiresAt !== null && entry.offerExpiresAt.getTime() > now.getTime(),
+      }),
+    );
+  }
+  return closed.length;
+}
+
 /**
  * The worker's job: for each published event still ahead with a waiting list, lapse the offers
  * whose time is up and offer the places free now (freed by a hold running out, a cancellation by
@@ -494,7 +560,7 @@ export interface OfferView {
   address: string;
   /** the offer can still be taken */
   live: boolean;
-  /** what became of it: offered (live or run out), accepted, left, lapsed */
+  /** what became of it: offered (live or run out), accepted, left, lapsed, closed */
   status: WaitlistStatus;
 }
 

@@ -426,6 +426,7 @@ describe("cancelling an event", () => {
       bookingsCancelled: 3,
       bookingsKept: 0,
       emailsQueued: 3,
+      waitingListClosed: 0,
       refunds: { refunded: 2, alreadyRefunded: 0, failed: 0, failures: [] },
     });
 

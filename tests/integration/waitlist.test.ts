@@ -2,6 +2,7 @@ import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { booking, outboxEmail, waitlistEntry } from "#app/db/schema";
 import { PermissionDenied } from "#app/domain/permissions";
+import { cancelEvent } from "#app/services/admin-events.server";
 import { viewAttendees } from "#app/services/attendees.server";
 import { changeOwnBooking } from "#app/services/booking/change.server";
 import { takeOfferedPlace } from "#app/services/booking/offer.server";
@@ -411,5 +412,49 @@ describe("the coordinator's view of the waiting list", () => {
     await expect(viewAttendees(database.db, actor, { eventId: ev.id, now: NOW })).rejects.toThrow(
       PermissionDenied,
     );
+  });
+});
+
+describe("staff cancelling the event", () => {
+  it("takes everyone off its waiting list, a live offer included, and e-mails each of them", async () => {
+    const { ev, booked } = await fullEvent();
+    const [offered, waiting, gone] = [await person(), await person(), await person()];
+    await joinWaitlist(database.db, { eventId: ev.id, userId: offered.id }, NOW);
+    await joinWaitlist(database.db, { eventId: ev.id, userId: waiting.id }, hours(1));
+    await joinWaitlist(database.db, { eventId: ev.id, userId: gone.id }, hours(1));
+    await leaveWaitlist(database.db, { eventId: ev.id, userId: gone.id }, hours(1));
+    await cancel(booked[0]!.id);
+    await offersJob.run(database.db, hours(2));
+    expect((await entryOf(ev.id, offered.id)).status).toBe("offered");
+
+    const { actor } = await insertStaff(database.db, ["coordinator"]);
+    const result = await cancelEvent(database.db, actor, ev.id, hours(3));
+    expect(result).toMatchObject({ ok: true, newlyCancelled: true, waitingListClosed: 2 });
+
+    expect((await entryOf(ev.id, offered.id)).status).toBe("closed");
+    expect((await entryOf(ev.id, waiting.id)).status).toBe("closed");
+    expect((await entryOf(ev.id, gone.id)).status).toBe("left");
+    // The offer, then the cancellation; the one still waiting hears only of the cancellation.
+    const [offerMail, offeredCancelled, ...more] = await mailTo(offered.email);
+    expect(more).toEqual([]);
+    expect(offerMail!.text).toContain(`/waiting-list/`);
+    expect(offeredCancelled!.subject).toBe(`Cancelled: ${ev.name}, Wednesday, 10 June 2026`);
+    expect(offeredCancelled!.text).toContain("The place we were holding for you");
+    const [waitingCancelled, ...others] = await mailTo(waiting.email);
+    expect(others).toEqual([]);
+    expect(waitingCancelled!.text).toContain("You are no longer on its waiting list.");
+    expect(await mailTo(gone.email)).toEqual([]);
+    // The offer's page has nothing left to take, and running the cancellation again tells nobody twice.
+    expect(
+      await offerFor(database.db, {
+        entryId: (await entryOf(ev.id, offered.id)).id,
+        userId: offered.id,
+      }),
+    ).toMatchObject({ status: "closed" });
+    expect(await cancelEvent(database.db, actor, ev.id, hours(4))).toMatchObject({
+      ok: true,
+      waitingListClosed: 0,
+    });
+    expect(await mailTo(waiting.email)).toHaveLength(1);
   });
 });

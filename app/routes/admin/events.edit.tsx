@@ -125,6 +125,7 @@ type ActionData = {
     bookingsCancelled: number;
     bookingsKept: number;
     emailsQueued: number;
+    waitingListClosed: number;
     refunds: RefundRun;
   };
 };
@@ -171,6 +172,7 @@ export const action = staffRoute("event:edit", async (args: Route.ActionArgs, st
         bookingsCancelled: result.bookingsCancelled,
         bookingsKept: result.bookingsKept,
         emailsQueued: result.emailsQueued,
+        waitingListClosed: result.waitingListClosed,
         refunds: result.refunds,
       };
       return reply({ cancelled });
@@ -269,6 +271,12 @@ export default function ManageEvent({ loaderData, actionData }: Route.ComponentP
             {plural(outcome.emailsQueued, "person", "people")} e-mailed.{" "}
             <RefundOutcome refunds={outcome.refunds} />
           </p>
+          {outcome.waitingListClosed > 0 && (
+            <p>
+              {plural(outcome.waitingListClosed, "person was", "people were")} taken off the waiting
+              list and e-mailed to say the event is cancelled.
+            </p>
+          )}
           {outcome.bookingsKept > 0 && (
             <p>
               {plural(outcome.bookingsKept, "booking was", "bookings were")} not cancelled: a sample
