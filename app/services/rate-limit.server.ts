@@ -1,8 +1,8 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, lt, sql } from "drizzle-orm";
 import type { ClientRateLimitInfo, Options, Store } from "express-rate-limit";
 import type { Db } from "#app/db/client.server";
 import { noteDatabaseError } from "#app/db/health.server";
-import { rateLimitHit } from "#app/db/schema";
+import { authRateLimit, rateLimitHit } from "#app/db/schema";
 import { log } from "./log.server";
 
 export interface RateLimitResult {
@@ -10,6 +10,18 @@ export interface RateLimitResult {
   hits: number;
   /** Seconds until the window resets. */
   retryAfterSeconds: number;
+}
+
+/**
+ * No limit counts over a longer window than this, so a counter whose window began longer ago than
+ * this is over, whatever its limit, and `pruneRateLimits` may delete it.
+ */
+export const LONGEST_RATE_LIMIT_WINDOW_MS = 24 * 60 * 60_000;
+
+function windowStartOf(windowMs: number, now: Date): Date {
+  if (windowMs > LONGEST_RATE_LIMIT_WINDOW_MS)
+    throw new RangeError(`A rate limit's window is longer than a day (${windowMs} ms)`);
+  return new Date(Math.floor(now.getTime() / windowMs) * windowMs);
 }
 
 /**
@@ -23,7 +35,7 @@ export async function hitRateLimit(
   windowMs: number,
   now = new Date(),
 ): Promise<RateLimitResult> {
-  const windowStart = new Date(Math.floor(now.getTime() / windowMs) * windowMs);
+  const windowStart = windowStartOf(windowMs, now);
   const [row] = await db
     .insert(rateLimitHit)
     .values({ key, windowStart, hits: 1 })
@@ -50,7 +62,7 @@ export async function peekRateLimit(
   windowMs: number,
   now = new Date(),
 ): Promise<{ hits: number; retryAfterSeconds: number }> {
-  const windowStart = new Date(Math.floor(now.getTime() / windowMs) * windowMs);
+  const windowStart = windowStartOf(windowMs, now);
   const [row] = await db
     .select({ hits: rateLimitHit.hits })
     .from(rateLimitHit)
@@ -61,9 +73,6 @@ export async function peekRateLimit(
   };
 }
 
-const windowOf = (windowMs: number, now: Date) =>
-  new Date(Math.floor(now.getTime() / windowMs) * windowMs);
-
 /**
  * `hitRateLimit`'s count for the request limits, which every POST makes: as one statement, its own
  * transaction, whose commit does not wait for the disk (synchronous_commit off, for that
@@ -72,7 +81,7 @@ const windowOf = (windowMs: number, now: Date) =>
  * another transaction: the setting would then hold for that transaction's own commit.
  */
 async function countRequest(db: Db, key: string, windowMs: number, now: Date): Promise<number> {
-  const windowStart = windowOf(windowMs, now);
+  const windowStart = windowStartOf(windowMs, now);
   // Both drivers answer with the rows in `rows`.
   const { rows } = (await db.execute(sql`
     insert into ${rateLimitHit} (key, window_start, hits)
@@ -126,7 +135,7 @@ export class DatabaseRateLimitStore implements Store {
   }
 
   async decrement(key: string) {
-    const windowStart = windowOf(this.windowMs, new Date());
+    const windowStart = windowStartOf(this.windowMs, new Date());
     await this.database()
       .update(rateLimitHit)
       .set({ hits: sql`greatest(${rateLimitHit.hits} - 1, 0)` })
@@ -142,6 +151,25 @@ export class DatabaseRateLimitStore implements Store {
   }
 
   private resetTime(now: Date) {
-    return new Date(windowOf(this.windowMs, now).getTime() + this.windowMs);
+    return new Date(windowStartOf(this.windowMs, now).getTime() + this.windowMs);
   }
+}
+
+/**
+ * Deletes the counters whose window is over for any limit, ours and better-auth's (its window is
+ * a minute, app/services/auth.server.ts): one row would stay per client address, account or
+ * recipient ever counted otherwise. A counter counted again meanwhile has moved on, and the
+ * delete, which checks each row again once it may, leaves it.
+ */
+export async function pruneRateLimits(db: Db, now = new Date()): Promise<{ pruned: number }> {
+  const over = new Date(now.getTime() - LONGEST_RATE_LIMIT_WINDOW_MS);
+  const ours = await db
+    .delete(rateLimitHit)
+    .where(lt(rateLimitHit.windowStart, over))
+    .returning({ key: rateLimitHit.key });
+  const betterAuths = await db
+    .delete(authRateLimit)
+    .where(lt(authRateLimit.lastRequest, over.getTime()))
+    .returning({ key: authRateLimit.key });
+  return { pruned: ours.length + betterAuths.length };
 }

@@ -4,6 +4,8 @@ import {
   WORKER_JOBS,
   type WorkerJob,
 } from "#app/services/booking/reconcile.server";
+import { authRateLimit, rateLimitHit } from "#app/db/schema";
+import { hitRateLimit } from "#app/services/rate-limit.server";
 import { testDatabaseForThisFile } from "#tests/support/database";
 
 const database = testDatabaseForThisFile();
@@ -42,5 +44,58 @@ describe("the booking worker's jobs", () => {
     expect(codes).toContain("refunds_retried");
     expect(codes).toContain("reminders_sent");
     expect(new Set(codes).size).toBe(codes.length);
+  });
+});
+
+describe("pruning the limits' counters", () => {
+  const NOW = new Date("2026-06-01T09:00:00Z");
+  const hoursAgo = (hours: number) => new Date(NOW.getTime() - hours * 3_600_000);
+  const keys = async () =>
+    (await database.db.select({ key: rateLimitHit.key }).from(rateLimitHit))
+      .map((row) => row.key)
+      .filter((key) => key.startsWith("prune-test:"))
+      .sort();
+
+  it("deletes the counters whose window began over a day ago, and keeps the rest counting", async () => {
+    await database.db.insert(rateLimitHit).values([
+      { key: "prune-test:old", windowStart: hoursAgo(25), hits: 3 },
+      { key: "prune-test:hour", windowStart: hoursAgo(0), hits: 9 },
+    ]);
+    // Counted again today: its window moves on, so it stays.
+    await database.db
+      .insert(rateLimitHit)
+      .values({ key: "prune-test:back", windowStart: hoursAgo(30), hits: 5 });
+    await hitRateLimit(database.db, "prune-test:back", 10, 15 * 60_000, NOW);
+
+    // better-auth's own counters: the last request's time in milliseconds.
+    await database.db.insert(authRateLimit).values([
+      {
+        id: crypto.randomUUID(),
+        key: "prune-test:auth-old",
+        count: 4,
+        lastRequest: hoursAgo(25).getTime(),
+      },
+      { id: crypto.randomUUID(), key: "prune-test:auth-now", count: 1, lastRequest: NOW.getTime() },
+    ]);
+
+    const job = WORKER_JOBS.find((candidate) => candidate.code === "rate_limits_pruned")!;
+    expect(await job.run(database.db, NOW)).toEqual({ pruned: 2 });
+    expect(
+      (await database.db.select({ key: authRateLimit.key }).from(authRateLimit))
+        .map((row) => row.key)
+        .filter((key) => key.startsWith("prune-test:")),
+    ).toEqual(["prune-test:auth-now"]);
+    expect(await keys()).toEqual(["prune-test:back", "prune-test:hour"]);
+    // The counter of this hour still limits: its nine hits are there.
+    expect((await hitRateLimit(database.db, "prune-test:hour", 10, 60 * 60_000, NOW)).hits).toBe(
+      10,
+    );
+    expect(await job.run(database.db, NOW)).toEqual({ pruned: 0 });
+  });
+
+  it("refuses a limit counted over more than a day, which pruning would cut short", async () => {
+    await expect(
+      hitRateLimit(database.db, "prune-test:long", 1, 2 * 24 * 3_600_000, NOW),
+    ).rejects.toThrow(RangeError);
   });
 });

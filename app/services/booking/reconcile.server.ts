@@ -13,6 +13,7 @@ import { retryDueRefunds } from "../payments/refunds.server";
 import { capturePayment, settle, type CaptureResult } from "./capture.server";
 import { lockBooking, lockEvent } from "./places.server";
 import { offerPlacesFromWaitingLists } from "../waitlist.server";
+import { pruneRateLimits } from "../rate-limit.server";
 import { emailReminderChannel } from "./reminder-email.server";
 import { sendDueReminders } from "./reminders.server";
 
@@ -226,6 +227,11 @@ export const WORKER_JOBS: WorkerJob[] = [
     async run(db, now) {
       return offerPlacesFromWaitingLists(db, now);
     },
+  },
+  {
+    // The limits' counters whose window is over (otherwise one row per address for ever).
+    code: "rate_limits_pruned",
+    run: (db, now) => pruneRateLimits(db, now),
   },
   {
     code: "reminders_sent",
