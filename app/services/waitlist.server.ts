@@ -145,6 +145,15 @@ const recipient = {
   firstName: sql<string>`coalesce(${profile.firstName}, ${user.name})`,
 };
 
+/** Where to write to these people, and the name to greet them by. */
+function recipients(tx: Db, userIds: string[]) {
+  return tx
+    .select({ userId: user.id, ...recipient })
+    .from(user)
+    .leftJoin(profile, eq(profile.userId, user.id))
+    .where(inArray(user.id, userIds));
+}
+
 /**
  * Offers the event's free places to the people first in its waiting list: one offer per free
  * place, each held at a time still free, each e-mailed in the caller's transaction. Call it inside
@@ -237,16 +246,10 @@ async function lapseEndedOffers(tx: Db, ev: EventRow, now: Date): Promise<number
     )
     .returning({ userId: waitlistEntry.userId });
   if (ended.length === 0) return 0;
-  const people = await tx
-    .select({ userId: user.id, ...recipient })
-    .from(user)
-    .leftJoin(profile, eq(profile.userId, user.id))
-    .where(
-      inArray(
-        user.id,
-        ended.map((row) => row.userId),
-      ),
-    );
+  const people = await recipients(
+    tx,
+    ended.map((row) => row.userId),
+  );
   for (const person of people)
     await enqueueEmail(tx, lapsedEmail({ to: person.email, firstName: person.firstName, row: ev }));
   return ended.length;
@@ -292,16 +295,10 @@ export async function closeWaitingList(tx: Db, ev: EventRow, now: Date): Promise
     )
     .returning({ userId: waitlistEntry.userId, offerExpiresAt: waitlistEntry.offerExpiresAt });
   if (closed.length === 0) return 0;
-  const people = await tx
-    .select({ userId: user.id, ...recipient })
-    .from(user)
-    .leftJoin(profile, eq(profile.userId, user.id))
-    .where(
-      inArray(
-        user.id,
-        closed.map((entry) => entry.userId),
-      ),
-    );
+  const people = await recipients(
+    tx,
+    closed.map((entry) => entry.userId),
+  );
   for (const person of people) {
     const entry = closed.find((candidate) => candidate.userId === person.userId)!;
     await enqueueEmail(
