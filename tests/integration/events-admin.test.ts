@@ -30,7 +30,11 @@ import { submitConsent } from "#app/services/booking/consent.server";
 import { startBookingWorker } from "#app/services/booking/reconcile.server";
 import { findEvent, upcomingEventsJson } from "#app/services/events.server";
 import { createPayPalProvider, usePaymentProvider } from "#app/services/payments/provider.server";
-import { refundCancelledEvent, retryDueRefunds } from "#app/services/payments/refunds.server";
+import {
+  checkPendingRefunds,
+  refundCancelledEvent,
+  retryDueRefunds,
+} from "#app/services/payments/refunds.server";
 import { testDatabaseForThisFile } from "#tests/support/database";
 import {
   bookingAtCheckout,
@@ -688,6 +692,82 @@ describe("cancelling an event", () => {
     const before = fake.requestsTo("POST", /\/refund$/).length;
     await cancelOk(ev.id, minutes(6));
     expect(fake.requestsTo("POST", /\/refund$/).length).toBe(before);
+  });
+
+  it("asks PayPal again, hourly, about a pending refund, and records it once finished", async () => {
+    const fake = fakePayPal();
+    const ev = await paidEvent({ status: "published" });
+    const a = await paidBooking(ev.id, "10:00");
+    fake.makeRefundsPending();
+    try {
+      await cancelOk(ev.id, minutes(5));
+    } finally {
+      fake.makeRefundsPending(false);
+    }
+    const [refund] = [...fake.refunds.values()];
+    const asked = () => fake.requestsTo("GET", `/v2/payments/refunds/${refund!.id}`).length;
+    const check = (at: Date) => checkPendingRefunds(database.db, at);
+
+    expect(await check(minutes(10))).toMatchObject({ stillPending: 1, completed: 0, failed: 0 });
+    expect(asked()).toBe(1);
+    // Not again within the hour.
+    expect(await check(minutes(40))).toMatchObject({ stillPending: 0 });
+    expect(asked()).toBe(1);
+
+    fake.settleRefund(refund!.id, "COMPLETED");
+    expect(await check(minutes(75))).toMatchObject({ completed: 1, failed: 0 });
+    expect(asked()).toBe(2);
+    expect(await refundRows(a.bookingId)).toMatchObject([{ status: "COMPLETED" }]);
+    expect(await bookingRow(a.bookingId)).toMatchObject({
+      paymentStatus: "refunded",
+      refundOwed: false,
+    });
+    expect((await findEventForAdmin(database.db, ev.id, minutes(75)))!.refunds).toMatchObject({
+      refunded: 1,
+      pendingAtPayPal: 0,
+    });
+    // Finished: nothing more to ask.
+    expect(await check(minutes(200))).toEqual({ completed: 0, failed: 0, stillPending: 0 });
+    expect(asked()).toBe(2);
+  });
+
+  it("owes the refund again when PayPal fails a pending one, and the worker makes it anew", async () => {
+    const fake = fakePayPal();
+    const ev = await paidEvent({ status: "published" });
+    const a = await paidBooking(ev.id, "10:00");
+    fake.makeRefundsPending();
+    try {
+      await cancelOk(ev.id, minutes(5));
+    } finally {
+      fake.makeRefundsPending(false);
+    }
+    const [refund] = [...fake.refunds.values()];
+    fake.settleRefund(refund!.id, "FAILED");
+    expect(await checkPendingRefunds(database.db, minutes(10))).toMatchObject({ failed: 1 });
+    expect(await refundRows(a.bookingId)).toMatchObject([{ status: "FAILED" }]);
+    expect(await bookingRow(a.bookingId)).toMatchObject({
+      paymentStatus: "paid",
+      refundOwed: true,
+    });
+    expect((await findEventForAdmin(database.db, ev.id, minutes(10)))!.refunds).toMatchObject({
+      outstanding: 1,
+      pendingAtPayPal: 0,
+    });
+
+    // The worker's next try asks for a new refund, under a new request id: the first one's would
+    // only be answered with the refund that failed.
+    await retryDueRefunds(database.db, minutes(20));
+    const requestIds = fake
+      .requestsTo("POST", /\/refund$/)
+      .map((request) => request.requestId)
+      .filter((id) => id?.startsWith(`refund-${a.bookingId}`));
+    expect(requestIds).toEqual([`refund-${a.bookingId}`, `refund-${a.bookingId}-2`]);
+    expect(fake.refunds.size).toBe(2);
+    expect(await bookingRow(a.bookingId)).toMatchObject({ paymentStatus: "refunded" });
+    expect((await refundRows(a.bookingId)).map((row) => row.status).sort()).toEqual([
+      "COMPLETED",
+      "FAILED",
+    ]);
   });
 
   it("refunds a simulated (demo) payment through the simulated provider, never PayPal", async () => {

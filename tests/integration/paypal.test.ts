@@ -396,6 +396,27 @@ describe("refund", () => {
     const rest = await paypal.refundCapture(capture!.id, { requestId: "refund-rest" });
     expect(rest.amountPence).toBe(2950);
   });
+
+  it("reads a refund by its id as PayPal has it now; an unknown or malformed id is refused", async () => {
+    const created = await approvedOrder();
+    const { capture } = await paypal.captureOrder(created.id, { requestId: "capture-g" });
+    fake.makeRefundsPending();
+    const made = await paypal.refundCapture(capture!.id, { requestId: "refund-pending" });
+    fake.makeRefundsPending(false);
+    expect(made.status).toBe("PENDING");
+    expect(await paypal.getRefund(made.id)).toEqual({ ...made, status: "PENDING" });
+    fake.settleRefund(made.id, "COMPLETED");
+    expect(await paypal.getRefund(made.id)).toEqual({ ...made, status: "COMPLETED" });
+    expect(fake.requestsTo("GET", `/v2/payments/refunds/${made.id}`)).toHaveLength(2);
+
+    await expect(paypal.getRefund("1JU08902781691411")).rejects.toMatchObject({
+      status: 404,
+      issue: "INVALID_RESOURCE_ID",
+    });
+    const before = fake.requests.length;
+    await expect(paypal.getRefund("../captures/x")).rejects.toThrow();
+    expect(fake.requests).toHaveLength(before);
+  });
 });
 
 describe("no answer", () => {

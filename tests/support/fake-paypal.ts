@@ -67,13 +67,17 @@ export interface FakeCapture {
 export interface FakeRefund {
   id: string;
   captureId: string;
-  /** PENDING (reason ECHECK) until the payer's eCheck clears, as PayPal says for such refunds */
-  status: "COMPLETED" | "PENDING";
+  /**
+   * PENDING (reason ECHECK) until the payer's eCheck clears, as PayPal says for such refunds; then
+   * COMPLETED, or FAILED or CANCELLED (`settleRefund`)
+   */
+  status: "COMPLETED" | "PENDING" | "FAILED" | "CANCELLED";
   currency: string;
   minor: number;
   requestId?: string;
   noteToPayer?: string;
   createTime: string;
+  updateTime?: string;
 }
 
 export interface RecordedRequest {
@@ -329,7 +333,7 @@ export async function startFakePayPal(options: FakePayPalOptions = {}) {
         { href: `${url}/v2/payments/captures/${refund.captureId}`, rel: "up", method: "GET" },
       ],
       create_time: refund.createTime,
-      update_time: refund.createTime,
+      update_time: refund.updateTime ?? refund.createTime,
     };
   }
 
@@ -913,6 +917,22 @@ export async function startFakePayPal(options: FakePayPalOptions = {}) {
     /** Refunds from now on are PENDING (an eCheck not yet cleared) instead of COMPLETED. */
     makeRefundsPending(pending = true) {
       refundsPending = pending;
+    },
+    /**
+     * PayPal finishes a PENDING refund: COMPLETED, or FAILED or CANCELLED, which gives the amount
+     * back to the capture to refund again.
+     */
+    settleRefund(refundId: string, status: "COMPLETED" | "FAILED" | "CANCELLED") {
+      const refund = refunds.get(refundId);
+      if (!refund || refund.status !== "PENDING") throw new Error(`No pending refund ${refundId}`);
+      refund.status = status;
+      refund.updateTime = now();
+      const capture = captures.get(refund.captureId);
+      if (capture && status !== "COMPLETED") {
+        capture.refundedMinor -= refund.minor;
+        capture.status = capture.refundedMinor > 0 ? "PARTIALLY_REFUNDED" : "COMPLETED";
+        capture.updateTime = refund.updateTime;
+      }
     },
     /** Every access token handed out so far is rejected from now on (401). */
     expireTokens() {

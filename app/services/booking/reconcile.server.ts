@@ -9,7 +9,7 @@ import { log } from "../log.server";
 import { eraseEndedRetainedResults, shredExpiredConsentAnswers } from "../my-data.server";
 import { PayPalError, PayPalNetworkError, type PayPalOrder } from "../payments/paypal.server";
 import { paymentProvider } from "../payments/provider.server";
-import { retryDueRefunds } from "../payments/refunds.server";
+import { checkPendingRefunds, retryDueRefunds } from "../payments/refunds.server";
 import { capturePayment, settle, type CaptureResult } from "./capture.server";
 import { lockBooking, lockEvent } from "./places.server";
 import { offerPlacesFromWaitingLists } from "../waitlist.server";
@@ -209,6 +209,11 @@ export const WORKER_JOBS: WorkerJob[] = [
       const { refunded, alreadyRefunded, failed } = await retryDueRefunds(db, now);
       return { refunded, alreadyRefunded, failed };
     },
+  },
+  {
+    // Refunds PayPal accepted but had not finished: asked about again, at most hourly each.
+    code: "pending_refunds_checked",
+    run: (db, now) => checkPendingRefunds(db, now),
   },
   {
     // UK GDPR storage limitation: consent answers after CONSENT_RETENTION_DAYS (answers only).

@@ -253,6 +253,8 @@ export interface PayPalClient {
     captureId: string,
     options: { requestId: string; amountPence?: number; noteToPayer?: string },
   ): Promise<PayPalRefund>;
+  /** A refund as PayPal has it now: a PENDING one becomes COMPLETED, FAILED or CANCELLED later. */
+  getRefund(refundId: string): Promise<PayPalRefund>;
 }
 
 /** The payer's way to PayPal: `payer-action` for orders made with an experience context, else `approve`. */
@@ -520,12 +522,21 @@ export function createPayPalClient(settings: PayPalSettings): PayPalClient {
           ...(noteToPayer ? { note_to_payer: noteToPayer.slice(0, 255) } : {}),
         },
       });
-      return {
-        id: refund.id,
-        status: refund.status,
-        amountPence: valueToPence(refund.amount.value),
-        currency: refund.amount.currency_code,
-      };
+      return toRefund(refund);
     },
+
+    async getRefund(refundId) {
+      checkId(refundId, PAYMENT_ID, "refund");
+      return toRefund(await call("GET", `/v2/payments/refunds/${refundId}`, refundSchema));
+    },
+  };
+}
+
+function toRefund(refund: z.infer<typeof refundSchema>): PayPalRefund {
+  return {
+    id: refund.id,
+    status: refund.status,
+    amountPence: valueToPence(refund.amount.value),
+    currency: refund.amount.currency_code,
   };
 }

@@ -83,6 +83,8 @@ function addToRun(run: RefundRun, reference: string, outcome: RefundOutcome) {
 
 /** Refund statuses that mean the money is on its way back; any other refund row is a failed try. */
 const REFUND_MADE = ["COMPLETED", "PENDING"];
+/** A refund PayPal made that did not go through: the money is still with us. */
+const REFUND_UNDONE = ["FAILED", "CANCELLED"];
 
 /** A booking's failed refund attempts, as one column of a select over `booking`. */
 export const failedRefundAttempts =
@@ -252,7 +254,19 @@ async function refundClaimed(db: Db, row: BookingRow, now: Date): Promise<Refund
     .orderBy(desc(paymentTransaction.createdAt))
     .limit(1);
   const providerName = capture?.provider ?? row.paymentProvider ?? "paypal";
-  const requestId = `refund-${row.id}`;
+  // The same request id for every try, so that PayPal refunds once; but a refund PayPal made and
+  // then failed or cancelled would be replayed as it is, so each such one moves the id on.
+  const [undone] = await db
+    .select({ count: sql<number>`count(*)`.mapWith(Number) })
+    .from(paymentTransaction)
+    .where(
+      and(
+        eq(paymentTransaction.bookingId, row.id),
+        eq(paymentTransaction.kind, "refund"),
+        inArray(paymentTransaction.status, REFUND_UNDONE),
+      ),
+    );
+  const requestId = undone?.count ? `refund-${row.id}-${undone.count + 1}` : `refund-${row.id}`;
   const base = {
     bookingId: row.id,
     kind: "refund" as const,
@@ -333,6 +347,94 @@ async function refundClaimed(db: Db, row: BookingRow, now: Date): Promise<Refund
   });
   if (refund.status === "COMPLETED" || refund.status === "PENDING") return { outcome: "refunded" };
   return { outcome: "failed", reason: `Refund ${refund.status}` };
+}
+
+/** PayPal's issue, or what kind of failure it was: for the log, never the message's text. */
+function failureCode(error: unknown): string {
+  if (error instanceof PayPalError) return error.issue ?? error.name;
+  if (error instanceof PayPalNetworkError) return "NO_RESPONSE";
+  return "ERROR";
+}
+
+/** How long a server waits before asking PayPal again about a refund it has not finished. */
+export const PENDING_REFUND_CHECK_MS = 60 * 60_000;
+/** When this server last asked about each pending refund (its transaction's id). */
+const pendingRefundAsked = new Map<string, number>();
+
+/**
+ * Asks PayPal again, at most hourly each, about the refunds it accepted but had not finished
+ * (PENDING, usually an eCheck that has not cleared; PayPal sends us no word when they finish).
+ * COMPLETED is recorded. FAILED or CANCELLED means the money is still with us: the booking is paid
+ * again and owed a refund, so the worker tries again and the dashboard lists it. Another server
+ * doing the same at once changes nothing twice: each change is made only from PENDING.
+ */
+export async function checkPendingRefunds(
+  db: Db,
+  now = new Date(),
+): Promise<{ completed: number; failed: number; stillPending: number }> {
+  const counts = { completed: 0, failed: 0, stillPending: 0 };
+  const pending = await db
+    .select({
+      id: paymentTransaction.id,
+      bookingId: paymentTransaction.bookingId,
+      provider: paymentTransaction.provider,
+      raw: paymentTransaction.raw,
+    })
+    .from(paymentTransaction)
+    .where(and(eq(paymentTransaction.kind, "refund"), eq(paymentTransaction.status, "PENDING")));
+  // Only the refunds still pending are remembered.
+  const stillListed = new Set(pending.map((row) => row.id));
+  for (const id of pendingRefundAsked.keys())
+    if (!stillListed.has(id)) pendingRefundAsked.delete(id);
+
+  for (const row of pending) {
+    const asked = pendingRefundAsked.get(row.id);
+    if (asked !== undefined && now.getTime() - asked < PENDING_REFUND_CHECK_MS) continue;
+    const refundId = (row.raw as { id?: unknown } | null)?.id;
+    const provider = refundProvider(row.provider);
+    if (typeof refundId !== "string" || typeof provider === "string") continue;
+    pendingRefundAsked.set(row.id, now.getTime());
+    let refund: PayPalRefund;
+    try {
+      refund = await provider.getRefund(refundId);
+    } catch (error) {
+      log.warn(
+        { code: "refund_check_failed", bookingId: row.bookingId, issue: failureCode(error) },
+        "refund: could not ask PayPal about a pending refund",
+      );
+      continue;
+    }
+    if (refund.status === "PENDING") {
+      counts.stillPending++;
+      continue;
+    }
+    const changed = await db.transaction(async (tx) => {
+      const [updated] = await tx
+        .update(paymentTransaction)
+        .set({ status: refund.status, raw: refund })
+        .where(and(eq(paymentTransaction.id, row.id), eq(paymentTransaction.status, "PENDING")))
+        .returning({ id: paymentTransaction.id });
+      if (!updated) return false;
+      if (refund.status !== "COMPLETED")
+        await tx
+          .update(booking)
+          .set({ paymentStatus: "paid", refundOwed: true, updatedAt: now })
+          .where(and(eq(booking.id, row.bookingId), eq(booking.paymentStatus, "refunded")));
+      return true;
+    });
+    if (!changed) continue;
+    pendingRefundAsked.delete(row.id);
+    if (refund.status === "COMPLETED") {
+      counts.completed++;
+    } else {
+      counts.failed++;
+      log.warn(
+        { code: "refund_reversed", bookingId: row.bookingId, issue: refund.status },
+        "refund: PayPal did not finish a pending refund; the booking is owed one again",
+      );
+    }
+  }
+  return counts;
 }
 
 export interface RefundSummary {

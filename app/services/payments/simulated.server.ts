@@ -248,6 +248,19 @@ export function createSimulatedProvider(
       return { ...refund };
     },
 
+    /** Its refunds are made at once (COMPLETED); one it does not hold is not found, as at PayPal. */
+    async getRefund(refundId) {
+      const refund = [...refundedByRequest.values()].find((candidate) => candidate.id === refundId);
+      if (!refund)
+        throw simulatedError(
+          404,
+          "RESOURCE_NOT_FOUND",
+          "INVALID_RESOURCE_ID",
+          "Specified resource ID does not exist.",
+        );
+      return { ...refund };
+    },
+
     decide(orderId, decision) {
       const order = orders.get(orderId);
       if (!order || order.status === "COMPLETED") return null;
