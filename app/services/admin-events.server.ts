@@ -753,7 +753,12 @@ export async function cancelEvent(
         updatedAt: now,
       })
       .where(eq(event.id, ev.id));
-    const waitingListClosed = await closeWaitingList(tx, ev, now);
+    const waitingListClosed = await closeWaitingList(
+      tx,
+      ev,
+      now,
+      new Set(active.map((row) => row.userId)),
+    );
 
     const people =
       active.length === 0

@@ -280,10 +280,16 @@ function closedEmail(details: { to: string; firstName: string; row: EventRow; of
 
 /**
  * Closes the waiting list of an event staff are cancelling: everyone waiting, or holding an offer,
- * is taken off it and e-mailed. Call it in the cancelling transaction, with the event locked.
- * Returns how many people were on the list.
+ * is taken off it and e-mailed, except those the cancellation writes to already about a booking of
+ * theirs (`toldOtherwise`: someone waiting can have got a place meanwhile). Call it in the
+ * cancelling transaction, with the event locked. Returns how many people were on the list.
  */
-export async function closeWaitingList(tx: Db, ev: EventRow, now: Date): Promise<number> {
+export async function closeWaitingList(
+  tx: Db,
+  ev: EventRow,
+  now: Date,
+  toldOtherwise: ReadonlySet<string> = new Set(),
+): Promise<number> {
   const closed = await tx
     .update(waitlistEntry)
     .set({ status: "closed", updatedAt: now })
@@ -297,7 +303,7 @@ export async function closeWaitingList(tx: Db, ev: EventRow, now: Date): Promise
   if (closed.length === 0) return 0;
   const people = await recipients(
     tx,
-    closed.map((entry) => entry.userId),
+    closed.map((entry) => entry.userId).filter((userId) => !toldOtherwise.has(userId)),
   );
   for (const person of people) {
     const entry = closed.find((candidate) => candidate.userId === person.userId)!;

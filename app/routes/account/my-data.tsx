@@ -12,6 +12,7 @@ import {
 import { formatLondonDateTime, formatLongDate } from "#app/domain/date-labels";
 import { formatNhsNumber } from "#app/domain/nhs-number";
 import { formatPounds } from "#app/domain/pricing";
+import type { WaitlistStatus } from "#app/domain/waitlist";
 import { requireUser } from "#app/services/guards.server";
 import { collectMyData, type MyData } from "#app/services/my-data.server";
 import { NO_STORE, pipeHeaders } from "#app/utils/headers";
@@ -45,12 +46,13 @@ const PAYMENT_WORDS: Record<string, string> = {
   refunded: "Refunded",
 };
 
-const WAITING_WORDS: Record<string, string> = {
+const WAITING_WORDS: Record<WaitlistStatus, string> = {
   waiting: "Waiting for a place",
   offered: "Offered a place",
   accepted: "Took the place offered",
   left: "Left the list",
   lapsed: "Offer not taken in time",
+  closed: "Event cancelled",
 };
 
 const FLAG_WORDS = { green: "Green", amber: "Amber", red: "Red" } as const;
@@ -290,7 +292,10 @@ function WaitingListsSection({ myData }: { myData: MyData }) {
               </h3>
               <dl className="event-details">
                 <Detail term="Joined" value={formatLondonDateTime(row.joinedAt)} />
-                <Detail term="Now" value={WAITING_WORDS[row.status] ?? row.status} />
+                <Detail
+                  term="Now"
+                  value={WAITING_WORDS[row.status as WaitlistStatus] ?? row.status}
+                />
                 {row.offeredTime && <Detail term="Time offered" value={row.offeredTime} />}
                 {row.offeredAt && (
                   <Detail term="Offered" value={formatLondonDateTime(row.offeredAt)} />

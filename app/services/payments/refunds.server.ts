@@ -358,6 +358,8 @@ function failureCode(error: unknown): string {
 
 /** How long a server waits before asking PayPal again about a refund it has not finished. */
 export const PENDING_REFUND_CHECK_MS = 60 * 60_000;
+/** How many pending refunds one pass of the worker asks about at most. */
+const PENDING_REFUNDS_PER_PASS = 20;
 /** When this server last asked about each pending refund (its transaction's id). */
 const pendingRefundAsked = new Map<string, number>();
 
@@ -381,19 +383,24 @@ export async function checkPendingRefunds(
       raw: paymentTransaction.raw,
     })
     .from(paymentTransaction)
-    .where(and(eq(paymentTransaction.kind, "refund"), eq(paymentTransaction.status, "PENDING")));
+    .where(and(eq(paymentTransaction.kind, "refund"), eq(paymentTransaction.status, "PENDING")))
+    .orderBy(asc(paymentTransaction.createdAt));
   // Only the refunds still pending are remembered.
   const stillListed = new Set(pending.map((row) => row.id));
   for (const id of pendingRefundAsked.keys())
     if (!stillListed.has(id)) pendingRefundAsked.delete(id);
 
+  let asked = 0;
   for (const row of pending) {
-    const asked = pendingRefundAsked.get(row.id);
-    if (asked !== undefined && now.getTime() - asked < PENDING_REFUND_CHECK_MS) continue;
+    // A few each pass, so that a slow PayPal does not hold up the worker's other jobs.
+    if (asked === PENDING_REFUNDS_PER_PASS) break;
+    const last = pendingRefundAsked.get(row.id);
+    if (last !== undefined && now.getTime() - last < PENDING_REFUND_CHECK_MS) continue;
     const refundId = (row.raw as { id?: unknown } | null)?.id;
     const provider = refundProvider(row.provider);
     if (typeof refundId !== "string" || typeof provider === "string") continue;
     pendingRefundAsked.set(row.id, now.getTime());
+    asked++;
     let refund: PayPalRefund;
     try {
       refund = await provider.getRefund(refundId);
@@ -402,6 +409,8 @@ export async function checkPendingRefunds(
         { code: "refund_check_failed", bookingId: row.bookingId, issue: failureCode(error) },
         "refund: could not ask PayPal about a pending refund",
       );
+      // PayPal is not answering: the rest can wait for the next pass.
+      if (error instanceof PayPalNetworkError) break;
       continue;
     }
     if (refund.status === "PENDING") {
@@ -409,30 +418,50 @@ export async function checkPendingRefunds(
       continue;
     }
     const changed = await db.transaction(async (tx) => {
+      // The booking's refund lock, as a refund being made holds it: otherwise one under way could
+      // mark the booking refunded again just after this reopens it.
+      if (!(await claimRefund(tx, row.bookingId))) return "busy";
       const [updated] = await tx
         .update(paymentTransaction)
         .set({ status: refund.status, raw: refund })
         .where(and(eq(paymentTransaction.id, row.id), eq(paymentTransaction.status, "PENDING")))
         .returning({ id: paymentTransaction.id });
-      if (!updated) return false;
+      if (!updated) return "done elsewhere";
       if (refund.status !== "COMPLETED")
         await tx
           .update(booking)
           .set({ paymentStatus: "paid", refundOwed: true, updatedAt: now })
           .where(and(eq(booking.id, row.bookingId), eq(booking.paymentStatus, "refunded")));
-      return true;
+      return "changed";
     });
-    if (!changed) continue;
+    if (changed === "busy") pendingRefundAsked.delete(row.id);
+    if (changed !== "changed") continue;
     pendingRefundAsked.delete(row.id);
     if (refund.status === "COMPLETED") {
       counts.completed++;
-    } else {
-      counts.failed++;
-      log.warn(
-        { code: "refund_reversed", bookingId: row.bookingId, issue: refund.status },
-        "refund: PayPal did not finish a pending refund; the booking is owed one again",
-      );
+      continue;
     }
+    counts.failed++;
+    log.warn(
+      { code: "refund_reversed", bookingId: row.bookingId, issue: refund.status },
+      "refund: PayPal did not finish a pending refund; the booking is owed one again",
+    );
+    const [tries] = await db
+      .select({ count: sql<number>`count(*)`.mapWith(Number) })
+      .from(paymentTransaction)
+      .where(
+        and(
+          eq(paymentTransaction.bookingId, row.bookingId),
+          eq(paymentTransaction.kind, "refund"),
+          notInArray(paymentTransaction.status, REFUND_MADE),
+        ),
+      );
+    if (refundRetriesStopped(tries?.count ?? 0))
+      // The worker will not try again by itself: a person must act (the dashboard lists it).
+      log.error(
+        { code: "refund_retries_stopped", bookingId: row.bookingId },
+        "refund: owed again after the automatic tries stopped",
+      );
   }
   return counts;
 }
