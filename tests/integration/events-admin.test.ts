@@ -111,6 +111,21 @@ async function refundRows(bookingId: string) {
     .where(and(eq(paymentTransaction.bookingId, bookingId), eq(paymentTransaction.kind, "refund")));
 }
 
+/** A paid booking of an event cancelled at minutes(5), whose refund PayPal leaves PENDING. */
+async function refundLeftPending() {
+  const fake = fakePayPal();
+  const ev = await paidEvent({ status: "published" });
+  const a = await paidBooking(ev.id, "10:00");
+  fake.makeRefundsPending();
+  try {
+    await cancelOk(ev.id, minutes(5));
+  } finally {
+    fake.makeRefundsPending(false);
+  }
+  const [refund] = [...fake.refunds.values()];
+  return { fake, ev, a, refund };
+}
+
 async function cancellationMail(email: string) {
   return database.db
     .select()
@@ -695,16 +710,7 @@ describe("cancelling an event", () => {
   });
 
   it("asks PayPal again, hourly, about a pending refund, and records it once finished", async () => {
-    const fake = fakePayPal();
-    const ev = await paidEvent({ status: "published" });
-    const a = await paidBooking(ev.id, "10:00");
-    fake.makeRefundsPending();
-    try {
-      await cancelOk(ev.id, minutes(5));
-    } finally {
-      fake.makeRefundsPending(false);
-    }
-    const [refund] = [...fake.refunds.values()];
+    const { fake, ev, a, refund } = await refundLeftPending();
     const asked = () => fake.requestsTo("GET", `/v2/payments/refunds/${refund!.id}`).length;
     const check = (at: Date) => checkPendingRefunds(database.db, at);
 
@@ -732,16 +738,7 @@ describe("cancelling an event", () => {
   });
 
   it("owes the refund again when PayPal fails a pending one, and the worker makes it anew", async () => {
-    const fake = fakePayPal();
-    const ev = await paidEvent({ status: "published" });
-    const a = await paidBooking(ev.id, "10:00");
-    fake.makeRefundsPending();
-    try {
-      await cancelOk(ev.id, minutes(5));
-    } finally {
-      fake.makeRefundsPending(false);
-    }
-    const [refund] = [...fake.refunds.values()];
+    const { fake, ev, a, refund } = await refundLeftPending();
     fake.settleRefund(refund!.id, "FAILED");
     expect(await checkPendingRefunds(database.db, minutes(10))).toMatchObject({ failed: 1 });
     expect(await refundRows(a.bookingId)).toMatchObject([{ status: "FAILED" }]);

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, isNotNull, notInArray, or, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, isNotNull, notInArray, or, sql, type SQL } from "drizzle-orm";
 import { config } from "#app/config.server";
 import type { Db } from "#app/db/client.server";
 import { booking, event, paymentTransaction, testResult } from "#app/db/schema";
@@ -217,6 +217,21 @@ export async function refundPatientCancellation(
   return refundBooking(db, row, now);
 }
 
+/** How many refund rows of this booking have a status as `status` says. */
+async function refundRowsOf(db: Db, bookingId: string, status: SQL | undefined): Promise<number> {
+  const [rows] = await db
+    .select({ count: sql<number>`count(*)`.mapWith(Number) })
+    .from(paymentTransaction)
+    .where(
+      and(
+        eq(paymentTransaction.bookingId, bookingId),
+        eq(paymentTransaction.kind, "refund"),
+        status,
+      ),
+    );
+  return rows?.count ?? 0;
+}
+
 async function refundClaimed(db: Db, row: BookingRow, now: Date): Promise<RefundOutcome> {
   const [done] = await db
     .select({ id: paymentTransaction.id })
@@ -256,17 +271,8 @@ async function refundClaimed(db: Db, row: BookingRow, now: Date): Promise<Refund
   const providerName = capture?.provider ?? row.paymentProvider ?? "paypal";
   // The same request id for every try, so that PayPal refunds once; but a refund PayPal made and
   // then failed or cancelled would be replayed as it is, so each such one moves the id on.
-  const [undone] = await db
-    .select({ count: sql<number>`count(*)`.mapWith(Number) })
-    .from(paymentTransaction)
-    .where(
-      and(
-        eq(paymentTransaction.bookingId, row.id),
-        eq(paymentTransaction.kind, "refund"),
-        inArray(paymentTransaction.status, REFUND_UNDONE),
-      ),
-    );
-  const requestId = undone?.count ? `refund-${row.id}-${undone.count + 1}` : `refund-${row.id}`;
+  const undone = await refundRowsOf(db, row.id, inArray(paymentTransaction.status, REFUND_UNDONE));
+  const requestId = undone ? `refund-${row.id}-${undone + 1}` : `refund-${row.id}`;
   const base = {
     bookingId: row.id,
     kind: "refund" as const,
@@ -446,17 +452,12 @@ export async function checkPendingRefunds(
       { code: "refund_reversed", bookingId: row.bookingId, issue: refund.status },
       "refund: PayPal did not finish a pending refund; the booking is owed one again",
     );
-    const [tries] = await db
-      .select({ count: sql<number>`count(*)`.mapWith(Number) })
-      .from(paymentTransaction)
-      .where(
-        and(
-          eq(paymentTransaction.bookingId, row.bookingId),
-          eq(paymentTransaction.kind, "refund"),
-          notInArray(paymentTransaction.status, REFUND_MADE),
-        ),
-      );
-    if (refundRetriesStopped(tries?.count ?? 0))
+    const tries = await refundRowsOf(
+      db,
+      row.bookingId,
+      notInArray(paymentTransaction.status, REFUND_MADE),
+    );
+    if (refundRetriesStopped(tries))
       // The worker will not try again by itself: a person must act (the dashboard lists it).
       log.error(
         { code: "refund_retries_stopped", bookingId: row.bookingId },
