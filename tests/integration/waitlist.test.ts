@@ -378,26 +378,6 @@ describe("a place freed by a patient's own change", () => {
     });
     expect(await mailTo(waiting.email)).toHaveLength(1);
   });
-
-  it("writes once, about the booking, to someone still listed who got a place meanwhile", async () => {
-    const { ev, booked } = await fullEvent();
-    const lucky = await person();
-    await joinWaitlist(database.db, { eventId: ev.id, userId: lucky.id }, NOW);
-    // A place freed and taken straight away, before the waiting-list job passed by.
-    await cancel(booked[0]!.id);
-    await insertBooking(database.db, { eventId: ev.id, userId: lucky.id, slotTime: "10:00" });
-
-    const { actor } = await insertStaff(database.db, ["coordinator"]);
-    expect(await cancelEvent(database.db, actor, ev.id, hours(3))).toMatchObject({
-      ok: true,
-      waitingListClosed: 1,
-    });
-    expect((await entryOf(ev.id, lucky.id)).status).toBe("closed");
-    const mail = await mailTo(lucky.email);
-    expect(mail.map((message) => message.subject)).toEqual([
-      expect.stringMatching(/^Cancelled: .*\(booking MHAT-/),
-    ]);
-  });
 });
 
 describe("the coordinator's view of the waiting list", () => {
