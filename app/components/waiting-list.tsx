@@ -42,15 +42,7 @@ export function WaitingList({
     <section id="waiting-list" className="inset waiting-list" aria-labelledby="waiting-list-title">
       <h2 id="waiting-list-title">Waiting list</h2>
       {mine?.status === "offered" ? (
-        <>
-          <p>
-            A place at {mine.slotTime} has come up and we are holding it for you until{" "}
-            {formatLondonDateTime(mine.expiresAt, " at ")}.
-          </p>
-          <Link className="button" to={`/waiting-list/${mine.entryId}`}>
-            Take the place held for you
-          </Link>
-        </>
+        <OfferedPlace offer={mine} />
       ) : mine?.status === "waiting" ? (
         <>
           <p>
@@ -95,5 +87,24 @@ export function WaitingList({
         </>
       )}
     </section>
+  );
+}
+
+/** The place the waiting list holds for this person, and the way to take it (its own page). */
+export function OfferedPlace({
+  offer,
+}: {
+  offer: { entryId: string; slotTime: string; expiresAt: Date | string };
+}) {
+  return (
+    <>
+      <p>
+        A place at {offer.slotTime} has come up and we are holding it for you until{" "}
+        {formatLondonDateTime(offer.expiresAt, " at ")}.
+      </p>
+      <Link className="button" to={`/waiting-list/${offer.entryId}`}>
+        Take the place held for you
+      </Link>
+    </>
   );
 }

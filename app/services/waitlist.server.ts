@@ -375,7 +375,12 @@ export interface WaitlistState {
 }
 
 /** The person's active entry on the event's list, with their position (1 = next in line). */
-async function placeOf(db: Db, eventId: string, userId: string, now: Date) {
+export async function placeOf(
+  db: Db,
+  eventId: string,
+  userId: string,
+  now: Date,
+): Promise<WaitlistPlace | null> {
   const [entry] = await db
     .select()
     .from(waitlistEntry)

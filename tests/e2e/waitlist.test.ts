@@ -147,6 +147,15 @@ describe("a fully booked event's waiting list", () => {
     await first.goto(`/event/${event.id}`);
     await first.getByRole("link", { name: "Take the place held for you" }).waitFor();
     await expectNoAxeViolations(first);
+    // The booking page, reached some other way, shows the held place rather than "all taken".
+    await first.goto(`/book-event?event=${event.id}`);
+    await first.getByRole("link", { name: "Take the place held for you" }).click();
+    await first.waitForURL((url) => url.pathname === new URL(firstOfferPath, url).pathname);
+    await first.goto(`/book-event?event=${event.id}`);
+    expect(await first.locator("main").textContent()).not.toContain(
+      "Every time at this event is taken",
+    );
+    await expectNoAxeViolations(first);
     await first.goto(firstOfferPath);
     await first.getByRole("heading", { name: "A place is held for you" }).waitFor();
     await expectNoAxeViolations(first);

@@ -6,6 +6,7 @@ import { cancelEvent } from "#app/services/admin-events.server";
 import { viewAttendees } from "#app/services/attendees.server";
 import { changeOwnBooking } from "#app/services/booking/change.server";
 import { takeOfferedPlace } from "#app/services/booking/offer.server";
+import { bookingPage } from "#app/services/booking/page.server";
 import { lockEvent } from "#app/services/booking/places.server";
 import { WORKER_JOBS } from "#app/services/booking/reconcile.server";
 import { eventSlots, findEvent } from "#app/services/events.server";
@@ -198,6 +199,32 @@ describe("offering a freed place", () => {
     expect(
       await waitlistState(database.db, { eventId: ev.id, userId: first.id }, hours(3)),
     ).toMatchObject({ mine: { status: "offered", slotTime: "10:00", entryId: entry.id } });
+  });
+
+  it("shows the place held on the booking page to the person it is held for, and to nobody else", async () => {
+    const { ev, booked } = await fullEvent();
+    const first = await person();
+    const other = await person();
+    await joinWaitlist(database.db, { eventId: ev.id, userId: first.id }, NOW);
+    await cancel(booked[0]!.id);
+    await database.db.transaction(async (tx) =>
+      offerFreedPlaces(tx, (await lockEvent(tx, ev.id))!, hours(1)),
+    );
+    const entry = await entryOf(ev.id, first.id);
+    const pageFor = (userId: string, at: Date) =>
+      bookingPage(database.db, { userId, eventId: ev.id, browserUnlocks: [] }, at);
+
+    const mine = (await pageFor(first.id, hours(2)))!;
+    expect(mine.offer).toEqual({
+      entryId: entry.id,
+      slotTime: "10:00",
+      expiresAt: new Date(hours(1).getTime() + OFFER_HOURS * 3_600_000),
+    });
+    // The time itself is not offered among the choices: it is taken on the offer's own page.
+    expect(mine.choices.filter((choice) => choice.state === "available")).toEqual([]);
+    expect((await pageFor(other.id, hours(2)))!.offer).toBeNull();
+    // Once the offer's time is up it is not shown, whether or not the worker has been by.
+    expect((await pageFor(first.id, hours(1 + OFFER_HOURS + 1)))!.offer).toBeNull();
   });
 
   it("says in the offer of a paid event's place what it costs", async () => {

@@ -8,6 +8,7 @@ import { WarningIcon } from "#app/components/icons";
 import { pageMeta } from "#app/components/meta";
 import { OrderSummary } from "#app/components/order-summary";
 import { SlotPicker } from "#app/components/slot-picker";
+import { OfferedPlace } from "#app/components/waiting-list";
 import { CANCELLATION_POLICY } from "#app/content/booking";
 import { db } from "#app/db/client.server";
 import { noteDatabaseError } from "#app/db/health.server";
@@ -143,7 +144,7 @@ export default function BookEvent({ loaderData, actionData }: Route.ComponentPro
       </section>
     );
   }
-  const { event, eligibility, choices, current } = loaderData;
+  const { event, eligibility, choices, current, offer } = loaderData;
   const errors = actionData?.fieldErrors ?? {};
   const tooYoungOrOld =
     eligibility.problems.includes("too-young") || eligibility.problems.includes("too-old");
@@ -195,6 +196,7 @@ export default function BookEvent({ loaderData, actionData }: Route.ComponentPro
                 error={errors.slotTime}
                 selected={actionData?.values?.slotTime ?? current?.slotTime}
                 holding={current}
+                offer={offer}
                 paid={isPaidEvent(event)}
                 eventId={event.id}
               />
@@ -220,6 +222,7 @@ function ChooseTime({
   error,
   selected,
   holding,
+  offer,
   paid,
   eventId,
 }: {
@@ -227,15 +230,24 @@ function ChooseTime({
   error?: string;
   selected?: string;
   holding: { reference: string; status: string; slotTime: string } | null;
+  /** a place the waiting list holds for them: its time shows as taken here, as for everyone */
+  offer: { entryId: string; slotTime: string; expiresAt: Date | string } | null;
   /** Charges are spoken of only where there is a price. */
   paid: boolean;
   eventId: string;
 }) {
   const navigation = useNavigation();
-  if (choices.length === 0) return <p className="inset">{BOOK_EVENT_MESSAGES.noSlots}</p>;
-  const noneFree = !holding && choices.every((choice) => choice.state !== "available");
+  const offered = offer && !holding && (
+    <div className="inset" role="status">
+      <OfferedPlace offer={offer} />
+    </div>
+  );
+  if (choices.length === 0)
+    return offered || <p className="inset">{BOOK_EVENT_MESSAGES.noSlots}</p>;
+  const noneFree = !holding && !offer && choices.every((choice) => choice.state !== "available");
   return (
     <>
+      {offered}
       {holding && (
         <div className="inset" role="status">
           <p>

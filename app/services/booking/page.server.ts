@@ -5,6 +5,7 @@ import { bookingEligibility, type Eligibility } from "#app/domain/eligibility";
 import { slotChoices, type SlotChoice } from "#app/domain/slot-choices";
 import { claimBrowserUnlocks, hasUnlocked, type BrowserUnlock } from "../access-codes.server";
 import { findEvent, type EventView } from "../events.server";
+import { placeOf } from "../waitlist.server";
 import { liveHoldWhere, placesTaken } from "./places.server";
 
 export interface BookingPage {
@@ -17,6 +18,11 @@ export interface BookingPage {
   choices: SlotChoice[];
   /** this person's booking for the event that is confirmed, or held / awaiting payment and still live */
   current: { reference: string; status: string; slotTime: string } | null;
+  /**
+   * a place the waiting list is holding for this person (its time shows as taken among the
+   * choices, as it is for everyone else): taken on its own page, `/waiting-list/{entryId}`
+   */
+  offer: { entryId: string; slotTime: string; expiresAt: Date } | null;
 }
 
 /**
@@ -56,6 +62,7 @@ export async function bookingPage(
         or(eq(booking.status, "confirmed"), liveHoldWhere(now)),
       ),
     );
+  const place = await placeOf(db, event.id, input.userId, now);
   const taken = await placesTaken(db, event.id, now);
   const choices =
     event.booking_status === "bookable"
@@ -81,5 +88,9 @@ export async function bookingPage(
     }),
     choices,
     current: current ?? null,
+    offer:
+      place?.status === "offered"
+        ? { entryId: place.entryId, slotTime: place.slotTime, expiresAt: place.expiresAt }
+        : null,
   };
 }
