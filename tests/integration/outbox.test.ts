@@ -182,12 +182,12 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("an instance that dies (PostgreS
     const dying = openDatabase({ url: url.toString() });
     const survivor = openDatabase({ url: scratch.url });
     const sink = await startSmtpSink();
+    let abandon: ((error: Error) => void) | undefined;
     try {
       await enqueueEmail(survivor.db, { to: "kept@example.com", subject: "Kept", text: "Body" });
       // The dying instance's SMTP conversation never ends: it has the message and is sending it.
       let sending!: () => void;
       const started = new Promise<void>((resolve) => (sending = resolve));
-      let abandon!: (error: Error) => void;
       const stuck = {
         sendMail: () => {
           sending();
@@ -198,10 +198,13 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("an instance that dies (PostgreS
         (error: unknown) => error,
       );
       await started;
-      // Its process is killed: the server sees its connections close.
-      await survivor.db.execute(
-        sql`select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'outbox-dying-instance'`,
-      );
+      // Its process is killed: the server sees its connections close. Without a timeout,
+      // pg_terminate_backend returns once it has signalled the backend, which may still hold the
+      // row's lock for a moment; with one, it returns once the backend has gone.
+      const terminated = (await survivor.db.execute(
+        sql`select pg_terminate_backend(pid, 10000) as gone from pg_stat_activity where application_name = 'outbox-dying-instance'`,
+      )) as unknown as { rows: { gone: boolean }[] };
+      expect(terminated.rows.map((row) => row.gone)).toEqual([true]);
 
       const transport = nodemailer.createTransport(sink.url);
       expect(await deliverDueEmails(survivor.db, transport, FROM, aMomentLater)).toBe(1);
@@ -209,11 +212,13 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("an instance that dies (PostgreS
       const [row] = await survivor.db.select().from(outboxEmail);
       expect(row).toMatchObject({ status: "sent", attempts: 1 });
 
-      abandon(new Error("connection lost"));
+      abandon!(new Error("connection lost"));
       await dyingPass;
       expect(await deliverDueEmails(survivor.db, transport, FROM, aMomentLater)).toBe(0);
       expect(sink.received).toHaveLength(1);
     } finally {
+      // A pool's end() waits for its lent connections: the stuck send must end, pass or fail.
+      abandon?.(new Error("connection lost"));
       await sink.close();
       await dying.close().catch(() => {});
       await survivor.close();
