@@ -442,6 +442,29 @@ describe("refunds owed to patients, for staff", () => {
   });
 });
 
+describe("the day an owed refund should arrive by", () => {
+  it("is given while it is ahead, and not once it has passed with the refund still owed", async () => {
+    const { db } = database;
+    const fake = fakePayPal();
+    const { who, reference } = await paidBooking();
+    fake.dropNextResponse("/v2/payments/captures/");
+    // Cancelled on Monday 1 June 2026: fourteen working days on is Friday 19 June.
+    await cancelOwnBooking(db, { userId: who.id, reference }, minutes(10));
+    const refundOn = async (at: Date) =>
+      (await listMyBookings(db, who.id, at)).find((row) => row.reference === reference)!.refund;
+    expect(await refundOn(minutes(20))).toMatchObject({ state: "owed", by: "2026-06-19" });
+    expect(await refundOn(new Date("2026-06-19T20:00:00Z"))).toMatchObject({
+      state: "owed",
+      by: "2026-06-19",
+    });
+    // Saturday 20 June in London (23:30 on the 19th in UTC), and still owed: no day is promised.
+    expect(await refundOn(new Date("2026-06-19T23:30:00Z"))).toMatchObject({
+      state: "owed",
+      by: null,
+    });
+  });
+});
+
 describe("a refund the worker has stopped trying", () => {
   it("is shown to the patient as with our team, not as on its way, and to staff as stopped", async () => {
     const { db } = database;

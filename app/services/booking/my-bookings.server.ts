@@ -70,18 +70,28 @@ export interface RefundNote {
    */
   state: "made" | "owed" | "stalled" | "kept";
   pence: number;
-  /** the London day by which a refund reaches him */
+  /** the London day by which a refund reaches him; none once that day has passed */
   by: string | null;
   /** the last London day on which cancelling gave a full refund */
   lastFullRefundDay: string;
 }
 
-/** Where the money of a cancelled booking stands. */
-function refundNote(row: Booking, eventDate: string, failedRefunds: number): RefundNote | null {
+/**
+ * Where the money of a cancelled booking stands. The day a refund should arrive by is counted
+ * from the cancellation; a refund made or reopened long after (PayPal failed it) is not given a
+ * day that has passed.
+ */
+function refundNote(
+  row: Booking,
+  eventDate: string,
+  failedRefunds: number,
+  now: Date,
+): RefundNote | null {
   if (row.status !== "cancelled" || row.pricePence <= 0) return null;
-  const by = row.cancelledAt
+  const due = row.cancelledAt
     ? addBusinessDays(londonDate(row.cancelledAt), REFUND_WITHIN_BUSINESS_DAYS)
     : null;
+  const by = due && due >= londonDate(now) ? due : null;
   const note = { pence: row.pricePence, lastFullRefundDay: lastFullRefundDay(eventDate) };
   if (row.paymentStatus === "refunded") return { state: "made", by, ...note };
   if (row.paymentStatus !== "paid") return null;
@@ -153,7 +163,7 @@ function toMyBooking(
     cancelledBy: row.booking.cancelledBy,
     paidPence:
       row.booking.paymentStatus === "refunded" ? row.booking.pricePence : paidPence(row.booking),
-    refund: refundNote(row.booking, row.event.eventDate, row.failedRefunds),
+    refund: refundNote(row.booking, row.event.eventDate, row.failedRefunds, now),
     terms: bookingTermsSentences(input),
   };
 }
