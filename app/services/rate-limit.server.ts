@@ -1,4 +1,4 @@
-import { and, eq, lt, sql } from "drizzle-orm";
+import { and, eq, inArray, lt, sql } from "drizzle-orm";
 import type { ClientRateLimitInfo, Options, Store } from "express-rate-limit";
 import type { Db } from "#app/db/client.server";
 import { noteDatabaseError } from "#app/db/health.server";
@@ -155,21 +155,60 @@ export class DatabaseRateLimitStore implements Store {
   }
 }
 
+/** Counters deleted a statement: a backlog goes in short statements, not one long one. */
+const PRUNE_BATCH = 5000;
+
 /**
  * Deletes the counters whose window is over for any limit, ours and better-auth's (its window is
  * a minute, app/services/auth.server.ts): one row would stay per client address, account or
  * recipient ever counted otherwise. A counter counted again meanwhile has moved on, and the
  * delete, which checks each row again once it may, leaves it.
  */
-export async function pruneRateLimits(db: Db, now = new Date()): Promise<{ pruned: number }> {
+export async function pruneRateLimits(
+  db: Db,
+  now = new Date(),
+  batch = PRUNE_BATCH,
+): Promise<{ pruned: number }> {
   const over = new Date(now.getTime() - LONGEST_RATE_LIMIT_WINDOW_MS);
-  const ours = await db
-    .delete(rateLimitHit)
-    .where(lt(rateLimitHit.windowStart, over))
-    .returning({ key: rateLimitHit.key });
-  const betterAuths = await db
-    .delete(authRateLimit)
-    .where(lt(authRateLimit.lastRequest, over.getTime()))
-    .returning({ key: authRateLimit.key });
-  return { pruned: ours.length + betterAuths.length };
+  const oursOver = lt(rateLimitHit.windowStart, over);
+  const ours = await inBatches(batch, async () =>
+    db
+      .delete(rateLimitHit)
+      .where(
+        and(
+          oursOver,
+          inArray(
+            rateLimitHit.key,
+            db.select({ key: rateLimitHit.key }).from(rateLimitHit).where(oursOver).limit(batch),
+          ),
+        ),
+      )
+      .returning({ key: rateLimitHit.key }),
+  );
+  const theirsOver = lt(authRateLimit.lastRequest, over.getTime());
+  const betterAuths = await inBatches(batch, async () =>
+    db
+      .delete(authRateLimit)
+      .where(
+        and(
+          theirsOver,
+          inArray(
+            authRateLimit.id,
+            db.select({ id: authRateLimit.id }).from(authRateLimit).where(theirsOver).limit(batch),
+          ),
+        ),
+      )
+      .returning({ id: authRateLimit.id }),
+  );
+  return { pruned: ours + betterAuths };
+}
+
+/** Runs a delete of at most `batch` rows until one deletes fewer; how many it deleted in all. */
+async function inBatches(batch: number, deleteSome: () => Promise<unknown[]>): Promise<number> {
+  let deleted = 0;
+  for (;;) {
+    const rows = await deleteSome();
+    deleted += rows.length;
+    if (rows.length < batch) return deleted;
+  }
 }

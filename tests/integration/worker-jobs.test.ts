@@ -5,7 +5,7 @@ import {
   type WorkerJob,
 } from "#app/services/booking/reconcile.server";
 import { authRateLimit, rateLimitHit } from "#app/db/schema";
-import { hitRateLimit } from "#app/services/rate-limit.server";
+import { hitRateLimit, pruneRateLimits } from "#app/services/rate-limit.server";
 import { testDatabaseForThisFile } from "#tests/support/database";
 
 const database = testDatabaseForThisFile();
@@ -91,6 +91,33 @@ describe("pruning the limits' counters", () => {
       10,
     );
     expect(await job.run(database.db, NOW)).toEqual({ pruned: 0 });
+  });
+
+  it("deletes a backlog a few counters at a time, every one of them", async () => {
+    await database.db.insert(rateLimitHit).values([
+      ...Array.from({ length: 7 }, (_, n) => ({
+        key: `prune-batch:backlog-${n}`,
+        windowStart: hoursAgo(48 + n),
+        hits: 1,
+      })),
+      { key: "prune-batch:today", windowStart: hoursAgo(1), hits: 1 },
+    ]);
+    await database.db.insert(authRateLimit).values(
+      Array.from({ length: 5 }, (_, n) => ({
+        id: crypto.randomUUID(),
+        key: `prune-batch:auth-backlog-${n}`,
+        count: 1,
+        lastRequest: hoursAgo(30 + n).getTime(),
+      })),
+    );
+    // Three a statement: 7 + 5 old counters in all, however the batches fall.
+    expect(await pruneRateLimits(database.db, NOW, 3)).toEqual({ pruned: 12 });
+    const left = async (table: typeof rateLimitHit | typeof authRateLimit) =>
+      (await database.db.select({ key: table.key }).from(table))
+        .map((row) => row.key)
+        .filter((key) => key.startsWith("prune-batch:"));
+    expect(await left(rateLimitHit)).toEqual(["prune-batch:today"]);
+    expect(await left(authRateLimit)).toEqual([]);
   });
 
   it("refuses a limit counted over more than a day, which pruning would cut short", async () => {
