@@ -18,16 +18,20 @@ export function isBookEventWithoutEvent(url: URL): boolean {
 export type BookingJourneyPage = "consent" | "checkout" | "success";
 
 /**
- * Where a booking belongs when someone opens one page of the journey for it: a confirmed booking
- * on its success page; a booking already consented to, with its place still held, on checkout
- * rather than consent again; one not yet consented to on consent
- * rather than checkout. Otherwise the page that was asked for, which explains a hold that ended.
+ * Where a booking belongs when someone opens one page of the journey for it: a confirmed booking,
+ * or one whose payment PayPal is still checking, on its success page (which says which); a booking
+ * already consented to, with its place still held, on checkout rather than consent again; one not
+ * yet consented to, or cancelled, on consent rather than checkout (the consent page says a booking
+ * has been cancelled). Otherwise the page that was asked for, which explains a hold that ended.
  */
 export function bookingPageFor(
-  booking: { status: string; holdActive: boolean },
+  booking: { status: string; paymentStatus: string; holdActive: boolean },
   asked: Exclude<BookingJourneyPage, "success">,
 ): BookingJourneyPage {
   if (booking.status === "confirmed") return "success";
+  if (booking.status === "awaiting_payment" && booking.paymentStatus === "pending")
+    return "success";
+  if (booking.status === "cancelled") return "consent";
   if (asked === "consent" && booking.status === "awaiting_payment" && booking.holdActive)
     return "checkout";
   if (asked === "checkout" && booking.status === "held") return "consent";

@@ -248,7 +248,10 @@ describe("a payment PayPal holds for review", () => {
       paymentStatus: "pending",
       holdExpiresAt: new Date(Date.now() + 6 * 24 * 3_600_000),
     });
-    await page.goto(`/booking-success?booking=${row.reference}`);
+    // Checkout, from an old tab or the booking page, sends him to the page that says so, rather
+    // than offering to pay again.
+    await page.goto(`/checkout?booking=${row.reference}`);
+    expect(new URL(page.url()).pathname).toBe("/booking-success");
     const text = (await page.locator("main").textContent()) ?? "";
     expect(text).not.toMatch(/We have sent a confirmation e-mail/i);
     expect(text).toContain("We have not sent you a confirmation e-mail yet");
@@ -262,6 +265,81 @@ describe("a payment PayPal holds for review", () => {
     expect(queued).toEqual([]);
     const sent = await mailsTo(email);
     expect(sent.filter((mail) => (mail.text ?? "").includes(row.reference))).toEqual([]);
+    await page.context().close();
+  });
+});
+
+describe("a booking cancelled while it was being made", () => {
+  it("says so on the journey's pages, with what happened to the money, instead of a form", async () => {
+    const { page, email } = await newPatientPage(browser());
+    const event = await insertPaidEvent(server.db, {
+      name: `Hold Check Rooms ${uniqueId()}`,
+      eventDate: londonDay(6),
+    });
+    const [user] = await query<{ id: string }>("select id from public.user where email = $1", [
+      email,
+    ]);
+    const row = await insertBooking(server.db, {
+      eventId: event.id,
+      userId: user!.id,
+      status: "cancelled",
+      paymentRequired: true,
+      pricePence: 2500,
+      paymentStatus: "unpaid",
+    });
+    await query("update event set status = 'cancelled' where id = $1", [event.id]);
+    for (const path of ["/checkout", "/book-event/consent", "/booking-success"]) {
+      await page.goto(`${path}?booking=${row.reference}`);
+      await page.getByRole("heading", { name: "This booking has been cancelled" }).waitFor();
+      const text = (await page.locator("main").textContent()) ?? "";
+      expect(text).toContain("We have had to cancel this event.");
+      expect(text).toContain("No money has been taken.");
+      expect(text).not.toContain("We are holding");
+    }
+    await expectNoAxeViolations(page);
+    await page.getByRole("link", { name: "Find another event" }).click();
+    await page.waitForURL((url) => url.pathname === "/book-event-main");
+    await page.context().close();
+  });
+});
+
+describe("coming back from PayPal's page without paying", () => {
+  it("says the time is still held only while it is", async () => {
+    const { page, email } = await newPatientPage(browser());
+    const event = await insertPaidEvent(server.db, {
+      name: `Hold Check Annexe ${uniqueId()}`,
+      eventDate: londonDay(6),
+    });
+    const [user] = await query<{ id: string }>("select id from public.user where email = $1", [
+      email,
+    ]);
+    const booking = (holdExpiresAt: Date, slotTime: string) =>
+      insertBooking(server.db, {
+        eventId: event.id,
+        userId: user!.id,
+        slotTime,
+        status: "awaiting_payment",
+        paymentRequired: true,
+        pricePence: 2500,
+        paymentStatus: "unpaid",
+        holdExpiresAt,
+      });
+    const live = await booking(new Date(Date.now() + 10 * 60_000), "10:00");
+    await page.goto(`/checkout/cancel?booking=${live.reference}`);
+    await page.getByRole("heading", { name: "Checkout" }).waitFor();
+    expect(await page.locator("main").textContent()).toContain(
+      "You cancelled the payment. Your time is still held: you can pay below.",
+    );
+    await query("update booking set status = 'expired' where id = $1", [live.id]);
+
+    const lapsed = await booking(new Date(Date.now() - 60_000), "10:30");
+    await page.goto(`/checkout/cancel?booking=${lapsed.reference}`);
+    await page.getByRole("heading", { name: "Checkout" }).waitFor();
+    const text = (await page.locator("main").textContent()) ?? "";
+    expect(text).toContain("You cancelled the payment.");
+    expect(text).not.toContain("still held");
+    expect(text).toContain("We could not keep 10:30 for you any longer");
+    await expectNoAxeViolations(page);
     await page.context().close();
   });
 });

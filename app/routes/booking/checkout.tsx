@@ -41,6 +41,7 @@ const CHECKOUT_NOTICES = {
   failed: PAYMENT_MESSAGES.failed,
   "no-response": PAYMENT_MESSAGES.noResponse,
 } as const;
+const CANCELLED_AFTER_HOLD = "You cancelled the payment.";
 
 /** The last step of a paid booking: the order, and two ways to pay. */
 export async function loader({ request }: Route.LoaderArgs) {
@@ -53,15 +54,19 @@ export async function loader({ request }: Route.LoaderArgs) {
   const belongs = bookingPageFor(booking, "checkout");
   if (belongs !== "checkout") throw redirect(bookingJourneyPath(belongs, booking.reference));
   const notice = url.searchParams.get("payment");
+  // Back from PayPal after the hold ran out: the page says that below, so no "still held" here.
+  const message =
+    notice === "cancelled" && !booking.holdActive
+      ? CANCELLED_AFTER_HOLD
+      : notice && notice in CHECKOUT_NOTICES
+        ? CHECKOUT_NOTICES[notice as keyof typeof CHECKOUT_NOTICES]
+        : null;
   return data(
     {
       booking,
       provider: paymentProviderName(),
       paypalClientId: config().PAYPAL_CLIENT_ID ?? null,
-      notice:
-        notice && notice in CHECKOUT_NOTICES
-          ? { kind: notice, message: CHECKOUT_NOTICES[notice as keyof typeof CHECKOUT_NOTICES] }
-          : null,
+      notice: notice && message ? { kind: notice, message } : null,
     },
     { headers: NO_STORE },
   );

@@ -11,6 +11,7 @@ import { db } from "#app/db/client.server";
 import { bookingJourneyPath, bookingPageFor, bookingPaths } from "#app/domain/booking-paths";
 import { consentFormInput, parseConsentForm, type ConsentFailure } from "#app/domain/consent";
 import { formatLongDate, formatLondonTime } from "#app/domain/date-labels";
+import { formatPounds } from "#app/domain/pricing";
 import type { SlotChoice } from "#app/domain/slot-choices";
 import { noteDatabaseError } from "#app/db/health.server";
 import {
@@ -167,7 +168,13 @@ const MORE_TIME_WORDS = (answer: MoreTimeAnswer, slot: string, until: string) =>
     ended: `We have already stopped holding ${slot}, so we cannot give more time. You can still send the form.`,
   })[answer];
 
-export default function Consent({ loaderData, actionData }: Route.ComponentProps) {
+export default function Consent(props: Route.ComponentProps) {
+  const { booking } = props.loaderData;
+  if (booking.status === "cancelled") return <BookingCancelled booking={booking} />;
+  return <ConsentStep {...props} />;
+}
+
+function ConsentStep({ loaderData, actionData }: Route.ComponentProps) {
   const { booking, renderedAt } = loaderData;
   const navigation = useNavigation();
   const submitLabel = booking.paymentRequired ? "Continue to payment" : "Complete booking";
@@ -276,6 +283,43 @@ export default function Consent({ loaderData, actionData }: Route.ComponentProps
             />
           </aside>
         </div>
+      </div>
+    </section>
+  );
+}
+
+/**
+ * A booking that has been cancelled (staff cancelled its event, or it was cancelled after it was
+ * made): said plainly, with what happened to any money and where to go next, instead of a form.
+ */
+function BookingCancelled({ booking }: { booking: Route.ComponentProps["loaderData"]["booking"] }) {
+  const money =
+    booking.paymentStatus === "refunded"
+      ? `The ${formatPounds(booking.pricePence)} you paid has been refunded in full.`
+      : booking.paymentStatus === "paid" || booking.paymentStatus === "pending"
+        ? `The ${formatPounds(booking.pricePence)} you paid is being refunded in full, to the card or PayPal account you paid with.`
+        : "No money has been taken.";
+  return (
+    <section className="section">
+      <div className="page-width narrow">
+        <h1>This booking has been cancelled</h1>
+        <p className="lede">
+          {booking.eventName}, {formatLongDate(booking.eventDate)}, at {booking.slotStart}.
+        </p>
+        <div className="inset" role="status">
+          {booking.eventCancelled && <p>We have had to cancel this event. We are sorry.</p>}
+          <p>{money}</p>
+        </div>
+        <p>
+          <Link className="button" to="/book-event-main">
+            Find another event
+          </Link>
+        </p>
+        {booking.confirmedAt && (
+          <p>
+            <Link to={`/my-bookings/${booking.reference}`}>See this booking in My bookings</Link>
+          </p>
+        )}
       </div>
     </section>
   );

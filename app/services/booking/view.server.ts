@@ -35,6 +35,8 @@ export interface BookingView {
   paymentStatus: PaymentStatus;
   eventId: string;
   eventName: string;
+  /** staff cancelled the event */
+  eventCancelled: boolean;
   /** London date, "yyyy-MM-dd" */
   eventDate: string;
   eventDescription: string | null;
@@ -82,6 +84,7 @@ export function toBookingView(
     paymentStatus: row.paymentStatus,
     eventId: ev.id,
     eventName: ev.name,
+    eventCancelled: ev.status === "cancelled",
     eventDate: ev.eventDate,
     eventDescription: ev.description,
     productName,
