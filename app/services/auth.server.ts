@@ -251,7 +251,9 @@ function createAuth(db: Db, settings = config(), secret = serverSecret()) {
     },
     emailVerification: {
       sendOnSignUp: true,
-      autoSignInAfterVerification: true,
+      // The link must not sign in whoever opens it: sent to someone else, it would sign them in
+      // to the sender's account, and what they then typed (health data) would be the sender's.
+      autoSignInAfterVerification: false,
       expiresIn: 60 * 60 * 24,
       async sendVerificationEmail({ user, url }) {
         await enqueueUnaskedMail(db, "email-verification", {

@@ -226,6 +226,15 @@ describe("accounts", () => {
         )
       )[0],
     ).toEqual({ email_verified: false });
+    // Opened in another browser (his own, or someone he was tricked into sending it to), the link
+    // confirms the address but signs nobody in: the account page asks for a sign-in.
+    const elsewhere = await newPage(browser());
+    await elsewhere.goto(link!);
+    await elsewhere.waitForURL((url) => url.pathname === "/login");
+    expect(
+      (await elsewhere.context().cookies()).filter((cookie) => /session/i.test(cookie.name)),
+    ).toEqual([]);
+    await elsewhere.context().close();
     await page.goto(link!);
     await page.waitForURL((url) => url.pathname === "/portal");
     expect(
