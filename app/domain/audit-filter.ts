@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { isCalendarDate } from "./calendar-date";
 import { AUDIT_ACTIONS, AUDIT_FILTER_FIELDS, type AuditAction } from "./audit";
 import { FIELD_MESSAGES } from "./fields";
 import { addLondonDays, londonInstant } from "./london-time";
@@ -16,18 +17,6 @@ export const AUDIT_FILTER_MESSAGES = {
 export { AUDIT_FILTER_FIELDS };
 
 const ACTION_CODES = Object.keys(AUDIT_ACTIONS) as [AuditAction, ...AuditAction[]];
-
-const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-
-/** A real calendar date typed as yyyy-mm-dd (what `<input type="date">` sends). */
-export function isCalendarDate(value: string): boolean {
-  const match = ISO_DATE.exec(value);
-  if (!match) return false;
-  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
-  if (year < 2000 || year > 2200) return false;
-  const date = new Date(Date.UTC(year, month - 1, day));
-  return date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
-}
 
 const optionalDate = z
   .string()

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { isCalendarDate } from "./calendar-date";
 import { EVENT_CATEGORIES, CORPORATE_ONLY, generateSlots } from "./events";
 import { COUNTRIES } from "./field-options";
 import {
@@ -108,20 +109,6 @@ export function readTime(text: string): number | null {
 function tidyTime(text: string): string {
   const [hours = "", minutes = ""] = text.trim().split(":");
   return `${hours.padStart(2, "0")}:${minutes}`;
-}
-
-/** A real calendar date written "yyyy-MM-dd". */
-export function isCalendarDate(text: string): boolean {
-  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
-  if (!match) return false;
-  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
-  const date = new Date(Date.UTC(year, month - 1, day));
-  return (
-    year >= 2000 &&
-    date.getUTCFullYear() === year &&
-    date.getUTCMonth() === month - 1 &&
-    date.getUTCDate() === day
-  );
 }
 
 /**

@@ -2,6 +2,7 @@ import crypto from "node:crypto";
 import { eq, or } from "drizzle-orm";
 import type { Db } from "#app/db/client.server";
 import { profile } from "#app/db/schema";
+import { isCalendarDate } from "#app/domain/calendar-date";
 import { serverSecret } from "./secrets.server";
 
 /**
@@ -49,7 +50,8 @@ export type ConsentLinkCheck =
   | { ok: true; userId: string; profileId: string; testDate: string; how: "signed" | "owner" }
   | { ok: false; reason: "missing" | "invalid" };
 
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
+/** One of our signatures: 32 bytes in base64url, 43 ASCII characters (as booking links'). */
+const SIGNATURE_SHAPE = /^[A-Za-z0-9_-]{43}$/;
 
 /** Whose consent a `/test-consent` address lets someone give, if anyone's. */
 export async function checkConsentLink(
@@ -61,7 +63,7 @@ export async function checkConsentLink(
   const profileId = query.get("profile_id") ?? "";
   const testDate = query.get("test_date") ?? "";
   if (!profileId || !testDate) return { ok: false, reason: "missing" };
-  if (!DATE.test(testDate) || profileId.length > 64) return { ok: false, reason: "invalid" };
+  if (!isCalendarDate(testDate) || profileId.length > 64) return { ok: false, reason: "invalid" };
   // The portal shows the reference ("ID: MHAT…"), so it is accepted as well as the internal id.
   const [owner] = await db
     .select({ userId: profile.userId, id: profile.id })
@@ -73,8 +75,9 @@ export async function checkConsentLink(
   const expires = Number(query.get("expires"));
   if (given && Number.isInteger(expires)) {
     const expected = signature({ profileId, testDate, expires });
+    // Equal lengths in characters are not equal lengths in bytes, and timingSafeEqual throws.
     const matches =
-      given.length === expected.length &&
+      SIGNATURE_SHAPE.test(given) &&
       crypto.timingSafeEqual(Buffer.from(given), Buffer.from(expected));
     if (matches && expires * 1000 > now.getTime())
       return { ok: true, userId: owner.userId, profileId: owner.id, testDate, how: "signed" };

@@ -456,6 +456,8 @@ describe("the stand-alone consent page (/test-consent)", () => {
       "/test-consent",
       `/test-consent?profile_id=${ownerProfile!.id}&test_date=2026-12-01`,
       `/test-consent?profile_id=${ownerProfile!.id}&test_date=2026-12-01&expires=9999999999&signature=forged`,
+      // As long as a signature in characters, longer in bytes: refused, not a server error.
+      `/test-consent?profile_id=${ownerProfile!.id}&test_date=2026-12-01&expires=9999999999&signature=${encodeURIComponent("é".repeat(43))}`,
     ]) {
       const response = await stranger.page.goto(path);
       expect(response?.status(), path).toBe(400);
@@ -467,6 +469,11 @@ describe("the stand-alone consent page (/test-consent)", () => {
       `/test-consent?profile_id=${ownerProfile!.id}&test_date=2026-12-01`,
     );
     expect(own?.status()).toBe(200);
+    // A day that does not exist is not a test date, even for him.
+    const notADay = await owner.page.goto(
+      `/test-consent?profile_id=${ownerProfile!.id}&test_date=2026-02-30`,
+    );
+    expect(notADay?.status()).toBe(400);
     await owner.page.context().close();
     await stranger.page.context().close();
   });
