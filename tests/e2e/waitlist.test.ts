@@ -96,6 +96,14 @@ describe("a fully booked event's waiting list", () => {
     await page.getByRole("button", { name: "Sign in" }).click();
     await page.waitForURL(new RegExp(`/event/${event.id}$`));
 
+    // The booking page of a full event says why no time is offered, and where the list is.
+    await page.goto(`/book-event?event=${event.id}`);
+    expect(await page.locator("main").textContent()).toContain(
+      "Every time at this event is taken.",
+    );
+    await page.getByRole("link", { name: "Join the waiting list" }).click();
+    await page.waitForURL(new RegExp(`/event/${event.id}#waiting-list$`));
+
     await joinWithKeyboard(page);
     expect(await section.textContent()).toContain("You are first on the waiting list.");
 

@@ -20,6 +20,7 @@ import {
 } from "#app/domain/booking-paths";
 import { formatLongDate } from "#app/domain/date-labels";
 import { ELIGIBILITY_MESSAGES } from "#app/domain/eligibility";
+import type { BookingWindow } from "#app/domain/events";
 import { isPaidEvent } from "#app/domain/pricing";
 import { nhsNumberField } from "#app/domain/fields";
 import { formValues, parseForm, type FieldErrors } from "#app/domain/forms";
@@ -43,6 +44,7 @@ export const BOOK_EVENT_MESSAGES = {
   chooseTime: "Choose a time for your appointment",
   timeGone: "That time is no longer available. Please choose another time.",
   nhsMissing: "Enter your NHS number",
+  closed: "This event is no longer taking bookings.",
 } as const;
 
 /**
@@ -197,6 +199,7 @@ export default function BookEvent({ loaderData, actionData }: Route.ComponentPro
                 selected={actionData?.values?.slotTime ?? current?.slotTime}
                 holding={current}
                 offer={offer}
+                window={event.booking_status}
                 paid={isPaidEvent(event)}
                 eventId={event.id}
               />
@@ -223,6 +226,7 @@ function ChooseTime({
   selected,
   holding,
   offer,
+  window,
   paid,
   eventId,
 }: {
@@ -232,6 +236,8 @@ function ChooseTime({
   holding: { reference: string; status: string; slotTime: string } | null;
   /** a place the waiting list holds for them: its time shows as taken here, as for everyone */
   offer: { entryId: string; slotTime: string; expiresAt: Date | string } | null;
+  /** whether the event is taking bookings, and if not, why not */
+  window: BookingWindow;
   /** Charges are spoken of only where there is a price. */
   paid: boolean;
   eventId: string;
@@ -242,8 +248,33 @@ function ChooseTime({
       <OfferedPlace offer={offer} />
     </div>
   );
+  const allTaken = (
+    <p className="inset">
+      Every time at this event is taken.{" "}
+      <Link to={`/event/${eventId}#waiting-list`}>Join the waiting list</Link> and we will e-mail
+      you if a place comes up.
+    </p>
+  );
   if (choices.length === 0)
-    return offered || <p className="inset">{BOOK_EVENT_MESSAGES.noSlots}</p>;
+    return holding ? (
+      <div className="inset" role="status">
+        <p>
+          We are already holding {holding.slotTime} for you.{" "}
+          <Link to={bookingPaths.consent(holding.reference)}>Carry on with this time</Link>.
+        </p>
+      </div>
+    ) : (
+      offered ||
+        (window === "full" ? (
+          allTaken
+        ) : window === "closed" || window === "passed" ? (
+          <p className="inset">
+            {BOOK_EVENT_MESSAGES.closed} <Link to="/book-event-main">Find another event</Link>.
+          </p>
+        ) : (
+          <p className="inset">{BOOK_EVENT_MESSAGES.noSlots}</p>
+        ))
+    );
   const noneFree = !holding && !offer && choices.every((choice) => choice.state !== "available");
   return (
     <>
@@ -257,13 +288,7 @@ function ChooseTime({
           </p>
         </div>
       )}
-      {noneFree && (
-        <p className="inset">
-          Every time at this event is taken.{" "}
-          <Link to={`/event/${eventId}#waiting-list`}>Join the waiting list</Link> and we will
-          e-mail you if a place comes up.
-        </p>
-      )}
+      {noneFree && allTaken}
       <Form method="post" noValidate className="form">
         <input type="hidden" name="intent" value="hold" />
         <SlotPicker choices={choices} selected={selected} error={error} />
