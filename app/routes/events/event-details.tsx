@@ -176,7 +176,7 @@ export default function EventPage({ loaderData, actionData }: Route.ComponentPro
               <dt>Spaces</dt>
               <dd>
                 {event.spaces_left > 0
-                  ? `${event.spaces_left} spaces available`
+                  ? `${event.spaces_left} ${event.spaces_left === 1 ? "space" : "spaces"} available`
                   : UNAVAILABLE_LABELS.full}
               </dd>
               {event.contact_email && (
