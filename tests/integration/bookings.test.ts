@@ -536,6 +536,49 @@ describe("payment", () => {
     expect(fake.captures.size).toBe(1);
   });
 
+  it("takes one payment only when two orders are approved and the first capture goes unanswered (review finding)", async () => {
+    const fake = fakePayPal();
+    const { db } = database;
+    const { who, reference, orderId: first } = await paidBookingAtCheckout();
+    const startAgain = (at: Date) =>
+      startPayment(
+        db,
+        {
+          userId: who.id,
+          reference,
+          returnUrl: CHECKOUT_RETURN_URL,
+          cancelUrl: CHECKOUT_CANCEL_URL,
+        },
+        at,
+      );
+    // A second tab starts its own order; the payer approves both.
+    const second = await startAgain(minutes(2));
+    if (second.outcome !== "redirect") throw new Error(`no second order: ${second.outcome}`);
+    fake.approve(first);
+    fake.approve(second.orderId);
+    // PayPal takes the first payment, but its answer is lost: we do not know yet.
+    fake.dropNextResponse(`/v2/checkout/orders/${first}/capture`);
+    expect(await capturePayment(db, { userId: who.id, orderId: first }, minutes(3))).toMatchObject({
+      outcome: "no-response",
+    });
+    expect(fake.captures.size).toBe(1);
+
+    // The second order is not captured while the first is unanswered, nor a third started.
+    expect(
+      await capturePayment(db, { userId: who.id, orderId: second.orderId }, minutes(4)),
+    ).toMatchObject({ outcome: "in-progress" });
+    expect(await startAgain(minutes(4))).toEqual({ outcome: "in-progress", reference });
+    expect(fake.captures.size).toBe(1);
+
+    // The worker settles the first: one payment, one confirmed booking.
+    expect(await reconcilePayments(db, minutes(30))).toMatchObject({ confirmed: 1 });
+    expect(await bookingRow(reference)).toMatchObject({
+      status: "confirmed",
+      paymentStatus: "paid",
+    });
+    expect(fake.captures.size).toBe(1);
+  });
+
   it("keeps the hold after a declined card, then confirms the next attempt with a new request id", async () => {
     const fake = fakePayPal();
     const { db } = database;

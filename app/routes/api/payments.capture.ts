@@ -37,6 +37,15 @@ export const action = jsonEndpoint(async ({ request, params }: Route.ActionArgs)
         },
         { status: 502 },
       );
+    case "in-progress":
+      return Response.json(
+        {
+          outcome: result.outcome,
+          message: result.message,
+          next: checkout(result.reference, "in-progress"),
+        },
+        { status: 409 },
+      );
     case "expired":
       return Response.json(
         { outcome: result.outcome, next: checkout(result.reference, "expired") },

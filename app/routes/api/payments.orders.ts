@@ -3,7 +3,7 @@ import type { Route } from "./+types/payments.orders";
 import { config } from "#app/config.server";
 import { db } from "#app/db/client.server";
 import { singleLine } from "#app/domain/fields";
-import { startPayment } from "#app/services/booking/checkout.server";
+import { PAYMENT_MESSAGES, startPayment } from "#app/services/booking/checkout.server";
 import { requireApiUser } from "#app/services/guards.server";
 import { jsonEndpoint, jsonError, methodNotAllowed, parseJsonBody } from "#app/utils/http.server";
 
@@ -36,6 +36,8 @@ export const action = jsonEndpoint(async ({ request }: Route.ActionArgs) => {
       return jsonError(409, "Please complete the consent form first");
     case "expired":
       return jsonError(409, "The time you chose is no longer held");
+    case "in-progress":
+      return jsonError(409, PAYMENT_MESSAGES.inProgress);
     case "confirmed":
     case "pending":
       return jsonError(409, "This booking needs no payment now");

@@ -29,6 +29,8 @@ export async function loader({ request }: Route.LoaderArgs) {
       throw redirect(`${bookingPaths.checkout(result.reference)}&payment=declined`);
     case "no-response":
       throw redirect(`${bookingPaths.checkout(result.reference)}&payment=no-response`);
+    case "in-progress":
+      throw redirect(`${bookingPaths.checkout(result.reference)}&payment=in-progress`);
     case "expired":
       throw redirect(bookingPaths.checkout(result.reference));
     case "not-found":

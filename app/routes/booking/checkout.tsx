@@ -40,6 +40,7 @@ const CHECKOUT_NOTICES = {
   cancelled: "You cancelled the payment. Your time is still held: you can pay below.",
   failed: PAYMENT_MESSAGES.failed,
   "no-response": PAYMENT_MESSAGES.noResponse,
+  "in-progress": PAYMENT_MESSAGES.inProgress,
 } as const;
 const CANCELLED_AFTER_HOLD = "You cancelled the payment.";
 
@@ -92,6 +93,8 @@ export async function action({ request }: Route.ActionArgs) {
       return redirect(bookingPaths.success(result.reference));
     case "consent-required":
       return redirect(`/book-event/consent?booking=${result.reference}`);
+    case "in-progress":
+      return redirect(`${bookingPaths.checkout(result.reference)}&payment=in-progress`);
     case "expired":
       return data({ error: "expired" as const }, { status: 409, headers: NO_STORE });
     case "error":

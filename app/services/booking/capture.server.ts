@@ -46,6 +46,11 @@ export type CaptureResult =
   | { outcome: "expired"; reference: string }
   /** no answer from PayPal: the booking waits, and the reconciler settles it */
   | { outcome: "no-response"; reference: string; message: string }
+  /**
+   * another order's capture for this booking is still unanswered: this one is not captured, so
+   * that the person cannot pay twice; the reconciler settles the other
+   */
+  | { outcome: "in-progress"; reference: string; message: string }
   | { outcome: "not-found" };
 
 /**
@@ -118,6 +123,11 @@ export async function capturePayment(
       changed = true;
     }
     const sameOrder = row.paymentOrderId === input.orderId;
+    // One capture at a time: another order's capture still unanswered may have taken the money.
+    if (row.captureRequestId && !sameOrder)
+      return {
+        done: { outcome: "in-progress", reference, message: PAYMENT_MESSAGES.inProgress } as const,
+      };
     // The same id for every attempt at this order until PayPal answers: a retry after no
     // response, or a concurrent call, is then replayed by PayPal rather than captured twice.
     const requestId =

@@ -1,5 +1,5 @@
 import crypto from "node:crypto";
-import { and, eq } from "drizzle-orm";
+import { and, eq, isNull } from "drizzle-orm";
 import { config } from "#app/config.server";
 import { organisation } from "#app/content/organisation";
 import type { Db } from "#app/db/client.server";
@@ -25,6 +25,8 @@ import { selectBookingViews } from "./view.server";
 export const PAYMENT_MESSAGES = {
   couldNotStart: (reason: string) => `Could not initiate PayPal Checkout...${reason}`,
   noResponse: "No response from PayPal",
+  inProgress:
+    "We are still waiting to hear from PayPal about a payment you made for this booking, so we have not taken another. We will e-mail you as soon as it is confirmed. If it does not go through, you can pay again here.",
   eventCancelled:
     "This event has been cancelled, so your booking could not be made. Your payment is being refunded in full.",
   declined:
@@ -57,6 +59,8 @@ export type StartPaymentResult =
   | { outcome: "consent-required"; reference: string }
   /** the hold ran out and the place has gone */
   | { outcome: "expired"; reference: string }
+  /** a capture of an earlier order is still unanswered: no second order until it is settled */
+  | { outcome: "in-progress"; reference: string }
   /** "Could not initiate PayPal Checkout...{reason}" */
   | { outcome: "error"; message: string }
   | { outcome: "not-found" };
@@ -80,6 +84,8 @@ export async function startPayment(
   if (row.status === "confirmed") return { outcome: "confirmed", reference };
   if (row.status === "held") return { outcome: "consent-required", reference };
   if (row.paymentStatus === "pending") return { outcome: "pending", reference };
+  // A capture still unanswered may have taken the money: no second order until it is settled.
+  if (row.captureRequestId) return { outcome: "in-progress", reference };
   if (!canTake(bookingStage(row), "start-payment")) return { outcome: "expired", reference };
 
   if (!isHoldLive(row, now)) {
@@ -159,13 +165,15 @@ export async function startPayment(
     });
     await tx
       .update(booking)
-      .set({
-        paymentOrderId: created.id,
-        paymentProvider: provider.name,
-        captureRequestId: null,
-        updatedAt: now,
-      })
-      .where(and(eq(booking.id, row.id), eq(booking.status, "awaiting_payment")));
+      .set({ paymentOrderId: created.id, paymentProvider: provider.name, updatedAt: now })
+      .where(
+        and(
+          eq(booking.id, row.id),
+          eq(booking.status, "awaiting_payment"),
+          // A capture begun meanwhile keeps its order current (and this one is not captured).
+          isNull(booking.captureRequestId),
+        ),
+      );
   });
   if (!link) {
     return {
