@@ -14,7 +14,7 @@ export interface ShownBooking {
   slotEnd: string;
   addressLines: string[];
   mapUrl: string;
-  state: "upcoming" | "past" | "cancelled";
+  state: "upcoming" | "past" | "cancelled" | "payment-checking";
   whatToBring: readonly string[];
   canCancel: boolean;
   canChange: boolean;
@@ -34,6 +34,7 @@ const STATE_LABELS: Record<ShownBooking["state"], string> = {
   upcoming: "Booked",
   past: "Past appointment",
   cancelled: "Cancelled",
+  "payment-checking": "Payment being checked",
 };
 
 /**
@@ -79,6 +80,17 @@ export function BookingFacts({
         </a>
       </dd>
     </dl>
+  );
+}
+
+/** A place kept while PayPal checks the payment: what happens next, and that he need do nothing. */
+export function PaymentCheckingNote({ booking }: { booking: ShownBooking }) {
+  if (booking.state !== "payment-checking") return null;
+  return (
+    <p className="inset">
+      PayPal is checking your payment. We are keeping your place meanwhile, and we will e-mail your
+      confirmation as soon as PayPal accepts the payment. You do not need to do anything.
+    </p>
   );
 }
 

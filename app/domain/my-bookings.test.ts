@@ -12,15 +12,19 @@ const now = at("2026-06-10T12:00:00Z");
 
 describe("which bookings are listed", () => {
   it.each([
-    ["confirmed", null, true],
-    ["cancelled", at("2026-05-01T10:00:00Z"), true],
-    ["cancelled", null, false],
-    ["held", null, false],
-    ["awaiting_payment", null, false],
-    ["expired", null, false],
-  ] as const)("%s (confirmed at %s): %s", (status, confirmedAt, listed) => {
-    expect(isListedBooking({ status, confirmedAt })).toBe(listed);
-  });
+    ["confirmed", null, "paid", true],
+    ["cancelled", at("2026-05-01T10:00:00Z"), "refunded", true],
+    ["cancelled", null, "unpaid", false],
+    ["held", null, "unpaid", false],
+    ["awaiting_payment", null, "unpaid", false],
+    ["awaiting_payment", null, "pending", true],
+    ["expired", null, "unpaid", false],
+  ] as const)(
+    "%s (confirmed at %s, payment %s): %s",
+    (status, confirmedAt, paymentStatus, listed) => {
+      expect(isListedBooking({ status, confirmedAt, paymentStatus })).toBe(listed);
+    },
+  );
 });
 
 describe("a booking's state", () => {
@@ -29,8 +33,14 @@ describe("a booking's state", () => {
     ["confirmed", "2026-06-10T12:00:00Z", "past"],
     ["confirmed", "2026-06-09T10:00:00Z", "past"],
     ["cancelled", "2026-07-01T10:00:00Z", "cancelled"],
+    ["awaiting_payment", "2026-07-01T10:00:00Z", "payment-checking"],
   ] as const)("%s ending %s is %s", (status, end, state) => {
-    expect(myBookingState({ status, confirmedAt: now, appointmentEnd: at(end) }, now)).toBe(state);
+    expect(
+      myBookingState(
+        { status, confirmedAt: now, paymentStatus: "paid", appointmentEnd: at(end) },
+        now,
+      ),
+    ).toBe(state);
   });
 });
 

@@ -1,4 +1,4 @@
-import type { BookingStatus } from "./booking-lifecycle";
+import type { BookingStatus, PaymentStatus } from "./booking-lifecycle";
 import { REFUND_WITHIN_BUSINESS_DAYS, type CancelTerms } from "./cancellation-policy";
 import { formatLongDate } from "./date-labels";
 import { formatPounds } from "./pricing";
@@ -8,11 +8,15 @@ import { formatPounds } from "./pricing";
  * points. Pure rules; `app/services/booking/my-bookings.server.ts` reads the rows.
  */
 
-/** Where a booking stands for its person: still ahead, over, or called off. */
-export type MyBookingState = "upcoming" | "past" | "cancelled";
+/**
+ * Where a booking stands for its person: still ahead, over, called off, or kept while PayPal
+ * checks its payment.
+ */
+export type MyBookingState = "upcoming" | "past" | "cancelled" | "payment-checking";
 
 export interface ListedBooking {
   status: BookingStatus;
+  paymentStatus: PaymentStatus;
   /** when it was confirmed: a cancelled row that never was confirmed was never a booking */
   confirmedAt: Date | null;
   /** when the appointment ends */
@@ -20,27 +24,42 @@ export interface ListedBooking {
 }
 
 /**
- * Only what was booked is listed: confirmed bookings, and cancelled ones that had been confirmed
- * (as history). A hold, a payment under way, a lapsed hold or a refused payment is not a booking.
+ * Only what was booked is listed: confirmed bookings, cancelled ones that had been confirmed (as
+ * history), and one whose payment PayPal has taken but is still checking (its place is kept, and
+ * he has paid). A hold, a payment not yet made, a lapsed hold or a refused payment is not a
+ * booking.
  */
-export function isListedBooking(row: Pick<ListedBooking, "status" | "confirmedAt">): boolean {
-  return row.status === "confirmed" || (row.status === "cancelled" && row.confirmedAt !== null);
+export function isListedBooking(
+  row: Pick<ListedBooking, "status" | "confirmedAt" | "paymentStatus">,
+): boolean {
+  return (
+    row.status === "confirmed" ||
+    (row.status === "cancelled" && row.confirmedAt !== null) ||
+    (row.status === "awaiting_payment" && row.paymentStatus === "pending")
+  );
 }
 
 export function myBookingState(row: ListedBooking, now: Date): MyBookingState {
   if (row.status === "cancelled") return "cancelled";
+  if (row.status === "awaiting_payment") return "payment-checking";
   return row.appointmentEnd.getTime() > now.getTime() ? "upcoming" : "past";
 }
 
+/** Listed under "Coming up": booked and ahead, or kept while its payment is checked. */
+export function isComingUp(state: MyBookingState): boolean {
+  return state === "upcoming" || state === "payment-checking";
+}
+
 /**
- * Upcoming bookings first, soonest first; then the rest (past and cancelled), latest first.
+ * Upcoming bookings first (those whose payment is being checked among them), soonest first; then
+ * the rest (past and cancelled), latest first.
  */
 export function compareMyBookings(
   a: { state: MyBookingState; appointmentStart: Date },
   b: { state: MyBookingState; appointmentStart: Date },
 ): number {
-  const aUpcoming = a.state === "upcoming";
-  const bUpcoming = b.state === "upcoming";
+  const aUpcoming = isComingUp(a.state);
+  const bUpcoming = isComingUp(b.state);
   if (aUpcoming !== bUpcoming) return aUpcoming ? -1 : 1;
   const difference = a.appointmentStart.getTime() - b.appointmentStart.getTime();
   return aUpcoming ? difference : -difference;

@@ -265,6 +265,13 @@ describe("a payment PayPal holds for review", () => {
     expect(queued).toEqual([]);
     const sent = await mailsTo(email);
     expect(sent.filter((mail) => (mail.text ?? "").includes(row.reference))).toEqual([]);
+    // He has paid, and his place is kept: My bookings lists it, and says what is happening.
+    await page.goto("/my-bookings");
+    const coming = page.getByRole("region", { name: "Coming up" });
+    expect(await coming.textContent()).toContain(row.reference);
+    expect(await coming.textContent()).toContain("Payment being checked");
+    expect(await coming.textContent()).toContain("PayPal is checking your payment.");
+    await expectNoAxeViolations(page);
     await page.context().close();
   });
 });

@@ -3,6 +3,7 @@ import { Link } from "#app/components/link";
 import type { Route } from "./+types/my-booking";
 import {
   BookingActions,
+  PaymentCheckingNote,
   BookingFacts,
   BookingTerms,
   LinkRefused,
@@ -62,6 +63,7 @@ export default function MyBooking({ loaderData }: Route.ComponentProps) {
         </div>
       )}
       <BookingFacts booking={booking} />
+      <PaymentCheckingNote booking={booking} />
       <RefundNote refund={booking.refund} />
       <BookingTerms booking={booking} />
       {booking.state === "upcoming" && (

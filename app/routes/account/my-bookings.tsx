@@ -1,7 +1,13 @@
 import { data } from "react-router";
 import { Link } from "#app/components/link";
 import type { Route } from "./+types/my-bookings";
-import { BookingActions, BookingFacts, RefundNote } from "#app/components/my-booking-parts";
+import {
+  BookingActions,
+  BookingFacts,
+  PaymentCheckingNote,
+  RefundNote,
+} from "#app/components/my-booking-parts";
+import { isComingUp } from "#app/domain/my-bookings";
 import { pageMeta } from "#app/components/meta";
 import { db } from "#app/db/client.server";
 import { listMyBookings, shownBooking } from "#app/services/booking/my-bookings.server";
@@ -20,8 +26,8 @@ export async function loader({ request }: Route.LoaderArgs) {
 }
 
 export default function MyBookings({ loaderData }: Route.ComponentProps) {
-  const upcoming = loaderData.bookings.filter((booking) => booking.state === "upcoming");
-  const history = loaderData.bookings.filter((booking) => booking.state !== "upcoming");
+  const upcoming = loaderData.bookings.filter((booking) => isComingUp(booking.state));
+  const history = loaderData.bookings.filter((booking) => !isComingUp(booking.state));
   return (
     <>
       <h1>My bookings</h1>
@@ -38,6 +44,7 @@ export default function MyBookings({ loaderData }: Route.ComponentProps) {
               <li key={booking.reference} className="card result-item">
                 <h3 className="card__title">{booking.eventName}</h3>
                 <BookingFacts booking={booking} withEvent={false} />
+                <PaymentCheckingNote booking={booking} />
                 <h4>What to bring</h4>
                 <ul>
                   {booking.whatToBring.map((item) => (

@@ -147,7 +147,12 @@ function toMyBooking(
     id: row.booking.id,
     userId: row.booking.userId,
     state: myBookingState(
-      { status: row.booking.status, confirmedAt: row.booking.confirmedAt, appointmentEnd: end },
+      {
+        status: row.booking.status,
+        confirmedAt: row.booking.confirmedAt,
+        paymentStatus: row.booking.paymentStatus,
+        appointmentEnd: end,
+      },
       now,
     ),
     appointmentStart: start,
@@ -168,10 +173,11 @@ function toMyBooking(
   };
 }
 
-/** Confirmed bookings, and cancelled ones that had been confirmed (history). */
+/** `isListedBooking` as a condition: what the query fetches, the rule then checks. */
 const listedWhere = or(
   eq(booking.status, "confirmed"),
   and(eq(booking.status, "cancelled"), isNotNull(booking.confirmedAt)),
+  and(eq(booking.status, "awaiting_payment"), eq(booking.paymentStatus, "pending")),
 );
 
 /** `selectBookingViews` with whether a result exists. */
