@@ -8,6 +8,7 @@ const production = {
   SMTP_URL: "smtp://mail.example.org:587",
   PAYPAL_CLIENT_ID: "id",
   PAYPAL_CLIENT_SECRET: "secret",
+  PAYPAL_ENV: "production",
 };
 
 describe("configuration", () => {
@@ -18,6 +19,13 @@ describe("configuration", () => {
 
   it("refuses demo data in production: its staff passwords and TOTP key are public", () => {
     expect(() => parseConfig({ ...production, DEMO_DATA: "1" })).toThrow(/DEMO_DATA/);
+  });
+
+  it("makes production say which PayPal it means, and defaults to the sandbox elsewhere", () => {
+    const { PAYPAL_ENV: _unsaid, ...unsaid } = production;
+    expect(() => parseConfig(unsaid)).toThrow(/PAYPAL_ENV is required in production/);
+    expect(parseConfig({ ...production, PAYPAL_ENV: "sandbox" }).PAYPAL_ENV).toBe("sandbox");
+    expect(parseConfig({}).PAYPAL_ENV).toBeUndefined();
   });
 });
 

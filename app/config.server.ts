@@ -94,7 +94,8 @@ const envSchema = z
     STAFF_NOTIFY_EMAIL: z.email({ error: "must be an e-mail address" }).default("info@example.org"),
     PAYPAL_CLIENT_ID: z.string().optional(),
     PAYPAL_CLIENT_SECRET: z.string().optional(),
-    PAYPAL_ENV: oneOf(["sandbox", "production"]).default("sandbox"),
+    // Unset means sandbox outside production; production must say which (see the check below).
+    PAYPAL_ENV: oneOf(["sandbox", "production"]).optional(),
     PAYPAL_API_BASE: webUrl.optional(),
     MAP_TILE_URL: z.string().default("https://tile.openstreetmap.org/{z}/{x}/{y}.png"),
     TRUST_PROXY: trustProxySetting.optional(),
@@ -155,6 +156,15 @@ const envSchema = z
         code: "custom",
         path: ["DEMO_DATA"],
         message: "is refused in production (the demo's staff accounts are public)",
+      });
+    // Left to a default, a live site given sandbox credentials would confirm bookings paid for
+    // with PayPal's play money: production says which PayPal it means.
+    if (!env.PAYPAL_ENV)
+      ctx.addIssue({
+        code: "custom",
+        path: ["PAYPAL_ENV"],
+        message:
+          "is required in production: production for real payments, or sandbox for PayPal's test money",
       });
     // Without PayPal credentials the site would use its simulated provider, which takes no money.
     for (const key of ["PAYPAL_CLIENT_ID", "PAYPAL_CLIENT_SECRET"] as const) {

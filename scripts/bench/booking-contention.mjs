@@ -82,6 +82,7 @@ try {
     // Production refuses the simulated provider; holding a place never calls PayPal.
     PAYPAL_CLIENT_ID: "bench-client-id",
     PAYPAL_CLIENT_SECRET: "bench-client-secret",
+    PAYPAL_ENV: "sandbox",
     PAYPAL_API_BASE: "http://127.0.0.1:9",
     // Behind the proxy, the public address is the proxy's, and the client's address its header's.
     ...(PROXIED ? { APP_URL: `http://127.0.0.1:${proxyPort}`, TRUST_PROXY: "1" } : {}),

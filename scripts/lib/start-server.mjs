@@ -88,6 +88,7 @@ export function productionBenchEnv(pgliteDir) {
     // Production refuses the simulated payment provider; the benchmarks never pay.
     PAYPAL_CLIENT_ID: "bench-client-id",
     PAYPAL_CLIENT_SECRET: "bench-client-secret",
+    PAYPAL_ENV: "sandbox",
     PAYPAL_API_BASE: "http://127.0.0.1:9",
     // Every request of a benchmark comes from one address; the per-address limits have their own tests.
     RATE_LIMIT_SIGNUPS_PER_HOUR: "1000000",

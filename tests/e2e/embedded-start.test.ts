@@ -180,6 +180,7 @@ describe("start-up on the embedded database", () => {
       SMTP_URL: "smtp://127.0.0.1:9",
       PAYPAL_CLIENT_ID: "production-test-client",
       PAYPAL_CLIENT_SECRET: "production-test-secret",
+      PAYPAL_ENV: "sandbox",
     });
     try {
       expect(server.output()).not.toContain("Demo data seeded.");

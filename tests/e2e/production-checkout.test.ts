@@ -64,6 +64,7 @@ beforeAll(async () => {
     SMTP_URL: sink.url,
     PAYPAL_CLIENT_ID: paypal.clientId,
     PAYPAL_CLIENT_SECRET: paypal.clientSecret,
+    PAYPAL_ENV: "sandbox",
     PAYPAL_API_BASE: paypal.url,
     MAP_TILE_URL:
       "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=",

@@ -41,7 +41,7 @@ export function paypalSettingsFromConfig(
 ): PayPalSettings | undefined {
   if (!config.PAYPAL_CLIENT_ID || !config.PAYPAL_CLIENT_SECRET) return undefined;
   return {
-    baseUrl: paypalBaseUrl(config.PAYPAL_ENV, config.PAYPAL_API_BASE),
+    baseUrl: paypalBaseUrl(config.PAYPAL_ENV ?? "sandbox", config.PAYPAL_API_BASE),
     clientId: config.PAYPAL_CLIENT_ID,
     clientSecret: config.PAYPAL_CLIENT_SECRET,
   };
