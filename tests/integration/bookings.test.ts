@@ -579,6 +579,28 @@ describe("payment", () => {
     expect(fake.captures.size).toBe(1);
   });
 
+  it("books nothing for a payment that is not the booking's price, and gives the money back (review finding)", async () => {
+    const fake = fakePayPal();
+    const { db } = database;
+    const { ev, who, reference, orderId } = await paidBookingAtCheckout();
+    fake.approve(orderId);
+    // The order changed at PayPal's end: £1.00 taken for a £25.00 booking.
+    fake.orders.get(orderId)!.purchaseUnit.amount.value = "1.00";
+    const result = await capturePayment(db, { userId: who.id, orderId }, minutes(3));
+    expect(result).toMatchObject({ outcome: "failed" });
+    expect(result.outcome === "failed" && result.message).toContain("refunded in full");
+    expect(await bookingRow(reference)).toMatchObject({
+      status: "cancelled",
+      cancelledBy: "payment",
+      paymentStatus: "refunded",
+      refundOwed: false,
+    });
+    expect(await confirmedCount(ev.id)).toBe(0);
+    // The whole £1.00 went back, once.
+    const [capture] = [...fake.captures.values()];
+    expect(capture).toMatchObject({ minor: 100, refundedMinor: 100 });
+  });
+
   it("keeps the hold after a declined card, then confirms the next attempt with a new request id", async () => {
     const fake = fakePayPal();
     const { db } = database;

@@ -37,7 +37,7 @@ export async function loader({ request }: Route.LoaderArgs) {
       throw data(null, { status: 404 });
     case "failed":
       return data(
-        { reference: result.reference, message: result.message },
+        { reference: result.reference, message: result.message, refunding: !!result.refunding },
         { status: 402, headers: NO_STORE },
       );
   }
@@ -45,6 +45,24 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 /** A payment PayPal refused for good: the spec's message with PayPal's reference, and no booking. */
 export default function CheckoutReturn({ loaderData }: Route.ComponentProps) {
+  // Money taken and being given back: the message says so, and "no money taken" would not be true.
+  if (loaderData.refunding)
+    return (
+      <section className="section">
+        <div className="page-width narrow">
+          <h1>Your booking could not be made</h1>
+          <div className="warning" role="alert">
+            <p className="status">
+              <WarningIcon /> {loaderData.message}
+            </p>
+          </div>
+          <p>You do not need to do anything: the refund is on its way.</p>
+          <Link className="button" to="/book-event-main">
+            Find an event
+          </Link>
+        </div>
+      </section>
+    );
   return (
     <section className="section">
       <div className="page-width narrow">

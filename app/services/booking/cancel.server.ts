@@ -10,7 +10,7 @@ import { normaliseBookingReference } from "#app/domain/booking-reference";
 import { cancelTermsSentences } from "#app/domain/my-bookings";
 import { enqueueEmail, type OutgoingEmail } from "../email.server";
 import { log } from "../log.server";
-import { refundPatientCancellation, type RefundOutcome } from "../payments/refunds.server";
+import { refundOwedBooking, type RefundOutcome } from "../payments/refunds.server";
 import { offerFreedPlaces } from "../waitlist.server";
 import { calendarEntryFor, calendarFileName } from "./calendar.server";
 import { paidPence, policyInput, type MyBooking } from "./my-bookings.server";
@@ -236,7 +236,7 @@ export async function cancelOwnBooking(
     return { ok: true, reference: decided.reference, refundPence: 0, refund: "none" };
   let refund: "made" | "owed" = "owed";
   try {
-    refund = refundState(await refundPatientCancellation(db, decided.bookingId, now));
+    refund = refundState(await refundOwedBooking(db, decided.bookingId, now));
   } catch (error) {
     // The booking is cancelled and the refund still owed: the worker tries again.
     log.error({ err: error, code: "patient_refund_error", bookingId: decided.bookingId }, "refund");

@@ -14,7 +14,7 @@ import {
   type PayPalOrder,
 } from "../payments/paypal.server";
 import { paymentProvider, type PaymentProvider } from "../payments/provider.server";
-import { refundCancelledEvent } from "../payments/refunds.server";
+import { refundCancelledEvent, refundOwedBooking } from "../payments/refunds.server";
 import { errorRecord, recordTransaction } from "../payments/transactions.server";
 import { PAYMENT_MESSAGES } from "./checkout.server";
 import { confirmLocked } from "./confirm.server";
@@ -41,7 +41,14 @@ export type CaptureResult =
   /** INSTRUMENT_DECLINED or PAYER_ACTION_REQUIRED (or not approved yet): the hold is kept; start again */
   | { outcome: "recoverable"; reference: string; message: string }
   /** "Non-recoverable error: {description} ({debug id})": no booking, the place is released */
-  | { outcome: "failed"; reference: string; message: string; debugId: string | null }
+  | {
+      outcome: "failed";
+      reference: string;
+      message: string;
+      debugId: string | null;
+      /** money was taken, and is being given back (the event was cancelled, or the amount was wrong) */
+      refunding?: true;
+    }
   /** the hold ran out and the place has gone; no money was taken */
   | { outcome: "expired"; reference: string }
   /** no answer from PayPal: the booking waits, and the reconciler settles it */
@@ -266,6 +273,7 @@ export async function settle(
   }
   let changed = false;
   let refundAfterwards = false;
+  let refundMismatch = false;
   const result = await db.transaction(async (tx): Promise<CaptureResult> => {
     const ev = (await lockEvent(tx, found.eventId))!;
     const row = await lockBooking(tx, found.id);
@@ -307,13 +315,37 @@ export async function settle(
           reference,
           message: PAYMENT_MESSAGES.eventCancelled,
           debugId: null,
+          refunding: true,
         };
       }
       if (capture.amountPence !== row.pricePence || capture.currency !== "GBP") {
+        // Orders are priced here, so only an order changed at PayPal's end gets this far: the
+        // money goes back, and nothing is booked for it.
         log.error(
           { code: "payment_amount_mismatch", bookingId: row.id },
-          "payment: captured amount differs from the booking's price",
+          "payment: captured amount differs from the booking's price; refunding it",
         );
+        await tx
+          .update(booking)
+          .set({
+            status: "cancelled",
+            cancelledAt: now,
+            cancelledBy: "payment",
+            paymentStatus: "paid",
+            refundOwed: true,
+            captureRequestId: null,
+            updatedAt: now,
+          })
+          .where(eq(booking.id, row.id));
+        changed = true;
+        refundMismatch = true;
+        return {
+          outcome: "failed",
+          reference,
+          message: PAYMENT_MESSAGES.amountMismatch,
+          debugId: null,
+          refunding: true,
+        };
       }
       if (row.status !== "awaiting_payment") {
         // Money was taken for a booking that had lost its hold: keep the payment, confirm the
@@ -375,6 +407,12 @@ export async function settle(
     // The payment is recorded; a refund that fails now is listed on the event's page to retry.
     await refundCancelledEvent(db, found.eventId, now).catch((error: unknown) =>
       logError(error, { code: "refund_after_cancel_failed", bookingId: found.id }),
+    );
+  }
+  if (refundMismatch) {
+    // Owed like a patient's cancellation: if this try fails, the worker tries again.
+    await refundOwedBooking(db, found.id, now).catch((error: unknown) =>
+      logError(error, { code: "refund_after_mismatch_failed", bookingId: found.id }),
     );
   }
   return result;

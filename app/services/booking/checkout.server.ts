@@ -27,6 +27,8 @@ export const PAYMENT_MESSAGES = {
   noResponse: "No response from PayPal",
   inProgress:
     "We are still waiting to hear from PayPal about a payment you made for this booking, so we have not taken another. We will e-mail you as soon as it is confirmed. If it does not go through, you can pay again here.",
+  amountMismatch:
+    "Your payment was not the price of this booking, so we have not booked it. The money you paid is being refunded in full, to the card or PayPal account you paid with.",
   eventCancelled:
     "This event has been cancelled, so your booking could not be made. Your payment is being refunded in full.",
   declined:

@@ -5,11 +5,7 @@ import { normaliseBookingReference } from "#app/domain/booking-reference";
 import { assertCan, type StaffActor } from "#app/domain/permissions";
 import { refundRetriesStopped } from "#app/domain/refund-retries";
 import { recordAudit } from "../audit.server";
-import {
-  failedRefundAttempts,
-  refundPatientCancellation,
-  type RefundOutcome,
-} from "./refunds.server";
+import { failedRefundAttempts, refundOwedBooking, type RefundOutcome } from "./refunds.server";
 
 /**
  * Refunds still owed to patients who cancelled in time: the worker retries each until it is made,
@@ -74,7 +70,7 @@ export async function retryOwedRefund(
       ),
     );
   if (!row) return { outcome: "not-found" };
-  const outcome = await refundPatientCancellation(db, row.id, now);
+  const outcome = await refundOwedBooking(db, row.id, now);
   await recordAudit(db, actor, {
     action: "refund.retry",
     subjectUserId: row.userId,

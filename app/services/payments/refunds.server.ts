@@ -204,10 +204,11 @@ async function refundBooking(db: Db, row: BookingRow, now: Date): Promise<Refund
 }
 
 /**
- * The refund a patient's own cancellation owes (`refundOwed`), right after it commits. If it
- * fails, the booking stays owed and the worker's `retryDueRefunds` tries again.
+ * The refund a cancelled booking owes (`refundOwed`: a patient's own cancellation in time, or a
+ * payment that was not the booking's price), right after it commits. If it fails, the booking
+ * stays owed and the worker's `retryDueRefunds` tries again.
  */
-export async function refundPatientCancellation(
+export async function refundOwedBooking(
   db: Db,
   bookingId: string,
   now = new Date(),
