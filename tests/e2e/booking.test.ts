@@ -229,6 +229,30 @@ describe("a free event", () => {
   });
 });
 
+describe("a detail the booking needs", () => {
+  it("is added from the booking page, which it then returns to, without JavaScript", async () => {
+    const { page, email } = await signedInPage({ javaScriptEnabled: false });
+    await query(
+      `update profile set date_of_birth = null
+        where user_id = (select id from public.user where email = $1)`,
+      [email],
+    );
+    const event = await freeEvent();
+    await page.goto(`/book-event?event=${event.id}`);
+    await page.getByRole("link", { name: "Add your date of birth" }).click();
+    await page.getByRole("heading", { name: "Edit Personal Information" }).waitFor();
+    await page.getByLabel("Day").fill("12");
+    await page.getByLabel("Month").fill("4");
+    await page.getByLabel("Year").fill("1959");
+    await page.getByRole("button", { name: "Save Changes" }).click();
+    await page.waitForURL(
+      (url) => url.pathname === "/book-event" && url.searchParams.get("event") === event.id,
+    );
+    await page.getByRole("button", { name: "Proceed to Consent Form" }).waitFor();
+    await page.context().close();
+  });
+});
+
 describe("a paid event without JavaScript, through PayPal's approval page", () => {
   const setNextOutcome = (outcome: string) =>
     fetch(`${inject("fakePayPalUrl")}/__fake/outcome?order=next&outcome=${outcome}`, {

@@ -8,6 +8,7 @@ import { db } from "#app/db/client.server";
 import { formatLongDate } from "#app/domain/date-labels";
 import { formValues, parseForm, type FieldErrors } from "#app/domain/forms";
 import { londonDate } from "#app/domain/london-time";
+import { safeRedirect } from "#app/domain/redirect";
 import { formatNhsNumber } from "#app/domain/nhs-number";
 import { PROFILE_EDIT_FIELDS } from "#app/domain/field-options";
 import { profileEditSchema } from "#app/domain/personal-details";
@@ -60,7 +61,9 @@ export async function action({ request }: Route.ActionArgs) {
       { status: 500, headers: noStore },
     );
   }
-  return redirect("/portal?saved");
+  // Sent here to add a detail a booking needs (the booking page's link): back to that booking.
+  const back = new URL(request.url).searchParams.get("redirectTo");
+  return redirect(back ? safeRedirect(back, "/portal?saved") : "/portal?saved");
 }
 
 export default function Portal({ loaderData, actionData }: Route.ComponentProps) {

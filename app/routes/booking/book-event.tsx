@@ -186,7 +186,10 @@ export default function BookEvent({ loaderData, actionData }: Route.ComponentPro
             ) : eligibility.problems.includes("no-date-of-birth") ? (
               <div className="warning" role="alert">
                 <p>{ELIGIBILITY_MESSAGES["no-date-of-birth"]}</p>
-                <Link className="button" to="/portal?edit">
+                <Link
+                  className="button"
+                  to={`/portal?edit&redirectTo=${encodeURIComponent(bookingPaths.chooseTime(event.id))}`}
+                >
                   Add your date of birth
                 </Link>
               </div>
