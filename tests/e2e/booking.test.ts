@@ -368,6 +368,16 @@ describe("medical results", () => {
       eventDate: londonDay(40),
     });
     await insertBooking(db, { eventId: laterEvent.id, userId: patient.id });
+    // One he did not come to: no result will come, and the page does not say it will.
+    const missedEvent = await insertFreeEvent(db, {
+      name: `Results Check Missed ${uniqueId()}`,
+      eventDate: londonDay(-9),
+    });
+    await insertBooking(db, {
+      eventId: missedEvent.id,
+      userId: patient.id,
+      noShowAt: new Date(Date.now() - 9 * 86_400_000),
+    });
 
     const page = await newPage(browser());
     await page.goto("/login?redirectTo=%2Fmedical-results");
@@ -402,7 +412,10 @@ describe("medical results", () => {
     expect(waitingCard).not.toContain("N/A");
     expect(waitingCard).not.toContain("5.31");
     expect(waitingCard).not.toMatch(/Red:/);
-    expect(await page.locator(".result-item").count()).toBe(5);
+    const missedCard = await card(missedEvent.name);
+    expect(missedCard).toContain("No test was taken at this appointment");
+    expect(missedCard).not.toContain("within two weeks");
+    expect(await page.locator(".result-item").count()).toBe(6);
     // The spec's red "Appointment not linked" is for a result without an appointment, which
     // cannot be here (D-55): every result belongs to one booking, as the database insists.
     expect(await main.textContent()).not.toContain("Appointment not linked");

@@ -33,6 +33,7 @@ import {
   consentFormSecrets,
   fakePayPalForThisFile,
   holdFor,
+  insertBooking,
   insertEvent,
   insertFreeEvent,
   insertPaidEvent,
@@ -811,6 +812,26 @@ describe("the confirmation e-mail", () => {
 });
 
 describe("appointments and results", () => {
+  it("says of an appointment he did not come to that it has no result to wait for", async () => {
+    const { db } = database;
+    const who = await person();
+    const past = await freeEvent({ eventDate: "2026-05-01", name: "Missed Screening" });
+    const missed = await insertBooking(db, {
+      eventId: past.id,
+      userId: who.id,
+      noShowAt: new Date("2026-05-01T10:40:00Z"),
+    });
+    const another = await freeEvent({ eventDate: "2026-05-02", name: "Attended Screening" });
+    const came = await insertBooking(db, { eventId: another.id, userId: who.id });
+    const list = await listAppointmentsAndResults(db, who.id, NOW);
+    expect(list.map((row) => [row.reference, row.missed, row.labResultReady])).toEqual(
+      expect.arrayContaining([
+        [missed.reference, true, false],
+        [came.reference, false, false],
+      ]),
+    );
+  });
+
   it("lists the person's confirmed bookings with released results only", async () => {
     const { db } = database;
     const who = await person();
@@ -855,6 +876,7 @@ describe("appointments and results", () => {
         upcoming: true,
         result: null,
         labResultReady: false,
+        missed: false,
       },
       {
         reference: pastHold.reference,
@@ -876,6 +898,7 @@ describe("appointments and results", () => {
           releasedAt: new Date("2026-05-10T12:00:00Z"),
         },
         labResultReady: true,
+        missed: false,
       },
     ]);
     expect(

@@ -3,6 +3,7 @@ import { Link } from "#app/components/link";
 import type { Route } from "./+types/medical-results";
 import {
   CalendarIcon,
+  CheckIcon,
   ResultAmberIcon,
   ResultGreenIcon,
   ResultRedIcon,
@@ -36,6 +37,10 @@ export const RESULTS_MESSAGES = {
   pending: "Your result is not back yet",
   pendingWhen:
     "Most results come back within two weeks of the test. Yours will appear here as soon as it is ready.",
+  /** Staff recorded that he did not come: nothing to wait for. */
+  missed: "No test was taken at this appointment",
+  missedWhat:
+    "Our records show you did not come to this appointment, so there is no result. You can book another screening event whenever you like.",
 } as const;
 
 /** What each traffic light means, in words, always with its icon. */
@@ -184,7 +189,12 @@ function ResultItem({
           </span>
         ) : item.labResultReady ? (
           <span className="status status--ready">
-            <ResultGreenIcon /> {RESULTS_MESSAGES.ready}
+            {/* Not the Green result's icon: it stands beside an Amber or Red result too. */}
+            <CheckIcon /> {RESULTS_MESSAGES.ready}
+          </span>
+        ) : item.missed ? (
+          <span className="status">
+            <CalendarIcon /> {RESULTS_MESSAGES.missed}
           </span>
         ) : (
           <span className="status">
@@ -192,7 +202,9 @@ function ResultItem({
           </span>
         )}
       </p>
-      {!item.upcoming && !item.labResultReady && <p>{RESULTS_MESSAGES.pendingWhen}</p>}
+      {!item.upcoming && !item.labResultReady && (
+        <p>{item.missed ? RESULTS_MESSAGES.missedWhat : RESULTS_MESSAGES.pendingWhen}</p>
+      )}
     </li>
   );
 }

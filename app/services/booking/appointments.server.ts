@@ -1,6 +1,7 @@
 import { and, desc, eq, isNotNull, lte, or } from "drizzle-orm";
 import type { Db } from "#app/db/client.server";
 import { booking, event, profile, screeningProduct, testResult } from "#app/db/schema";
+import { checkInState } from "#app/domain/check-in";
 import { londonInstant } from "#app/domain/london-time";
 import { toBookingView } from "./view.server";
 
@@ -37,6 +38,8 @@ export interface AppointmentWithResult {
   /** a released result ("Lab result ready"), or null ("No lab result") */
   result: AppointmentResult | null;
   labResultReady: boolean;
+  /** staff recorded that he did not come: no sample, so no result to wait for */
+  missed: boolean;
 }
 
 /**
@@ -101,6 +104,7 @@ export async function listAppointmentsAndResults(
       upcoming: londonInstant(view.eventDate, view.slotEnd).getTime() > now.getTime(),
       result,
       labResultReady: result !== null,
+      missed: checkInState(row.booking) === "no_show",
     };
   });
 }
