@@ -515,6 +515,51 @@ describe("the stand-alone consent page (/test-consent)", () => {
     await stranger.page.context().close();
   });
 
+  it("keeps every answer, and says so at the top, when saving them fails", async () => {
+    const { page: ownerPage, email } = await signedInPage();
+    await ownerPage.context().close();
+    const [profile] = await query<{ id: string; user_id: string }>(
+      "select p.id, p.user_id from profile p join public.user u on u.id = p.user_id where u.email = $1",
+      [email],
+    );
+    // The database refuses this man's consent, as a failing disk or a lost connection would.
+    const refusal = `refuse_consent_${uniqueId().replace(/\W/g, "")}`.toLowerCase();
+    await query(
+      `create function ${refusal}() returns trigger language plpgsql as
+       $$ begin raise exception 'refused for the test'; end $$`,
+    );
+    await query(
+      `create trigger ${refusal} before insert on consent for each row
+       when (new.user_id = '${profile!.user_id}') execute function ${refusal}()`,
+    );
+    // Without JavaScript: the page comes back whole from the server, answers and all.
+    const page = await newPage(browser(), { javaScriptEnabled: false });
+    try {
+      const expires = Math.floor(Date.now() / 1000) + 3600;
+      await page.goto(await signedLink(profile!.id, "2026-12-04", expires));
+      await fillConsent(page);
+      await page.getByRole("button", { name: "Submit" }).click();
+      const alert = page.getByRole("alert").filter({ hasText: "Your consent was not saved" });
+      await alert.waitFor();
+      expect(await alert.textContent()).toContain("Failed to save consent. Please try again.");
+      expect(
+        await page
+          .getByRole("group", { name: "Which PSA test will this be?" })
+          .getByLabel("1st")
+          .isChecked(),
+      ).toBe(true);
+      expect(
+        await page
+          .getByLabel("I consent to a blood sample being taken and tested for PSA.")
+          .isChecked(),
+      ).toBe(true);
+    } finally {
+      await query(`drop trigger if exists ${refusal} on consent`);
+      await query(`drop function if exists ${refusal}()`);
+      await page.context().close();
+    }
+  });
+
   it("takes consent from a signed link, signed in or not, and stores it with its wording version", async () => {
     const { page: ownerPage, email } = await signedInPage();
     await ownerPage.context().close();

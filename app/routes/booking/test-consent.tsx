@@ -2,9 +2,10 @@ import { data } from "react-router";
 import { Link } from "#app/components/link";
 import type { Route } from "./+types/test-consent";
 import { ConsentForm } from "#app/components/consent-form";
+import { FocusedAlert } from "#app/components/form";
 import { pageMeta } from "#app/components/meta";
 import { db } from "#app/db/client.server";
-import { parseConsentForm } from "#app/domain/consent";
+import { consentFormInput, parseConsentForm } from "#app/domain/consent";
 import { formatLongDate } from "#app/domain/date-labels";
 import { recordConsent } from "#app/services/booking/consent.server";
 import { checkConsentLink } from "#app/services/consent-links.server";
@@ -44,12 +45,15 @@ export async function action({ request }: Route.ActionArgs) {
   const url = new URL(request.url);
   const user = await getSessionUser(request);
   const link = await checkConsentLink(db(), url.searchParams, user?.id ?? null);
+  const form = await readForm(request);
+  // Whatever goes wrong, the answers come back with the page: nothing typed is lost.
+  const values = consentFormInput(form);
   if (!link.ok) {
     const message =
       link.reason === "missing" ? TEST_CONSENT_MESSAGES.missing : TEST_CONSENT_MESSAGES.invalid;
-    return data({ formError: message }, { status: 400, headers: TOKEN_LINK_HEADERS });
+    return data({ formError: message, values }, { status: 400, headers: TOKEN_LINK_HEADERS });
   }
-  const parsed = parseConsentForm(await readForm(request));
+  const parsed = parseConsentForm(form);
   if (!parsed.ok)
     return data(
       { fieldErrors: parsed.fieldErrors, values: parsed.values },
@@ -60,7 +64,7 @@ export async function action({ request }: Route.ActionArgs) {
   } catch (error) {
     const errorId = logError(error, { route: routeOf(request), code: "consent_save_failed" });
     return data(
-      { formError: `${TEST_CONSENT_MESSAGES.failed} (Reference ${errorId})` },
+      { formError: `${TEST_CONSENT_MESSAGES.failed} (Reference ${errorId})`, values },
       { status: 500, headers: TOKEN_LINK_HEADERS },
     );
   }
@@ -107,9 +111,13 @@ export default function TestConsent({ loaderData, actionData }: Route.ComponentP
         <h1>Consent form</h1>
         <p className="lede">For your PSA test on {formatLongDate(loaderData.testDate)}.</p>
         {formError && (
-          <p className="warning" role="alert">
-            {formError}
-          </p>
+          <FocusedAlert
+            block="notification"
+            title="Your consent was not saved"
+            focusKey={actionData}
+          >
+            <p>{formError}</p>
+          </FocusedAlert>
         )}
         <ConsentForm
           values={values}
