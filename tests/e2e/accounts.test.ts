@@ -204,6 +204,8 @@ describe("accounts", () => {
     await fillSignup(page, { email, nhs: "943 476 5919" });
     await page.getByRole("button", { name: "Create account" }).click();
     await page.getByText("Signup Successful!").waitFor();
+    // Signed in already: nothing to go and do in the e-mail before carrying on.
+    await page.getByRole("heading", { name: "Your account is ready" }).waitFor();
     await page.waitForURL((url) => url.pathname === "/portal", { timeout: 10_000 });
     const details = await page.locator(".event-details").textContent();
     expect(details).toContain("Arthur James Pembridge");

@@ -37,7 +37,7 @@ export const CONTENT_ROUTES: [path: string, heading: RegExp][] = [
   ["/login", /Sign in/],
   ["/signup", /Create your account/],
   ["/reset-password", /Reset your password/],
-  ["/signup-success", /Check your e-mail/],
+  ["/signup-success", /We have sent you an e-mail/],
   ["/events/corporate-screening", /Corporate screening/],
   ["/events/community-screening", /Community screening/],
   ["/events/seminar-talks", /Seminar talks/],
