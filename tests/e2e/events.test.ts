@@ -118,6 +118,9 @@ for (const javaScriptEnabled of [true, false]) {
       await page.getByRole("button", { name: "Search" }).click();
       await page.getByText("No upcoming events found", { exact: true }).first().waitFor();
       expect(await page.locator(".event-card").count()).toBe(0);
+      // A way out of a search that found nothing: every event again.
+      await page.getByRole("link", { name: "See every upcoming event" }).click();
+      await page.waitForURL((url) => url.pathname === "/book-event-main" && url.search === "");
       await page.context().close();
     });
   });

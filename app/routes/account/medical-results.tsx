@@ -1,4 +1,5 @@
 import { data } from "react-router";
+import { organisation } from "#app/content/organisation";
 import { Link } from "#app/components/link";
 import type { Route } from "./+types/medical-results";
 import {
@@ -27,8 +28,7 @@ export const headers = pipeHeaders;
 
 export const RESULTS_MESSAGES = {
   none: "No medical results or any appointment found",
-  failed:
-    "We could not load your results just now. Please try again in a few minutes, or call our medical enquiries line.",
+  failed: `We could not load your results just now. Please try again in a few minutes, or call our ${organisation.phones.medical.label.toLowerCase()} line on ${organisation.phones.medical.display}.`,
   notFound: "Not Found",
   notAvailable: "N/A",
   ready: "Lab result ready",

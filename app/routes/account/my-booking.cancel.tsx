@@ -1,3 +1,4 @@
+import { organisation } from "#app/content/organisation";
 import {
   Form,
   data,
@@ -37,8 +38,7 @@ const SHOWN_REFUND = z
 const CONFIRM_AGAIN =
   "Please read what happens if you cancel, below, and confirm again if you still want to cancel.";
 
-const CANCEL_FAILED =
-  "We could not cancel your booking just now. Please try again, or call our booking helpline.";
+const CANCEL_FAILED = `We could not cancel your booking just now. Please try again, or call our ${organisation.phones.booking.label.toLowerCase()} on ${organisation.phones.booking.display}.`;
 
 /** Before he confirms: what cancelling means for him (what he gets back, and when). */
 export async function loader({ request, params }: Route.LoaderArgs) {

@@ -124,8 +124,8 @@ export default function BookingSuccess({ loaderData }: Route.ComponentProps) {
           <Link className="button button--secondary" to="/">
             Go to Home
           </Link>
-          <Link className="button button--secondary" to="/medical-results">
-            Your appointments
+          <Link className="button button--secondary" to="/my-bookings">
+            My bookings
           </Link>
         </div>
       </div>

@@ -21,6 +21,7 @@ export const meta = () =>
 export const headers = pipeHeaders;
 
 export const OFFER_MESSAGES = {
+  declined: "You have turned this place down, so it can go to someone else.",
   ended:
     "This place is no longer held for you. It was not taken in time, or it has been turned down or taken already.",
 } as const;
@@ -122,7 +123,9 @@ export default function WaitingListOffer({ loaderData, actionData }: Route.Compo
           </p>
         ) : (
           <>
-            {!actionData?.error && <p>{OFFER_MESSAGES.ended}</p>}
+            {!actionData?.error && (
+              <p>{offer.status === "left" ? OFFER_MESSAGES.declined : OFFER_MESSAGES.ended}</p>
+            )}
             <p>
               <Link to={`/event/${offer.eventId}`}>See the event</Link>, where you can join the
               waiting list again if it is still full.

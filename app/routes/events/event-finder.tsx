@@ -1,4 +1,5 @@
 import { useNavigation } from "react-router";
+import { Link } from "#app/components/link";
 import type { Route } from "./+types/event-finder";
 import { EventCard } from "#app/components/event-card";
 import { EventFilters } from "#app/components/event-filters";
@@ -81,7 +82,15 @@ export default function BookEventMain({ loaderData }: Route.ComponentProps) {
           )}
         </div>
         {events.length === 0 ? (
-          <p className="inset">No upcoming events found</p>
+          <div className="inset">
+            <p>No upcoming events found</p>
+            {(query.location || query.date || query.for.length > 0) && (
+              <p>
+                <Link to="/book-event-main">See every upcoming event</Link>, or try another town or
+                date.
+              </p>
+            )}
+          </div>
         ) : (
           <section className="card-grid card-grid--two" aria-labelledby="results-title">
             {events.map((event) => (
