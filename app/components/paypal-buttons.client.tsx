@@ -36,6 +36,9 @@ export default function CheckoutPayPalButtons({
   );
 }
 
+/** How long PayPal's script may take before the page offers its own button instead. */
+const SDK_WAIT_MS = 10_000;
+
 function Buttons({ reference, onUnavailable }: { reference: string; onUnavailable: () => void }) {
   const [{ isRejected, isPending }] = usePayPalScriptReducer();
   const navigate = useNavigate();
@@ -43,6 +46,13 @@ function Buttons({ reference, onUnavailable }: { reference: string; onUnavailabl
   useEffect(() => {
     if (isRejected) onUnavailable();
   }, [isRejected, onUnavailable]);
+  // A script that neither loads nor fails (a slow or stalled connection) must not leave him
+  // looking at "Loading PayPal…" for ever.
+  useEffect(() => {
+    if (!isPending) return;
+    const timer = setTimeout(onUnavailable, SDK_WAIT_MS);
+    return () => clearTimeout(timer);
+  }, [isPending, onUnavailable]);
   if (isRejected) return null;
 
   return (

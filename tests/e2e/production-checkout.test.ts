@@ -186,6 +186,20 @@ describe("production: /checkout answers 200 and a paid booking goes through PayP
     const cookies = await noScript.context().cookies();
     await noScript.context().close();
 
+    // PayPal's script that never arrives (a stalled connection): after a while the page's own
+    // button shows, rather than "Loading PayPal…" for ever.
+    const stalledContext = await browser.newContext({ baseURL: server.url });
+    await stalledContext.addCookies(cookies);
+    await stalledContext.route(/^https:\/\/[^/]*paypal\.com\//, () => {});
+    const stalled = await stalledContext.newPage();
+    await stalled.goto(checkoutUrl);
+    await stalled.getByText("Loading PayPal…").waitFor();
+    await stalled
+      .getByRole("button", { name: "Pay with PayPal or card" })
+      .waitFor({ timeout: 20_000 });
+    expect(await stalled.getByText("Loading PayPal…").count()).toBe(0);
+    await stalledContext.close();
+
     const { page, loads, problems } = await recordingPage(true);
     await page.context().addCookies(cookies);
     const sdkRequests: string[] = [];
