@@ -1,4 +1,5 @@
-import { and, eq, inArray, lt, sql } from "drizzle-orm";
+import { and, eq, inArray, lt, sql, type SQL } from "drizzle-orm";
+import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
 import type { ClientRateLimitInfo, Options, Store } from "express-rate-limit";
 import type { Db } from "#app/db/client.server";
 import { noteDatabaseError } from "#app/db/health.server";
@@ -170,44 +171,40 @@ export async function pruneRateLimits(
   batch = PRUNE_BATCH,
 ): Promise<{ pruned: number }> {
   const over = new Date(now.getTime() - LONGEST_RATE_LIMIT_WINDOW_MS);
-  const oursOver = lt(rateLimitHit.windowStart, over);
-  const ours = await inBatches(batch, async () =>
-    db
-      .delete(rateLimitHit)
-      .where(
-        and(
-          oursOver,
-          inArray(
-            rateLimitHit.key,
-            db.select({ key: rateLimitHit.key }).from(rateLimitHit).where(oursOver).limit(batch),
-          ),
-        ),
-      )
-      .returning({ key: rateLimitHit.key }),
+  const ours = await deleteInBatches(
+    db,
+    rateLimitHit,
+    rateLimitHit.key,
+    lt(rateLimitHit.windowStart, over),
+    batch,
   );
-  const theirsOver = lt(authRateLimit.lastRequest, over.getTime());
-  const betterAuths = await inBatches(batch, async () =>
-    db
-      .delete(authRateLimit)
-      .where(
-        and(
-          theirsOver,
-          inArray(
-            authRateLimit.id,
-            db.select({ id: authRateLimit.id }).from(authRateLimit).where(theirsOver).limit(batch),
-          ),
-        ),
-      )
-      .returning({ id: authRateLimit.id }),
+  const betterAuths = await deleteInBatches(
+    db,
+    authRateLimit,
+    authRateLimit.id,
+    lt(authRateLimit.lastRequest, over.getTime()),
+    batch,
   );
   return { pruned: ours + betterAuths };
 }
 
-/** Runs a delete of at most `batch` rows until one deletes fewer; how many it deleted in all. */
-async function inBatches(batch: number, deleteSome: () => Promise<unknown[]>): Promise<number> {
+/**
+ * Deletes the rows of `table` that `where` picks, at most `batch` a statement (picked by their
+ * primary key `id`), until a statement deletes fewer; how many it deleted in all.
+ */
+async function deleteInBatches(
+  db: Db,
+  table: PgTable,
+  id: PgColumn,
+  where: SQL,
+  batch: number,
+): Promise<number> {
   let deleted = 0;
   for (;;) {
-    const rows = await deleteSome();
+    const rows = await db
+      .delete(table)
+      .where(and(where, inArray(id, db.select({ id }).from(table).where(where).limit(batch))))
+      .returning({ id });
     deleted += rows.length;
     if (rows.length < batch) return deleted;
   }

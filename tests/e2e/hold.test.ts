@@ -229,22 +229,37 @@ describe("a form sent after the hold ended", () => {
   });
 });
 
-describe("a payment PayPal holds for review", () => {
-  it("says truthfully that no confirmation e-mail has been sent yet, and none is", async () => {
-    const { page, email } = await newPatientPage(browser());
-    const event = await insertPaidEvent(server.db, {
-      name: `Hold Check Hall ${uniqueId()}`,
-      eventDate: londonDay(6),
-    });
-    const [user] = await query<{ id: string }>("select id from public.user where email = $1", [
-      email,
-    ]);
-    const row = await insertBooking(server.db, {
+/**
+ * A new patient signed in, a paid event of this test's own (six days ahead, £25.00) and a booking
+ * of his there written straight into the database as `values` says.
+ */
+async function paidBookingOfNewPatient(
+  place: string,
+  values: Omit<Parameters<typeof insertBooking>[1], "eventId" | "userId">,
+) {
+  const { page, email } = await newPatientPage(browser());
+  const event = await insertPaidEvent(server.db, {
+    name: `Hold Check ${place} ${uniqueId()}`,
+    eventDate: londonDay(6),
+  });
+  const [user] = await query<{ id: string }>("select id from public.user where email = $1", [
+    email,
+  ]);
+  const booking = (more: typeof values) =>
+    insertBooking(server.db, {
       eventId: event.id,
       userId: user!.id,
-      status: "awaiting_payment",
       paymentRequired: true,
       pricePence: 2500,
+      ...more,
+    });
+  return { page, email, event, row: await booking(values), booking };
+}
+
+describe("a payment PayPal holds for review", () => {
+  it("says truthfully that no confirmation e-mail has been sent yet, and none is", async () => {
+    const { page, email, row } = await paidBookingOfNewPatient("Hall", {
+      status: "awaiting_payment",
       paymentStatus: "pending",
       holdExpiresAt: new Date(Date.now() + 6 * 24 * 3_600_000),
     });
@@ -278,20 +293,8 @@ describe("a payment PayPal holds for review", () => {
 
 describe("a booking cancelled while it was being made", () => {
   it("says so on the journey's pages, with what happened to the money, instead of a form", async () => {
-    const { page, email } = await newPatientPage(browser());
-    const event = await insertPaidEvent(server.db, {
-      name: `Hold Check Rooms ${uniqueId()}`,
-      eventDate: londonDay(6),
-    });
-    const [user] = await query<{ id: string }>("select id from public.user where email = $1", [
-      email,
-    ]);
-    const row = await insertBooking(server.db, {
-      eventId: event.id,
-      userId: user!.id,
+    const { page, event, row } = await paidBookingOfNewPatient("Rooms", {
       status: "cancelled",
-      paymentRequired: true,
-      pricePence: 2500,
       paymentStatus: "unpaid",
     });
     await query("update event set status = 'cancelled' where id = $1", [event.id]);
@@ -312,26 +315,20 @@ describe("a booking cancelled while it was being made", () => {
 
 describe("coming back from PayPal's page without paying", () => {
   it("says the time is still held only while it is", async () => {
-    const { page, email } = await newPatientPage(browser());
-    const event = await insertPaidEvent(server.db, {
-      name: `Hold Check Annexe ${uniqueId()}`,
-      eventDate: londonDay(6),
+    const awaiting = (holdExpiresAt: Date, slotTime: string) => ({
+      slotTime,
+      status: "awaiting_payment" as const,
+      paymentStatus: "unpaid" as const,
+      holdExpiresAt,
     });
-    const [user] = await query<{ id: string }>("select id from public.user where email = $1", [
-      email,
-    ]);
-    const booking = (holdExpiresAt: Date, slotTime: string) =>
-      insertBooking(server.db, {
-        eventId: event.id,
-        userId: user!.id,
-        slotTime,
-        status: "awaiting_payment",
-        paymentRequired: true,
-        pricePence: 2500,
-        paymentStatus: "unpaid",
-        holdExpiresAt,
-      });
-    const live = await booking(new Date(Date.now() + 10 * 60_000), "10:00");
+    const {
+      page,
+      row: live,
+      booking,
+    } = await paidBookingOfNewPatient(
+      "Annexe",
+      awaiting(new Date(Date.now() + 10 * 60_000), "10:00"),
+    );
     await page.goto(`/checkout/cancel?booking=${live.reference}`);
     await page.getByRole("heading", { name: "Checkout" }).waitFor();
     expect(await page.locator("main").textContent()).toContain(
@@ -339,7 +336,7 @@ describe("coming back from PayPal's page without paying", () => {
     );
     await query("update booking set status = 'expired' where id = $1", [live.id]);
 
-    const lapsed = await booking(new Date(Date.now() - 60_000), "10:30");
+    const lapsed = await booking(awaiting(new Date(Date.now() - 60_000), "10:30"));
     await page.goto(`/checkout/cancel?booking=${lapsed.reference}`);
     await page.getByRole("heading", { name: "Checkout" }).waitFor();
     const text = (await page.locator("main").textContent()) ?? "";

@@ -46,37 +46,27 @@ export async function loader({ request }: Route.LoaderArgs) {
 /** A payment PayPal refused for good: the spec's message with PayPal's reference, and no booking. */
 export default function CheckoutReturn({ loaderData }: Route.ComponentProps) {
   // Money taken and being given back: the message says so, and "no money taken" would not be true.
-  if (loaderData.refunding)
-    return (
-      <section className="section">
-        <div className="page-width narrow">
-          <h1>Your booking could not be made</h1>
-          <div className="warning" role="alert">
-            <p className="status">
-              <WarningIcon /> {loaderData.message}
-            </p>
-          </div>
-          <p>You do not need to do anything: the refund is on its way.</p>
-          <Link className="button" to="/book-event-main">
-            Find an event
-          </Link>
-        </div>
-      </section>
-    );
+  const { refunding, message } = loaderData;
   return (
     <section className="section">
       <div className="page-width narrow">
-        <h1>Your payment did not go through</h1>
+        <h1>{refunding ? "Your booking could not be made" : "Your payment did not go through"}</h1>
         <div className="warning" role="alert">
           <p className="status">
-            <WarningIcon /> {loaderData.message}
+            <WarningIcon /> {message}
           </p>
-          <p>
-            Sorry, your transaction could not be processed. Please try again later or with a
-            different payment card.
-          </p>
+          {!refunding && (
+            <p>
+              Sorry, your transaction could not be processed. Please try again later or with a
+              different payment card.
+            </p>
+          )}
         </div>
-        <p>No money has been taken, and your booking has not been made.</p>
+        <p>
+          {refunding
+            ? "You do not need to do anything: the refund is on its way."
+            : "No money has been taken, and your booking has not been made."}
+        </p>
         <Link className="button" to="/book-event-main">
           Find an event
         </Link>
