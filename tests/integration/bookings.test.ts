@@ -11,6 +11,7 @@ import {
   user,
 } from "#app/db/schema";
 import { listAppointmentsAndResults } from "#app/services/booking/appointments.server";
+import { cancelEvent } from "#app/services/admin-events.server";
 import { capturePayment } from "#app/services/booking/capture.server";
 import { startPayment } from "#app/services/booking/checkout.server";
 import { submitConsent } from "#app/services/booking/consent.server";
@@ -39,6 +40,7 @@ import {
   insertPaidEvent,
   insertPatient,
   insertProduct,
+  insertStaff,
   requestHold,
 } from "#tests/support/fixtures";
 
@@ -580,6 +582,125 @@ describe("payment", () => {
     expect(fake.captures.size).toBe(1);
   });
 
+  describe("while a capture goes unanswered (review of D-164)", () => {
+    /** A paid booking whose first order's capture PayPal made but whose answer was lost. */
+    async function unansweredCapture(overrides: Partial<typeof event.$inferInsert> = {}) {
+      const fake = fakePayPal();
+      const booked = await paidBookingAtCheckout(overrides);
+      fake.approve(booked.orderId);
+      fake.dropNextResponse(`/v2/checkout/orders/${booked.orderId}/capture`);
+      const { who, orderId } = booked;
+      expect(
+        await capturePayment(database.db, { userId: who.id, orderId }, minutes(3)),
+      ).toMatchObject({ outcome: "no-response" });
+      expect(fake.captures.size).toBe(1);
+      return { fake, ...booked };
+    }
+
+    it("does not let the booking go when its hold runs out and another order comes back", async () => {
+      const { db } = database;
+      const fake = fakePayPal();
+      const {
+        ev,
+        who,
+        reference,
+        orderId: first,
+      } = await paidBookingAtCheckout({
+        totalSpaces: 1,
+        placesPerSlot: 1,
+        startTime: "10:00",
+        endTime: "10:30",
+      });
+      // A second tab's order, approved as well as the first.
+      const second = await startPayment(
+        db,
+        {
+          userId: who.id,
+          reference,
+          returnUrl: CHECKOUT_RETURN_URL,
+          cancelUrl: CHECKOUT_CANCEL_URL,
+        },
+        minutes(2),
+      );
+      if (second.outcome !== "redirect") throw new Error(`no second order: ${second.outcome}`);
+      fake.approve(first);
+      fake.approve(second.orderId);
+      fake.dropNextResponse(`/v2/checkout/orders/${first}/capture`);
+      expect(
+        await capturePayment(db, { userId: who.id, orderId: first }, minutes(3)),
+      ).toMatchObject({ outcome: "no-response" });
+      // His hold runs out, and someone else takes the only place.
+      const other = await person();
+      expect((await tryHold(ev.id, other.id, "10:00", minutes(20))).ok).toBe(true);
+      // The second tab's approval comes back: not captured, and the booking not let go.
+      expect(
+        await capturePayment(db, { userId: who.id, orderId: second.orderId }, minutes(21)),
+      ).toMatchObject({ outcome: "in-progress" });
+      expect((await bookingRow(reference)).status).toBe("awaiting_payment");
+      // The worker finds the money PayPal took, and the booking is his (D-47: one over at worst).
+      expect(await reconcilePayments(db, minutes(40))).toMatchObject({ confirmed: 1 });
+      expect(await bookingRow(reference)).toMatchObject({
+        status: "confirmed",
+        paymentStatus: "paid",
+      });
+      expect(fake.captures.size).toBe(1);
+    });
+
+    it("keeps him from booking another event until it is settled, and then confirms it", async () => {
+      const { db } = database;
+      const { who, reference } = await unansweredCapture();
+      const elsewhere = await paidEvent();
+      expect(await tryHold(elsewhere.id, who.id, "10:00", minutes(20))).toMatchObject({
+        ok: false,
+        reason: "paying-elsewhere",
+      });
+      expect(await reconcilePayments(db, minutes(40))).toMatchObject({ confirmed: 1 });
+      expect((await bookingRow(reference)).status).toBe("confirmed");
+    });
+
+    it("refunds what PayPal took when staff cancelled the event meanwhile", async () => {
+      const { db } = database;
+      const { fake, ev, reference } = await unansweredCapture();
+      const staff = await insertStaff(db, ["coordinator"]);
+      const cancelled = await cancelEvent(db, staff.actor, ev.id, minutes(5));
+      expect(cancelled).toMatchObject({ ok: true });
+      expect((await bookingRow(reference)).status).toBe("cancelled");
+      expect(await reconcilePayments(db, minutes(30))).toMatchObject({ checked: 1 });
+      expect(await bookingRow(reference)).toMatchObject({
+        status: "cancelled",
+        paymentStatus: "refunded",
+      });
+      const [capture] = [...fake.captures.values()];
+      expect(capture!.refundedMinor).toBe(capture!.minor);
+    });
+
+    it("lets him pay again once PayPal shows the order was never approved", async () => {
+      const { db } = database;
+      const fake = fakePayPal();
+      const { who, reference, orderId } = await paidBookingAtCheckout();
+      // A capture sent for an order not approved, and its answer lost.
+      fake.dropNextResponse(`/v2/checkout/orders/${orderId}/capture`);
+      expect(await capturePayment(db, { userId: who.id, orderId }, minutes(3))).toMatchObject({
+        outcome: "no-response",
+      });
+      const again = (at: Date) =>
+        startPayment(
+          db,
+          {
+            userId: who.id,
+            reference,
+            returnUrl: CHECKOUT_RETURN_URL,
+            cancelUrl: CHECKOUT_CANCEL_URL,
+          },
+          at,
+        );
+      expect(await again(minutes(4))).toEqual({ outcome: "in-progress", reference });
+      await reconcilePayments(db, minutes(5));
+      expect(await again(minutes(6))).toMatchObject({ outcome: "redirect" });
+      expect(fake.captures.size).toBe(0);
+    });
+  });
+
   it("books nothing for a payment that is not the booking's price, and gives the money back (review finding)", async () => {
     const fake = fakePayPal();
     const { db } = database;
@@ -797,12 +918,15 @@ describe("the confirmation e-mail", () => {
     for (const secret of [...consentFormSecrets, "9434765919", "943 476 5919"])
       expect(everything).not.toContain(secret);
 
-    // The worker hands the attachment to nodemailer.
+    // The worker hands the attachment to nodemailer. (Every message due goes in one pass: other
+    // tests of this file queue theirs too, and more than a pass's 20 may be ahead of this one.)
     const sent: Record<string, unknown>[] = [];
     await deliverDueEmails(
       db,
       { sendMail: async (message: Record<string, unknown>) => void sent.push(message) } as never,
       "bookings@example.org",
+      () => new Date(),
+      1_000,
     );
     const delivered = sent.find((message) => message.to === who.email)!;
     expect(delivered.attachments).toEqual([

@@ -10,6 +10,7 @@ import { db } from "#app/db/client.server";
 import { appointmentInstants } from "#app/domain/calendar";
 import { formatLongDate } from "#app/domain/date-labels";
 import { bookingTermsSentences } from "#app/domain/terms-wording";
+import { bookingPageFor, bookingPaths } from "#app/domain/booking-paths";
 import { findBookingForUser } from "#app/services/booking/view.server";
 import { requireUser } from "#app/services/guards.server";
 import { NO_STORE, pipeHeaders } from "#app/utils/headers";
@@ -27,8 +28,10 @@ export async function loader({ request }: Route.LoaderArgs) {
   if (!reference) throw redirect("/events");
   const booking = await findBookingForUser(db(), { userId: user.id, reference });
   if (!booking) throw data(null, { status: 404 });
-  if (booking.status !== "confirmed" && booking.paymentStatus !== "pending")
-    throw redirect(`/book-event/consent?booking=${booking.reference}`);
+  // Only a confirmed booking, or one kept while PayPal checks its payment, has this page; the
+  // consent page explains the rest (a cancelled booking included).
+  if (booking.status !== "confirmed" && bookingPageFor(booking, "consent") !== "success")
+    throw redirect(bookingPaths.consent(booking.reference));
   // This booking's own dates for cancelling and changing (none while the payment is checked).
   const terms =
     booking.status === "confirmed"

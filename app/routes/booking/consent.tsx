@@ -11,7 +11,6 @@ import { db } from "#app/db/client.server";
 import { bookingJourneyPath, bookingPageFor, bookingPaths } from "#app/domain/booking-paths";
 import { consentFormInput, parseConsentForm, type ConsentFailure } from "#app/domain/consent";
 import { formatLongDate, formatLondonTime } from "#app/domain/date-labels";
-import { formatPounds } from "#app/domain/pricing";
 import type { SlotChoice } from "#app/domain/slot-choices";
 import { noteDatabaseError } from "#app/db/health.server";
 import {
@@ -293,11 +292,14 @@ function ConsentStep({ loaderData, actionData }: Route.ComponentProps) {
  * made): said plainly, with what happened to any money and where to go next, instead of a form.
  */
 function BookingCancelled({ booking }: { booking: Route.ComponentProps["loaderData"]["booking"] }) {
-  const money =
-    booking.paymentStatus === "refunded"
-      ? `The ${formatPounds(booking.pricePence)} you paid has been refunded in full.`
+  // A booking that was made has its refund (or why there is none) on its My bookings page; one
+  // cancelled before it was made had any money taken given back in full.
+  const money = booking.confirmedAt
+    ? null
+    : booking.paymentStatus === "refunded"
+      ? "The money you paid has been refunded in full."
       : booking.paymentStatus === "paid" || booking.paymentStatus === "pending"
-        ? `The ${formatPounds(booking.pricePence)} you paid is being refunded in full, to the card or PayPal account you paid with.`
+        ? "The money you paid is being refunded in full, to the card or PayPal account you paid with."
         : "No money has been taken.";
   return (
     <section className="section">
@@ -308,7 +310,7 @@ function BookingCancelled({ booking }: { booking: Route.ComponentProps["loaderDa
         </p>
         <div className="inset" role="status">
           {booking.eventCancelled && <p>We have had to cancel this event. We are sorry.</p>}
-          <p>{money}</p>
+          {money && <p>{money}</p>}
         </div>
         <p>
           <Link className="button" to="/book-event-main">
@@ -317,7 +319,9 @@ function BookingCancelled({ booking }: { booking: Route.ComponentProps["loaderDa
         </p>
         {booking.confirmedAt && (
           <p>
-            <Link to={`/my-bookings/${booking.reference}`}>See this booking in My bookings</Link>
+            <Link to={`/my-bookings/${booking.reference}`}>
+              See this booking, and any refund, in My bookings
+            </Link>
           </p>
         )}
       </div>

@@ -116,6 +116,13 @@ export async function capturePayment(
     if (row.status === "confirmed") return { done: { outcome: "confirmed", reference } as const };
     if (row.status !== "awaiting_payment" || !canTake(bookingStage(row), "capture"))
       return { done: { outcome: "expired", reference } as const };
+    const sameOrder = row.paymentOrderId === input.orderId;
+    // One capture at a time: another order's capture still unanswered may have taken the money,
+    // so this one is not captured, and the booking is not let go (the worker settles the other).
+    if (row.captureRequestId && !sameOrder)
+      return {
+        done: { outcome: "in-progress", reference, message: PAYMENT_MESSAGES.inProgress } as const,
+      };
     let holdExpiresAt = row.holdExpiresAt;
     if (!isHoldLive(row, now) && row.paymentStatus !== "pending") {
       // Approved: take the money if the place is still free and the event still open to this
@@ -129,12 +136,6 @@ export async function capturePayment(
       holdExpiresAt = new Date(now.getTime() + config().HOLD_MINUTES * 60_000);
       changed = true;
     }
-    const sameOrder = row.paymentOrderId === input.orderId;
-    // One capture at a time: another order's capture still unanswered may have taken the money.
-    if (row.captureRequestId && !sameOrder)
-      return {
-        done: { outcome: "in-progress", reference, message: PAYMENT_MESSAGES.inProgress } as const,
-      };
     // The same id for every attempt at this order until PayPal answers: a retry after no
     // response, or a concurrent call, is then replayed by PayPal rather than captured twice.
     const requestId =

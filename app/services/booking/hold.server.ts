@@ -470,12 +470,16 @@ export async function holdPlace(
               return { ok: false, reason: "already-booked" };
             if (other.status === "held" && live) moving = other;
             else toLetGo.push(other.id);
-          } else if (other.paymentStatus === "pending" || (stage === "awaiting_payment" && live)) {
-            // A payment on its way elsewhere is not ours to drop.
+          } else if (
+            other.paymentStatus === "pending" ||
+            other.captureRequestId !== null ||
+            (stage === "awaiting_payment" && live)
+          ) {
+            // A payment on its way elsewhere is not ours to drop, nor is a capture PayPal has not
+            // answered yet (it may have taken the money: the worker settles it, D-164).
             return { ok: false, reason: "paying-elsewhere" };
           } else {
-            // Any other hold elsewhere is let go (an order whose hold ran out is the worker's to
-            // settle: if PayPal took the money after all, the worker still confirms it).
+            // Any other hold elsewhere is let go: no capture of it was sent, so no money taken.
             toLetGo.push(other.id);
           }
         }

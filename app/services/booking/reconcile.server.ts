@@ -96,13 +96,23 @@ export async function reconcilePayments(db: Db, now = new Date()): Promise<Recon
     .select()
     .from(booking)
     .where(
-      and(
-        eq(booking.status, "awaiting_payment"),
-        isNotNull(booking.paymentOrderId),
-        or(
+      or(
+        and(
+          eq(booking.status, "awaiting_payment"),
+          isNotNull(booking.paymentOrderId),
+          or(
+            lte(booking.updatedAt, graceEdge),
+            lte(booking.holdExpiresAt, now),
+            eq(booking.paymentStatus, "pending"),
+          ),
+        ),
+        // A capture sent and never answered, on a booking that has ended since (its event was
+        // cancelled, say): PayPal may have taken the money all the same (D-164).
+        and(
+          inArray(booking.status, ["expired", "cancelled"]),
+          isNotNull(booking.paymentOrderId),
+          isNotNull(booking.captureRequestId),
           lte(booking.updatedAt, graceEdge),
-          lte(booking.holdExpiresAt, now),
-          eq(booking.paymentStatus, "pending"),
         ),
       ),
     )
@@ -123,16 +133,21 @@ export async function reconcilePayments(db: Db, now = new Date()): Promise<Recon
         else throw error;
       }
       let outcome: CaptureResult["outcome"] | "waiting";
-      if (order?.status === "APPROVED") {
-        outcome = (await capturePayment(db, { orderId }, now)).outcome;
-      } else if (order?.status === "COMPLETED") {
+      if (order?.status === "COMPLETED") {
         outcome = (
           await settle(db, provider, row, order, { kind: "reconcile", requestId: null }, now)
         ).outcome;
-      } else if (!isHoldLive(row, now) && row.paymentStatus !== "pending") {
-        outcome = (await expireUnpaid(db, row.id, orderId, now)) ? "expired" : "waiting";
-      } else {
+      } else if (row.status !== "awaiting_payment") {
+        // Ended, and PayPal took nothing for it: nothing is waiting on that capture any more.
+        await clearCaptureMark(db, row.id, orderId);
         outcome = "waiting";
+      } else if (order?.status === "APPROVED") {
+        outcome = (await capturePayment(db, { orderId }, now)).outcome;
+      } else {
+        // Not approved, so not captured: a capture sent for it holds nothing up (he may pay again).
+        if (row.captureRequestId) await clearCaptureMark(db, row.id, orderId);
+        const lapsed = !isHoldLive(row, now) && row.paymentStatus !== "pending";
+        outcome = lapsed && (await expireUnpaid(db, row.id, orderId, now)) ? "expired" : "waiting";
       }
       if (outcome === "confirmed") summary.confirmed++;
       else if (outcome === "pending") summary.pending++;
@@ -155,6 +170,20 @@ export async function reconcilePayments(db: Db, now = new Date()): Promise<Recon
   }
   if (summary.expiredHolds > 0) eventsChanged();
   return summary;
+}
+
+/** Forgets a capture of `orderId` sent and unanswered, once PayPal shows it took nothing. */
+async function clearCaptureMark(db: Db, bookingId: string, orderId: string) {
+  await db
+    .update(booking)
+    .set({ captureRequestId: null })
+    .where(
+      and(
+        eq(booking.id, bookingId),
+        eq(booking.paymentOrderId, orderId),
+        isNotNull(booking.captureRequestId),
+      ),
+    );
 }
 
 /** Releases an unpaid booking whose hold ran out, if nothing changed since it was read. */

@@ -150,9 +150,14 @@ export type RefundOutcome =
 
 /** The note PayPal shows the payer: why the money comes back. */
 function refundNote(row: Pick<BookingRow, "cancelledBy">): string {
-  return row.cancelledBy === "patient"
-    ? "You cancelled your screening appointment in good time: a full refund."
-    : "The screening event you booked was cancelled: a full refund.";
+  switch (row.cancelledBy) {
+    case "patient":
+      return "You cancelled your screening appointment in good time: a full refund.";
+    case "payment":
+      return "Your payment was not the price of the booking, so nothing was booked: a full refund.";
+    default:
+      return "The screening event you booked was cancelled: a full refund.";
+  }
 }
 
 /** A simulated provider kept for refunding simulated bookings while the site uses PayPal (never in production). */
