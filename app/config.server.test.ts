@@ -22,7 +22,8 @@ describe("configuration", () => {
   });
 
   it("makes production say which PayPal it means, and defaults to the sandbox elsewhere", () => {
-    const { PAYPAL_ENV: _unsaid, ...unsaid } = production;
+    const unsaid: Record<string, string> = { ...production };
+    delete unsaid.PAYPAL_ENV;
     expect(() => parseConfig(unsaid)).toThrow(/PAYPAL_ENV is required in production/);
     expect(parseConfig({ ...production, PAYPAL_ENV: "sandbox" }).PAYPAL_ENV).toBe("sandbox");
     expect(parseConfig({}).PAYPAL_ENV).toBeUndefined();
