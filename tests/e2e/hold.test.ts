@@ -347,3 +347,30 @@ describe("coming back from PayPal's page without paying", () => {
     await page.context().close();
   });
 });
+
+describe("booking another event while a payment is under way", () => {
+  it("says which booking is being paid for, and links to it", async () => {
+    const { page, row } = await paidBookingOfNewPatient("Pavilion", {
+      status: "awaiting_payment",
+      paymentStatus: "pending",
+      holdExpiresAt: new Date(Date.now() + 6 * 24 * 3_600_000),
+    });
+    const other = await insertFreeEvent(server.db, {
+      name: `Hold Check Chapel ${uniqueId()}`,
+      eventDate: londonDay(5),
+    });
+    await page.goto(`/book-event?event=${other.id}`);
+    await page.locator(".radio__input:not([disabled])").first().check();
+    await page.getByRole("button", { name: "Proceed to Consent Form" }).click();
+    await page
+      .getByText(`part-way through paying for another booking (${row.reference})`)
+      .first()
+      .waitFor();
+    await expectNoAxeViolations(page);
+    await page
+      .getByRole("link", { name: `Go to booking ${row.reference} to finish paying` })
+      .click();
+    await page.waitForURL((url) => url.pathname === "/booking-success");
+    await page.context().close();
+  });
+});

@@ -223,9 +223,10 @@ describe("one live hold per person (finding 2)", () => {
       at(2),
     );
     expect(started.outcome).toBe("redirect");
-    expect(await hold(second.id, patient.id, "10:00", at(3))).toMatchObject({
+    expect(await hold(second.id, patient.id, "10:00", at(3))).toEqual({
       ok: false,
       reason: "paying-elsewhere",
+      reference,
     });
   });
 

@@ -78,7 +78,12 @@ export async function loader({ request }: Route.LoaderArgs) {
   return data({ invalid: null, ...page }, { headers });
 }
 
-type ActionData = { fieldErrors?: FieldErrors; values?: Record<string, string> };
+type ActionData = {
+  fieldErrors?: FieldErrors;
+  values?: Record<string, string>;
+  /** the booking whose payment is under way elsewhere, to link to */
+  elsewhere?: string;
+};
 
 const nhsSchema = z.object({ nhsNumber: nhsNumberField });
 
@@ -127,7 +132,11 @@ export async function action({ request, context }: Route.ActionArgs) {
   const headers = new Headers(NO_STORE);
   if (result.reason === "too-many-holds")
     headers.set("Retry-After", String(result.retryAfterSeconds));
-  return data<ActionData>({ fieldErrors: { slotTime: message }, values }, { status, headers });
+  const elsewhere = result.reason === "paying-elsewhere" ? result.reference : undefined;
+  return data<ActionData>(
+    { fieldErrors: { slotTime: message }, values, elsewhere },
+    { status, headers },
+  );
 }
 
 export default function BookEvent({ loaderData, actionData }: Route.ComponentProps) {
@@ -166,6 +175,13 @@ export default function BookEvent({ loaderData, actionData }: Route.ComponentPro
               <dd>{[event.address_line_1, event.city, event.postcode].join(", ")}</dd>
             </dl>
             <ErrorSummary errors={errors} fieldOrder={["nhsNumber", "slotTime"]} />
+            {actionData?.elsewhere && (
+              <p>
+                <Link to={bookingPaths.checkout(actionData.elsewhere)}>
+                  Go to booking {actionData.elsewhere} to finish paying
+                </Link>
+              </p>
+            )}
 
             {current?.status === "confirmed" ? (
               <div className="success-panel" role="status">

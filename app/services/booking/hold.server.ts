@@ -349,16 +349,20 @@ export type HoldRefusal =
   /** too many new holds from this client address lately */
   | "too-many-holds";
 
-export const HOLD_REFUSAL_MESSAGES: Record<Exclude<HoldRefusal, "too-many-holds">, string> & {
+export const HOLD_REFUSAL_MESSAGES: Record<
+  Exclude<HoldRefusal, "too-many-holds" | "paying-elsewhere">,
+  string
+> & {
   "too-many-holds": (retryAfterSeconds: number) => string;
+  "paying-elsewhere": (reference: string) => string;
 } = {
   "event-not-found": "Event not found",
   locked: "This is a private event. Please enter its access code on the event's page first.",
   "event-unavailable": "This event is no longer taking bookings.",
   "slot-unavailable": "That time is no longer available",
   "already-booked": "You already have a booking for this event.",
-  "paying-elsewhere":
-    "You are part-way through paying for another booking. Please finish or cancel that payment first.",
+  "paying-elsewhere": (reference) =>
+    `You are part-way through paying for another booking (${reference}). Please finish that payment first; if you leave it, we let it go when we stop holding its time.`,
   "not-eligible": "You cannot book this event.",
   "too-many-holds": (retryAfterSeconds) =>
     `Too many bookings have been started from your internet connection. Please wait ${minutesToWait(retryAfterSeconds)} and try again, or call us to book.`,
@@ -377,15 +381,25 @@ export interface HeldBooking {
 
 export type HoldResult =
   | { ok: true; booking: HeldBooking }
-  | { ok: false; reason: Exclude<HoldRefusal, "not-eligible" | "too-many-holds"> }
+  | {
+      ok: false;
+      reason: Exclude<HoldRefusal, "not-eligible" | "too-many-holds" | "paying-elsewhere">;
+    }
+  /** `reference`: the booking whose payment is under way, for a link to it */
+  | { ok: false; reason: "paying-elsewhere"; reference: string }
   | { ok: false; reason: "not-eligible"; problems: EligibilityProblem[] }
   | { ok: false; reason: "too-many-holds"; retryAfterSeconds: number };
 
 /** The refusal's words, for a page or a JSON answer. */
 export function holdRefusalMessage(result: Extract<HoldResult, { ok: false }>): string {
-  return result.reason === "too-many-holds"
-    ? HOLD_REFUSAL_MESSAGES["too-many-holds"](result.retryAfterSeconds)
-    : HOLD_REFUSAL_MESSAGES[result.reason];
+  switch (result.reason) {
+    case "too-many-holds":
+      return HOLD_REFUSAL_MESSAGES["too-many-holds"](result.retryAfterSeconds);
+    case "paying-elsewhere":
+      return HOLD_REFUSAL_MESSAGES["paying-elsewhere"](result.reference);
+    default:
+      return HOLD_REFUSAL_MESSAGES[result.reason];
+  }
 }
 
 function heldBooking(row: Booking): HeldBooking {
@@ -477,7 +491,7 @@ export async function holdPlace(
           ) {
             // A payment on its way elsewhere is not ours to drop, nor is a capture PayPal has not
             // answered yet (it may have taken the money: the worker settles it, D-164).
-            return { ok: false, reason: "paying-elsewhere" };
+            return { ok: false, reason: "paying-elsewhere", reference: other.reference };
           } else {
             // Any other hold elsewhere is let go: no capture of it was sent, so no money taken.
             toLetGo.push(other.id);
