@@ -1,6 +1,7 @@
 import type { Page } from "playwright-core";
 import type { Email } from "postal-mime";
 import { describe, expect, it } from "vitest";
+import { createAccessCode } from "#app/services/access-codes.server";
 import { WORKER_JOBS } from "#app/services/booking/reconcile.server";
 import {
   insertConfirmedBookings,
@@ -80,6 +81,37 @@ function offerPathIn(text: string): string {
 }
 
 describe("a fully booked event's waiting list", () => {
+  it("of a private event, is reached with its code, which the page asks for though there is nothing to book", async () => {
+    const event = await insertFreeEvent(server.db, {
+      name: `Waiting List Lodge ${uniqueId()}`,
+      category: "freemasons",
+      isPublic: false,
+      eventDate: londonDay(5),
+      startTime: "10:00",
+      endTime: "10:30",
+      totalSpaces: 1,
+      placesPerSlot: 1,
+    });
+    await insertConfirmedBookings(server.db, event.id, 1, "10:00");
+    const code = `LODGE-${uniqueId().toUpperCase()}`;
+    await createAccessCode(server.db, { eventId: event.id, code });
+    const { page } = await newPatientPage(browser());
+    await page.goto(`/event/${event.id}`);
+    const form = page.getByRole("region", { name: "This is a private event" });
+    expect(await form.textContent()).toContain("join its waiting list");
+    await expectNoAxeViolations(page);
+    await form.getByLabel("Please enter Access Code").fill(code);
+    await form.getByRole("button", { name: "Submit" }).click();
+    await page.waitForURL(
+      (url) => url.pathname === `/event/${event.id}` && url.hash === "#waiting-list",
+    );
+    await joinWithKeyboard(page);
+    expect(
+      await page.getByRole("region", { name: "Waiting list", exact: true }).textContent(),
+    ).toContain("You are first on the waiting list.");
+    await page.context().close();
+  });
+
   it("asks a signed-out visitor to sign in and brings them back to join, by keyboard and without JavaScript", async () => {
     const { event } = await fullEvent();
     // An account to sign in with, made through the site's own sign-up.

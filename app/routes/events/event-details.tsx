@@ -42,11 +42,6 @@ export function bookingPath(eventId: string) {
   return `/book-event?event=${eventId}`;
 }
 
-/** Signing in comes first, and brings the visitor back to the booking page. */
-function signInThenBook(eventId: string) {
-  return `/login?redirectTo=${encodeURIComponent(bookingPath(eventId))}`;
-}
-
 export async function loader({ params, request }: Route.LoaderArgs) {
   const userId = (await getSessionUser(request))?.id ?? null;
   const page = await eventPageFor(db(), params.eventId, {
@@ -120,9 +115,12 @@ export async function action({ params, request, context }: Route.ActionArgs) {
       },
     );
   }
-  // Signed in: straight to booking. Signed out: sign in first, then back to booking.
+  // Signed in: straight to booking (or, for a full event, its waiting list). Signed out: sign in
+  // first, then back there.
   const eventId = params.eventId!;
-  const next = user ? bookingPath(eventId) : signInThenBook(eventId);
+  const there =
+    form.get("then") === "waiting-list" ? waitingListSection(eventId) : bookingPath(eventId);
+  const next = user ? there : `/login?redirectTo=${encodeURIComponent(there)}`;
   return redirect(next, { headers: { "Set-Cookie": result.setCookie } });
 }
 
@@ -138,6 +136,8 @@ export default function EventPage({ loaderData, actionData }: Route.ComponentPro
   ].filter((line): line is string => Boolean(line));
   const bookable = event.booking_status === "bookable";
   const needsCode = event.is_private && !unlocked;
+  const accessError =
+    actionData && "accessError" in actionData ? actionData.accessError : undefined;
   const corporateOnly = isCorporateOnly(event.exclusive_for);
   const hasMap = event.latitude !== null && event.longitude !== null;
 
@@ -262,13 +262,11 @@ export default function EventPage({ loaderData, actionData }: Route.ComponentPro
                   open={dialogOpen}
                   onClose={() => setDialogOpen(false)}
                 />
-                <NoScriptAccessForm
-                  eventId={event.id}
-                  error={
-                    actionData && "accessError" in actionData ? actionData.accessError : undefined
-                  }
-                />
+                <AccessCodeForm eventId={event.id} error={accessError} purpose="book" />
               </>
+            )}
+            {needsCode && event.booking_status === "full" && (
+              <AccessCodeForm eventId={event.id} error={accessError} purpose="waiting-list" />
             )}
           </div>
           {hasMap && (
@@ -293,16 +291,38 @@ export default function EventPage({ loaderData, actionData }: Route.ComponentPro
 }
 
 /** Without JavaScript the dialog cannot open, so the same form sits on the page instead. */
-function NoScriptAccessForm({ eventId, error }: { eventId: string; error?: string }) {
+/**
+ * The access code as a plain form: to book, where scripts open it as a dialog instead (so it shows
+ * only without them); and to reach the waiting list of a full private event, which has no BOOK
+ * EVENT button to open the dialog, so it always shows.
+ */
+function AccessCodeForm({
+  eventId,
+  error,
+  purpose,
+}: {
+  eventId: string;
+  error?: string;
+  purpose: "book" | "waiting-list";
+}) {
   const navigation = useNavigation();
   return (
-    <section id="access-code" className="no-js-only inset" aria-labelledby="access-code-title">
+    <section
+      id="access-code"
+      className={purpose === "book" ? "no-js-only inset" : "inset"}
+      aria-labelledby="access-code-title"
+    >
       <h2 id="access-code-title">
         <LockIcon /> This is a private event
       </h2>
-      <p>Enter the access code you were given to book a place.</p>
+      <p>
+        {purpose === "book"
+          ? "Enter the access code you were given to book a place."
+          : "Every place is taken. Enter the access code you were given to join its waiting list."}
+      </p>
       <Form method="post" action={`/event/${eventId}#access-code`} noValidate>
         <input type="hidden" name="intent" value="access-code" />
+        {purpose === "waiting-list" && <input type="hidden" name="then" value="waiting-list" />}
         <AccessCodeField idPrefix="page" error={error} />
         <button type="submit" className="button" disabled={navigation.state !== "idle"}>
           Submit
