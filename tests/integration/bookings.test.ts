@@ -99,6 +99,14 @@ async function paidBookingAtCheckout(overrides: Partial<typeof event.$inferInser
   return { ev, who, ...checkout };
 }
 
+/** Another order for a booking at checkout, as a second tab or a second try makes one. */
+const startPaymentAgain = (userId: string, reference: string, at: Date) =>
+  startPayment(
+    database.db,
+    { userId, reference, returnUrl: CHECKOUT_RETURN_URL, cancelUrl: CHECKOUT_CANCEL_URL },
+    at,
+  );
+
 describe("a free event", () => {
   it("holds a place, takes consent, and confirms the booking at once", async () => {
     const { db } = database;
@@ -543,17 +551,7 @@ describe("payment", () => {
     const fake = fakePayPal();
     const { db } = database;
     const { who, reference, orderId: first } = await paidBookingAtCheckout();
-    const startAgain = (at: Date) =>
-      startPayment(
-        db,
-        {
-          userId: who.id,
-          reference,
-          returnUrl: CHECKOUT_RETURN_URL,
-          cancelUrl: CHECKOUT_CANCEL_URL,
-        },
-        at,
-      );
+    const startAgain = (at: Date) => startPaymentAgain(who.id, reference, at);
     // A second tab starts its own order; the payer approves both.
     const second = await startAgain(minutes(2));
     if (second.outcome !== "redirect") throw new Error(`no second order: ${second.outcome}`);
@@ -612,16 +610,7 @@ describe("payment", () => {
         endTime: "10:30",
       });
       // A second tab's order, approved as well as the first.
-      const second = await startPayment(
-        db,
-        {
-          userId: who.id,
-          reference,
-          returnUrl: CHECKOUT_RETURN_URL,
-          cancelUrl: CHECKOUT_CANCEL_URL,
-        },
-        minutes(2),
-      );
+      const second = await startPaymentAgain(who.id, reference, minutes(2));
       if (second.outcome !== "redirect") throw new Error(`no second order: ${second.outcome}`);
       fake.approve(first);
       fake.approve(second.orderId);
@@ -683,17 +672,7 @@ describe("payment", () => {
       expect(await capturePayment(db, { userId: who.id, orderId }, minutes(3))).toMatchObject({
         outcome: "no-response",
       });
-      const again = (at: Date) =>
-        startPayment(
-          db,
-          {
-            userId: who.id,
-            reference,
-            returnUrl: CHECKOUT_RETURN_URL,
-            cancelUrl: CHECKOUT_CANCEL_URL,
-          },
-          at,
-        );
+      const again = (at: Date) => startPaymentAgain(who.id, reference, at);
       expect(await again(minutes(4))).toEqual({ outcome: "in-progress", reference });
       await reconcilePayments(db, minutes(5));
       expect(await again(minutes(6))).toMatchObject({ outcome: "redirect" });
