@@ -375,7 +375,7 @@ export interface WaitlistState {
 }
 
 /** The person's active entry on the event's list, with their position (1 = next in line). */
-export async function placeOf(
+async function placeOf(
   db: Db,
   eventId: string,
   userId: string,

@@ -273,8 +273,8 @@ export async function settle(
     return { outcome: "no-response", reference, message: PAYMENT_MESSAGES.noResponse };
   }
   let changed = false;
-  let refundAfterwards = false;
-  let refundMismatch = false;
+  /** money taken that goes back once the transaction is done: the cancelled event's, or this booking's */
+  let refund: "event" | "booking" | null = null;
   const result = await db.transaction(async (tx): Promise<CaptureResult> => {
     const ev = (await lockEvent(tx, found.eventId))!;
     const row = await lockBooking(tx, found.id);
@@ -310,7 +310,7 @@ export async function settle(
             updatedAt: now,
           })
           .where(eq(booking.id, row.id));
-        refundAfterwards = true;
+        refund = "event";
         return {
           outcome: "failed",
           reference,
@@ -339,7 +339,7 @@ export async function settle(
           })
           .where(eq(booking.id, row.id));
         changed = true;
-        refundMismatch = true;
+        refund = "booking";
         return {
           outcome: "failed",
           reference,
@@ -404,13 +404,13 @@ export async function settle(
       : { outcome: "expired", reference };
   });
   if (changed) eventsChanged();
-  if (refundAfterwards) {
+  if (refund === "event") {
     // The payment is recorded; a refund that fails now is listed on the event's page to retry.
     await refundCancelledEvent(db, found.eventId, now).catch((error: unknown) =>
       logError(error, { code: "refund_after_cancel_failed", bookingId: found.id }),
     );
   }
-  if (refundMismatch) {
+  if (refund === "booking") {
     // Owed like a patient's cancellation: if this try fails, the worker tries again.
     await refundOwedBooking(db, found.id, now).catch((error: unknown) =>
       logError(error, { code: "refund_after_mismatch_failed", bookingId: found.id }),

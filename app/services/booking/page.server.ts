@@ -5,7 +5,7 @@ import { bookingEligibility, type Eligibility } from "#app/domain/eligibility";
 import { slotChoices, type SlotChoice } from "#app/domain/slot-choices";
 import { claimBrowserUnlocks, hasUnlocked, type BrowserUnlock } from "../access-codes.server";
 import { findEvent, type EventView } from "../events.server";
-import { placeOf } from "../waitlist.server";
+import { liveOfferOf } from "../waitlist.server";
 import { liveHoldWhere, placesTaken } from "./places.server";
 
 export interface BookingPage {
@@ -62,7 +62,7 @@ export async function bookingPage(
         or(eq(booking.status, "confirmed"), liveHoldWhere(now)),
       ),
     );
-  const place = await placeOf(db, event.id, input.userId, now);
+  const offer = await liveOfferOf(db, event.id, input.userId, now);
   const taken = await placesTaken(db, event.id, now);
   const choices =
     event.booking_status === "bookable"
@@ -88,9 +88,8 @@ export async function bookingPage(
     }),
     choices,
     current: current ?? null,
-    offer:
-      place?.status === "offered"
-        ? { entryId: place.entryId, slotTime: place.slotTime, expiresAt: place.expiresAt }
-        : null,
+    offer: offer
+      ? { entryId: offer.id, slotTime: offer.offeredSlotTime!, expiresAt: offer.offerExpiresAt! }
+      : null,
   };
 }
