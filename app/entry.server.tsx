@@ -12,6 +12,7 @@ import { isRouteErrorResponse, ServerRouter } from "react-router";
 import { NonceProvider } from "./components/nonce";
 import { noteDatabaseError } from "./db/health.server";
 import { logError, routeOf } from "./services/log.server";
+import { renderedAtOnce } from "./services/render-at-once.server";
 import { streamingErrorLog } from "./services/render-errors.server";
 import { config } from "./config.server";
 import { isShareablePage, sharedPageHeaders } from "./utils/headers";
@@ -48,6 +49,21 @@ export default function handleRequest(
   if (shareable)
     for (const [name, value] of Object.entries(sharedPageHeaders(PAGE_CACHE_SECONDS)))
       responseHeaders.set(name, value);
+  const page = (
+    <NonceProvider value={nonce}>
+      <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+    </NonceProvider>
+  );
+  const answer = (body: BodyInit) => {
+    responseHeaders.set("Content-Type", "text/html; charset=utf-8");
+    // A page answers 405 to a post when it has no form (other methods stop earlier, in
+    // server/security.ts); it still serves GET and HEAD.
+    if (responseStatusCode === 405) responseHeaders.set("Allow", "GET, HEAD");
+    return new Response(body, { headers: responseHeaders, status: responseStatusCode });
+  };
+  const whole = scripts ? undefined : renderedAtOnce(page);
+  if (whole !== undefined) return answer(whole);
+
   return new Promise<Response>((resolve, reject) => {
     const renderErrors = streamingErrorLog(routeOf(request));
     const userAgent = request.headers.get("user-agent");
@@ -58,39 +74,28 @@ export default function handleRequest(
         ? "onAllReady"
         : "onShellReady";
 
-    const { pipe, abort } = renderToPipeableStream(
-      <NonceProvider value={nonce}>
-        <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
-      </NonceProvider>,
-      {
-        nonce: nonce || undefined,
-        [readyOption]() {
-          renderErrors.shellReady();
-          responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-          // A page answers 405 to a post when it has no form (other methods stop earlier, in
-          // server/security.ts); it still serves GET and HEAD.
-          if (responseStatusCode === 405) responseHeaders.set("Allow", "GET, HEAD");
-          const answer = (body: BodyInit) =>
-            new Response(body, { headers: responseHeaders, status: responseStatusCode });
-          if (readyOption === "onAllReady") {
-            // All of it is ready: sent as one piece, not as a stream of React's small chunks.
-            pipe(wholeDocument((document) => (stopAbortTimer(), resolve(answer(document)))));
-            return;
-          }
-          const body = lowPriorityScriptPreloads();
-          // Rendered to the end ("finish"), or the visitor went away ("close"): nothing to abort.
-          body.once("finish", stopAbortTimer).once("close", stopAbortTimer);
-          resolve(answer(createReadableStreamFromReadable(body)));
-          pipe(body);
-        },
-        onShellError(error: unknown) {
-          stopAbortTimer();
-          renderErrors.shellFailed();
-          reject(error);
-        },
-        onError: renderErrors.onError,
+    const { pipe, abort } = renderToPipeableStream(page, {
+      nonce: nonce || undefined,
+      [readyOption]() {
+        renderErrors.shellReady();
+        if (readyOption === "onAllReady") {
+          // All of it is ready: sent as one piece, not as a stream of React's small chunks.
+          pipe(wholeDocument((document) => (stopAbortTimer(), resolve(answer(document)))));
+          return;
+        }
+        const body = lowPriorityScriptPreloads();
+        // Rendered to the end ("finish"), or the visitor went away ("close"): nothing to abort.
+        body.once("finish", stopAbortTimer).once("close", stopAbortTimer);
+        resolve(answer(createReadableStreamFromReadable(body)));
+        pipe(body);
       },
-    );
+      onShellError(error: unknown) {
+        stopAbortTimer();
+        renderErrors.shellFailed();
+        reject(error);
+      },
+      onError: renderErrors.onError,
+    });
     // Stops a render that is still streaming after the loaders' own timeout. The timer is cleared
     // as soon as the stream ends or fails: left to run, it would keep each request's render (its
     // React tree, loader data and route matches) in memory for six seconds after the answer.
