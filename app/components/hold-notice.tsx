@@ -27,19 +27,24 @@ function useServerNow(renderedAt: string | Date | undefined): Date | null {
 
 /**
  * "We are holding 10:15 for you until 14:32, 15 minutes from now.", on the consent and checkout
- * steps. With `renderedAt`, a live region warns a few minutes before the end and again when it
- * comes, without moving focus; without JavaScript the end is still stated in words. `children`
- * is what the page offers ("I need more time", or why it cannot).
+ * steps. With `renderedAt`, a live region warns a few minutes before the end (adding `warningHint`,
+ * what he can do) and says when it has come (with `lapsed`, what happens now), without moving
+ * focus; without JavaScript the end is still stated in words. `children` is what the page offers
+ * ("I need more time", or why it cannot).
  */
 export function HoldNotice({
   slot,
   until,
   renderedAt,
+  warningHint,
+  lapsed,
   children,
 }: {
   slot: string;
   until: Date | string | null;
   renderedAt?: Date | string;
+  warningHint?: ReactNode;
+  lapsed?: ReactNode;
   children?: ReactNode;
 }) {
   const now = useServerNow(renderedAt);
@@ -65,16 +70,77 @@ export function HoldNotice({
           <p>
             <strong>
               Your hold on {slot} ends soon, at {time}.
-            </strong>{" "}
-            If you need longer, choose “I need more time”.
+            </strong>
+            {warningHint && <> {warningHint}</>}
           </p>
         )}
-        {ended && <HoldLapsedWords slot={slot} />}
+        {ended && lapsed}
       </div>
       {children}
     </div>
   );
 }
+
+/** The button that asks for more time, sent with the page's form as `intent`. */
+export const MORE_TIME_INTENT = "more-time";
+const MORE_TIME_HINT = "If you need longer, choose “I need more time”.";
+
+/** What asking for more time came to (`extendHold`'s answer, `not-found` aside). */
+export type MoreTimeAnswer = "extended" | "capped" | "not-needed" | "ended";
+
+/**
+ * "I need more time" while it can be given (`offered`), or why it cannot, and what asking came to.
+ * It is a submit button of the page's own form, so a consent form's answers travel with it.
+ * `whenItEnds` says what happens on this page if the time runs out once no more can be given.
+ */
+export function MoreTimeOffer({
+  slot,
+  until,
+  offered,
+  answer,
+  whenItEnds,
+}: {
+  slot: string;
+  until: string;
+  offered: boolean;
+  answer: MoreTimeAnswer | null;
+  whenItEnds: string;
+}) {
+  const said = answer && answer !== "capped" ? MORE_TIME_WORDS[answer] : null;
+  return (
+    <>
+      {offered ? (
+        <button
+          className="button button--secondary"
+          type="submit"
+          name="intent"
+          value={MORE_TIME_INTENT}
+        >
+          I need more time
+        </button>
+      ) : (
+        <p>
+          We cannot hold {slot} for you any longer than {until}: that is the most time we can give.{" "}
+          {whenItEnds}
+        </p>
+      )}
+      {said && <p role="status">{said(slot, until)}</p>}
+    </>
+  );
+}
+
+/** The warning's second sentence: what he can still do before the end. */
+export function moreTimeHint(offered: boolean, otherwise: string): string {
+  return offered ? MORE_TIME_HINT : otherwise;
+}
+
+const MORE_TIME_WORDS = {
+  extended: (slot: string, until: string) =>
+    `Done: we are now holding ${slot} for you until ${until}.`,
+  "not-needed": (slot: string, until: string) =>
+    `You already have the full time: we are holding ${slot} for you until ${until}.`,
+  ended: (slot: string) => `We have already stopped holding ${slot}, so we cannot give more time.`,
+};
 
 /** What happens to a form sent after the hold ended (consent.tsx keeps its answers). */
 export function HoldLapsedWords({ slot }: { slot: string }) {

@@ -16,7 +16,7 @@ import {
   query,
   serverDatabaseForThisFile,
 } from "./support";
-import { fillConsent, holdFirstTime, newPatientPage } from "./patient-support";
+import { fillConsent, holdFirstTime, newPatientPage, reachCheckout } from "./patient-support";
 
 /**
  * The hold on a chosen time, as a person taking their time meets it: a warning before it ends,
@@ -158,6 +158,99 @@ describe("the hold's end", () => {
     // The hold was not extended on the way.
     expect(row!.hold_expires_at === null || row!.hold_expires_at.getTime() <= end.getTime()).toBe(
       true,
+    );
+    await page.context().close();
+  });
+});
+
+describe("the hold's end, when no more time can be given", () => {
+  it("warns without pointing to a button that is not there", async () => {
+    const { page } = await newPatientPage(browser());
+    const event = await freeEvent();
+    const reference = await holdFirstTime(page, event.id);
+    // Twenty-eight minutes into a hold whose whole life is thirty: nothing more can be given.
+    const end = await setHold(reference, 28, 2);
+    await page.reload();
+    const alert = page.locator(".hold-notice").getByRole("alert");
+    await expect.poll(() => alert.textContent()).toContain(`ends soon, at ${london(end)}`);
+    expect(await alert.textContent()).toContain("Please send the form before then.");
+    expect(await alert.textContent()).not.toContain("I need more time");
+    expect(await page.getByRole("button", { name: "I need more time" }).count()).toBe(0);
+    await page.context().close();
+  });
+});
+
+describe("the hold's end at checkout", () => {
+  it("is warned of, can be put back with 'I need more time', and says what to do once it has come (with JavaScript)", async () => {
+    const { page } = await newPatientPage(browser());
+    const event = await insertPaidEvent(server.db, {
+      name: `Hold Check Till ${uniqueId()}`,
+      eventDate: londonDay(6),
+    });
+    const reference = await reachCheckout(page, event.id);
+    const end = await setHold(reference, 11, 4);
+    await page.clock.install({ time: new Date() });
+    await page.reload();
+    const notice = page.locator(".hold-notice");
+    await expect
+      .poll(() => notice.textContent())
+      .toContain(`until ${london(end)}, 4 minutes from now`);
+    // The page has hydrated once PayPal's part of it starts (it renders only in the browser);
+    // before that, moving the clock would move no timer of the page's.
+    await page
+      .getByText(/Loading PayPal…|Failed to load the PayPal JS SDK script/)
+      .first()
+      .waitFor();
+
+    await page.clock.runFor(95_000);
+    const alert = notice.getByRole("alert");
+    await expect.poll(() => alert.textContent()).toContain(`ends soon, at ${london(end)}`);
+    expect(await alert.textContent()).toContain("I need more time");
+    await expectNoAxeViolations(page);
+    await page.getByRole("button", { name: "I need more time" }).click();
+    await expect
+      .poll(async () => (await holdEnd(reference)).getTime())
+      .toBeGreaterThan(end.getTime() + 10 * 60_000);
+    const extended = await holdEnd(reference);
+    await expect.poll(() => notice.textContent()).toContain(`until ${london(extended)}`);
+    expect(await page.getByRole("status").filter({ hasText: "Done:" }).textContent()).toContain(
+      `we are now holding 10:00 for you until ${london(extended)}`,
+    );
+
+    // The end comes while the page is open: it says so, and where to go.
+    await page.clock.runFor(extended.getTime() - Date.now() + 30_000);
+    await expect.poll(() => alert.textContent()).toContain("To book, please choose a time again");
+    await alert.getByRole("link", { name: "choose a time again" }).waitFor();
+    await expectNoAxeViolations(page);
+    await page.context().close();
+  });
+
+  it("without JavaScript, gives more time until a payment has started, and then asks him to pay before the end", async () => {
+    const { page } = await newPatientPage(browser(), { javaScriptEnabled: false });
+    const event = await insertPaidEvent(server.db, {
+      name: `Hold Check Counter ${uniqueId()}`,
+      eventDate: londonDay(6),
+    });
+    const reference = await reachCheckout(page, event.id);
+    await setHold(reference, 11, 2);
+    await page.reload();
+    await page.getByRole("button", { name: "I need more time" }).click();
+    await page.getByText("Done: we are now holding").waitFor();
+    const extended = await holdEnd(reference);
+    expect(extended.getTime()).toBeGreaterThan(Date.now() + 10 * 60_000);
+    expect(await page.locator(".hold-notice").textContent()).toContain(`until ${london(extended)}`);
+
+    // A payment has started at PayPal: the hold is no longer his to stretch.
+    await query("update booking set payment_order_id = $2 where reference = $1", [
+      reference,
+      `ORDER-${uniqueId()}`,
+    ]);
+    const end = await setHold(reference, 12, 2);
+    await page.goto(`/checkout?booking=${reference}`);
+    const notice = page.locator(".hold-notice");
+    expect(await page.getByRole("button", { name: "I need more time" }).count()).toBe(0);
+    expect(await notice.getByRole("alert").textContent()).toContain(
+      `ends soon, at ${london(end)}. Please pay before then.`,
     );
     await page.context().close();
   });

@@ -2,7 +2,8 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { booking } from "#app/db/schema";
 import { submitConsentKeepingAnswers } from "#app/services/booking/consent.server";
-import { extendHold } from "#app/services/booking/hold.server";
+import { extendHold, moreTimeOffered } from "#app/services/booking/hold.server";
+import { findBookingForUser } from "#app/services/booking/view.server";
 import { testDatabaseForThisFile } from "#tests/support/database";
 import {
   consentForm,
@@ -64,6 +65,24 @@ describe("extendHold", () => {
       await extendHold(database.db, { userId: patient.id, reference: held.reference }, at(16)),
     ).toEqual({ ok: false, reason: "ended" });
     expect(await endOf(held.id)).toEqual(at(15));
+  });
+});
+
+describe("moreTimeOffered", () => {
+  it("offers more time for a live hold until a payment has started, as extendHold gives it", async () => {
+    const { patient, held } = await heldAtTen();
+    const input = { userId: patient.id, reference: held.reference };
+    const view = async (now: Date) => (await findBookingForUser(database.db, input, now))!;
+    expect(moreTimeOffered(await view(at(12)))).toBe(true);
+    expect(moreTimeOffered(await view(at(16)))).toBe(false);
+
+    // Consented, with a PayPal order made: the payment has started.
+    await database.db
+      .update(booking)
+      .set({ status: "awaiting_payment", paymentOrderId: "ORDER-STARTED" })
+      .where(eq(booking.id, held.id));
+    expect(moreTimeOffered(await view(at(12)))).toBe(false);
+    expect(await extendHold(database.db, input, at(12))).toEqual({ ok: false, reason: "ended" });
   });
 });
 

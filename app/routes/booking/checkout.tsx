@@ -3,14 +3,23 @@ import { Form, data, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/checkout";
 import { ClientOnly } from "#app/components/client-only";
 import { pageMeta } from "#app/components/meta";
-import { HoldEnded, HoldNotice } from "#app/components/hold-notice";
+import {
+  HoldEnded,
+  HoldNotice,
+  MORE_TIME_INTENT,
+  MoreTimeOffer,
+  moreTimeHint,
+  type MoreTimeAnswer,
+} from "#app/components/hold-notice";
+import { Link } from "#app/components/link";
 import { OrderSummary } from "#app/components/order-summary";
 import { SubmitButton } from "#app/components/form";
 import { WarningIcon } from "#app/components/icons";
 import { config } from "#app/config.server";
 import { db } from "#app/db/client.server";
-import { formatLongDate } from "#app/domain/date-labels";
+import { formatLondonTime, formatLongDate } from "#app/domain/date-labels";
 import { PAYMENT_MESSAGES, startPayment } from "#app/services/booking/checkout.server";
+import { extendHold, moreTimeOffered } from "#app/services/booking/hold.server";
 import { findBookingForUser } from "#app/services/booking/view.server";
 import { requireUser } from "#app/services/guards.server";
 import { paymentProviderName } from "#app/services/payments/provider.server";
@@ -65,6 +74,8 @@ export async function loader({ request }: Route.LoaderArgs) {
   return data(
     {
       booking,
+      renderedAt: new Date(),
+      moreTime: moreTimeOffered(booking),
       provider: paymentProviderName(),
       paypalClientId: config().PAYPAL_CLIENT_ID ?? null,
       notice: notice && message ? { kind: notice, message } : null,
@@ -73,11 +84,22 @@ export async function loader({ request }: Route.LoaderArgs) {
   );
 }
 
-/** "Pay with PayPal or card" without JavaScript: create the order, then go to its approval page. */
+/**
+ * "I need more time" (before any payment has started); or "Pay with PayPal or card" without
+ * JavaScript: create the order, then go to its approval page.
+ */
 export async function action({ request }: Route.ActionArgs) {
   const user = await requireUser(request);
   const reference = new URL(request.url).searchParams.get("booking") ?? "";
-  await readForm(request);
+  const form = await readForm(request);
+  if (form.get("intent") === MORE_TIME_INTENT) {
+    const result = await extendHold(db(), { userId: user.id, reference });
+    if (!result.ok && result.reason === "not-found") throw data(null, { status: 404 });
+    const moreTime: MoreTimeAnswer = result.ok
+      ? "extended"
+      : (result.reason as Exclude<MoreTimeAnswer, "extended">);
+    return data({ moreTime }, { status: result.ok ? 200 : 409, headers: NO_STORE });
+  }
   const origin = config().publicBaseUrl;
   const result = await startPayment(db(), {
     userId: user.id,
@@ -105,11 +127,16 @@ export async function action({ request }: Route.ActionArgs) {
 }
 
 export default function Checkout({ loaderData, actionData }: Route.ComponentProps) {
-  const { booking, provider, paypalClientId, notice } = loaderData;
+  const { booking, renderedAt, moreTime, provider, paypalClientId, notice } = loaderData;
   const navigation = useNavigation();
   const [buttonsFailed, setButtonsFailed] = useState(false);
-  const expired = actionData?.error === "expired" || !booking.holdActive;
-  const error = actionData?.error && actionData.error !== "expired" ? actionData.error : null;
+  const failed = actionData && "error" in actionData ? actionData.error : null;
+  const moreTimeAnswer = actionData && "moreTime" in actionData ? actionData.moreTime : null;
+  const expired = failed === "expired" || !booking.holdActive;
+  const error = failed && failed !== "expired" ? failed : null;
+  const until = booking.holdExpiresAt ? formatLondonTime(booking.holdExpiresAt) : "";
+  const paying =
+    navigation.state !== "idle" && navigation.formData?.get("intent") !== MORE_TIME_INTENT;
   const useButtons = provider === "paypal" && paypalClientId && !buttonsFailed;
 
   return (
@@ -136,7 +163,29 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
               <HoldEnded slot={booking.slotStart} eventId={booking.eventId} />
             ) : (
               <>
-                <HoldNotice slot={booking.slotStart} until={booking.holdExpiresAt} />
+                <HoldNotice
+                  slot={booking.slotStart}
+                  until={booking.holdExpiresAt}
+                  renderedAt={renderedAt}
+                  warningHint={moreTimeHint(moreTime, "Please pay before then.")}
+                  lapsed={
+                    <p>
+                      To book, please{" "}
+                      <Link to={bookingPaths.chooseTime(booking.eventId)}>choose a time again</Link>
+                      .
+                    </p>
+                  }
+                >
+                  <Form method="post">
+                    <MoreTimeOffer
+                      slot={booking.slotStart}
+                      until={until}
+                      offered={moreTime}
+                      answer={moreTimeAnswer}
+                      whenItEnds="If the time runs out before you pay, you can choose a time again."
+                    />
+                  </Form>
+                </HoldNotice>
                 {provider === "simulated" && (
                   <p className="warning simulated-notice" role="note">
                     <WarningIcon /> <strong>Test payment — no money is taken.</strong> This site is
@@ -155,10 +204,7 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
                 )}
                 <Form method="post" className={useButtons ? "no-js-only" : undefined}>
                   <input type="hidden" name="intent" value="pay" />
-                  <SubmitButton
-                    busy={navigation.state !== "idle"}
-                    busyLabel="Please wait while we process your payment"
-                  >
+                  <SubmitButton busy={paying} busyLabel="Please wait while we process your payment">
                     Pay with PayPal or card
                   </SubmitButton>
                 </Form>

@@ -4,7 +4,14 @@ import type { Route } from "./+types/consent";
 import { ConsentForm } from "#app/components/consent-form";
 import { ErrorSummary, SubmitButton } from "#app/components/form";
 import { pageMeta } from "#app/components/meta";
-import { HoldNotice } from "#app/components/hold-notice";
+import {
+  HoldLapsedWords,
+  HoldNotice,
+  MORE_TIME_INTENT,
+  MoreTimeOffer,
+  moreTimeHint,
+  type MoreTimeAnswer,
+} from "#app/components/hold-notice";
 import { OrderSummary } from "#app/components/order-summary";
 import { SlotPicker } from "#app/components/slot-picker";
 import { db } from "#app/db/client.server";
@@ -33,7 +40,6 @@ export const headers = pipeHeaders;
 // The warning before the held time runs out (WCAG 2.2.1) needs scripts.
 export const handle = NEEDS_SCRIPTS;
 
-const MORE_TIME = "more-time";
 const NEW_TIME = "new-time";
 
 /** Step two of booking: the consent form, while the chosen time is held. */
@@ -45,12 +51,10 @@ export async function loader({ request }: Route.LoaderArgs) {
   const belongs = bookingPageFor(booking, "consent");
   if (belongs !== "consent") throw redirect(bookingJourneyPath(belongs, booking.reference));
   return data(
-    { booking, renderedAt: new Date(), moreTime: booking.holdActive && moreTimeOffered(booking) },
+    { booking, renderedAt: new Date(), moreTime: moreTimeOffered(booking) },
     { headers: NO_STORE },
   );
 }
-
-type MoreTimeAnswer = "extended" | "capped" | "not-needed" | "ended";
 
 export async function action({ request, context }: Route.ActionArgs) {
   const user = await requireUser(request);
@@ -62,7 +66,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   delete values.intent;
   delete values.slotTime;
 
-  if (intent === MORE_TIME) {
+  if (intent === MORE_TIME_INTENT) {
     const result = await extendHold(db(), { userId: user.id, reference });
     if (!result.ok && result.reason === "not-found") throw data(null, { status: 404 });
     const moreTime: MoreTimeAnswer = result.ok
@@ -159,14 +163,6 @@ function KeptAnswers({ values }: { values: Record<string, string | string[] | un
   );
 }
 
-const MORE_TIME_WORDS = (answer: MoreTimeAnswer, slot: string, until: string) =>
-  ({
-    extended: `Done: we are now holding ${slot} for you until ${until}.`,
-    capped: `We cannot hold ${slot} for you any longer than ${until}: that is the most time we can give. If the time runs out, your answers are kept.`,
-    "not-needed": `You already have the full time: we are holding ${slot} for you until ${until}.`,
-    ended: `We have already stopped holding ${slot}, so we cannot give more time. You can still send the form.`,
-  })[answer];
-
 export default function Consent(props: Route.ComponentProps) {
   const { booking } = props.loaderData;
   if (booking.status === "cancelled") return <BookingCancelled booking={booking} />;
@@ -182,7 +178,6 @@ function ConsentStep({ loaderData, actionData }: Route.ComponentProps) {
   const failure = actionData && "failure" in actionData ? actionData.failure : undefined;
   const moreTimeAnswer = actionData && "moreTime" in actionData ? actionData.moreTime : null;
   const until = booking.holdExpiresAt ? formatLondonTime(booking.holdExpiresAt) : "";
-  const capped = !loaderData.moreTime;
 
   let body;
   if (actionData && "refused" in actionData) {
@@ -234,24 +229,17 @@ function ConsentStep({ loaderData, actionData }: Route.ComponentProps) {
               slot={booking.slotStart}
               until={booking.holdExpiresAt}
               renderedAt={renderedAt}
+              warningHint={moreTimeHint(loaderData.moreTime, "Please send the form before then.")}
+              lapsed={<HoldLapsedWords slot={booking.slotStart} />}
             >
-              {!booking.holdActive ? null : capped ? (
-                <p>
-                  We cannot hold {booking.slotStart} for you any longer than {until}: that is the
-                  most time we can give. If the time runs out, your answers are kept.
-                </p>
-              ) : (
-                <button
-                  className="button button--secondary"
-                  type="submit"
-                  name="intent"
-                  value={MORE_TIME}
-                >
-                  I need more time
-                </button>
-              )}
-              {moreTimeAnswer && moreTimeAnswer !== "capped" && (
-                <p role="status">{MORE_TIME_WORDS(moreTimeAnswer, booking.slotStart, until)}</p>
+              {booking.holdActive && (
+                <MoreTimeOffer
+                  slot={booking.slotStart}
+                  until={until}
+                  offered={loaderData.moreTime}
+                  answer={moreTimeAnswer}
+                  whenItEnds="If the time runs out, your answers are kept."
+                />
               )}
             </HoldNotice>
           </>

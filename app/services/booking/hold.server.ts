@@ -17,6 +17,7 @@ import {
   HOLD_STATUSES,
   isHoldLive,
   PLACE_STATUSES,
+  type BookingStage,
   type BookingStatus,
 } from "#app/domain/booking-lifecycle";
 import { bookingEligibility, type EligibilityProblem } from "#app/domain/eligibility";
@@ -618,9 +619,19 @@ export async function extendHold(
   });
 }
 
-/** Whether the page offers "I need more time" for a live hold (not once its whole life is reached). */
-export function moreTimeOffered(hold: { createdAt: Date; holdExpiresAt: Date | null }): boolean {
+/**
+ * Whether a page offers "I need more time": a live hold nobody is paying for yet, short of its whole
+ * life (`extendHold` checks the same when asked).
+ */
+export function moreTimeOffered(hold: {
+  stage: BookingStage;
+  holdActive: boolean;
+  createdAt: Date;
+  holdExpiresAt: Date | null;
+}): boolean {
   return (
+    hold.holdActive &&
+    canTake(hold.stage, "extend") &&
     hold.holdExpiresAt !== null &&
     canExtendHold(
       { createdAt: hold.createdAt, holdExpiresAt: hold.holdExpiresAt },

@@ -9,7 +9,13 @@ import {
   user,
 } from "#app/db/schema";
 import { normaliseBookingReference } from "#app/domain/booking-reference";
-import { isHoldLive, type BookingStatus, type PaymentStatus } from "#app/domain/booking-lifecycle";
+import {
+  bookingStage,
+  isHoldLive,
+  type BookingStage,
+  type BookingStatus,
+  type PaymentStatus,
+} from "#app/domain/booking-lifecycle";
 import { slotEndTime } from "#app/domain/calendar";
 import { needsNhsNumber } from "#app/domain/eligibility";
 import { joinAddress } from "#app/domain/events";
@@ -32,6 +38,8 @@ export function whatToBring(reference: string): string[] {
 export interface BookingView {
   reference: string;
   status: BookingStatus;
+  /** where it is in its lifecycle (`bookingStage`): what may be done with it next */
+  stage: BookingStage;
   paymentStatus: PaymentStatus;
   eventId: string;
   eventName: string;
@@ -81,6 +89,7 @@ export function toBookingView(
   return {
     reference: row.reference,
     status: row.status,
+    stage: bookingStage(row),
     paymentStatus: row.paymentStatus,
     eventId: ev.id,
     eventName: ev.name,
