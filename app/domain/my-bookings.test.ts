@@ -15,6 +15,8 @@ describe("which bookings are listed", () => {
     ["confirmed", null, "paid", true],
     ["cancelled", at("2026-05-01T10:00:00Z"), "refunded", true],
     ["cancelled", null, "unpaid", false],
+    ["cancelled", null, "paid", true],
+    ["cancelled", null, "refunded", true],
     ["held", null, "unpaid", false],
     ["awaiting_payment", null, "unpaid", false],
     ["awaiting_payment", null, "pending", true],

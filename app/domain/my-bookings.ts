@@ -23,18 +23,24 @@ export interface ListedBooking {
   appointmentEnd: Date;
 }
 
+/** Payment statuses that mean PayPal took his money (kept, or since given back). */
+export const MONEY_TAKEN_STATUSES = ["paid", "refunded"] as const satisfies PaymentStatus[];
+const moneyTaken = (status: PaymentStatus) =>
+  (MONEY_TAKEN_STATUSES as readonly PaymentStatus[]).includes(status);
+
 /**
- * Only what was booked is listed: confirmed bookings, cancelled ones that had been confirmed (as
- * history), and one whose payment PayPal has taken but is still checking (its place is kept, and
- * he has paid). A hold, a payment not yet made, a lapsed hold or a refused payment is not a
- * booking.
+ * Only what was booked or paid for is listed: confirmed bookings; cancelled ones that had been
+ * confirmed, or whose money was taken and is being or has been given back (the event cancelled
+ * during the payment, or PayPal took another amount than the price), as history; and one whose
+ * payment PayPal has taken but is still checking (its place is kept, and he has paid). A hold, a
+ * payment not yet made, a lapsed hold or a refused payment is not a booking.
  */
 export function isListedBooking(
   row: Pick<ListedBooking, "status" | "confirmedAt" | "paymentStatus">,
 ): boolean {
   return (
     row.status === "confirmed" ||
-    (row.status === "cancelled" && row.confirmedAt !== null) ||
+    (row.status === "cancelled" && (row.confirmedAt !== null || moneyTaken(row.paymentStatus))) ||
     (row.status === "awaiting_payment" && row.paymentStatus === "pending")
   );
 }

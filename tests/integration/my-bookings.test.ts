@@ -117,6 +117,49 @@ describe("my bookings", () => {
     expect(listed[3]!.canCancel).toBe(false);
   });
 
+  it("lists a booking never confirmed whose money was taken, with where the refund stands", async () => {
+    const { db } = database;
+    const who = await person();
+    const ev = await insertPaidEvent(db, { eventDate: "2026-06-10" }, 2500);
+    const given = {
+      eventId: ev.id,
+      userId: who.id,
+      status: "cancelled" as const,
+      paymentRequired: true,
+      pricePence: 2500,
+      cancelledAt: minutes(-60),
+    };
+    // PayPal took another amount than the price: given back since.
+    const refunded = await insertBooking(db, {
+      ...given,
+      slotTime: "10:00",
+      paymentStatus: "refunded",
+      cancelledBy: "payment",
+    });
+    // The event was cancelled during the payment: the refund is still to be made.
+    const owed = await insertBooking(db, {
+      ...given,
+      slotTime: "10:30",
+      paymentStatus: "paid",
+      cancelledBy: "staff",
+      refundOwed: true,
+    });
+    // A refused payment took nothing: not a booking.
+    await insertBooking(db, { ...given, slotTime: "11:00", paymentStatus: "unpaid" });
+
+    const listed = await listMyBookings(db, who.id, NOW);
+    expect(listed.map((row) => [row.reference, row.state, row.refund?.state])).toEqual(
+      expect.arrayContaining([
+        [refunded.reference, "cancelled", "made"],
+        [owed.reference, "cancelled", "owed"],
+      ]),
+    );
+    expect(listed).toHaveLength(2);
+    expect(
+      (await findMyBooking(db, { userId: who.id, reference: refunded.reference }, NOW))?.refund,
+    ).toMatchObject({ state: "made", pence: 2500 });
+  });
+
   it("finds nothing for another account's reference or an unknown one", async () => {
     const { db } = database;
     const owner = await person();

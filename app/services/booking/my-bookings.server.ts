@@ -1,4 +1,4 @@
-import { and, eq, or, isNotNull, sql } from "drizzle-orm";
+import { and, eq, inArray, or, isNotNull, sql } from "drizzle-orm";
 import type { Db } from "#app/db/client.server";
 import { booking, event, screeningProduct, testResult } from "#app/db/schema";
 import { bookingStage, canTake } from "#app/domain/booking-lifecycle";
@@ -17,6 +17,7 @@ import { normaliseBookingReference } from "#app/domain/booking-reference";
 import {
   compareMyBookings,
   isListedBooking,
+  MONEY_TAKEN_STATUSES,
   mapLink,
   myBookingState,
   type MyBookingState,
@@ -176,7 +177,10 @@ function toMyBooking(
 /** `isListedBooking` as a condition: what the query fetches, the rule then checks. */
 const listedWhere = or(
   eq(booking.status, "confirmed"),
-  and(eq(booking.status, "cancelled"), isNotNull(booking.confirmedAt)),
+  and(
+    eq(booking.status, "cancelled"),
+    or(isNotNull(booking.confirmedAt), inArray(booking.paymentStatus, [...MONEY_TAKEN_STATUSES])),
+  ),
   and(eq(booking.status, "awaiting_payment"), eq(booking.paymentStatus, "pending")),
 );
 
