@@ -49,9 +49,9 @@ export default function handleRequest(
   if (shareable)
     for (const [name, value] of Object.entries(sharedPageHeaders(PAGE_CACHE_SECONDS)))
       responseHeaders.set(name, value);
-  const page = (
+  const page = (context: EntryContext) => (
     <NonceProvider value={nonce}>
-      <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+      <ServerRouter context={context} url={request.url} nonce={nonce} />
     </NonceProvider>
   );
   const answer = (body: BodyInit) => {
@@ -61,7 +61,12 @@ export default function handleRequest(
     if (responseStatusCode === 405) responseHeaders.set("Allow", "GET, HEAD");
     return new Response(body, { headers: responseHeaders, status: responseStatusCode });
   };
-  const whole = scripts ? undefined : renderedAtOnce(page);
+  // `ServerRouter` takes a reader of the hydration data's stream each time it renders, which a
+  // page without scripts never reads: the string render gets a stream of its own, so the stream
+  // below can still take the real one.
+  const whole = scripts
+    ? undefined
+    : renderedAtOnce(page({ ...routerContext, serverHandoffStream: new ReadableStream() }));
   if (whole !== undefined) return answer(whole);
 
   return new Promise<Response>((resolve, reject) => {
@@ -74,7 +79,7 @@ export default function handleRequest(
         ? "onAllReady"
         : "onShellReady";
 
-    const { pipe, abort } = renderToPipeableStream(page, {
+    const { pipe, abort } = renderToPipeableStream(page(routerContext), {
       nonce: nonce || undefined,
       [readyOption]() {
         renderErrors.shellReady();

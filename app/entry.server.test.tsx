@@ -1,0 +1,130 @@
+import { Suspense } from "react";
+// React Router's own handler, without Express: what is tested is the entry it calls.
+// eslint-disable-next-line no-restricted-imports
+import { createRequestHandler, Outlet, type ServerBuild } from "react-router";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import * as entry from "./entry.server";
+import { log } from "./services/log.server";
+
+/**
+ * Script-free pages through React Router's own request handler and this site's entry, so that
+ * React Router's `ServerRouter` is rendered as in production: once as a string and, when that
+ * cannot give the page, again as a stream.
+ */
+
+function Broken(): never {
+  throw new Error("broken page");
+}
+
+const pages = {
+  fine: () => <main>All well</main>,
+  broken: () => <Broken />,
+  "broken-part": () => (
+    <main>
+      <Suspense fallback={<p>Part to come</p>}>
+        <Broken />
+      </Suspense>
+    </main>
+  ),
+};
+
+function Root() {
+  return (
+    <html lang="en-GB">
+      <body>
+        <Outlet />
+      </body>
+    </html>
+  );
+}
+
+function RootError() {
+  return (
+    <html lang="en-GB">
+      <body>
+        <h1>Something went wrong</h1>
+      </body>
+    </html>
+  );
+}
+
+function build(): ServerBuild {
+  const manifestRoute = (id: string, parentId?: string, path?: string) => ({
+    id,
+    parentId,
+    path,
+    module: "",
+    hasAction: false,
+    hasLoader: false,
+    hasClientAction: false,
+    hasClientLoader: false,
+    hasClientMiddleware: false,
+    hasErrorBoundary: id === "root",
+  });
+  const routes: Record<string, unknown> = {
+    root: { id: "root", path: "", module: { default: Root, ErrorBoundary: RootError } },
+  };
+  const manifest: Record<string, unknown> = { root: manifestRoute("root", undefined, "") };
+  for (const [path, Page] of Object.entries(pages)) {
+    routes[path] = { id: path, parentId: "root", path, module: { default: Page } };
+    manifest[path] = manifestRoute(path, "root", path);
+  }
+  return {
+    entry: { module: entry },
+    routes,
+    assets: { entry: { imports: [], module: "" }, routes: manifest, url: "", version: "test" },
+    publicPath: "/",
+    assetsBuildDirectory: "",
+    future: {},
+    ssr: true,
+    isSpaMode: false,
+    prerender: [],
+    routeDiscovery: { mode: "lazy", manifestPath: "/__manifest" },
+  } as unknown as ServerBuild;
+}
+
+const handle = createRequestHandler(build(), "production");
+const get = (path: string) =>
+  handle(new Request(`http://site.test/${path}`), { cspNonce: "", clientAddress: "" });
+
+/** The errors logged while `run` runs, by message. */
+async function loggedWhile<T>(run: () => Promise<T>) {
+  const logged: string[] = [];
+  vi.spyOn(log, "error").mockImplementation(((details: { err?: Error }) => {
+    logged.push(details.err?.message ?? "?");
+  }) as never);
+  const result = await run();
+  return { result, logged };
+}
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+describe("a page without scripts", () => {
+  it("is sent whole, as one document", async () => {
+    const { result: response, logged } = await loggedWhile(() => get("fine"));
+    expect(response.status).toBe(200);
+    const html = await response.text();
+    expect(html.startsWith("<!DOCTYPE html>")).toBe(true);
+    expect(html).toContain("<main>All well</main>");
+    expect(logged).toEqual([]);
+  });
+
+  it("that fails answers 500 with the error page, and the log names the page's own error", async () => {
+    const { result: response, logged } = await loggedWhile(() => get("broken"));
+    expect(response.status).toBe(500);
+    expect(await response.text()).toContain("Something went wrong");
+    expect(logged).toEqual(["broken page"]);
+  });
+
+  it("with a part that fails is sent as a stream, which logs that part's error", async () => {
+    const { result: response, logged } = await loggedWhile(async () => {
+      const answer = await get("broken-part");
+      return { status: answer.status, html: await answer.text() };
+    });
+    expect(response.status).toBe(200);
+    expect(response.html).toContain("Part to come");
+    expect(logged).toEqual(["broken page"]);
+  });
+});
