@@ -1,6 +1,10 @@
 import { useEffect, useState, type ReactNode } from "react";
 import { Link } from "#app/components/link";
-import { holdWarningDue } from "#app/domain/booking-lifecycle";
+import {
+  holdWarningDue,
+  type MoreTimeAnswer,
+  type MoreTimeState,
+} from "#app/domain/booking-lifecycle";
 import { bookingPaths } from "#app/domain/booking-paths";
 import { formatLondonTime, formatMinutesFromNow } from "#app/domain/date-labels";
 
@@ -76,40 +80,50 @@ export function HoldNotice({
         )}
         {ended && lapsed}
       </div>
-      {children}
+      {/* Once the end has come, more time is not the page's to give. */}
+      {!ended && children}
     </div>
   );
 }
 
 /** The button that asks for more time, sent with the page's form as `intent`. */
 export const MORE_TIME_INTENT = "more-time";
-const MORE_TIME_HINT = "If you need longer, choose “I need more time”.";
 
-/** What asking for more time came to (`extendHold`'s answer, `not-found` aside). */
-export type MoreTimeAnswer = "extended" | "capped" | "not-needed" | "ended";
+const MORE_TIME_WORDS: Record<MoreTimeAnswer, (slot: string, until: string) => string> = {
+  extended: (slot, until) => `Done: we are now holding ${slot} for you until ${until}.`,
+  "not-needed": (slot, until) =>
+    `You already have the full time: we are holding ${slot} for you until ${until}.`,
+  capped: (slot, until) =>
+    `We cannot hold ${slot} for you any longer than ${until}: that is the most time we can give.`,
+  paying: (_slot, until) =>
+    `You have started paying, so we cannot give more time. Please finish paying by ${until}.`,
+  ended: (slot) => `We have already stopped holding ${slot}, so we cannot give more time.`,
+};
 
 /**
- * "I need more time" while it can be given (`offered`), or why it cannot, and what asking came to.
- * It is a submit button of the page's own form, so a consent form's answers travel with it.
- * `whenItEnds` says what happens on this page if the time runs out once no more can be given.
+ * "I need more time" while it can be given, or why it cannot, and what asking came to, in a live
+ * region that is there from the start, so that the answer is read out. It is a submit button of
+ * the page's own form, so a consent form's answers travel with it. `whenCapped` says what happens
+ * on this page if the time runs out once no more can be given.
  */
 export function MoreTimeOffer({
   slot,
   until,
-  offered,
+  state,
   answer,
-  whenItEnds,
+  whenCapped,
 }: {
   slot: string;
   until: string;
-  offered: boolean;
+  state: MoreTimeState;
   answer: MoreTimeAnswer | null;
-  whenItEnds: string;
+  whenCapped: string;
 }) {
-  const said = answer && answer !== "capped" ? MORE_TIME_WORDS[answer] : null;
+  // The page's own words already say why no more time is given; an answer says what changed.
+  const said = answer && answer !== state ? MORE_TIME_WORDS[answer](slot, until) : null;
   return (
     <>
-      {offered ? (
+      {state === "offered" && (
         <button
           className="button button--secondary"
           type="submit"
@@ -118,29 +132,22 @@ export function MoreTimeOffer({
         >
           I need more time
         </button>
-      ) : (
+      )}
+      {state === "capped" && (
         <p>
-          We cannot hold {slot} for you any longer than {until}: that is the most time we can give.{" "}
-          {whenItEnds}
+          {MORE_TIME_WORDS.capped(slot, until)} {whenCapped}
         </p>
       )}
-      {said && <p role="status">{said(slot, until)}</p>}
+      {state === "paying" && <p>{MORE_TIME_WORDS.paying(slot, until)}</p>}
+      <div role="status">{said && <p>{said}</p>}</div>
     </>
   );
 }
 
 /** The warning's second sentence: what he can still do before the end. */
-export function moreTimeHint(offered: boolean, otherwise: string): string {
-  return offered ? MORE_TIME_HINT : otherwise;
+export function moreTimeHint(state: MoreTimeState, otherwise: string): string {
+  return state === "offered" ? "If you need longer, choose “I need more time”." : otherwise;
 }
-
-const MORE_TIME_WORDS = {
-  extended: (slot: string, until: string) =>
-    `Done: we are now holding ${slot} for you until ${until}.`,
-  "not-needed": (slot: string, until: string) =>
-    `You already have the full time: we are holding ${slot} for you until ${until}.`,
-  ended: (slot: string) => `We have already stopped holding ${slot}, so we cannot give more time.`,
-};
 
 /** What happens to a form sent after the hold ended (consent.tsx keeps its answers). */
 export function HoldLapsedWords({ slot }: { slot: string }) {

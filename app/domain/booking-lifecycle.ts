@@ -207,6 +207,15 @@ export function extendedHoldEnd(
     : { ok: false, reason: "not-needed" };
 }
 
+/**
+ * Whether "I need more time" can be given now (`moreTimeFor`): it can; the hold's whole life is
+ * reached; a payment has started; or the hold has ended.
+ */
+export type MoreTimeState = "offered" | "capped" | "paying" | "ended";
+
+/** What asking for more time came to: given, not needed yet, or why not. */
+export type MoreTimeAnswer = "extended" | "not-needed" | Exclude<MoreTimeState, "offered">;
+
 /** Whether "I need more time" can still give any: false once the whole life is reached. */
 export function canExtendHold(
   hold: { createdAt: Date; holdExpiresAt: Date },

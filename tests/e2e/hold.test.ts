@@ -217,10 +217,12 @@ describe("the hold's end at checkout", () => {
       `we are now holding 10:00 for you until ${london(extended)}`,
     );
 
-    // The end comes while the page is open: it says so, and where to go.
+    // The end comes while the page is open: it says so, and what he can do; more time is no
+    // longer the page's to give.
     await page.clock.runFor(extended.getTime() - Date.now() + 30_000);
-    await expect.poll(() => alert.textContent()).toContain("To book, please choose a time again");
+    await expect.poll(() => alert.textContent()).toContain("You can still try to pay");
     await alert.getByRole("link", { name: "choose a time again" }).waitFor();
+    expect(await page.getByRole("button", { name: "I need more time" }).count()).toBe(0);
     await expectNoAxeViolations(page);
     await page.context().close();
   });
@@ -240,15 +242,24 @@ describe("the hold's end at checkout", () => {
     expect(extended.getTime()).toBeGreaterThan(Date.now() + 10 * 60_000);
     expect(await page.locator(".hold-notice").textContent()).toContain(`until ${london(extended)}`);
 
-    // A payment has started at PayPal: the hold is no longer his to stretch.
+    // A payment has started at PayPal (in another tab, say): the hold is no longer his to
+    // stretch, and the button left on this page says so truthfully.
     await query("update booking set payment_order_id = $2 where reference = $1", [
       reference,
       `ORDER-${uniqueId()}`,
     ]);
     const end = await setHold(reference, 12, 2);
-    await page.goto(`/checkout?booking=${reference}`);
+    await page.getByRole("button", { name: "I need more time" }).click();
     const notice = page.locator(".hold-notice");
+    await notice.getByText("You have started paying, so we cannot give more time.").waitFor();
+    expect(await notice.textContent()).toContain(`Please finish paying by ${london(end)}.`);
+    expect(await notice.textContent()).not.toContain("stopped holding");
+    expect((await holdEnd(reference)).getTime()).toBe(end.getTime());
+
+    await page.goto(`/checkout?booking=${reference}`);
     expect(await page.getByRole("button", { name: "I need more time" }).count()).toBe(0);
+    expect(await notice.textContent()).toContain("You have started paying");
+    expect(await notice.textContent()).not.toContain("the most time we can give");
     expect(await notice.getByRole("alert").textContent()).toContain(
       `ends soon, at ${london(end)}. Please pay before then.`,
     );

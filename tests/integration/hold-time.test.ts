@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { booking } from "#app/db/schema";
 import { submitConsentKeepingAnswers } from "#app/services/booking/consent.server";
-import { extendHold, moreTimeOffered } from "#app/services/booking/hold.server";
+import { extendHold, moreTimeFor } from "#app/services/booking/hold.server";
 import { findBookingForUser } from "#app/services/booking/view.server";
 import { testDatabaseForThisFile } from "#tests/support/database";
 import {
@@ -68,21 +68,29 @@ describe("extendHold", () => {
   });
 });
 
-describe("moreTimeOffered", () => {
-  it("offers more time for a live hold until a payment has started, as extendHold gives it", async () => {
+describe("moreTimeFor", () => {
+  it("says what extendHold would do: give more time, not past the whole life, and not once a payment has started", async () => {
     const { patient, held } = await heldAtTen();
     const input = { userId: patient.id, reference: held.reference };
     const view = async (now: Date) => (await findBookingForUser(database.db, input, now))!;
-    expect(moreTimeOffered(await view(at(12)))).toBe(true);
-    expect(moreTimeOffered(await view(at(16)))).toBe(false);
+    expect(moreTimeFor(await view(at(12)))).toBe("offered");
+    expect(moreTimeFor(await view(at(16)))).toBe("ended");
+
+    await database.db
+      .update(booking)
+      .set({ holdExpiresAt: at(30) })
+      .where(eq(booking.id, held.id));
+    expect(moreTimeFor(await view(at(28)))).toBe("capped");
+    expect(await extendHold(database.db, input, at(28))).toMatchObject({ reason: "capped" });
 
     // Consented, with a PayPal order made: the payment has started.
     await database.db
       .update(booking)
-      .set({ status: "awaiting_payment", paymentOrderId: "ORDER-STARTED" })
+      .set({ status: "awaiting_payment", paymentOrderId: "ORDER-STARTED", holdExpiresAt: at(15) })
       .where(eq(booking.id, held.id));
-    expect(moreTimeOffered(await view(at(12)))).toBe(false);
-    expect(await extendHold(database.db, input, at(12))).toEqual({ ok: false, reason: "ended" });
+    expect(moreTimeFor(await view(at(12)))).toBe("paying");
+    expect(await extendHold(database.db, input, at(12))).toEqual({ ok: false, reason: "paying" });
+    expect(await endOf(held.id)).toEqual(at(15));
   });
 });
 

@@ -9,7 +9,6 @@ import {
   MORE_TIME_INTENT,
   MoreTimeOffer,
   moreTimeHint,
-  type MoreTimeAnswer,
 } from "#app/components/hold-notice";
 import { Link } from "#app/components/link";
 import { OrderSummary } from "#app/components/order-summary";
@@ -19,7 +18,7 @@ import { config } from "#app/config.server";
 import { db } from "#app/db/client.server";
 import { formatLondonTime, formatLongDate } from "#app/domain/date-labels";
 import { PAYMENT_MESSAGES, startPayment } from "#app/services/booking/checkout.server";
-import { extendHold, moreTimeOffered } from "#app/services/booking/hold.server";
+import { askForMoreTime, moreTimeFor } from "#app/services/booking/hold.server";
 import { findBookingForUser } from "#app/services/booking/view.server";
 import { requireUser } from "#app/services/guards.server";
 import { paymentProviderName } from "#app/services/payments/provider.server";
@@ -75,7 +74,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     {
       booking,
       renderedAt: new Date(),
-      moreTime: moreTimeOffered(booking),
+      moreTime: moreTimeFor(booking),
       provider: paymentProviderName(),
       paypalClientId: config().PAYPAL_CLIENT_ID ?? null,
       notice: notice && message ? { kind: notice, message } : null,
@@ -93,12 +92,10 @@ export async function action({ request }: Route.ActionArgs) {
   const reference = new URL(request.url).searchParams.get("booking") ?? "";
   const form = await readForm(request);
   if (form.get("intent") === MORE_TIME_INTENT) {
-    const result = await extendHold(db(), { userId: user.id, reference });
-    if (!result.ok && result.reason === "not-found") throw data(null, { status: 404 });
-    const moreTime: MoreTimeAnswer = result.ok
-      ? "extended"
-      : (result.reason as Exclude<MoreTimeAnswer, "extended">);
-    return data({ moreTime }, { status: result.ok ? 200 : 409, headers: NO_STORE });
+    const moreTime = await askForMoreTime(db(), { userId: user.id, reference });
+    if (moreTime === "not-found") throw data(null, { status: 404 });
+    const status = moreTime === "extended" ? 200 : 409;
+    return data({ moreTime }, { status, headers: NO_STORE });
   }
   const origin = config().publicBaseUrl;
   const result = await startPayment(db(), {
@@ -170,7 +167,8 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
                   warningHint={moreTimeHint(moreTime, "Please pay before then.")}
                   lapsed={
                     <p>
-                      To book, please{" "}
+                      You can still try to pay: if {booking.slotStart} is still free, we may be able
+                      to hold it for you again. If not, please{" "}
                       <Link to={bookingPaths.chooseTime(booking.eventId)}>choose a time again</Link>
                       .
                     </p>
@@ -180,9 +178,9 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
                     <MoreTimeOffer
                       slot={booking.slotStart}
                       until={until}
-                      offered={moreTime}
+                      state={moreTime}
                       answer={moreTimeAnswer}
-                      whenItEnds="If the time runs out before you pay, you can choose a time again."
+                      whenCapped="If the time runs out before you pay, you can choose a time again."
                     />
                   </Form>
                 </HoldNotice>

@@ -10,7 +10,6 @@ import {
   MORE_TIME_INTENT,
   MoreTimeOffer,
   moreTimeHint,
-  type MoreTimeAnswer,
 } from "#app/components/hold-notice";
 import { OrderSummary } from "#app/components/order-summary";
 import { SlotPicker } from "#app/components/slot-picker";
@@ -24,7 +23,7 @@ import {
   ConsentStepFailed,
   submitConsentKeepingAnswers,
 } from "#app/services/booking/consent.server";
-import { extendHold, moreTimeOffered } from "#app/services/booking/hold.server";
+import { askForMoreTime, moreTimeFor } from "#app/services/booking/hold.server";
 import { bookingPage } from "#app/services/booking/page.server";
 import { findBookingForUser } from "#app/services/booking/view.server";
 import { requireUser } from "#app/services/guards.server";
@@ -51,7 +50,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   const belongs = bookingPageFor(booking, "consent");
   if (belongs !== "consent") throw redirect(bookingJourneyPath(belongs, booking.reference));
   return data(
-    { booking, renderedAt: new Date(), moreTime: moreTimeOffered(booking) },
+    { booking, renderedAt: new Date(), moreTime: moreTimeFor(booking) },
     { headers: NO_STORE },
   );
 }
@@ -67,12 +66,10 @@ export async function action({ request, context }: Route.ActionArgs) {
   delete values.slotTime;
 
   if (intent === MORE_TIME_INTENT) {
-    const result = await extendHold(db(), { userId: user.id, reference });
-    if (!result.ok && result.reason === "not-found") throw data(null, { status: 404 });
-    const moreTime: MoreTimeAnswer = result.ok
-      ? "extended"
-      : (result.reason as Exclude<MoreTimeAnswer, "extended">);
-    return data({ moreTime, values }, { status: result.ok ? 200 : 409, headers: NO_STORE });
+    const moreTime = await askForMoreTime(db(), { userId: user.id, reference });
+    if (moreTime === "not-found") throw data(null, { status: 404 });
+    const status = moreTime === "extended" ? 200 : 409;
+    return data({ moreTime, values }, { status, headers: NO_STORE });
   }
 
   const parsed = parseConsentForm(values);
@@ -236,9 +233,9 @@ function ConsentStep({ loaderData, actionData }: Route.ComponentProps) {
                 <MoreTimeOffer
                   slot={booking.slotStart}
                   until={until}
-                  offered={loaderData.moreTime}
+                  state={loaderData.moreTime}
                   answer={moreTimeAnswer}
-                  whenItEnds="If the time runs out, your answers are kept."
+                  whenCapped="If the time runs out, your answers are kept."
                 />
               )}
             </HoldNotice>

@@ -19,6 +19,8 @@ import {
   PLACE_STATUSES,
   type BookingStage,
   type BookingStatus,
+  type MoreTimeAnswer,
+  type MoreTimeState,
 } from "#app/domain/booking-lifecycle";
 import { bookingEligibility, type EligibilityProblem } from "#app/domain/eligibility";
 import { isPaidEvent } from "#app/domain/pricing";
@@ -576,7 +578,9 @@ export type ExtendResult =
   | { ok: true; holdExpiresAt: Date }
   /** the hold's whole life is reached; or it already has its full time ahead */
   | { ok: false; reason: "capped" | "not-needed"; holdExpiresAt: Date }
-  /** the hold has ended, is being paid for, or is not this person's */
+  /** a payment has started (an order exists, or PayPal is checking one) */
+  | { ok: false; reason: "paying" }
+  /** the hold has ended, or is not this person's */
   | { ok: false; reason: "ended" | "not-found" };
 
 /**
@@ -599,12 +603,10 @@ export async function extendHold(
       .where(and(eq(booking.reference, reference), eq(booking.userId, input.userId)))
       .for("update");
     if (!row) return { ok: false, reason: "not-found" };
-    if (
-      !canTake(bookingStage(row), "extend") ||
-      row.paymentStatus === "pending" ||
-      !isHoldLive(row, now)
-    )
-      return { ok: false, reason: "ended" };
+    if (!isHoldLive(row, now)) return { ok: false, reason: "ended" };
+    const stage = bookingStage(row);
+    if (stage === "awaiting_payment") return { ok: false, reason: "paying" };
+    if (!canTake(stage, "extend")) return { ok: false, reason: "ended" };
     const extension = extendedHoldEnd(
       { createdAt: row.createdAt, holdExpiresAt: row.holdExpiresAt! },
       now,
@@ -619,23 +621,28 @@ export async function extendHold(
   });
 }
 
+/** "I need more time" as a page asks for it: what came of it, in the page's words' terms. */
+export async function askForMoreTime(
+  db: Db,
+  input: { userId: string; reference: string },
+): Promise<MoreTimeAnswer | "not-found"> {
+  const result = await extendHold(db, input);
+  return result.ok ? "extended" : result.reason;
+}
+
 /**
- * Whether a page offers "I need more time": a live hold nobody is paying for yet, short of its whole
- * life (`extendHold` checks the same when asked).
+ * Whether "I need more time" can be given to a hold now, and if not, why: the same rules
+ * `extendHold` applies when asked, so a page offers only what the service gives.
  */
-export function moreTimeOffered(hold: {
+export function moreTimeFor(hold: {
   stage: BookingStage;
   holdActive: boolean;
   createdAt: Date;
   holdExpiresAt: Date | null;
-}): boolean {
-  return (
-    hold.holdActive &&
-    canTake(hold.stage, "extend") &&
-    hold.holdExpiresAt !== null &&
-    canExtendHold(
-      { createdAt: hold.createdAt, holdExpiresAt: hold.holdExpiresAt },
-      config().HOLD_MINUTES,
-    )
-  );
+}): MoreTimeState {
+  if (!hold.holdActive || hold.holdExpiresAt === null) return "ended";
+  if (hold.stage === "awaiting_payment") return "paying";
+  if (!canTake(hold.stage, "extend")) return "ended";
+  const { createdAt, holdExpiresAt } = hold;
+  return canExtendHold({ createdAt, holdExpiresAt }, config().HOLD_MINUTES) ? "offered" : "capped";
 }
