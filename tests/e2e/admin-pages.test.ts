@@ -153,6 +153,22 @@ it("covers every back-office page but the downloads", () => {
   ]);
 });
 
+it("answers a made-up notice in the address with the page itself, not a 500", async () => {
+  const page = await newPage(browser());
+  await jars.admin!.into(page.context());
+  for (const path of [
+    "/admin/refunds?refund=toString",
+    "/admin/refunds?refund=__proto__",
+    "/admin/staff?done=constructor",
+    `/admin/events/${ids.eventId}?saved=toString`,
+  ]) {
+    const response = await page.goto(path);
+    expect(response?.status(), path).toBe(200);
+    expect(await page.getByRole("heading", { level: 1 }).count(), path).toBe(1);
+  }
+  await page.context().close();
+});
+
 describe.each(pages)("$path", (entry) => {
   it("has one heading, no axe violations, no browser errors, and fits 768 px", async () => {
     const page = await newPage(browser(), { viewport: { width: 768, height: 1024 } });

@@ -438,6 +438,10 @@ describe("coming back from PayPal's page without paying", () => {
     expect(await page.locator("main").textContent()).toContain(
       "You cancelled the payment. Your time is still held: you can pay below.",
     );
+    // A made-up notice in the address is no notice, not a broken page.
+    const madeUp = await page.goto(`/checkout?booking=${live.reference}&payment=__proto__`);
+    expect(madeUp?.status()).toBe(200);
+    await page.getByRole("heading", { name: "Checkout" }).waitFor();
     await query("update booking set status = 'expired' where id = $1", [live.id]);
 
     const lapsed = await booking(awaiting(new Date(Date.now() - 60_000), "10:30"));

@@ -31,6 +31,7 @@ import type { RefundRun } from "#app/services/payments/refunds.server";
 import { staffRoute } from "#app/services/guards.server";
 import { NO_STORE, pipeHeaders } from "#app/utils/headers";
 import { readForm } from "#app/utils/http.server";
+import { ownEntry } from "#app/utils/own-entry";
 
 export const meta = ({ data: loaded }: Route.MetaArgs) =>
   pageMeta(loaded ? loaded.event.name : "Event", "Manage a screening event.");
@@ -102,10 +103,7 @@ export const loader = staffRoute("event:edit", async (args: Route.LoaderArgs, st
       choices: await eventFormChoices(db()),
       confirmCancel:
         search.get("cancel") === "confirm" && row.status !== "cancelled" && !detail.ended,
-      notice:
-        saved && Object.hasOwn(SAVED_NOTICES, saved)
-          ? SAVED_NOTICES[saved as keyof typeof SAVED_NOTICES]
-          : null,
+      notice: ownEntry(SAVED_NOTICES, saved) ?? null,
       canSeeAttendees: can(staff, "attendee:read"),
     },
     { headers: NO_STORE },

@@ -10,6 +10,7 @@ import { owedPatientRefunds, retryOwedRefund } from "#app/services/payments/owed
 import { staffRoute } from "#app/services/guards.server";
 import { NO_STORE, pipeHeaders } from "#app/utils/headers";
 import { readForm } from "#app/utils/http.server";
+import { ownEntry } from "#app/utils/own-entry";
 
 export const meta = () => pageMeta("Refunds owed to patients", "Refunds still to be made.");
 export const headers = pipeHeaders;
@@ -23,7 +24,6 @@ const RETRY_MESSAGES = {
     "The refund failed again. Refund it in PayPal by hand, then press Try again to record it.",
   "not-found": "That booking has no refund owed.",
 } as const;
-type RetryMessage = keyof typeof RETRY_MESSAGES;
 
 /** Refunds owed to patients who cancelled in time (references and amounts only: no one's details). */
 export const loader = staffRoute("event:cancel", async (args: Route.LoaderArgs) => {
@@ -32,8 +32,7 @@ export const loader = staffRoute("event:cancel", async (args: Route.LoaderArgs) 
   return data(
     {
       owedRefunds,
-      retryMessage:
-        retried && retried in RETRY_MESSAGES ? RETRY_MESSAGES[retried as RetryMessage] : null,
+      retryMessage: ownEntry(RETRY_MESSAGES, retried) ?? null,
     },
     { headers: NO_STORE },
   );

@@ -22,6 +22,7 @@ import {
 } from "#app/services/staff.server";
 import { NO_STORE, pipeHeaders } from "#app/utils/headers";
 import { readForm } from "#app/utils/http.server";
+import { ownEntry } from "#app/utils/own-entry";
 
 export const meta = () => pageMeta("Staff", "Who can use the back office, and what they can do.");
 export const headers = pipeHeaders;
@@ -38,9 +39,7 @@ const DONE_MESSAGES = {
 } as const;
 
 function doneMessage(value: string | null): string | null {
-  return value && Object.hasOwn(DONE_MESSAGES, value)
-    ? DONE_MESSAGES[value as keyof typeof DONE_MESSAGES]
-    : null;
+  return ownEntry(DONE_MESSAGES, value) ?? null;
 }
 
 export const loader = staffRoute("staff:manage", async (args: Route.LoaderArgs, staff) => {

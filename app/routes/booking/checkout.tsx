@@ -26,6 +26,7 @@ import { NO_STORE, pipeHeaders } from "#app/utils/headers";
 import { readForm } from "#app/utils/http.server";
 import { bookingJourneyPath, bookingPageFor, bookingPaths } from "#app/domain/booking-paths";
 import { NEEDS_SCRIPTS } from "#app/utils/page-scripts";
+import { ownEntry } from "#app/utils/own-entry";
 
 /**
  * PayPal's buttons (and their SDK) load only on this page, and only in the browser: the server
@@ -67,9 +68,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   const message =
     notice === "cancelled" && !booking.holdActive
       ? CANCELLED_AFTER_HOLD
-      : notice && notice in CHECKOUT_NOTICES
-        ? CHECKOUT_NOTICES[notice as keyof typeof CHECKOUT_NOTICES]
-        : null;
+      : (ownEntry(CHECKOUT_NOTICES, notice) ?? null);
   return data(
     {
       booking,
