@@ -86,7 +86,8 @@ describe("checkInSchema", () => {
 
 describe("applyCheckIn", () => {
   const arrive = command({ intent: "arrived", bookingId: BOOKING });
-  const miss = command({ intent: "no-show", bookingId: BOOKING });
+  const miss = command({ intent: "no-show", bookingId: BOOKING, from: "waiting" });
+  const missArrived = command({ intent: "no-show", bookingId: BOOKING, from: "arrived" });
   const sample = command({ intent: "sample", bookingId: BOOKING, sampleId: "S-2" });
 
   it("marks someone waiting as arrived", () => {
@@ -116,12 +117,20 @@ describe("applyCheckIn", () => {
       changed: false,
     });
   });
-  it("marks a no-show, clearing an arrival", () => {
-    expect(applyCheckIn(arrived, miss, now, ON_THE_DAY)).toMatchObject({
+  it("marks a no-show, clearing an arrival the page showed", () => {
+    expect(applyCheckIn(arrived, missArrived, now, ON_THE_DAY)).toMatchObject({
       ok: true,
       to: "no_show",
       changes: { noShowAt: now, arrivedAt: null },
     });
+  });
+  it("refuses a no-show from a page that showed him waiting, when he has since arrived", () => {
+    expect(applyCheckIn(arrived, miss, now, ON_THE_DAY)).toEqual({
+      ok: false,
+      error: CHECK_IN_MESSAGES.changedMeanwhile,
+      field: "checkIn",
+    });
+    expect(applyCheckIn(waiting, missArrived, now, ON_THE_DAY)).toMatchObject({ ok: false });
   });
   it("refuses a no-show once a sample is taken", () => {
     expect(applyCheckIn(sampled, miss, now, ON_THE_DAY)).toEqual({
@@ -187,7 +196,7 @@ describe("check-in before the appointment's day", () => {
 
   it("refuses arrived, no-show and sample taken", () => {
     const arrive = command({ intent: "arrived", bookingId: BOOKING });
-    const miss = command({ intent: "no-show", bookingId: BOOKING });
+    const miss = command({ intent: "no-show", bookingId: BOOKING, from: "waiting" });
     const sample = command({ intent: "sample", bookingId: BOOKING, sampleId: "S-1" });
     expect(applyCheckIn(waiting, arrive, tenDaysBefore, early)).toEqual(refusal);
     expect(applyCheckIn(waiting, miss, tenDaysBefore, early)).toEqual(refusal);

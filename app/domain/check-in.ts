@@ -68,7 +68,12 @@ export const checkInSchema = z.discriminatedUnion(
   "intent",
   [
     z.object({ intent: z.literal("arrived"), bookingId }),
-    z.object({ intent: z.literal("no-show"), bookingId }),
+    /** `from` is the state the page showed, so a stale page cannot wipe out an arrival. */
+    z.object({
+      intent: z.literal("no-show"),
+      bookingId,
+      from: z.enum(["waiting", "arrived"], { error: CHECK_IN_MESSAGES.intent }),
+    }),
     z.object({ intent: z.literal("sample"), bookingId, sampleId: sampleIdField }),
     /** `from` is the state the page showed, so a stale page cannot undo something else. */
     z.object({
@@ -143,6 +148,9 @@ export function applyCheckIn(
       if (from === "no_show") return unchanged;
       if (from === "sample_taken")
         return { ok: false, error: CHECK_IN_MESSAGES.noShowAfterSample, field: "checkIn" };
+      // He was marked arrived on another tablet after this page was loaded: that stands.
+      if (from !== command.from)
+        return { ok: false, error: CHECK_IN_MESSAGES.changedMeanwhile, field: "checkIn" };
       return to({ noShowAt: now, arrivedAt: null });
     case "sample":
       if (from === "sample_taken") {

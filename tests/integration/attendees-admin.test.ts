@@ -347,7 +347,12 @@ describe("the attendee list", () => {
 
 describe("check-in", () => {
   const arrived = (bookingId: string): CheckInCommand => ({ intent: "arrived", bookingId });
-  const noShow = (bookingId: string): CheckInCommand => ({ intent: "no-show", bookingId });
+  /** A no-show from a page that showed him `from`. */
+  const noShow = (bookingId: string, from: "waiting" | "arrived" = "waiting"): CheckInCommand => ({
+    intent: "no-show",
+    bookingId,
+    from,
+  });
   const sample = (bookingId: string, sampleId: string): CheckInCommand => ({
     intent: "sample",
     bookingId,
@@ -415,7 +420,14 @@ describe("check-in", () => {
     });
     expect((await stored(id)).arrivedAt).toEqual(later(5));
 
-    expect(await checkIn(staff, ev.id, noShow(id), 7)).toMatchObject({
+    // A tablet whose page still showed him waiting cannot wipe out the arrival...
+    expect(await checkIn(staff, ev.id, noShow(id, "waiting"), 7)).toMatchObject({
+      outcome: "refused",
+      message: CHECK_IN_MESSAGES.changedMeanwhile,
+    });
+    expect((await stored(id)).arrivedAt).toEqual(later(5));
+    // ...one that showed the arrival can mark him a no-show.
+    expect(await checkIn(staff, ev.id, noShow(id, "arrived"), 7)).toMatchObject({
       changed: true,
       to: "no_show",
     });

@@ -246,6 +246,7 @@ function CheckInControls({
       {(row.checkIn === "waiting" || row.checkIn === "arrived") && (
         <Form method="post" action={formAction}>
           {hidden}
+          <input type="hidden" name="from" value={row.checkIn} />
           <button
             type="submit"
             name="intent"
