@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, isNotNull, ne, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, isNotNull, isNull, ne, or, sql } from "drizzle-orm";
 import type { Db } from "#app/db/client.server";
 import { booking, consent, event, profile, testResult, user } from "#app/db/schema";
 import { bookingStage, canTake, isHoldLive } from "#app/domain/booking-lifecycle";
@@ -100,7 +100,7 @@ const iso = (value: Date | null) => (value ? value.toISOString() : null);
  */
 async function loadAttendees(
   db: Db,
-  eventId: string,
+  { id: eventId, eventDate }: Pick<AttendeeEvent, "id" | "eventDate">,
   now: Date,
 ): Promise<{ active: AttendeeRow[]; cancelled: AttendeeRow[] }> {
   const rows = await db
@@ -134,27 +134,46 @@ async function loadAttendees(
       row.paymentStatus === "pending" ||
       isHoldLive(row, now),
   );
+  // A booking's consent: given while booking (it names the booking), or on the stand-alone form
+  // for his test's day (it names him and the day, as the e-mailed consent link asks).
   const consents =
     shown.length === 0
       ? []
       : await db
           .select({
             bookingId: consent.bookingId,
+            userId: consent.userId,
             wordingVersion: consent.wordingVersion,
             agreedAt: consent.agreedAt,
           })
           .from(consent)
           .where(
-            inArray(
-              consent.bookingId,
-              shown.map((row) => row.bookingId),
+            or(
+              inArray(
+                consent.bookingId,
+                shown.map((row) => row.bookingId),
+              ),
+              and(
+                isNull(consent.bookingId),
+                eq(consent.testDate, eventDate),
+                inArray(
+                  consent.userId,
+                  shown.map((row) => row.userId),
+                ),
+              ),
             ),
           )
           .orderBy(desc(consent.agreedAt));
+  // A consent for the day belongs to his confirmed booking (he may also have a cancelled one).
+  const bookingOf = new Map<string, string>();
+  for (const row of shown)
+    if (!bookingOf.has(row.userId) || row.status === "confirmed")
+      bookingOf.set(row.userId, row.bookingId);
   const newestConsent = new Map<string, { wordingVersion: string; agreedAt: string }>();
   for (const row of consents) {
-    if (row.bookingId && !newestConsent.has(row.bookingId))
-      newestConsent.set(row.bookingId, {
+    const bookingId = row.bookingId ?? bookingOf.get(row.userId);
+    if (bookingId && !newestConsent.has(bookingId))
+      newestConsent.set(bookingId, {
         wordingVersion: row.wordingVersion,
         agreedAt: row.agreedAt.toISOString(),
       });
@@ -251,7 +270,7 @@ export async function viewAttendees(
   const found = await findAttendeeEvent(db, eventId);
   if (!found) return null;
   const query = cleanSearch(search);
-  const all = await loadAttendees(db, found.id, now);
+  const all = await loadAttendees(db, found, now);
   const active = all.active.filter((row) => matchesAttendeeSearch(row, query));
   const cancelled = all.cancelled.filter((row) => matchesAttendeeSearch(row, query));
   const waitlist = (await waitlistForStaff(db, found.id, now)).filter((row) =>
@@ -295,7 +314,7 @@ export async function printAttendees(
   assertCan(actor, "attendee:read");
   const found = await findAttendeeEvent(db, eventId);
   if (!found) return null;
-  const { active } = await loadAttendees(db, found.id, now);
+  const { active } = await loadAttendees(db, found, now);
   await auditShown(db, actor, "attendees.print", found.id, active);
   return { event: found, rows: active };
 }
@@ -312,7 +331,7 @@ export async function exportLabCsv(
   assertCan(actor, "lab-csv:export");
   const found = await findAttendeeEvent(db, eventId);
   if (!found) return null;
-  const { active } = await loadAttendees(db, found.id, now);
+  const { active } = await loadAttendees(db, found, now);
   const sampled = active.filter((row) => row.status === "confirmed" && row.sampleId !== null);
   const rows: LabCsvRow[] = sampled.map((row) => ({
     reference: row.reference,

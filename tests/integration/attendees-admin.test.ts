@@ -11,7 +11,7 @@ import {
   recordCheckIn,
   viewAttendees,
 } from "#app/services/attendees.server";
-import { submitConsent } from "#app/services/booking/consent.server";
+import { recordConsent, submitConsent } from "#app/services/booking/consent.server";
 import { testDatabaseForThisFile } from "#tests/support/database";
 import {
   auditRows,
@@ -332,6 +332,39 @@ describe("the attendee list", () => {
       now: DAY,
     });
     expect(nobody!.active).toEqual([]);
+  });
+
+  it("shows consent given on the stand-alone form for his test's day, as the e-mailed link asks", async () => {
+    const { db } = database;
+    const ev = await insertFreeEvent(db, { name: `Door Consent Screening ${uniqueId()}` });
+    const walkIn = await person({ firstName: "Walter", lastName: "Doorstep" });
+    const row = await book(ev.id, walkIn.id, { slotTime: "10:00" });
+    // He also had a booking here that was cancelled: the consent belongs to the one he kept.
+    await book(ev.id, walkIn.id, { slotTime: "11:00", status: "cancelled" });
+    const coordinatorActor = await coordinator();
+    const consentOf = async () =>
+      (await viewAttendees(db, coordinatorActor, { eventId: ev.id, now: DAY }))!.active.find(
+        (attendee) => attendee.bookingId === row.id,
+      )!.consent;
+    expect(await consentOf()).toBeNull();
+
+    // Another day's consent is not this test's.
+    await recordConsent(
+      db,
+      { userId: walkIn.id, testDate: "2026-06-11", form: consentForm },
+      later(1),
+    );
+    expect(await consentOf()).toBeNull();
+
+    await recordConsent(
+      db,
+      { userId: walkIn.id, testDate: "2026-06-10", form: consentForm },
+      later(5),
+    );
+    expect(await consentOf()).toEqual({
+      wordingVersion: CONSENT_WORDING_VERSION,
+      agreedAt: later(5).toISOString(),
+    });
   });
 
   it("is null for an event that does not exist or an id that cannot be one", async () => {
