@@ -398,7 +398,14 @@ function eventColumns(data: EventFormData) {
 
 export type SaveEventResult =
   | { ok: true; id: string }
-  | { ok: false; fieldErrors: FieldErrors; values: Record<string, string>; formError?: string }
+  | {
+      ok: false;
+      fieldErrors: FieldErrors;
+      values: Record<string, string>;
+      formError?: string;
+      /** the version saved meanwhile by someone else: saving again with it replaces that one */
+      seen?: string;
+    }
   | { ok: false; notFound: true };
 
 /** A new event from the form, saved as a draft (staff publish it when it is ready). */
@@ -431,13 +438,15 @@ export async function createEvent(
 /**
  * Saves an edited event. The rules against the bookings (total places at least those taken, no
  * booked time removed, the date kept while people are booked) are checked under the event's row
- * lock, so no hold can slip in between the check and the change.
+ * lock, so no hold can slip in between the check and the change. `seen` in the values is the
+ * version the form was opened at (its `updatedAt`): when someone has saved the event since, nothing
+ * is saved, so that an older page cannot quietly undo their change.
  */
 export async function updateEvent(
   db: Db,
   actor: StaffActor,
   eventId: string | undefined,
-  values: Record<string, string>,
+  { seen, ...values }: Record<string, string>,
   now = new Date(),
 ): Promise<SaveEventResult> {
   assertCan(actor, "event:edit");
@@ -448,6 +457,15 @@ export async function updateEvent(
     if (!row) return { ok: false, notFound: true };
     if (row.status === "cancelled")
       return { ok: false, fieldErrors: {}, values, formError: STATUS_MESSAGES.editCancelled };
+    const saved = row.updatedAt.toISOString();
+    if (seen !== undefined && seen !== saved)
+      return {
+        ok: false,
+        fieldErrors: {},
+        values,
+        formError: STATUS_MESSAGES.savedMeanwhile,
+        seen: saved,
+      };
     const checked = validateEventForm(values, {
       productIds: choices.products.map((product) => product.id),
       labs: choices.labs,

@@ -313,6 +313,44 @@ describe("creating, publishing and unpublishing", () => {
     },
   );
 
+  it("will not save over a version someone else saved after the form was opened, until asked again", async () => {
+    const { db } = database;
+    const ev = await paidEvent();
+    const version = async () =>
+      (await db.select().from(event).where(eq(event.id, ev.id)))[0]!.updatedAt.toISOString();
+    const opened = await version();
+
+    // Coordinator A saves a new venue from a page opened at `opened`.
+    const venue = eventForm(ev.productId, { addressLine1: "2 New Hall Lane", seen: opened });
+    expect(await updateEvent(db, coordinator, ev.id, venue, minutes(1))).toEqual({
+      ok: true,
+      id: ev.id,
+    });
+    const afterA = await version();
+    expect(afterA).toBe(minutes(1).toISOString());
+
+    // Coordinator B's page was opened at the same time: its save would undo the venue.
+    const lab = eventForm(ev.productId, { labName: "Other lab", seen: opened });
+    const refused = await updateEvent(db, coordinator, ev.id, lab, minutes(2));
+    expect(refused).toEqual({
+      ok: false,
+      fieldErrors: {},
+      values: eventForm(ev.productId, { labName: "Other lab" }),
+      formError: STATUS_MESSAGES.savedMeanwhile,
+      seen: afterA,
+    });
+    const [kept] = await db.select().from(event).where(eq(event.id, ev.id));
+    expect(kept!.addressLine1).toBe("2 New Hall Lane");
+    expect(kept!.updatedAt.toISOString()).toBe(afterA);
+
+    // Told, B saves again over the version he was shown: his form replaces it.
+    const again = eventForm(ev.productId, { seen: afterA });
+    expect(await updateEvent(db, coordinator, ev.id, again, minutes(3))).toEqual({
+      ok: true,
+      id: ev.id,
+    });
+  });
+
   it("will not unpublish an event people have booked, nor publish a cancelled one", async () => {
     const { db } = database;
     const ev = await paidEvent({ status: "published" });

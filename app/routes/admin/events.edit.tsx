@@ -114,6 +114,8 @@ type ActionData = {
   fieldErrors?: FieldErrors;
   values?: Record<string, string>;
   formError?: string;
+  /** the event's version the form saves over (someone else's, after a refusal) */
+  seen?: string;
   statusError?: string;
   codeErrors?: FieldErrors;
   codeValues?: Record<string, string>;
@@ -144,8 +146,14 @@ export const action = staffRoute("event:edit", async (args: Route.ActionArgs, st
       if (saved.ok) return redirect(`${here}?saved=saved`);
       if ("notFound" in saved) throw data("Event not found", { status: 404 });
       return reply(
-        { fieldErrors: saved.fieldErrors, values: saved.values, formError: saved.formError },
-        400,
+        {
+          fieldErrors: saved.fieldErrors,
+          values: saved.values,
+          formError: saved.formError,
+          // Refused for a save made meanwhile: that version; otherwise the one the form had.
+          seen: saved.seen ?? (form.get("seen")?.toString() || undefined),
+        },
+        saved.seen ? 409 : 400,
       );
     }
     case "publish":
@@ -573,6 +581,7 @@ export default function ManageEvent({ loaderData, actionData }: Route.ComponentP
             <ErrorSummary errors={errors} fieldOrder={EVENT_FIELD_ORDER} />
             <Form method="post" action={here} noValidate className="form" key={event.updatedAt}>
               <input type="hidden" name="intent" value="save" />
+              <input type="hidden" name="seen" value={actionData?.seen ?? event.updatedAt} />
               <EventFields
                 values={actionData?.values ?? loaderData.values}
                 errors={errors}
