@@ -124,7 +124,17 @@ export async function saveThresholds(
 /* Import                                                                                         */
 
 /** Looks up every booking the rows name, by reference or sample id, with what the checks need. */
-async function lookupBookings(db: Db, rows: readonly RawImportRow[]) {
+/**
+ * The bookings an import's rows name. `lockForCommit` share-locks them until the import commits, so
+ * that a sample undone at the same moment (which locks its booking to update it, and refuses once a
+ * result exists) either finishes first, and its booking no longer matches, or waits and is refused:
+ * a result never lands on a booking whose sample was just taken back.
+ */
+async function lookupBookings(
+  db: Db,
+  rows: readonly RawImportRow[],
+  { lockForCommit = false }: { lockForCommit?: boolean } = {},
+) {
   const references = [
     ...new Set(
       rows
@@ -140,27 +150,31 @@ async function lookupBookings(db: Db, rows: readonly RawImportRow[]) {
     references.length > 0 ? inArray(booking.reference, references) : undefined,
     sampleKeys.length > 0 ? inArray(sampleKeyOf, sampleKeys) : undefined,
   ].filter((condition) => condition !== undefined);
+  const select = () =>
+    db
+      .select({
+        bookingId: booking.id,
+        reference: booking.reference,
+        status: booking.status,
+        sampleId: booking.sampleId,
+        sampleTakenAt: booking.sampleTakenAt,
+        userId: booking.userId,
+        eventDate: event.eventDate,
+        dateOfBirth: profile.dateOfBirth,
+        resultId: testResult.id,
+        releasedAt: testResult.releasedAt,
+      })
+      .from(booking)
+      .innerJoin(event, eq(event.id, booking.eventId))
+      .leftJoin(profile, eq(profile.userId, booking.userId))
+      .leftJoin(testResult, eq(testResult.bookingId, booking.id))
+      .where(or(...conditions));
   const found =
     conditions.length === 0
       ? []
-      : await db
-          .select({
-            bookingId: booking.id,
-            reference: booking.reference,
-            status: booking.status,
-            sampleId: booking.sampleId,
-            sampleTakenAt: booking.sampleTakenAt,
-            userId: booking.userId,
-            eventDate: event.eventDate,
-            dateOfBirth: profile.dateOfBirth,
-            resultId: testResult.id,
-            releasedAt: testResult.releasedAt,
-          })
-          .from(booking)
-          .innerJoin(event, eq(event.id, booking.eventId))
-          .leftJoin(profile, eq(profile.userId, booking.userId))
-          .leftJoin(testResult, eq(testResult.bookingId, booking.id))
-          .where(or(...conditions));
+      : lockForCommit
+        ? await select().for("share", { of: booking })
+        : await select();
   const byReference = new Map<string, BookingCandidate>();
   const bySampleId = new Map<string, BookingCandidate[]>();
   const userOf = new Map<string, string>();
@@ -384,7 +398,7 @@ export async function commitImport(
       }),
     );
     const [{ lookup, userOf }, bands] = await Promise.all([
-      lookupBookings(tx, raw),
+      lookupBookings(tx, raw, { lockForCommit: true }),
       listThresholds(tx),
     ]);
     const rows = checkImportRows(raw, lookup, bands, londonDate(now));

@@ -1,0 +1,94 @@
+import { eq, sql } from "drizzle-orm";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { Db } from "#app/db/client.server";
+import { booking, testResult } from "#app/db/schema";
+import { commitImport, createImport } from "#app/services/results-admin.server";
+import { racingPostgresForThisFile } from "#tests/support/database";
+import {
+  insertBooking,
+  insertFreeEvent,
+  insertPatient,
+  insertStaff,
+} from "#tests/support/fixtures";
+
+/**
+ * A sample undone on the check-in page while a clinician commits the lab's file that names it, on
+ * their own connections on a real PostgreSQL server (PGlite has one connection, so it cannot
+ * race). Run with TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test.
+ */
+
+const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
+const NOW = new Date("2026-06-20T09:00:00Z");
+
+describe.skipIf(!onPostgres)(
+  onPostgres
+    ? "a result import racing an undone sample (PostgreSQL)"
+    : "a result import racing an undone sample: SKIPPED, it needs PostgreSQL (set TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test)",
+  () => {
+    const racingDb = racingPostgresForThisFile(4);
+    let db: Db;
+    beforeAll(() => {
+      db = racingDb();
+    });
+
+    it("never lands a result on a booking whose sample was taken back at that moment", async () => {
+      const ev = await insertFreeEvent(db, { eventDate: "2026-06-10" });
+      const clinician = (await insertStaff(db, ["clinician"], { clientAddress: "203.0.113.7" }))
+        .actor;
+      const patient = await insertPatient(db, { dateOfBirth: "1970-01-15" });
+      const sampled = await insertBooking(db, {
+        eventId: ev.id,
+        userId: patient.id,
+        confirmedAt: new Date("2026-06-01T09:00:00Z"),
+        sampleId: "S-RACE-1",
+        sampleTakenAt: new Date("2026-06-10T09:10:00Z"),
+      });
+      const created = await createImport(
+        db,
+        clinician,
+        {
+          filename: "lab.csv",
+          text: "reference,sample id,psa,unit,sample date\r\n,S-RACE-1,3.10,ng/ml,\r\n",
+        },
+        NOW,
+      );
+      if (!created.ok) throw new Error(created.error);
+
+      // The nurse's undo, as recordCheckIn does it: the booking locked, no result found, then
+      // (here held open while the import is committed) the sample taken off.
+      let letUndoFinish!: () => void;
+      const undoMayFinish = new Promise<void>((resolve) => (letUndoFinish = resolve));
+      let undoChecked!: () => void;
+      const undoHasChecked = new Promise<void>((resolve) => (undoChecked = resolve));
+      const undo = db.transaction(async (tx) => {
+        await tx.execute(sql`select id from booking where id = ${sampled.id} for update`);
+        const results = await tx
+          .select()
+          .from(testResult)
+          .where(eq(testResult.bookingId, sampled.id));
+        expect(results).toEqual([]);
+        undoChecked();
+        await undoMayFinish;
+        await tx
+          .update(booking)
+          .set({ sampleId: null, sampleTakenAt: null, arrivedAt: null })
+          .where(eq(booking.id, sampled.id));
+      });
+      await undoHasChecked;
+
+      const commit = commitImport(db, clinician, created.id, NOW);
+      // Give the commit every chance to run past the undo, as it could before.
+      const settledEarly = await Promise.race([
+        commit.then(() => true),
+        new Promise<false>((resolve) => setTimeout(() => resolve(false), 500)),
+      ]);
+      letUndoFinish();
+      await undo;
+      expect(settledEarly).toBe(false);
+      expect(await commit).toMatchObject({ status: "committed", imported: 0, skipped: 1 });
+      expect(
+        await db.select().from(testResult).where(eq(testResult.bookingId, sampled.id)),
+      ).toEqual([]);
+    });
+  },
+);
