@@ -26,6 +26,8 @@ export const AUDIT_ACTIONS = {
   "event.unpublish": "Unpublished an event",
   "event.cancel": "Cancelled an event (or retried its refunds)",
   "refund.retry": "Tried again a refund owed to a patient",
+  "product.create": "Made a screening product",
+  "product.update": "Changed a screening product (its price applies to events that use it)",
   "access-code.create": "Made an access code",
   "access-code.revoke": "Revoked an access code",
   "staff.two-factor": "Turned on two-factor sign-in",

@@ -177,12 +177,21 @@ export async function createProduct(
   data: ProductFormData,
 ): Promise<{ id: string }> {
   assertCan(actor, "product:edit");
-  const [row] = await db
-    .insert(screeningProduct)
-    .values({ name: data.name, description: data.description, pricePence: data.price })
-    .returning({ id: screeningProduct.id });
+  const row = await db.transaction(async (tx) => {
+    const [made] = await tx
+      .insert(screeningProduct)
+      .values({ name: data.name, description: data.description, pricePence: data.price })
+      .returning({ id: screeningProduct.id });
+    await recordAudit(tx, actor, {
+      action: "product.create",
+      entityType: "product",
+      entityId: made!.id,
+      details: { pricePence: data.price },
+    });
+    return made!;
+  });
   eventsChanged();
-  return row!;
+  return row;
 }
 
 /** False when there is no such product. */
@@ -194,13 +203,29 @@ export async function updateProduct(
 ): Promise<boolean> {
   assertCan(actor, "product:edit");
   if (!isEventId(id)) return false;
-  const changed = await db
-    .update(screeningProduct)
-    .set({ name: data.name, description: data.description, pricePence: data.price })
-    .where(eq(screeningProduct.id, id))
-    .returning({ id: screeningProduct.id });
+  // A new price applies at once to every event that takes the product's price, published ones
+  // too: the audit keeps the price before and after.
+  const changed = await db.transaction(async (tx) => {
+    const [before] = await tx
+      .select({ pricePence: screeningProduct.pricePence })
+      .from(screeningProduct)
+      .where(eq(screeningProduct.id, id))
+      .for("update");
+    if (!before) return false;
+    await tx
+      .update(screeningProduct)
+      .set({ name: data.name, description: data.description, pricePence: data.price })
+      .where(eq(screeningProduct.id, id));
+    await recordAudit(tx, actor, {
+      action: "product.update",
+      entityType: "product",
+      entityId: id,
+      details: { pricePenceBefore: before.pricePence, pricePence: data.price },
+    });
+    return true;
+  });
   eventsChanged();
-  return changed.length > 0;
+  return changed;
 }
 
 /** What the event form offers: the products (with prices) and the labs. */

@@ -965,5 +965,15 @@ describe("products", () => {
         price: 1,
       }),
     ).toBe(false);
+    // Each change is audited, a price with what it was before.
+    const audited = await db
+      .select({ action: auditLog.action, details: auditLog.details })
+      .from(auditLog)
+      .where(and(eq(auditLog.entityType, "product"), eq(auditLog.entityId, created.id)))
+      .orderBy(auditLog.id);
+    expect(audited).toEqual([
+      { action: "product.create", details: { pricePence: 4000 } },
+      { action: "product.update", details: { pricePenceBefore: 4000, pricePence: 4250 } },
+    ]);
   });
 });
