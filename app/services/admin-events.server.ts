@@ -58,6 +58,7 @@ import {
   type RefundSummary,
 } from "./payments/refunds.server";
 import { closeWaitingList } from "./waitlist.server";
+import { REFUND_WITHIN_BUSINESS_DAYS } from "#app/domain/policy-notice";
 
 /**
  * The back office's events: list, create, edit, publish, unpublish and cancel them (with refunds),
@@ -679,7 +680,7 @@ function cancellationEmail(details: {
     `We are sorry: ${ev.name} on ${formatLongDate(ev.eventDate)} has been cancelled, and your booking ${row.reference} (${row.slotTime}) is cancelled with it.`,
     "",
     paid
-      ? `We are refunding your payment of ${formatPounds(row.pricePence)} in full, to the account or card you paid with. You do not need to do anything; refunds usually arrive within 5 working days.`
+      ? `We are refunding your payment of ${formatPounds(row.pricePence)} in full, to the account or card you paid with. You do not need to do anything: it will reach you within ${REFUND_WITHIN_BUSINESS_DAYS} working days, as our refund policy says.`
       : "You have not been charged.",
     "",
     `To find another screening event near you, visit ${site}/book-event-main.`,

@@ -524,6 +524,8 @@ describe("cancelling an event", () => {
     expect((await cancellationMail(a.email))[0]!.text).toContain(
       "refunding your payment of £25.00",
     );
+    // The refund policy's promise (14 working days), not a shorter one of its own.
+    expect((await cancellationMail(a.email))[0]!.text).toContain("within 14 working days");
     expect((await cancellationMail(c.email))[0]!.text).toContain("You have not been charged.");
 
     // PayPal made exactly one refund per capture, asked with each booking's own request id.
