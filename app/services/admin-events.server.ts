@@ -340,6 +340,8 @@ export interface AdminEventDetail {
   activeBookings: number;
   /** active bookings that have paid (or whose payment PayPal is still reviewing): refunded on cancelling */
   paidBookings: number;
+  /** of those, the ones cancelling the event keeps (a sample taken, or a result): all, and paid */
+  keptOnCancel: { bookings: number; paid: number };
   ended: boolean;
   codes: AccessCodeRow[];
   refunds: RefundSummary;
@@ -361,19 +363,25 @@ export async function findEventForAdmin(
     .innerJoin(screeningProduct, eq(event.productId, screeningProduct.id))
     .where(eq(event.id, eventId));
   if (!found) return null;
+  // As cancelEvent decides: a booking with a sample taken or a result stays.
+  const kept = sql`(${booking.sampleId} is not null or ${booking.sampleTakenAt} is not null or exists (select 1 from ${testResult} where ${testResult.bookingId} = ${booking.id}))`;
   const [bookings, activeBookings, [paid], codes, refunds] = await Promise.all([
     bookingsSoFar(db, found.event, now),
     activeBookingCount(db, found.event, now),
     db
-      .select({ count: sql<number>`count(*)::int`.mapWith(Number) })
+      .select({
+        count:
+          sql<number>`count(*) filter (where ${inArray(booking.paymentStatus, ["paid", "pending"])})::int`.mapWith(
+            Number,
+          ),
+        kept: sql<number>`count(*) filter (where ${kept})::int`.mapWith(Number),
+        keptPaid:
+          sql<number>`count(*) filter (where ${kept} and ${inArray(booking.paymentStatus, ["paid", "pending"])})::int`.mapWith(
+            Number,
+          ),
+      })
       .from(booking)
-      .where(
-        and(
-          eq(booking.eventId, eventId),
-          inArray(booking.status, [...PLACE_STATUSES]),
-          inArray(booking.paymentStatus, ["paid", "pending"]),
-        ),
-      ),
+      .where(and(eq(booking.eventId, eventId), inArray(booking.status, [...PLACE_STATUSES]))),
     listAccessCodes(db, eventId, now),
     refundSummary(db, eventId),
   ]);
@@ -384,6 +392,7 @@ export async function findEventForAdmin(
     bookings,
     activeBookings,
     paidBookings: paid?.count ?? 0,
+    keptOnCancel: { bookings: paid?.kept ?? 0, paid: paid?.keptPaid ?? 0 },
     ended: eventEnd(found.event).getTime() <= now.getTime(),
     codes,
     refunds,

@@ -2,7 +2,7 @@ import crypto from "node:crypto";
 import { and, eq, inArray } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { booking, event, eventAccessCode, testResult } from "#app/db/schema";
-import { cancelEvent } from "#app/services/admin-events.server";
+import { cancelEvent, findEventForAdmin } from "#app/services/admin-events.server";
 import {
   createAccessCode,
   readBrowserUnlocks,
@@ -290,6 +290,10 @@ describe("a cancelled event keeping a released result (finding 11)", () => {
       .set({ arrivedAt: at(1500), sampleTakenAt: at(1501), sampleId: `S-${crypto.randomUUID()}` })
       .where(eq(booking.id, testedRow.id));
     await insertReleasedResult(testedRow.id, "1.10");
+
+    // The confirmation before it counts what will be cancelled and what stays.
+    const before = await findEventForAdmin(db, ev.id, at(60));
+    expect(before).toMatchObject({ activeBookings: 2, keptOnCancel: { bookings: 1, paid: 0 } });
 
     const result = await cancelEvent(db, await coordinator(), ev.id, at(60));
     expect(result).toMatchObject({ ok: true, bookingsCancelled: 1, bookingsKept: 1 });

@@ -85,6 +85,7 @@ export const loader = staffRoute("event:edit", async (args: Route.LoaderArgs, st
       total: row.totalSpaces,
       activeBookings: detail.activeBookings,
       paidBookings: detail.paidBookings,
+      keptOnCancel: detail.keptOnCancel,
       ended: detail.ended,
       codes: detail.codes.map((code) => ({
         id: code.id,
@@ -376,13 +377,29 @@ export default function ManageEvent({ loaderData, actionData }: Route.ComponentP
             <h3>Cancel {event.name}?</h3>
             <ul>
               <li>
-                {plural(loaderData.activeBookings, "booking is", "bookings are")} cancelled, and
-                everyone booked is told by e-mail.
+                {plural(
+                  loaderData.activeBookings - loaderData.keptOnCancel.bookings,
+                  "booking is",
+                  "bookings are",
+                )}{" "}
+                cancelled, and everyone whose booking is cancelled is told by e-mail.
               </li>
               <li>
-                {plural(loaderData.paidBookings, "paid booking is", "paid bookings are")} refunded
-                in full through PayPal.
+                {plural(
+                  loaderData.paidBookings - loaderData.keptOnCancel.paid,
+                  "paid booking is",
+                  "paid bookings are",
+                )}{" "}
+                refunded in full through PayPal.
               </li>
+              {loaderData.keptOnCancel.bookings > 0 && (
+                <li>
+                  {plural(loaderData.keptOnCancel.bookings, "booking stays", "bookings stay")}: a
+                  sample has been taken, so{" "}
+                  {loaderData.keptOnCancel.bookings === 1 ? "it keeps its" : "they keep their"}{" "}
+                  result and {loaderData.keptOnCancel.bookings === 1 ? "is" : "are"} not refunded.
+                </li>
+              )}
               <li>A cancelled event cannot be published again.</li>
             </ul>
             <Form method="post" action={here} className="button-group">
