@@ -484,7 +484,7 @@ describe("cancelling an event", () => {
       bookingsKept: 0,
       emailsQueued: 3,
       waitingListClosed: 0,
-      refunds: { refunded: 2, alreadyRefunded: 0, failed: 0, failures: [] },
+      refunds: { refunded: 2, alreadyRefunded: 0, failed: 0, failures: [], leftToWorker: 0 },
     });
 
     const [row] = await db.select().from(event).where(eq(event.id, ev.id));
@@ -557,6 +557,7 @@ describe("cancelling an event", () => {
       alreadyRefunded: 0,
       failed: 0,
       failures: [],
+      leftToWorker: 0,
     });
     expect(await cancelOk(ev.id, minutes(7))).toMatchObject({
       newlyCancelled: false,
@@ -603,6 +604,29 @@ describe("cancelling an event", () => {
     expect(fake.refunds.size).toBe(0);
   });
 
+  it("answers once its time for refunds is spent, and the worker makes the rest", async () => {
+    const fake = fakePayPal();
+    const { db } = database;
+    const ev = await paidEvent({ status: "published" });
+    const a = await paidBooking(ev.id, "10:00");
+    const b = await paidBooking(ev.id, "10:30");
+    // PayPal so slow that the time is spent before the first refund.
+    const cancelled = await cancelEvent(db, coordinator, ev.id, minutes(5), {
+      refundTimeBudgetMs: 0,
+    });
+    expect(cancelled).toMatchObject({
+      ok: true,
+      bookingsCancelled: 2,
+      refunds: { refunded: 0, failed: 0, leftToWorker: 2 },
+    });
+    expect(fake.requestsTo("POST", /\/refund$/)).toHaveLength(0);
+    expect((await bookingRow(a.bookingId)).status).toBe("cancelled");
+
+    expect(await retryDueRefunds(db, minutes(6))).toMatchObject({ refunded: 2, failed: 0 });
+    expect(await bookingRow(a.bookingId)).toMatchObject({ paymentStatus: "refunded" });
+    expect(await bookingRow(b.bookingId)).toMatchObject({ paymentStatus: "refunded" });
+  });
+
   it("refunds once when PayPal's answer was lost and the refund is retried", async () => {
     const fake = fakePayPal();
     const { db } = database;
@@ -616,6 +640,7 @@ describe("cancelling an event", () => {
       alreadyRefunded: 0,
       failed: 1,
       failures: [{ reference: a.reference, reason: "No response from PayPal" }],
+      leftToWorker: 0,
     });
     expect(fake.refunds.size).toBe(1);
     expect(await bookingRow(a.bookingId)).toMatchObject({
@@ -630,7 +655,13 @@ describe("cancelling an event", () => {
 
     // "Retry refunds": the same request id, so PayPal answers with the refund it made.
     const retried = await refundCancelledEvent(db, ev.id, minutes(6));
-    expect(retried).toEqual({ refunded: 1, alreadyRefunded: 0, failed: 0, failures: [] });
+    expect(retried).toEqual({
+      refunded: 1,
+      alreadyRefunded: 0,
+      failed: 0,
+      failures: [],
+      leftToWorker: 0,
+    });
     expect(fake.refunds.size).toBe(1);
     const asked = fake.requestsTo("POST", /\/refund$/);
     expect(asked).toHaveLength(2);
@@ -710,6 +741,7 @@ describe("cancelling an event", () => {
       alreadyRefunded: 0,
       failed: 1,
       failures: [{ reference: a.reference, reason: "PENDING_CAPTURE" }],
+      leftToWorker: 0,
     });
     expect(fake.refunds.size).toBe(0);
     expect(await bookingRow(a.bookingId)).toMatchObject({
