@@ -6,6 +6,7 @@ import {
   changedFields,
   correctionSchema,
   isSeenVersion,
+  keptWhenChanged,
   MAX_COMMENTS,
   nextUpdatedAt,
   RELEASE_MESSAGES,
@@ -169,5 +170,19 @@ describe("releaseRefusal", () => {
       "already-released",
     );
     expect(releaseRefusal({ releasedAt: null, psaValue: null }, sampled)).toBe("no-value");
+  });
+});
+
+describe("a form refused because its result changed", () => {
+  it("keeps what was typed, not the flag or the retest chosen for the result as it was", () => {
+    expect(
+      keptWhenChanged({
+        intent: "release",
+        seen: "2026-06-20T09:00:00.000Z",
+        flag: "green",
+        retestYears: "2",
+        comments: "Ask your GP.",
+      }),
+    ).toEqual({ intent: "release", comments: "Ask your GP." });
   });
 });

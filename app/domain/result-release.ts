@@ -26,7 +26,16 @@ const flagField = z.enum(RESULT_FLAGS, { error: RELEASE_MESSAGES.flag });
  * version that is no longer there.
  */
 export const CHANGED_SINCE_OPENED =
-  "This result changed after you opened it (a new file was imported, or someone else changed it). Reload the page and check it again.";
+  "This result changed after you opened it (a new file was imported, or someone else changed it). It is shown below as it is now: check it, and choose the flag again. What you typed is kept.";
+
+/**
+ * What stays of a form refused because its result changed: what was typed, not the flag and
+ * retest interval, which were chosen for the result as it was and must be chosen again.
+ */
+export function keptWhenChanged(values: Record<string, string>): Record<string, string> {
+  const chosen = new Set(["flag", "retestYears", "seen"]);
+  return Object.fromEntries(Object.entries(values).filter(([name]) => !chosen.has(name)));
+}
 
 const decision = {
   /** The result's `updatedAt` (ISO) as the page showed it: a hidden field. Missing: "". */

@@ -190,3 +190,59 @@ describe.each(pages)("$path", (entry) => {
     await page.context().close();
   });
 });
+
+describe("a result that changes while its page is open", () => {
+  async function awaitingRelease() {
+    const eventDate = londonDay(-3);
+    const past = await insertPaidEvent(server.db, { name: "Page Check Changed Result", eventDate });
+    const sampled = await insertSampledBooking(server.db, {
+      eventId: past.id,
+      userId: (await insertPatient(server.db)).id,
+      eventDate,
+    });
+    return insertResult(server.db, sampled.id, { flag: null, retestYears: null, releasedAt: null });
+  }
+  /** A new file from the lab: another value, and a new version. */
+  const reimported = (resultId: string) =>
+    query("update test_result set psa_value = '4.20', updated_at = now() where id = $1", [
+      resultId,
+    ]);
+  const released = async (resultId: string) =>
+    (
+      await query<{ released_at: Date | null }>(
+        "select released_at from test_result where id = $1",
+        [resultId],
+      )
+    )[0]!.released_at;
+
+  for (const javaScriptEnabled of [true, false])
+    it(`is shown again as it is now, keeping the comments but asking for the flag again (JavaScript ${javaScriptEnabled ? "on" : "off"})`, async () => {
+      const result = await awaitingRelease();
+      const page = await newPage(browser(), { javaScriptEnabled });
+      await jars.clinician!.into(page.context());
+      await page.goto(`/admin/results/${result.id}`);
+      await page.locator('input[name="flag"][value="amber"]').check();
+      await page
+        .getByLabel("Comments for the patient (optional)")
+        .fill("Please ask your GP about the lower reading.");
+      await reimported(result.id);
+
+      await page.getByRole("button", { name: "Release the result" }).click();
+      await page
+        .getByRole("alert")
+        .filter({ hasText: "This result changed after you opened it" })
+        .waitFor();
+      expect(await released(result.id)).toBeNull();
+      expect(await page.locator("main").textContent()).toContain("4.20");
+      expect(await page.getByLabel("Comments for the patient (optional)").inputValue()).toBe(
+        "Please ask your GP about the lower reading.",
+      );
+      expect(await page.locator('input[name="flag"]:checked').count()).toBe(0);
+
+      // Chosen again for the value as it is now, it is released.
+      await page.locator('input[name="flag"][value="red"]').check();
+      await page.getByRole("button", { name: "Release the result" }).click();
+      await expect.poll(() => released(result.id)).not.toBeNull();
+      await page.context().close();
+    });
+});

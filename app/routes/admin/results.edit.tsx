@@ -1,5 +1,11 @@
 import type { ReactNode } from "react";
-import { Form, data, redirect, useNavigation } from "react-router";
+import {
+  Form,
+  data,
+  redirect,
+  useNavigation,
+  type ShouldRevalidateFunctionArgs,
+} from "react-router";
 import { Link } from "#app/components/link";
 import type { Route } from "./+types/results.edit";
 import { ErrorSummary, SubmitButton, TextArea, TextField } from "#app/components/form";
@@ -11,7 +17,12 @@ import { formatLondonDateTime, formatLongDate } from "#app/domain/date-labels";
 import type { FieldErrors } from "#app/domain/form-basics";
 import { formValues, parseForm } from "#app/domain/forms";
 import { FLAG_ACTIONS, FLAG_LABELS, RESULT_FLAGS, type ResultFlag } from "#app/domain/psa-flag";
-import { CHANGED_SINCE_OPENED, correctionSchema, releaseSchema } from "#app/domain/result-release";
+import {
+  CHANGED_SINCE_OPENED,
+  correctionSchema,
+  keptWhenChanged,
+  releaseSchema,
+} from "#app/domain/result-release";
 import {
   CORRECTION_FIELD_ORDER,
   CORRECTION_REASONS,
@@ -51,14 +62,31 @@ export const loader = staffRoute("result:read", async (args: Route.LoaderArgs, s
 
 type ActionData = {
   fieldErrors: FieldErrors;
-  /** What was typed, kept for the form (none after a refusal for a changed result: start again). */
+  /** What was typed, kept for the form (after a refusal for a changed result, not the flag). */
   values?: Record<string, string>;
   formError?: string;
+  /** the result changed since the page was opened: it is read again */
+  changed?: boolean;
 };
 
 /** Answers that echo what was typed (a PSA value, comments) are never stored by a cache. */
 function refuse(body: ActionData, status: 400 | 409) {
   return data<ActionData>(body, { status, headers: NO_STORE });
+}
+
+/**
+ * A refusal normally leaves the page's data alone; when the result changed since the page was
+ * opened, the page reads it again, so that the decision is made about the result as it is now.
+ */
+export function shouldRevalidate({
+  actionResult,
+  defaultShouldRevalidate,
+}: ShouldRevalidateFunctionArgs) {
+  const changed =
+    typeof actionResult === "object" && actionResult !== null && "changed" in actionResult
+      ? actionResult.changed === true
+      : false;
+  return changed || defaultShouldRevalidate;
 }
 
 const NOT_UNDERSTOOD = "This form was not understood. Reload the page and try again.";
@@ -81,7 +109,15 @@ export const action = staffRoute("result:read", async (args: Route.ActionArgs, s
     if (outcome.reason === "not-found")
       throw data({ error: "Not found" }, { status: 404, headers: NO_STORE });
     if (outcome.reason === "changed")
-      return refuse({ fieldErrors: {}, formError: CHANGED_SINCE_OPENED }, 409);
+      return refuse(
+        {
+          fieldErrors: {},
+          values: keptWhenChanged(values),
+          formError: CHANGED_SINCE_OPENED,
+          changed: true,
+        },
+        409,
+      );
     const formError =
       outcome.reason === "unchanged" ? RELEASE_MESSAGES.unchanged : RELEASE_MESSAGES.notReleased;
     return refuse({ fieldErrors: {}, values, formError }, 400);
@@ -95,7 +131,15 @@ export const action = staffRoute("result:read", async (args: Route.ActionArgs, s
     if (outcome.reason === "not-found")
       throw data({ error: "Not found" }, { status: 404, headers: NO_STORE });
     if (outcome.reason === "changed")
-      return refuse({ fieldErrors: {}, formError: CHANGED_SINCE_OPENED }, 409);
+      return refuse(
+        {
+          fieldErrors: {},
+          values: keptWhenChanged(values),
+          formError: CHANGED_SINCE_OPENED,
+          changed: true,
+        },
+        409,
+      );
     const formError = {
       "already-released": RELEASE_MESSAGES.alreadyReleased,
       "no-value": RELEASE_MESSAGES.noValue,
@@ -232,7 +276,8 @@ function ReleaseForm({ seen, actionData }: FormProps & { seen: string }) {
         read them when he signs in.
       </p>
       <ErrorSummary errors={errors} fieldOrder={RELEASE_FIELD_ORDER} />
-      <Form method="post" noValidate className="form">
+      {/* A new version of the result starts the form again (with what was typed kept). */}
+      <Form method="post" noValidate className="form" key={seen}>
         <input type="hidden" name="intent" value="release" />
         <input type="hidden" name="seen" value={seen} />
         <DecisionFields errors={errors} values={values} />
@@ -268,7 +313,7 @@ function CorrectionForm({
         keeps which fields changed and why.
       </p>
       <ErrorSummary errors={errors} fieldOrder={CORRECTION_FIELD_ORDER} />
-      <Form method="post" noValidate className="form">
+      <Form method="post" noValidate className="form" key={result.seen}>
         <input type="hidden" name="intent" value="correct" />
         <input type="hidden" name="seen" value={result.seen} />
         <TextField
