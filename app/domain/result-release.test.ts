@@ -185,4 +185,17 @@ describe("a form refused because its result changed", () => {
       }),
     ).toEqual({ intent: "release", comments: "Ask your GP." });
   });
+
+  it("keeps only a correction's reason: its fields start again from the result as it is now", () => {
+    expect(
+      keptWhenChanged({
+        intent: "correct",
+        seen: "2026-06-20T09:00:00.000Z",
+        psaValue: "4.1",
+        flag: "amber",
+        comments: "As it was when opened.",
+        reason: "typo",
+      }),
+    ).toEqual({ reason: "typo" });
+  });
 });

@@ -25,14 +25,20 @@ const flagField = z.enum(RESULT_FLAGS, { error: RELEASE_MESSAGES.flag });
  * Refusal when the result changed after the clinician opened it: his decision was about a
  * version that is no longer there.
  */
+export const CORRECTED_SINCE_OPENED =
+  "Someone else corrected this result after you opened it. It is shown below as it is now, and the form starts again from it: make your correction again if it is still needed.";
+
 export const CHANGED_SINCE_OPENED =
   "This result changed after you opened it (a new file was imported, or someone else changed it). It is shown below as it is now: check it, and choose the flag again. What you typed is kept.";
 
 /**
- * What stays of a form refused because its result changed: what was typed, not the flag and
- * retest interval, which were chosen for the result as it was and must be chosen again.
+ * What stays of a form refused because its result changed. A release keeps what was typed, not the
+ * flag and retest interval, which were chosen for the result as it was. A correction keeps only
+ * its reason: its fields started from the result as it was, so keeping them would put back what
+ * someone else has since corrected; they start again from the result as it is now.
  */
 export function keptWhenChanged(values: Record<string, string>): Record<string, string> {
+  if (values.intent === "correct") return values.reason ? { reason: values.reason } : {};
   const chosen = new Set(["flag", "retestYears", "seen"]);
   return Object.fromEntries(Object.entries(values).filter(([name]) => !chosen.has(name)));
 }

@@ -245,4 +245,36 @@ describe("a result that changes while its page is open", () => {
       await expect.poll(() => released(result.id)).not.toBeNull();
       await page.context().close();
     });
+  for (const javaScriptEnabled of [true, false])
+    it(`a correction refused because someone corrected it meanwhile starts again from the result as it is now (JavaScript ${javaScriptEnabled ? "on" : "off"})`, async () => {
+      const result = await awaitingRelease();
+      await query(
+        "update test_result set flag = 'amber', released_at = now(), updated_at = now() where id = $1",
+        [result.id],
+      );
+      const page = await newPage(browser(), { javaScriptEnabled });
+      await jars.clinician!.into(page.context());
+      await page.goto(`/admin/results/${result.id}`);
+      await page.getByLabel("Comments for the patient (optional)").fill("My own note.");
+      await page.locator('input[name="reason"]').first().check();
+      // Another clinician corrects the value meanwhile.
+      await query(
+        "update test_result set psa_value = '4.50', updated_at = now() + interval '1 second' where id = $1",
+        [result.id],
+      );
+      await page.getByRole("button", { name: "Save the correction" }).click();
+      await page
+        .getByRole("alert")
+        .filter({ hasText: "Someone else corrected this result after you opened it" })
+        .waitFor();
+      expect(await page.getByLabel("PSA value (ng/ml)").inputValue()).toBe("4.50");
+      const [now] = await query<{ comments: string | null }>(
+        "select comments from test_result where id = $1",
+        [result.id],
+      );
+      expect(await page.getByLabel("Comments for the patient (optional)").inputValue()).toBe(
+        now!.comments ?? "",
+      );
+      await page.context().close();
+    });
 });

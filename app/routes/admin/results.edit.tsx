@@ -19,6 +19,7 @@ import { formValues, parseForm } from "#app/domain/forms";
 import { FLAG_ACTIONS, FLAG_LABELS, RESULT_FLAGS, type ResultFlag } from "#app/domain/psa-flag";
 import {
   CHANGED_SINCE_OPENED,
+  CORRECTED_SINCE_OPENED,
   correctionSchema,
   keptWhenChanged,
   releaseSchema,
@@ -113,7 +114,7 @@ export const action = staffRoute("result:read", async (args: Route.ActionArgs, s
         {
           fieldErrors: {},
           values: keptWhenChanged(values),
-          formError: CHANGED_SINCE_OPENED,
+          formError: CORRECTED_SINCE_OPENED,
           changed: true,
         },
         409,
@@ -298,12 +299,16 @@ function CorrectionForm({
   const navigation = useNavigation();
   const busy = navigation.state !== "idle";
   const errors = actionData?.fieldErrors ?? {};
-  const values = actionData?.values ?? {
+  const current: Record<string, string> = {
     psaValue: result.psaValue ?? "",
     flag: result.flag ?? "",
     retestYears: result.retestYears ? String(result.retestYears) : "",
     comments: result.comments ?? "",
   };
+  // Refused because someone corrected it meanwhile: the form starts again from the result as it is.
+  const values = actionData?.changed
+    ? { ...current, ...actionData.values }
+    : (actionData?.values ?? current);
   return (
     <>
       <h2>Correct this result</h2>
