@@ -158,7 +158,10 @@ const selfActor = (userId: string) => ({ id: userId, email: null, clientAddress:
 const iso = (date: Date) => date.toISOString();
 const isoOrNull = (date: Date | null) => (date ? date.toISOString() : null);
 
-/** His addresses, lower-cased: the account's and the profile's (they can differ). */
+/**
+ * His addresses, lower-cased: the account's and the profile's (they can differ). Our own copies of
+ * mail to or about them, and sign-in tokens, go with his account whoever owns the address.
+ */
 async function addressesOf(db: Db, userId: string): Promise<string[]> {
   const [row] = await db
     .select({ accountEmail: user.email, profileEmail: profile.email })
@@ -169,6 +172,20 @@ async function addressesOf(db: Db, userId: string): Promise<string[]> {
   return [...new Set([row.accountEmail, row.profileEmail].filter(Boolean) as string[])].map(
     (email) => email.toLowerCase(),
   );
+}
+
+/**
+ * The addresses shown to be his, lower-cased: the account's, once he has confirmed it from its
+ * e-mail. Newsletter entries, contact-form messages and mail are matched by address, not by
+ * account, and anyone can sign up with an address that is not theirs: an address not confirmed
+ * (or a profile's contact address, never confirmed) would show him, or erase, another person's.
+ */
+async function provenAddressesOf(db: Db, userId: string): Promise<string[]> {
+  const [row] = await db
+    .select({ email: user.email, emailVerified: user.emailVerified })
+    .from(user)
+    .where(eq(user.id, userId));
+  return row?.emailVerified ? [row.email.toLowerCase()] : [];
 }
 
 const emailIn = (column: SQL | typeof enquiry.email, emails: string[]) =>
@@ -192,7 +209,7 @@ export async function collectMyData(
   const [person] = await db.select().from(user).where(eq(user.id, userId));
   if (!person) return null;
   const [own] = await db.select().from(profile).where(eq(profile.userId, userId));
-  const emails = await addressesOf(db, userId);
+  const emails = await provenAddressesOf(db, userId);
 
   const bookingRows = await db
     .select({ booking, event, productName: screeningProduct.name })
@@ -476,6 +493,7 @@ export async function deleteMyAccount(
     if (check.kind !== "allowed") return { outcome: "refused", check };
 
     const emails = await addressesOf(tx, userId);
+    const provenEmails = await provenAddressesOf(tx, userId);
     const [own] = await tx.select().from(profile).where(eq(profile.userId, userId));
 
     // What the clinic must keep: each result, with whose it is, apart from the account.
@@ -525,11 +543,14 @@ export async function deleteMyAccount(
       .set({ answers: null, answersErasedAt: now })
       .where(and(eq(consent.userId, userId), isNotNull(consent.answers)));
 
-    if (emails.length > 0) {
+    // What a person gave with the address, outside any account, goes only when it is shown to be his.
+    if (provenEmails.length > 0) {
       await tx
         .delete(newsletterSubscription)
-        .where(emailIn(sql`${newsletterSubscription.email}`, emails));
-      await tx.delete(enquiry).where(emailIn(sql`${enquiry.email}`, emails));
+        .where(emailIn(sql`${newsletterSubscription.email}`, provenEmails));
+      await tx.delete(enquiry).where(emailIn(sql`${enquiry.email}`, provenEmails));
+    }
+    if (emails.length > 0) {
       // Mail to him, and mail about him (an enquiry's notice to staff quotes his address).
       await tx
         .delete(outboxEmail)

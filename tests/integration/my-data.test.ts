@@ -249,6 +249,44 @@ describe("everything held about me (collectMyData)", () => {
   });
 });
 
+describe("an account whose address is not confirmed", () => {
+  it("neither sees nor erases the newsletter entry and messages sent with that address by someone else", async () => {
+    const { db } = database;
+    // The owner of the address used the contact form and the newsletter, without an account.
+    const address = uniqueEmail("owner");
+    const phoneNumber = `01632 97${uniqueId().slice(0, 4)}`;
+    await db.insert(enquiry).values({
+      firstName: "Rightful",
+      lastName: "Owner",
+      email: address,
+      phoneNumber,
+      message: "My PSA was 9. What should I do now?",
+    });
+    await db.insert(newsletterSubscription).values({ name: "Rightful Owner", email: address });
+    // Someone else signs up with it and never confirms it.
+    const stranger = await insertPatient(db, {
+      email: address.toUpperCase(),
+      emailVerified: false,
+      password: PASSWORD,
+    });
+
+    const seen = await collectMyData(db, { userId: stranger.id }, "json", NOW);
+    expect(seen!.enquiries).toEqual([]);
+    expect(seen!.newsletter).toEqual([]);
+    expect(JSON.stringify(seen)).not.toContain(phoneNumber);
+
+    const outcome = await deleteMyAccount(db, { userId: stranger.id, password: PASSWORD }, NOW);
+    expect(outcome).toMatchObject({ outcome: "deleted" });
+    expect(await db.select().from(enquiry).where(eq(enquiry.email, address))).toHaveLength(1);
+    expect(
+      await db
+        .select()
+        .from(newsletterSubscription)
+        .where(eq(newsletterSubscription.email, address)),
+    ).toHaveLength(1);
+  });
+});
+
 describe("deleting my account (deleteMyAccount)", () => {
   it("erases every personal detail; only the retained result names him, until its period ends", async () => {
     const me = await personWithEverything("Leaver", { password: true, awaitingResult: false });

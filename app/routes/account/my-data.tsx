@@ -319,6 +319,13 @@ function MessagesSection({ myData }: { myData: MyData }) {
   return (
     <section aria-labelledby="messages-title">
       <h2 id="messages-title">Newsletter and messages</h2>
+      {!myData.account.emailVerified && (
+        <p className="inset">
+          We find your newsletter sign-up and your messages by your email address once you have
+          confirmed it, so that nobody else can see them. You have not confirmed yours yet: use the
+          link in the email we sent you when you signed up.
+        </p>
+      )}
       {myData.newsletter.length === 0 ? (
         <p>Your email address is not on our newsletter list.</p>
       ) : (
