@@ -132,6 +132,16 @@ describe("applyCheckIn", () => {
     });
     expect(applyCheckIn(waiting, missArrived, now, ON_THE_DAY)).toMatchObject({ ok: false });
   });
+  it("refuses, as changed, a no-show from a page that said nothing of what it showed", () => {
+    const parsed = parseForm(checkInSchema, { intent: "no-show", bookingId: BOOKING });
+    expect(parsed.ok).toBe(true);
+    const old = command({ intent: "no-show", bookingId: BOOKING });
+    expect(applyCheckIn(waiting, old, now, ON_THE_DAY)).toEqual({
+      ok: false,
+      error: CHECK_IN_MESSAGES.changedMeanwhile,
+      field: "checkIn",
+    });
+  });
   it("refuses a no-show once a sample is taken", () => {
     expect(applyCheckIn(sampled, miss, now, ON_THE_DAY)).toEqual({
       ok: false,

@@ -68,11 +68,14 @@ export const checkInSchema = z.discriminatedUnion(
   "intent",
   [
     z.object({ intent: z.literal("arrived"), bookingId }),
-    /** `from` is the state the page showed, so a stale page cannot wipe out an arrival. */
+    /**
+     * `from` is the state the page showed, so a stale page cannot wipe out an arrival. A page
+     * loaded before it was sent has none: refused as changed, in the person's row.
+     */
     z.object({
       intent: z.literal("no-show"),
       bookingId,
-      from: z.enum(["waiting", "arrived"], { error: CHECK_IN_MESSAGES.intent }),
+      from: z.enum(["waiting", "arrived"]).optional().catch(undefined),
     }),
     z.object({ intent: z.literal("sample"), bookingId, sampleId: sampleIdField }),
     /** `from` is the state the page showed, so a stale page cannot undo something else. */

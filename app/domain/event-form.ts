@@ -521,7 +521,7 @@ export const STATUS_MESSAGES = {
     `This event cannot go back to draft: ${count} ${count === 1 ? "person has" : "people have"} booked or ${count === 1 ? "is" : "are"} booking it, and a draft is hidden from them. Cancel the event instead: everyone booked is told and refunded.`,
   editCancelled: "This event is cancelled and can no longer be changed.",
   savedMeanwhile:
-    "Someone else saved this event after you opened it, so your changes are not saved yet. They are still in the form below. To see the event as it is now, open it again in a new tab. To replace it with your version, press Save changes again.",
+    "Someone else changed this event after you opened it (saved, published or unpublished it), so your changes are not saved yet. They are still in the form below. To see the event as it is now, open it again in a new tab. To replace it with your version, press Save changes again.",
   cancelEnded:
     "This event has already ended, so it cannot be cancelled: the people who came would be refunded.",
 } as const;

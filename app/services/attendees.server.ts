@@ -164,14 +164,19 @@ async function loadAttendees(
             ),
           )
           .orderBy(desc(consent.agreedAt));
-  // A consent for the day belongs to his confirmed booking (he may also have a cancelled one).
-  const bookingOf = new Map<string, string>();
-  for (const row of shown)
-    if (!bookingOf.has(row.userId) || row.status === "confirmed")
-      bookingOf.set(row.userId, row.bookingId);
+  // A consent for the day belongs to his booking that is going ahead: confirmed, else one being
+  // made, and only failing those a cancelled one.
+  const preference = (status: string) =>
+    status === "confirmed" ? 0 : status === "cancelled" ? 2 : 1;
+  const bookingOf = new Map<string, { bookingId: string; rank: number }>();
+  for (const row of shown) {
+    const rank = preference(row.status);
+    const kept = bookingOf.get(row.userId);
+    if (!kept || rank < kept.rank) bookingOf.set(row.userId, { bookingId: row.bookingId, rank });
+  }
   const newestConsent = new Map<string, { wordingVersion: string; agreedAt: string }>();
   for (const row of consents) {
-    const bookingId = row.bookingId ?? bookingOf.get(row.userId);
+    const bookingId = row.bookingId ?? bookingOf.get(row.userId)?.bookingId;
     if (bookingId && !newestConsent.has(bookingId))
       newestConsent.set(bookingId, {
         wordingVersion: row.wordingVersion,
