@@ -52,7 +52,7 @@ import {
 import { enqueueEmail } from "./email.server";
 import { eventsChanged, isEventId } from "./events.server";
 import {
-  refundCancelledEvent,
+  refundCancelledEventWithin,
   refundSummary,
   type RefundRun,
   type RefundSummary,
@@ -731,8 +731,8 @@ export type CancelResult =
  * result: it stays, with its result, and the answer says how many were kept),
  * everyone who was booked gets an e-mail through the outbox, so does everyone on its waiting list
  * (which is closed: `closeWaitingList`), and the audit log gets its row. Then
- * every paid booking is refunded in full (`refundCancelledEvent`), for as long as
- * `refundTimeBudgetMs` allows, the booking worker making any left. Calling it again is safe: it
+ * every paid booking is refunded in full (`refundCancelledEvent`), the answer waiting for that at
+ * most `refundTimeBudgetMs` while the refunds go on. Calling it again is safe: it
  * cancels any booking that became active since (a payment that was already on its way), and
  * retries the refunds that failed, each of which is made once however often it is retried.
  */
@@ -873,15 +873,13 @@ export async function cancelEvent(
   if (!cancelled) return null;
   if ("refused" in cancelled) return { ok: false, message: cancelled.refused };
   eventsChanged();
-  const refunds = await refundCancelledEvent(db, eventId, now, {
-    timeBudgetMs: refundTimeBudgetMs,
-  });
+  const refunds = await refundCancelledEventWithin(db, eventId, now, refundTimeBudgetMs);
   return { ok: true, ...cancelled, refunds };
 }
 
 /**
- * How long cancelling an event spends on refunds before it answers: well inside the 30 to 60
+ * How long cancelling an event waits for its refunds before it answers: well inside the 30 to 60
  * seconds after which a proxy gives up on a request. A refund usually takes PayPal a second or
- * less, so most events are refunded at once.
+ * less, so most events are refunded before the answer.
  */
 export const CANCEL_REFUND_TIME_BUDGET_MS = 15_000;

@@ -229,8 +229,8 @@ function RefundOutcome({ refunds }: { refunds: RefundRun }) {
       Refunds: {plural(made, "refund made", "refunds made")}, {refunds.failed} failed.
       {refunds.alreadyRefunded > 0 &&
         ` (${refunds.alreadyRefunded} of them had been made before, so PayPal was not asked again.)`}
-      {refunds.leftToWorker > 0 &&
-        ` ${plural(refunds.leftToWorker, "refund is", "refunds are")} still to make: PayPal was slow, so the server makes ${refunds.leftToWorker === 1 ? "it" : "them"} by itself in the next few minutes. This page shows the progress.`}
+      {refunds.unfinished &&
+        " The rest are still being made: PayPal is slow, so the server carries on by itself, and tries again any that fail. Look at this page again in a few minutes to see them."}
     </>
   );
 }

@@ -14,7 +14,10 @@ import {
   type PayPalOrder,
 } from "../payments/paypal.server";
 import { paymentProvider, type PaymentProvider } from "../payments/provider.server";
-import { refundCancelledEvent, refundOwedBooking } from "../payments/refunds.server";
+import { refundCancelledEventWithin, refundOwedBooking } from "../payments/refunds.server";
+
+/** How long his return from PayPal waits for the refund of an event cancelled meanwhile. */
+const REFUND_WAIT_AT_CAPTURE_MS = 5_000;
 import { errorRecord, recordTransaction } from "../payments/transactions.server";
 import { PAYMENT_MESSAGES } from "./checkout.server";
 import { confirmLocked } from "./confirm.server";
@@ -405,9 +408,11 @@ export async function settle(
   });
   if (changed) eventsChanged();
   if (refund === "event") {
-    // The payment is recorded; a refund that fails now is listed on the event's page to retry.
-    await refundCancelledEvent(db, found.eventId, now).catch((error: unknown) =>
-      logError(error, { code: "refund_after_cancel_failed", bookingId: found.id }),
+    // The payment is recorded; a refund that fails now is listed on the event's page to retry,
+    // and one PayPal is slow to make goes on after he has his answer.
+    await refundCancelledEventWithin(db, found.eventId, now, REFUND_WAIT_AT_CAPTURE_MS).catch(
+      (error: unknown) =>
+        logError(error, { code: "refund_after_cancel_failed", bookingId: found.id }),
     );
   }
   if (refund === "booking") {

@@ -4,7 +4,7 @@ import type { Db } from "#app/db/client.server";
 import { booking, event, paymentTransaction, testResult } from "#app/db/schema";
 import { refundRetryDue, refundRetriesStopped } from "#app/domain/refund-retries";
 import { isEventId } from "../events.server";
-import { log } from "../log.server";
+import { log, logError } from "../log.server";
 import { PayPalError, PayPalNetworkError, type PayPalRefund } from "./paypal.server";
 import { paymentProvider, type PaymentProvider } from "./provider.server";
 import { createSimulatedProvider } from "./simulated.server";
@@ -35,8 +35,11 @@ export interface RefundRun {
   alreadyRefunded: number;
   failed: number;
   failures: RefundFailure[];
-  /** not tried in this run, which ran out of its time: the booking worker makes them */
-  leftToWorker: number;
+  /**
+   * The answer was given before the run finished (PayPal was slow): it goes on by itself, and the
+   * booking worker tries again any refund that is still owed.
+   */
+  unfinished: boolean;
 }
 
 const emptyRun = (): RefundRun => ({
@@ -44,7 +47,7 @@ const emptyRun = (): RefundRun => ({
   alreadyRefunded: 0,
   failed: 0,
   failures: [],
-  leftToWorker: 0,
+  unfinished: false,
 });
 
 /** Bookings of a cancelled event whose money is still with us: paid, or a capture PayPal holds. */
@@ -67,9 +70,8 @@ export async function refundCancelledEvent(
   db: Db,
   eventId: string,
   now = new Date(),
-  { timeBudgetMs = Number.POSITIVE_INFINITY }: { timeBudgetMs?: number } = {},
+  run: RefundRun = emptyRun(),
 ): Promise<RefundRun> {
-  const run = emptyRun();
   if (!isEventId(eventId)) return run;
   const [ev] = await db.select({ status: event.status }).from(event).where(eq(event.id, eventId));
   if (ev?.status !== "cancelled") return run;
@@ -78,17 +80,36 @@ export async function refundCancelledEvent(
     .from(booking)
     .where(stillToRefund(eventId))
     .orderBy(asc(booking.createdAt));
-  const started = performance.now();
-  for (const [index, row] of targets.entries()) {
-    // A slow PayPal must not hold a coordinator's page past a proxy's timeout: the worker, which
-    // tries every untried refund of a cancelled event on its next pass, makes the rest.
-    if (performance.now() - started >= timeBudgetMs) {
-      run.leftToWorker = targets.length - index;
-      break;
-    }
-    addToRun(run, row.reference, await refundBooking(db, row, now));
-  }
+  for (const row of targets) addToRun(run, row.reference, await refundBooking(db, row, now));
   return run;
+}
+
+/**
+ * `refundCancelledEvent` for a request that must answer in time: what it has done after
+ * `timeBudgetMs`, marked unfinished, while the run goes on by itself (the booking worker tries
+ * again any refund still owed, should this process stop). A run that fails within the time fails
+ * here; one that fails later is logged.
+ */
+export async function refundCancelledEventWithin(
+  db: Db,
+  eventId: string,
+  now: Date,
+  timeBudgetMs: number,
+): Promise<RefundRun> {
+  const progress = emptyRun();
+  const running = refundCancelledEvent(db, eventId, now, progress);
+  let timer: NodeJS.Timeout | undefined;
+  const finished = await Promise.race([
+    running.then(
+      () => true,
+      () => true,
+    ),
+    new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), timeBudgetMs))),
+  ]);
+  clearTimeout(timer);
+  if (finished) return running;
+  running.catch((error: unknown) => logError(error, { code: "refund_run_failed", eventId }));
+  return { ...progress, failures: [...progress.failures], unfinished: true };
 }
 
 function addToRun(run: RefundRun, reference: string, outcome: RefundOutcome) {
