@@ -286,6 +286,27 @@ describe("accounts", () => {
     await page.context().close();
   });
 
+  it("without JavaScript, puts a refused sign-in's reason first on the page, with focus, before the form", async () => {
+    const page = await newPage(browser(), { javaScriptEnabled: false });
+    await page.goto("/login");
+    await signInWith(page, uniqueEmail("nobody-here"), "not my password");
+    const alert = page.getByRole("alert").filter({
+      hasText: "The email address or password is not right",
+    });
+    await alert.waitFor();
+    expect(await alert.evaluate((element) => element.contains(document.activeElement))).toBe(true);
+    // It comes before the email field in the page, so it is what he sees first.
+    const before = await alert.evaluate(
+      (element) =>
+        !!(
+          element.compareDocumentPosition(document.querySelector("input[name=email]")!) &
+          Node.DOCUMENT_POSITION_FOLLOWING
+        ),
+    );
+    expect(before).toBe(true);
+    await page.context().close();
+  });
+
   it("edits the portal details, which save and show; a bad edit stays in edit mode", async () => {
     const page = await newPage(browser());
     await signUpAndLandOnPortal(page, uniqueEmail("editor"));

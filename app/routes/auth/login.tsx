@@ -2,7 +2,13 @@ import { Form, data, redirect, useNavigation } from "react-router";
 import { Link } from "#app/components/link";
 import { z } from "zod";
 import type { Route } from "./+types/login";
-import { ErrorSummary, Honeypot, SubmitButton, TextField } from "#app/components/form";
+import {
+  ErrorSummary,
+  FocusedAlert,
+  Honeypot,
+  SubmitButton,
+  TextField,
+} from "#app/components/form";
 import { pageMeta } from "#app/components/meta";
 import { NewAccountNotice } from "#app/components/new-account-notice";
 import { formValues, isHoneypotFilled, parseForm, type FieldErrors } from "#app/domain/forms";
@@ -128,6 +134,17 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
           </div>
         )}
         <ErrorSummary errors={errors} />
+        {/* At the top, taking focus: below the buttons, a phone at 200% would not show it. */}
+        {actionData?.formError && (
+          <FocusedAlert block="error-summary" title="There is a problem" focusKey={actionData}>
+            <p className="form-message form-message--error">{actionData.formError}</p>
+          </FocusedAlert>
+        )}
+        {actionData?.notice && (
+          <div className="notice-panel" role="status">
+            <p className="form-message form-message--success">{actionData.notice}</p>
+          </div>
+        )}
         <Form method="post" noValidate className="form">
           <input type="hidden" name="redirectTo" value={loaderData.redirectTo} />
           <Honeypot />
@@ -160,16 +177,6 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
             >
               Forgot password?
             </button>
-          </div>
-          <div aria-live="polite">
-            {actionData?.formError && (
-              <p className="form-message form-message--error" role="alert">
-                {actionData.formError}
-              </p>
-            )}
-            {actionData?.notice && (
-              <p className="form-message form-message--success">{actionData.notice}</p>
-            )}
           </div>
         </Form>
         <p>

@@ -2,7 +2,13 @@ import { Form, data, redirect, useNavigation } from "react-router";
 import { Link } from "#app/components/link";
 import type { Route } from "./+types/signup";
 import { AgeRestrictionText } from "#app/components/age-restriction";
-import { ErrorSummary, Honeypot, SubmitButton, TextField } from "#app/components/form";
+import {
+  ErrorSummary,
+  FocusedAlert,
+  Honeypot,
+  SubmitButton,
+  TextField,
+} from "#app/components/form";
 import { WarningIcon } from "#app/components/icons";
 import { pageMeta } from "#app/components/meta";
 import { PersonalDetailsFields } from "#app/components/personal-details-fields";
@@ -109,6 +115,12 @@ export default function Signup({ loaderData, actionData }: Route.ComponentProps)
           <Link to={`/login?redirectTo=${encodeURIComponent(loaderData.redirectTo)}`}>Sign in</Link>
         </p>
         <ErrorSummary errors={errors} fieldOrder={SIGNUP_FIELDS} />
+        {/* At the top, taking focus: under the long form, nobody would see it. */}
+        {actionData?.formError && (
+          <FocusedAlert block="error-summary" title="There is a problem" focusKey={actionData}>
+            <p className="form-message form-message--error">{actionData.formError}</p>
+          </FocusedAlert>
+        )}
         {/* The spec's Age Restriction Error, on the page itself: sign-up has no script (D-140). */}
         {actionData?.ageError && (
           <div className="warning" role="alert">
@@ -171,11 +183,6 @@ export default function Signup({ loaderData, actionData }: Route.ComponentProps)
             error={errors.confirmPassword}
           />
 
-          {actionData?.formError && (
-            <p className="form-message form-message--error" role="alert">
-              {actionData.formError}
-            </p>
-          )}
           <SubmitButton busy={submitting} busyLabel="Creating your account...">
             Create account
           </SubmitButton>
