@@ -49,7 +49,7 @@ export function WaitingList({
             <strong>{ordinalPlace(mine.position)}</strong> If a place comes up, we will e-mail you
             and {held}.
           </p>
-          <Form method="post" action={`/event/${eventId}`} className="form">
+          <Form method="post" action={`/event/${eventId}#waiting-list`} className="form">
             <input type="hidden" name="intent" value="leave-waitlist" />
             <SubmitButton busy={busy} busyLabel="Leaving..." className="button--secondary">
               Leave the waiting list
@@ -65,11 +65,14 @@ export function WaitingList({
             will e-mail you and {held}.
           </p>
           {error && (
-            <p className="warning" role="alert">
+            // Focused, so that the answer to his press is read out and in view where he is: with
+            // no script the page comes back from the top, and the browser scrolls to it.
+            <p className="warning" role="alert" tabIndex={-1} autoFocus>
               <WarningIcon /> {error}
             </p>
           )}
           {signedIn ? (
+            // No "#waiting-list" here: a browser does not focus a page opened at a fragment.
             <Form method="post" action={`/event/${eventId}`} className="form">
               <input type="hidden" name="intent" value="join-waitlist" />
               <SubmitButton busy={busy} busyLabel="Joining...">
