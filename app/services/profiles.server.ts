@@ -1,6 +1,8 @@
-import { and, eq, isNull, or } from "drizzle-orm";
+import { and, eq, gte, inArray, isNull, or } from "drizzle-orm";
 import type { Db } from "#app/db/client.server";
-import { profile, user } from "#app/db/schema";
+import { booking, event, profile, user } from "#app/db/schema";
+import { PLACE_STATUSES } from "#app/domain/booking-lifecycle";
+import { londonDate } from "#app/domain/london-time";
 
 export type Profile = typeof profile.$inferSelect;
 
@@ -16,9 +18,38 @@ export type ProfileUpdate = Omit<
   "id" | "userId" | "reference" | "email" | "nhsNumber" | "createdAt" | "updatedAt"
 >;
 
-/** Saves the editable fields (not the e-mail, not the NHS number) and keeps the account's name in step. */
-export async function updateOwnProfile(db: Db, userId: string, update: ProfileUpdate) {
-  await db.transaction(async (tx) => {
+export const DATE_OF_BIRTH_NEEDED =
+  "We need your date of birth while you have a booking: the laboratory asks for it with your sample. You can correct it, but not remove it.";
+
+export type ProfileSaveResult = { ok: true } | { ok: false; fieldErrors: { dateOfBirth: string } };
+
+/**
+ * Saves the editable fields (not the e-mail, not the NHS number) and keeps the account's name in
+ * step. A date of birth is not removed while he has a booking to come: it was checked when he
+ * booked, and the laboratory's list is read from the profile.
+ */
+export async function updateOwnProfile(
+  db: Db,
+  userId: string,
+  update: ProfileUpdate,
+  now = new Date(),
+): Promise<ProfileSaveResult> {
+  return db.transaction(async (tx): Promise<ProfileSaveResult> => {
+    if (update.dateOfBirth === null) {
+      const [toCome] = await tx
+        .select({ id: booking.id })
+        .from(booking)
+        .innerJoin(event, eq(event.id, booking.eventId))
+        .where(
+          and(
+            eq(booking.userId, userId),
+            inArray(booking.status, [...PLACE_STATUSES]),
+            gte(event.eventDate, londonDate(now)),
+          ),
+        )
+        .limit(1);
+      if (toCome) return { ok: false, fieldErrors: { dateOfBirth: DATE_OF_BIRTH_NEEDED } };
+    }
     const updated = await tx
       .update(profile)
       .set({ ...update, updatedAt: new Date() })
@@ -29,6 +60,7 @@ export async function updateOwnProfile(db: Db, userId: string, update: ProfileUp
       .update(user)
       .set({ name: `${update.firstName} ${update.lastName}`, updatedAt: new Date() })
       .where(eq(user.id, userId));
+    return { ok: true };
   });
 }
 

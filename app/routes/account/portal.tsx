@@ -53,7 +53,12 @@ export async function action({ request }: Route.ActionArgs) {
       { status: 400, headers: noStore },
     );
   try {
-    await updateOwnProfile(db(), user.id, parsed.data);
+    const saved = await updateOwnProfile(db(), user.id, parsed.data);
+    if (!saved.ok)
+      return data<ActionData>(
+        { fieldErrors: saved.fieldErrors, values },
+        { status: 400, headers: noStore },
+      );
   } catch (error) {
     const errorId = logError(error, { route: routeOf(request), code: "profile_save_failed" });
     return data<ActionData>(

@@ -1,0 +1,64 @@
+import { eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { profile } from "#app/db/schema";
+import {
+  DATE_OF_BIRTH_NEEDED,
+  findProfileForUser,
+  updateOwnProfile,
+  type ProfileUpdate,
+} from "#app/services/profiles.server";
+import { testDatabaseForThisFile } from "#tests/support/database";
+import { insertBooking, insertFreeEvent, insertPatient } from "#tests/support/fixtures";
+
+/** The portal's edit form, through the service every way in shares. */
+
+const database = testDatabaseForThisFile();
+
+/** What the edit form sends for this profile, with `changes`. */
+async function editOf(userId: string, changes: Partial<ProfileUpdate>): Promise<ProfileUpdate> {
+  const row = (await findProfileForUser(database.db, userId))!;
+  const notEditable = new Set([
+    "id",
+    "userId",
+    "reference",
+    "email",
+    "nhsNumber",
+    "createdAt",
+    "updatedAt",
+  ]);
+  const editable = Object.fromEntries(
+    Object.entries(row).filter(([name]) => !notEditable.has(name)),
+  ) as ProfileUpdate;
+  return { ...editable, ...changes };
+}
+
+const dateOfBirthOf = async (userId: string) =>
+  (await database.db.select().from(profile).where(eq(profile.userId, userId)))[0]!.dateOfBirth;
+
+describe("removing a date of birth", () => {
+  it("is refused while he has a booking to come, and allowed once it is over", async () => {
+    const { db } = database;
+    const patient = await insertPatient(db, { dateOfBirth: "1960-05-01" });
+    // The fixture's event is on 10 June 2026.
+    const ev = await insertFreeEvent(db);
+    await insertBooking(db, { eventId: ev.id, userId: patient.id });
+    const removed = await editOf(patient.id, { dateOfBirth: null });
+
+    expect(
+      await updateOwnProfile(db, patient.id, removed, new Date("2026-06-01T09:00:00Z")),
+    ).toEqual({ ok: false, fieldErrors: { dateOfBirth: DATE_OF_BIRTH_NEEDED } });
+    expect(await dateOfBirthOf(patient.id)).toBe("1960-05-01");
+
+    // Corrected, not removed: saved.
+    const corrected = await editOf(patient.id, { dateOfBirth: "1960-05-02" });
+    expect(
+      await updateOwnProfile(db, patient.id, corrected, new Date("2026-06-01T09:00:00Z")),
+    ).toEqual({ ok: true });
+
+    // The day after the event: nothing to come.
+    expect(
+      await updateOwnProfile(db, patient.id, removed, new Date("2026-06-11T09:00:00Z")),
+    ).toEqual({ ok: true });
+    expect(await dateOfBirthOf(patient.id)).toBeNull();
+  });
+});
