@@ -16,6 +16,7 @@ import type { WaitlistStatus } from "#app/domain/waitlist";
 import { requireUser } from "#app/services/guards.server";
 import { collectMyData, type MyData } from "#app/services/my-data.server";
 import { NO_STORE, pipeHeaders } from "#app/utils/headers";
+import { paymentRecordWords, yearsWords } from "#app/domain/payment-record-words";
 
 export const meta = () =>
   pageMeta("My data", "Everything we hold about you, to read here or download as a file.");
@@ -168,7 +169,7 @@ function BookingsSection({ myData }: { myData: MyData }) {
                   <Detail
                     key={index}
                     term={`Payment record ${index + 1}`}
-                    value={`${formatLondonDateTime(payment.at)}: ${payment.kind}, ${payment.status}${
+                    value={`${formatLondonDateTime(payment.at)}: ${paymentRecordWords(payment.kind, payment.status)}${
                       payment.amountPence !== null ? `, ${formatPounds(payment.amountPence)}` : ""
                     }`}
                   />
@@ -206,7 +207,7 @@ function ResultsSection({ myData }: { myData: MyData }) {
                 <Detail term="Result" value={result.flag ? FLAG_WORDS[result.flag] : null} />
                 <Detail
                   term="Next test in"
-                  value={result.retestYears ? `${result.retestYears} years` : null}
+                  value={result.retestYears ? yearsWords(result.retestYears) : null}
                 />
                 <Detail term="Comments" value={result.comments} />
                 <Detail term="Sent to you" value={formatLondonDateTime(result.releasedAt)} />
