@@ -5,7 +5,8 @@ import { PASSWORD_MAX } from "./form-basics";
 /** The "Delete my account" form: the password again, and a box ticked to say he means it. */
 export const DELETE_ACCOUNT_MESSAGES = {
   password: "Enter your password",
-  wrongPassword: "The password is not right. Check it and try again.",
+  wrongPassword:
+    "The password is not right. Check it and try again. If you have forgotten it, sign out, then choose “Forgot password?” on the sign-in page.",
   confirm: "Tick the box to confirm that you want to delete your account",
   tooManyAttempts: (minutes: string) =>
     `Too many wrong passwords. Please wait ${minutes} and try again.`,
