@@ -79,6 +79,10 @@ describe("sign-up validation", () => {
     const warning = page.getByRole("alert").filter({ hasText: "Age Restriction Error" });
     await warning.waitFor();
     expect(await warning.textContent()).toContain("aged between 40 and 80 only");
+    // A man past 80 is not left at a dead end: the page about testing at his age.
+    expect(
+      await warning.getByRole("link", { name: "PSA testing after 80" }).getAttribute("href"),
+    ).toBe("/information-hub/elderly-psa-testing");
     expect(
       await page
         .locator(".field-error", {
