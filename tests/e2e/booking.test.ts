@@ -357,6 +357,8 @@ describe("medical results", () => {
       retestYears: null,
       releasedAt: null,
     });
+    // A sample taken a month ago whose result never came: someone to call, not "soon" for ever.
+    const late = await visit("Guildhall", 30);
     const upcomingEvent = await insertFreeEvent(db, {
       name: `Results Check Library ${uniqueId()}`,
       eventDate: londonDay(5),
@@ -412,10 +414,14 @@ describe("medical results", () => {
     expect(waitingCard).not.toContain("N/A");
     expect(waitingCard).not.toContain("5.31");
     expect(waitingCard).not.toMatch(/Red:/);
+    const lateCard = await card(late.event.name);
+    expect(lateCard).toContain("more than three weeks since your test");
+    expect(lateCard).toContain("01632 960 003");
+    expect(lateCard).not.toContain("within two weeks");
     const missedCard = await card(missedEvent.name);
     expect(missedCard).toContain("No test was taken at this appointment");
     expect(missedCard).not.toContain("within two weeks");
-    expect(await page.locator(".result-item").count()).toBe(6);
+    expect(await page.locator(".result-item").count()).toBe(7);
     // The spec's red "Appointment not linked" is for a result without an appointment, which
     // cannot be here (D-55): every result belongs to one booking, as the database insists.
     expect(await main.textContent()).not.toContain("Appointment not linked");

@@ -21,6 +21,7 @@ import { requireUser } from "#app/services/guards.server";
 import { logError, routeOf } from "#app/services/log.server";
 import { correctionDates } from "#app/services/results-admin.server";
 import { NO_STORE, pipeHeaders } from "#app/utils/headers";
+import { daysBetween } from "#app/domain/calendar-date";
 
 export const meta = () => pageMeta("Medical results", "Your medical results and appointments.");
 
@@ -37,6 +38,8 @@ export const RESULTS_MESSAGES = {
   pending: "Your result is not back yet",
   pendingWhen:
     "Most results come back within two weeks of the test. Yours will appear here as soon as it is ready.",
+  /** Three weeks on and still not back: someone to ask, not "soon" for ever. */
+  pendingLate: `It is more than three weeks since your test and your result is not back yet. Please call our ${organisation.phones.medical.label.toLowerCase()} line on ${organisation.phones.medical.display} and we will find out what has happened.`,
   /** Staff recorded that he did not come: nothing to wait for. */
   missed: "No test was taken at this appointment",
   missedWhat:
@@ -64,13 +67,17 @@ export async function loader({ request }: Route.LoaderArgs) {
     const correctedOn = Object.fromEntries(
       Object.entries(corrections).map(([reference, at]) => [reference, londonDate(at)]),
     );
-    return data({ appointments, correctedOn, failed: false }, { headers: NO_STORE });
+    return data(
+      { appointments, correctedOn, today: londonDate(new Date()), failed: false },
+      { headers: NO_STORE },
+    );
   } catch (error) {
     logError(error, { route: routeOf(request), code: "results_load_failed" });
     return data(
       {
         appointments: [] as AppointmentWithResult[],
         correctedOn: {} as Record<string, string>,
+        today: londonDate(new Date()),
         failed: true,
       },
       { status: 500, headers: NO_STORE },
@@ -79,7 +86,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 }
 
 export default function MedicalResults({ loaderData }: Route.ComponentProps) {
-  const { appointments, correctedOn, failed } = loaderData;
+  const { appointments, correctedOn, today, failed } = loaderData;
   // Soonest first: the next appointment is the one he needs to know about.
   const upcoming = appointments
     .filter((item) => item.upcoming)
@@ -106,7 +113,7 @@ export default function MedicalResults({ loaderData }: Route.ComponentProps) {
               </p>
               <ul className="result-list">
                 {upcoming.map((item) => (
-                  <ResultItem key={item.reference} item={item} />
+                  <ResultItem key={item.reference} item={item} today={today} />
                 ))}
               </ul>
             </section>
@@ -119,6 +126,7 @@ export default function MedicalResults({ loaderData }: Route.ComponentProps) {
                   <ResultItem
                     key={item.reference}
                     item={item}
+                    today={today}
                     correctedOn={correctedOn[item.reference]}
                   />
                 ))}
@@ -131,11 +139,17 @@ export default function MedicalResults({ loaderData }: Route.ComponentProps) {
   );
 }
 
+/** Days after the test when a result not back is late enough to ask about. */
+const RESULT_LATE_AFTER_DAYS = 21;
+
 function ResultItem({
   item,
   correctedOn,
+  today,
 }: {
   item: AppointmentWithResult;
+  /** "yyyy-MM-dd" in London. */
+  today: string;
   /** "yyyy-MM-dd": the released result was changed that day. */
   correctedOn?: string;
 }) {
@@ -203,7 +217,13 @@ function ResultItem({
         )}
       </p>
       {!item.upcoming && !item.labResultReady && (
-        <p>{item.missed ? RESULTS_MESSAGES.missedWhat : RESULTS_MESSAGES.pendingWhen}</p>
+        <p>
+          {item.missed
+            ? RESULTS_MESSAGES.missedWhat
+            : item.eventDate && daysBetween(item.eventDate, today) > RESULT_LATE_AFTER_DAYS
+              ? RESULTS_MESSAGES.pendingLate
+              : RESULTS_MESSAGES.pendingWhen}
+        </p>
       )}
     </li>
   );
