@@ -35,6 +35,7 @@ export default [
   route("login", "routes/auth/login.tsx"),
   route("signup", "routes/auth/signup.tsx"),
   route("signup-success", "routes/auth/signup-success.tsx"),
+  route("email-confirmed", "routes/auth/email-confirmed.tsx"),
   route("reset-password", "routes/auth/reset-password.tsx"),
   route("login/two-factor", "routes/auth/login.two-factor.tsx"),
   route("logout", "routes/auth/logout.ts"),

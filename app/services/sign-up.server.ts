@@ -53,7 +53,8 @@ export async function signUpPatient(
           name: `${profile.firstName} ${profile.lastName}`,
           email,
           password,
-          callbackURL: "/portal",
+          // Says whether it worked: the link is often opened away from his signed-in browser.
+          callbackURL: "/email-confirmed",
         },
         headers: input.headers,
         returnHeaders: true,

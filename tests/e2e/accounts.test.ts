@@ -233,16 +233,22 @@ describe("accounts", () => {
       )[0],
     ).toEqual({ email_verified: false });
     // Opened in another browser (his own, or someone he was tricked into sending it to), the link
-    // confirms the address but signs nobody in: the account page asks for a sign-in.
+    // confirms the address and says so, but signs nobody in.
     const elsewhere = await newPage(browser());
     await elsewhere.goto(link!);
-    await elsewhere.waitForURL((url) => url.pathname === "/login");
+    await elsewhere.waitForURL((url) => url.pathname === "/email-confirmed");
+    await elsewhere.getByRole("heading", { name: "Your email address is confirmed" }).waitFor();
     expect(
       (await elsewhere.context().cookies()).filter((cookie) => /session/i.test(cookie.name)),
     ).toEqual([]);
+    await expectNoAxeViolations(elsewhere);
     await elsewhere.context().close();
+    // A link cut short (or out of date) says it did not work, and that the account still does.
+    await page.goto(link!.replace(/token=[^&]+/, "token=cut-short"));
+    await page.waitForURL((url) => url.pathname === "/email-confirmed");
+    await page.getByRole("heading", { name: "This link did not work" }).waitFor();
     await page.goto(link!);
-    await page.waitForURL((url) => url.pathname === "/portal");
+    await page.getByRole("heading", { name: "Your email address is confirmed" }).waitFor();
     expect(
       (
         await query<{ email_verified: boolean }>(

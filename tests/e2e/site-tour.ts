@@ -38,6 +38,8 @@ export const CONTENT_ROUTES: [path: string, heading: RegExp][] = [
   ["/signup", /Create your account/],
   ["/reset-password", /Reset your password/],
   ["/signup-success", /We have sent you an e-mail/],
+  ["/email-confirmed", /Your email address is confirmed/],
+  ["/email-confirmed?error=TOKEN_EXPIRED", /This link did not work/],
   ["/events/corporate-screening", /Corporate screening/],
   ["/events/community-screening", /Community screening/],
   ["/events/seminar-talks", /Seminar talks/],
