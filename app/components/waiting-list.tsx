@@ -1,8 +1,7 @@
 import { Form, useNavigation } from "react-router";
 import { Link } from "#app/components/link";
 import { formatLondonDateTime } from "#app/domain/date-labels";
-import { SubmitButton } from "./form";
-import { WarningIcon } from "./icons";
+import { FocusedAlert, SubmitButton } from "./form";
 
 export type WaitlistActionData = { waitlistError?: string };
 
@@ -65,11 +64,15 @@ export function WaitingList({
             will e-mail you and {held}.
           </p>
           {error && (
-            // Focused, so that the answer to his press is read out and in view where he is: with
-            // no script the page comes back from the top, and the browser scrolls to it.
-            <p className="warning" role="alert" tabIndex={-1} autoFocus>
-              <WarningIcon /> {error}
-            </p>
+            // Takes focus, so that the answer to his press is read out and in view where he is
+            // (without scripts the page comes back from the top, and the browser scrolls to it).
+            <FocusedAlert
+              block="error-summary"
+              title="You cannot join this waiting list"
+              focusKey={error}
+            >
+              <p>{error}</p>
+            </FocusedAlert>
           )}
           {signedIn ? (
             // No "#waiting-list" here: a browser does not focus a page opened at a fragment.

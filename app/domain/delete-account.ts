@@ -6,7 +6,7 @@ import { PASSWORD_MAX } from "./form-basics";
 export const DELETE_ACCOUNT_MESSAGES = {
   password: "Enter your password",
   wrongPassword:
-    "The password is not right. Check it and try again. If you have forgotten it, sign out, then choose “Forgot password?” on the sign-in page.",
+    "The password is not right. Check it and try again. If you have forgotten it, sign out, then on the sign-in page type your email address and choose “Forgot password?”.",
   confirm: "Tick the box to confirm that you want to delete your account",
   tooManyAttempts: (minutes: string) =>
     `Too many wrong passwords. Please wait ${minutes} and try again.`,

@@ -5,7 +5,8 @@ describe("a payment record in words", () => {
   it.each([
     ["create", "CREATED", "Payment started at PayPal"],
     ["capture", "COMPLETED", "Payment taken"],
-    ["reconcile", "COMPLETED", "Payment taken"],
+    ["reconcile", "COMPLETED", "Payment confirmed by PayPal (the same payment, checked)"],
+    ["capture", "REFUNDED", "Payment taken (since refunded)"],
     ["capture", "PENDING", "Payment being checked by PayPal"],
     ["capture", "DECLINED", "Payment refused"],
     ["capture", "INSTRUMENT_DECLINED", "Payment not taken"],

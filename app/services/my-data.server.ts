@@ -1,4 +1,17 @@
-import { and, asc, desc, eq, inArray, isNotNull, lt, lte, or, sql, type SQL } from "drizzle-orm";
+import {
+  and,
+  asc,
+  desc,
+  eq,
+  inArray,
+  isNotNull,
+  lt,
+  lte,
+  ne,
+  or,
+  sql,
+  type SQL,
+} from "drizzle-orm";
 import { config } from "#app/config.server";
 import type { Db } from "#app/db/client.server";
 import {
@@ -551,14 +564,24 @@ export async function deleteMyAccount(
       await tx.delete(enquiry).where(emailIn(sql`${enquiry.email}`, provenEmails));
     }
     if (emails.length > 0) {
-      // Mail to him, and mail about him (an enquiry's notice to staff quotes his address).
+      // Mail to him, and mail about him (an enquiry's notice to staff quotes his address). For an
+      // address not shown to be his, only our copies of mail already sent to it: mail still to go
+      // there, and notices about its owner's own messages, may be someone else's.
+      const sentOrProven = or(
+        ne(outboxEmail.status, "pending"),
+        ...(provenEmails.length > 0 ? [emailIn(sql`${outboxEmail.to}`, provenEmails)] : []),
+      );
       await tx
         .delete(outboxEmail)
         .where(
           or(
-            emailIn(sql`${outboxEmail.to}`, emails),
-            emailIn(sql`${outboxEmail.replyTo}`, emails),
-            ...emails.map((email) => mentions(sql`${outboxEmail.text}`, email)),
+            and(emailIn(sql`${outboxEmail.to}`, emails), sentOrProven),
+            ...(provenEmails.length > 0
+              ? [
+                  emailIn(sql`${outboxEmail.replyTo}`, provenEmails),
+                  ...provenEmails.map((email) => mentions(sql`${outboxEmail.text}`, email)),
+                ]
+              : []),
           ),
         );
     }

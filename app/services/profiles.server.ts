@@ -1,8 +1,8 @@
-import { and, eq, gte, inArray, isNull, or } from "drizzle-orm";
+import { and, eq, gte, isNotNull, isNull, or } from "drizzle-orm";
 import type { Db } from "#app/db/client.server";
-import { booking, event, profile, user } from "#app/db/schema";
-import { PLACE_STATUSES } from "#app/domain/booking-lifecycle";
+import { booking, event, profile, testResult, user } from "#app/db/schema";
 import { londonDate } from "#app/domain/london-time";
+import { lockPerson, takesPlaceWhere } from "./booking/places.server";
 
 export type Profile = typeof profile.$inferSelect;
 
@@ -19,14 +19,14 @@ export type ProfileUpdate = Omit<
 >;
 
 export const DATE_OF_BIRTH_NEEDED =
-  "We need your date of birth while you have a booking: the laboratory asks for it with your sample. You can correct it, but not remove it.";
+  "We need your date of birth while you have a booking or a result to come: the laboratory asks for it with your sample, and your result is read against your age. You can correct it, but not remove it.";
 
 export type ProfileSaveResult = { ok: true } | { ok: false; fieldErrors: { dateOfBirth: string } };
 
 /**
  * Saves the editable fields (not the e-mail, not the NHS number) and keeps the account's name in
- * step. A date of birth is not removed while he has a booking to come: it was checked when he
- * booked, and the laboratory's list is read from the profile.
+ * step. A date of birth is not removed while he has a place to come or a result not yet released:
+ * it was checked when he booked, the laboratory's list reads it, and so does the result's import.
  */
 export async function updateOwnProfile(
   db: Db,
@@ -36,19 +36,30 @@ export async function updateOwnProfile(
 ): Promise<ProfileSaveResult> {
   return db.transaction(async (tx): Promise<ProfileSaveResult> => {
     if (update.dateOfBirth === null) {
-      const [toCome] = await tx
+      // Under his lock, as a booking takes it before reading his date of birth.
+      await lockPerson(tx, userId);
+      const [needed] = await tx
         .select({ id: booking.id })
         .from(booking)
         .innerJoin(event, eq(event.id, booking.eventId))
+        .leftJoin(testResult, eq(testResult.bookingId, booking.id))
         .where(
           and(
             eq(booking.userId, userId),
-            inArray(booking.status, [...PLACE_STATUSES]),
-            gte(event.eventDate, londonDate(now)),
+            or(
+              // A place to come: the laboratory's list reads it.
+              and(takesPlaceWhere(now), gte(event.eventDate, londonDate(now))),
+              // A sample whose result is not released: the import reads it for the flag.
+              and(
+                eq(booking.status, "confirmed"),
+                isNotNull(booking.sampleTakenAt),
+                isNull(testResult.releasedAt),
+              ),
+            ),
           ),
         )
         .limit(1);
-      if (toCome) return { ok: false, fieldErrors: { dateOfBirth: DATE_OF_BIRTH_NEEDED } };
+      if (needed) return { ok: false, fieldErrors: { dateOfBirth: DATE_OF_BIRTH_NEEDED } };
     }
     const updated = await tx
       .update(profile)

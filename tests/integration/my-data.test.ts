@@ -263,6 +263,13 @@ describe("an account whose address is not confirmed", () => {
       message: "My PSA was 9. What should I do now?",
     });
     await db.insert(newsletterSubscription).values({ name: "Rightful Owner", email: address });
+    // The staff notice of that message, not yet sent: it replies to, and quotes, the address.
+    await db.insert(outboxEmail).values({
+      to: "staff@example.org",
+      replyTo: address,
+      subject: "New enquiry",
+      text: `From Rightful Owner <${address}>: My PSA was 9.`,
+    });
     // Someone else signs up with it and never confirms it.
     const stranger = await insertPatient(db, {
       email: address.toUpperCase(),
@@ -283,6 +290,9 @@ describe("an account whose address is not confirmed", () => {
         .select()
         .from(newsletterSubscription)
         .where(eq(newsletterSubscription.email, address)),
+    ).toHaveLength(1);
+    expect(
+      await db.select().from(outboxEmail).where(eq(outboxEmail.replyTo, address)),
     ).toHaveLength(1);
   });
 });

@@ -9,6 +9,7 @@ import {
 } from "#app/services/profiles.server";
 import { testDatabaseForThisFile } from "#tests/support/database";
 import { insertBooking, insertFreeEvent, insertPatient } from "#tests/support/fixtures";
+import { insertResult, insertSampledBooking } from "#tests/support/fixtures/results";
 
 /** The portal's edit form, through the service every way in shares. */
 
@@ -60,5 +61,23 @@ describe("removing a date of birth", () => {
       await updateOwnProfile(db, patient.id, removed, new Date("2026-06-11T09:00:00Z")),
     ).toEqual({ ok: true });
     expect(await dateOfBirthOf(patient.id)).toBeNull();
+  });
+
+  it("is refused after the test until its result is released, which the import reads it for", async () => {
+    const { db } = database;
+    const patient = await insertPatient(db, { dateOfBirth: "1960-05-01" });
+    const ev = await insertFreeEvent(db);
+    const sampled = await insertSampledBooking(db, {
+      eventId: ev.id,
+      userId: patient.id,
+      eventDate: "2026-06-10",
+    });
+    const removed = await editOf(patient.id, { dateOfBirth: null });
+    const weekAfter = new Date("2026-06-17T09:00:00Z");
+    expect(await updateOwnProfile(db, patient.id, removed, weekAfter)).toMatchObject({
+      ok: false,
+    });
+    await insertResult(db, sampled.id, { releasedAt: weekAfter });
+    expect(await updateOwnProfile(db, patient.id, removed, weekAfter)).toEqual({ ok: true });
   });
 });

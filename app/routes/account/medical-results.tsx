@@ -39,7 +39,7 @@ export const RESULTS_MESSAGES = {
   pendingWhen:
     "Most results come back within two weeks of the test. Yours will appear here as soon as it is ready.",
   /** Three weeks on and still not back: someone to ask, not "soon" for ever. */
-  pendingLate: `It is more than three weeks since your test and your result is not back yet. Please call our ${organisation.phones.medical.label.toLowerCase()} line on ${organisation.phones.medical.display} and we will find out what has happened.`,
+  pendingLate: `It is more than three weeks since your test and your result is not back yet. Please call our ${organisation.phones.medical.label.toLowerCase()} line and we will find out what has happened:`,
   /** Staff recorded that he did not come: nothing to wait for. */
   missed: "No test was taken at this appointment",
   missedWhat:
@@ -218,11 +218,19 @@ function ResultItem({
       </p>
       {!item.upcoming && !item.labResultReady && (
         <p>
-          {item.missed
-            ? RESULTS_MESSAGES.missedWhat
-            : item.eventDate && daysBetween(item.eventDate, today) > RESULT_LATE_AFTER_DAYS
-              ? RESULTS_MESSAGES.pendingLate
-              : RESULTS_MESSAGES.pendingWhen}
+          {item.missed ? (
+            RESULTS_MESSAGES.missedWhat
+          ) : item.eventDate && daysBetween(item.eventDate, today) > RESULT_LATE_AFTER_DAYS ? (
+            <>
+              {RESULTS_MESSAGES.pendingLate}{" "}
+              <a href={`tel:${organisation.phones.medical.tel}`}>
+                {organisation.phones.medical.display}
+              </a>
+              .
+            </>
+          ) : (
+            RESULTS_MESSAGES.pendingWhen
+          )}
         </p>
       )}
     </li>
