@@ -3,6 +3,7 @@ import {
   RECIPIENT_MAIL_LIMITS,
   mailboxOf,
   recipientMailDecision,
+  type RecipientMailDecision,
   type UnaskedMailKind,
 } from "#app/domain/recipient-mail";
 import { enqueueEmail, type OutgoingEmail } from "./email.server";
@@ -23,14 +24,8 @@ export async function enqueueUnaskedMail(
   now = new Date(),
 ): Promise<boolean> {
   const { sameKind, sameKindWindowMs, anyKind, anyKindWindowMs } = RECIPIENT_MAIL_LIMITS;
-  const mailbox = keyedHash("mail-recipient", mailboxOf(message.to));
-  const sameKindKey = `mail:${kind}:${mailbox}`;
-  const anyKindKey = `mail:${mailbox}`;
-  const [kindSoFar, anySoFar] = await Promise.all([
-    peekRateLimit(db, sameKindKey, sameKindWindowMs, now),
-    peekRateLimit(db, anyKindKey, anyKindWindowMs, now),
-  ]);
-  let decision = recipientMailDecision({ sameKind: kindSoFar.hits, anyKind: anySoFar.hits });
+  const { sameKindKey, anyKindKey } = recipientKeys(kind, message.to);
+  let decision = await unaskedMailDecision(db, kind, message.to, now);
   if (decision === "send") {
     // Counted atomically: of requests racing for the last mail, only those within the limits send.
     const kindCounted = await hitRateLimit(db, sameKindKey, sameKind, sameKindWindowMs, now);
@@ -46,4 +41,25 @@ export async function enqueueUnaskedMail(
   }
   await enqueueEmail(db, message);
   return true;
+}
+
+function recipientKeys(kind: UnaskedMailKind, to: string) {
+  const mailbox = keyedHash("mail-recipient", mailboxOf(to));
+  return { sameKindKey: `mail:${kind}:${mailbox}`, anyKindKey: `mail:${mailbox}` };
+}
+
+/** Whether one more mail of this kind to this address would be sent now (nothing is counted). */
+export async function unaskedMailDecision(
+  db: Db,
+  kind: UnaskedMailKind,
+  to: string,
+  now = new Date(),
+): Promise<RecipientMailDecision> {
+  const { sameKindWindowMs, anyKindWindowMs } = RECIPIENT_MAIL_LIMITS;
+  const { sameKindKey, anyKindKey } = recipientKeys(kind, to);
+  const [kindSoFar, anySoFar] = await Promise.all([
+    peekRateLimit(db, sameKindKey, sameKindWindowMs, now),
+    peekRateLimit(db, anyKindKey, anyKindWindowMs, now),
+  ]);
+  return recipientMailDecision({ sameKind: kindSoFar.hits, anyKind: anySoFar.hits });
 }

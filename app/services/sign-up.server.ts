@@ -5,6 +5,7 @@ import type { Db } from "#app/db/client.server";
 import type { ProfileDraft } from "./auth.server";
 import { auth, hashPassword, sendAlreadyRegisteredNotice, withPendingProfile } from "./auth.server";
 import { hitRateLimit } from "./rate-limit.server";
+import { unaskedMailDecision } from "./recipient-mail.server";
 
 /** Sign-ups per client address are counted over an hour; see RATE_LIMIT_SIGNUPS_PER_HOUR. */
 export const SIGN_UPS_WINDOW_MS = 60 * 60_000;
@@ -70,6 +71,31 @@ export async function signUpPatient(
       await sendAlreadyRegisteredNotice(db, email);
       return { outcome: "done", headers: null };
     }
+    throw error;
+  }
+}
+
+/**
+ * A new link to confirm the signed-in person's own address (the first lasts 24 hours). It goes
+ * through the same mail as the first, limited per address like every mail a form can send, and
+ * only to the account's own address: better-auth checks the session's address is this one.
+ */
+export async function sendNewConfirmationLink(
+  db: Db,
+  input: { email: string; headers: Headers },
+): Promise<"sent" | "already-confirmed" | "recently-sent"> {
+  // Asked again too soon, the mail would be held back silently: say so instead of "sent".
+  if ((await unaskedMailDecision(db, "email-verification", input.email)) !== "send")
+    return "recently-sent";
+  try {
+    await auth(db).api.sendVerificationEmail({
+      body: { email: input.email, callbackURL: "/email-confirmed" },
+      headers: input.headers,
+    });
+    return "sent";
+  } catch (error) {
+    if (error instanceof APIError && error.body?.code === "EMAIL_ALREADY_VERIFIED")
+      return "already-confirmed";
     throw error;
   }
 }

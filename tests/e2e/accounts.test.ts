@@ -232,6 +232,10 @@ describe("accounts", () => {
         )
       )[0],
     ).toEqual({ email_verified: false });
+    // Asked for a new link at once, My data says the first was sent minutes ago.
+    await page.goto("/my-data");
+    await page.getByRole("button", { name: "Send me a new link" }).click();
+    await page.getByText("We sent you a link a few minutes ago").waitFor();
     // Opened in another browser (his own, or someone he was tricked into sending it to), the link
     // confirms the address and says so, but signs nobody in.
     const elsewhere = await newPage(browser());
@@ -257,6 +261,30 @@ describe("accounts", () => {
         )
       )[0],
     ).toEqual({ email_verified: true });
+    await page.context().close();
+  });
+
+  it("sends a new confirmation link from My data when the first has run out, and it confirms the address", async () => {
+    const email = uniqueEmail("late-confirmer");
+    await insertPatient(server.db, { email, emailVerified: false, password: PASSWORD });
+    const page = await newPage(browser());
+    await page.goto("/login?redirectTo=%2Fmy-data");
+    await signInWith(page, email, PASSWORD);
+    await page.waitForURL((url) => url.pathname === "/my-data");
+    await page.getByRole("button", { name: "Send me a new link" }).click();
+    await page.getByText(`We have sent a new link to ${email}`).waitFor();
+    await expectNoAxeViolations(page);
+    const mail = await waitForMail(
+      (message) =>
+        message.to?.[0]?.address === email && /Confirm your e-mail/.test(message.subject ?? ""),
+    );
+    const link = /https?:\/\/\S+verify-email\S+/.exec(mail.text ?? "")?.[0];
+    expect(link).toContain("callbackURL=%2Femail-confirmed");
+    await page.goto(link!);
+    await page.getByRole("heading", { name: "Your email address is confirmed" }).waitFor();
+    await page.goto("/my-data");
+    await page.getByRole("heading", { name: "My data" }).waitFor();
+    expect(await page.getByRole("button", { name: "Send me a new link" }).count()).toBe(0);
     await page.context().close();
   });
 

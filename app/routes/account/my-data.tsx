@@ -1,4 +1,4 @@
-import { data } from "react-router";
+import { Form, data, useNavigation } from "react-router";
 import { Link } from "#app/components/link";
 import type { Route } from "./+types/my-data";
 import { pageMeta } from "#app/components/meta";
@@ -13,7 +13,10 @@ import { formatLondonDateTime, formatLongDate } from "#app/domain/date-labels";
 import { formatNhsNumber } from "#app/domain/nhs-number";
 import { formatPounds } from "#app/domain/pricing";
 import type { WaitlistStatus } from "#app/domain/waitlist";
+import { SubmitButton } from "#app/components/form";
 import { requireUser } from "#app/services/guards.server";
+import { sendNewConfirmationLink } from "#app/services/sign-up.server";
+import { readForm } from "#app/utils/http.server";
 import { collectMyData, type MyData } from "#app/services/my-data.server";
 import { NO_STORE, pipeHeaders } from "#app/utils/headers";
 import { paymentRecordWords, yearsWords } from "#app/domain/payment-record-words";
@@ -22,6 +25,17 @@ export const meta = () =>
   pageMeta("My data", "Everything we hold about you, to read here or download as a file.");
 
 export const headers = pipeHeaders;
+
+/** "Send me a new link": a new e-mail to confirm his address, the page saying it is on its way. */
+export async function action({ request }: Route.ActionArgs) {
+  const user = await requireUser(request);
+  await readForm(request);
+  const outcome = await sendNewConfirmationLink(db(), {
+    email: user.email,
+    headers: request.headers,
+  });
+  return data({ confirmation: outcome }, { headers: NO_STORE });
+}
 
 /** Everything held about the signed-in person (audited each time); never cached. */
 export async function loader({ request }: Route.LoaderArgs) {
@@ -67,7 +81,7 @@ function Detail({ term, value }: { term: string; value: string | null | undefine
   );
 }
 
-export default function MyDataPage({ loaderData }: Route.ComponentProps) {
+export default function MyDataPage({ loaderData, actionData }: Route.ComponentProps) {
   const { myData } = loaderData;
   return (
     <>
@@ -91,7 +105,7 @@ export default function MyDataPage({ loaderData }: Route.ComponentProps) {
       <ResultsSection myData={myData} />
       <ConsentSection myData={myData} />
       <WaitingListsSection myData={myData} />
-      <MessagesSection myData={myData} />
+      <MessagesSection myData={myData} confirmation={actionData?.confirmation ?? null} />
       <AuditSection myData={myData} />
     </>
   );
@@ -316,16 +330,45 @@ function WaitingListsSection({ myData }: { myData: MyData }) {
   );
 }
 
-function MessagesSection({ myData }: { myData: MyData }) {
+function MessagesSection({
+  myData,
+  confirmation,
+}: {
+  myData: MyData;
+  /** what "Send me a new link" came to */
+  confirmation: "sent" | "already-confirmed" | "recently-sent" | null;
+}) {
+  const navigation = useNavigation();
   return (
     <section aria-labelledby="messages-title">
       <h2 id="messages-title">Newsletter and messages</h2>
       {!myData.account.emailVerified && (
-        <p className="inset">
-          We find your newsletter sign-up and your messages by your email address once you have
-          confirmed it, so that nobody else can see them. You have not confirmed yours yet: use the
-          link in the email we sent you when you signed up.
-        </p>
+        <div className="inset">
+          <p>
+            We find your newsletter sign-up and your messages by your email address once you have
+            confirmed it, so that nobody else can see them. You have not confirmed yours yet: use
+            the link in the email we sent you when you signed up.
+          </p>
+          <Form method="post">
+            <SubmitButton busy={navigation.state === "submitting"} busyLabel="Sending...">
+              Send me a new link
+            </SubmitButton>
+          </Form>
+          <div role="status">
+            {confirmation === "sent" && (
+              <p>We have sent a new link to {myData.account.email}. It works for 24 hours.</p>
+            )}
+            {confirmation === "already-confirmed" && (
+              <p>Your email address is already confirmed.</p>
+            )}
+            {confirmation === "recently-sent" && (
+              <p>
+                We sent you a link a few minutes ago. Please look for it in your inbox, and in your
+                spam or junk folder. You can ask for another one after 10 minutes.
+              </p>
+            )}
+          </div>
+        </div>
       )}
       {myData.newsletter.length === 0 ? (
         <p>Your email address is not on our newsletter list.</p>

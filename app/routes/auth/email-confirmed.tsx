@@ -30,7 +30,9 @@ export default function EmailConfirmed({ loaderData }: Route.ComponentProps) {
               </p>
             </div>
             <p>
-              If you need help, call our {booking.label.toLowerCase()} on{" "}
+              Your email address is not confirmed yet. For a new link, sign in and open{" "}
+              <Link to="/login?redirectTo=%2Fmy-data">My data</Link>, then choose “Send me a new
+              link”. If you need help, call our {booking.label.toLowerCase()} on{" "}
               <a href={`tel:${booking.tel}`}>{booking.display}</a>.
             </p>
           </>
