@@ -1,7 +1,10 @@
 import { Link } from "#app/components/link";
 import { pageMeta } from "#app/components/meta";
 import { organisation } from "#app/content/organisation";
+import { pipeHeaders } from "#app/utils/headers";
 import type { Route } from "./+types/email-confirmed";
+
+export const headers = pipeHeaders;
 
 export const meta = () =>
   pageMeta("Confirming your email address", "Confirming your email address.");
