@@ -1,11 +1,5 @@
 import { organisation } from "#app/content/organisation";
-import {
-  Form,
-  data,
-  redirect,
-  useNavigation,
-  type ShouldRevalidateFunctionArgs,
-} from "react-router";
+import { Form, data, redirect, useNavigation } from "react-router";
 import { Link } from "#app/components/link";
 import { z } from "zod";
 import type { Route } from "./+types/my-booking.cancel";
@@ -24,6 +18,7 @@ import { requireUser } from "#app/services/guards.server";
 import { logError, routeOf } from "#app/services/log.server";
 import { NO_STORE, TOKEN_LINK_HEADERS, pipeHeaders } from "#app/utils/headers";
 import { readForm } from "#app/utils/http.server";
+import { revalidateWhenAnswered } from "#app/utils/revalidate";
 
 export const meta = () => pageMeta("Cancel your booking", "Cancel one of your screening bookings.");
 
@@ -101,16 +96,7 @@ export async function action({ request, params }: Route.ActionArgs) {
  * A refusal normally leaves the page's data alone; when the terms changed, the page reads them
  * again so that he confirms what cancelling gives now.
  */
-export function shouldRevalidate({
-  actionResult,
-  defaultShouldRevalidate,
-}: ShouldRevalidateFunctionArgs) {
-  const changed =
-    typeof actionResult === "object" && actionResult !== null && "termsChanged" in actionResult
-      ? actionResult.termsChanged === true
-      : false;
-  return changed || defaultShouldRevalidate;
-}
+export const shouldRevalidate = revalidateWhenAnswered("termsChanged");
 
 export default function CancelBooking({ loaderData, actionData }: Route.ComponentProps) {
   const navigation = useNavigation();

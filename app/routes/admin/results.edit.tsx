@@ -1,11 +1,5 @@
 import type { ReactNode } from "react";
-import {
-  Form,
-  data,
-  redirect,
-  useNavigation,
-  type ShouldRevalidateFunctionArgs,
-} from "react-router";
+import { Form, data, redirect, useNavigation } from "react-router";
 import { Link } from "#app/components/link";
 import type { Route } from "./+types/results.edit";
 import { ErrorSummary, SubmitButton, TextArea, TextField } from "#app/components/form";
@@ -36,6 +30,7 @@ import { staffRoute } from "#app/services/guards.server";
 import { correctResult, releaseResult, viewResult } from "#app/services/results-admin.server";
 import { NO_STORE, pipeHeaders } from "#app/utils/headers";
 import { readForm } from "#app/utils/http.server";
+import { revalidateWhenAnswered } from "#app/utils/revalidate";
 
 export const meta = () => pageMeta("Result", "One laboratory result, to release or correct.");
 export const headers = pipeHeaders;
@@ -79,16 +74,7 @@ function refuse(body: ActionData, status: 400 | 409) {
  * A refusal normally leaves the page's data alone; when the result changed since the page was
  * opened, the page reads it again, so that the decision is made about the result as it is now.
  */
-export function shouldRevalidate({
-  actionResult,
-  defaultShouldRevalidate,
-}: ShouldRevalidateFunctionArgs) {
-  const changed =
-    typeof actionResult === "object" && actionResult !== null && "changed" in actionResult
-      ? actionResult.changed === true
-      : false;
-  return changed || defaultShouldRevalidate;
-}
+export const shouldRevalidate = revalidateWhenAnswered("changed");
 
 const NOT_UNDERSTOOD = "This form was not understood. Reload the page and try again.";
 
