@@ -1,7 +1,7 @@
 import { Suspense } from "react";
 // React Router's own handler, without Express: what is tested is the entry it calls.
 // eslint-disable-next-line no-restricted-imports
-import { createRequestHandler, Outlet, type ServerBuild } from "react-router";
+import { createRequestHandler, Link, Outlet, type ServerBuild, useMatches } from "react-router";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import * as entry from "./entry.server";
 import { log } from "./services/log.server";
@@ -14,6 +14,18 @@ import { log } from "./services/log.server";
 
 function Broken(): never {
   throw new Error("broken page");
+}
+
+/** A page inside a layout: it names the routes it was rendered with and links to a sibling. */
+function Inside() {
+  return (
+    <p>
+      {useMatches()
+        .map((match) => match.id)
+        .join(" > ")}{" "}
+      <Link to="/fine">Next</Link>
+    </p>
+  );
 }
 
 const pages = {
@@ -69,6 +81,10 @@ function build(): ServerBuild {
     routes[path] = { id: path, parentId: "root", path, module: { default: Page } };
     manifest[path] = manifestRoute(path, "root", path);
   }
+  routes.area = { id: "area", parentId: "root", path: "area", module: { default: Outlet } };
+  manifest.area = manifestRoute("area", "root", "area");
+  routes.inside = { id: "inside", parentId: "area", path: "inside", module: { default: Inside } };
+  manifest.inside = manifestRoute("inside", "area", "inside");
   return {
     entry: { module: entry },
     routes,
@@ -109,6 +125,14 @@ describe("a page without scripts", () => {
     expect(html.startsWith("<!DOCTYPE html>")).toBe(true);
     expect(html).toContain("<main>All well</main>");
     expect(logged).toEqual([]);
+  });
+
+  it("renders every route it matched, layouts included, and links to the site's other pages", async () => {
+    const response = await get("area/inside");
+    expect(response.status).toBe(200);
+    expect(await response.text()).toContain(
+      '<p>root &gt; area &gt; inside<!-- --> <a href="/fine" data-discover="true">Next</a></p>',
+    );
   });
 
   it("that fails answers 500 with the error page, and the log names the page's own error", async () => {

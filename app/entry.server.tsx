@@ -12,7 +12,7 @@ import { isRouteErrorResponse, ServerRouter } from "react-router";
 import { NonceProvider } from "./components/nonce";
 import { noteDatabaseError } from "./db/health.server";
 import { logError, routeOf } from "./services/log.server";
-import { renderedAtOnce } from "./services/render-at-once.server";
+import { renderedAtOnce, scriptFreeContext } from "./services/render-at-once.server";
 import { streamingErrorLog } from "./services/render-errors.server";
 import { config } from "./config.server";
 import { isShareablePage, sharedPageHeaders } from "./utils/headers";
@@ -61,12 +61,7 @@ export default function handleRequest(
     if (responseStatusCode === 405) responseHeaders.set("Allow", "GET, HEAD");
     return new Response(body, { headers: responseHeaders, status: responseStatusCode });
   };
-  // `ServerRouter` takes a reader of the hydration data's stream each time it renders, which a
-  // page without scripts never reads: the string render gets a stream of its own, so the stream
-  // below can still take the real one.
-  const whole = scripts
-    ? undefined
-    : renderedAtOnce(page({ ...routerContext, serverHandoffStream: new ReadableStream() }));
+  const whole = scripts ? undefined : renderedAtOnce(page(scriptFreeContext(routerContext)));
   if (whole !== undefined) return answer(whole);
 
   return new Promise<Response>((resolve, reject) => {
