@@ -2,6 +2,7 @@ import { organisation } from "#app/content/organisation";
 import { Link } from "#app/components/link";
 import { AddressLines } from "./address-lines";
 import { formatLongDate } from "#app/domain/date-labels";
+import type { MyBookingState } from "#app/domain/my-bookings";
 import { formatPounds } from "#app/domain/pricing";
 
 /** The parts of "My bookings" shown on the list and on one booking's page. */
@@ -14,7 +15,7 @@ export interface ShownBooking {
   slotEnd: string;
   addressLines: string[];
   mapUrl: string;
-  state: "upcoming" | "past" | "cancelled" | "payment-checking";
+  state: MyBookingState;
   whatToBring: readonly string[];
   canCancel: boolean;
   canChange: boolean;
@@ -35,6 +36,7 @@ const STATE_LABELS: Record<ShownBooking["state"], string> = {
   past: "Past appointment",
   cancelled: "Cancelled",
   "payment-checking": "Payment being checked",
+  "payment-checking-ended": "Payment being checked",
 };
 
 /**
@@ -83,8 +85,21 @@ export function BookingFacts({
   );
 }
 
-/** A place kept while PayPal checks the payment: what happens next, and that he need do nothing. */
+/**
+ * A place kept while PayPal checks the payment: what happens next, and that he need do nothing.
+ * Once the appointment is over there is no place left to keep, so it says only who to ask.
+ */
 export function PaymentCheckingNote({ booking }: { booking: ShownBooking }) {
+  if (booking.state === "payment-checking-ended") {
+    const { booking: helpline } = organisation.phones;
+    return (
+      <p className="inset">
+        PayPal is still checking the payment you made for this appointment. If you have a question
+        about it, please call our {helpline.label.toLowerCase()} on{" "}
+        <a href={`tel:${helpline.tel}`}>{helpline.display}</a>.
+      </p>
+    );
+  }
   if (booking.state !== "payment-checking") return null;
   return (
     <p className="inset">

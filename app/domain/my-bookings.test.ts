@@ -36,6 +36,7 @@ describe("a booking's state", () => {
     ["confirmed", "2026-06-09T10:00:00Z", "past"],
     ["cancelled", "2026-07-01T10:00:00Z", "cancelled"],
     ["awaiting_payment", "2026-07-01T10:00:00Z", "payment-checking"],
+    ["awaiting_payment", "2026-06-10T11:00:00Z", "payment-checking-ended"],
   ] as const)("%s ending %s is %s", (status, end, state) => {
     expect(
       myBookingState(
@@ -54,11 +55,19 @@ describe("the order", () => {
       { id: "cancelled", state: "cancelled", appointmentStart: at("2026-07-01T10:00:00Z") },
       { id: "soon", state: "upcoming", appointmentStart: at("2026-06-11T10:00:00Z") },
       { id: "past-recent", state: "past", appointmentStart: at("2026-06-01T10:00:00Z") },
+      { id: "checking", state: "payment-checking", appointmentStart: at("2026-06-12T10:00:00Z") },
+      {
+        id: "checking-ended",
+        state: "payment-checking-ended",
+        appointmentStart: at("2026-06-05T10:00:00Z"),
+      },
     ] as const;
     expect([...rows].sort(compareMyBookings).map((row) => row.id)).toEqual([
       "soon",
+      "checking",
       "later",
       "cancelled",
+      "checking-ended",
       "past-recent",
       "past-old",
     ]);

@@ -10,9 +10,10 @@ import { formatPounds } from "./pricing";
 
 /**
  * Where a booking stands for its person: still ahead, over, called off, or kept while PayPal
- * checks its payment.
+ * checks its payment (before its appointment, or still after it: PayPal can take days).
  */
-export type MyBookingState = "upcoming" | "past" | "cancelled" | "payment-checking";
+export type MyBookingState =
+  "upcoming" | "past" | "cancelled" | "payment-checking" | "payment-checking-ended";
 
 export interface ListedBooking {
   status: BookingStatus;
@@ -47,11 +48,13 @@ export function isListedBooking(
 
 export function myBookingState(row: ListedBooking, now: Date): MyBookingState {
   if (row.status === "cancelled") return "cancelled";
-  if (row.status === "awaiting_payment") return "payment-checking";
-  return row.appointmentEnd.getTime() > now.getTime() ? "upcoming" : "past";
+  const ahead = row.appointmentEnd.getTime() > now.getTime();
+  if (row.status === "awaiting_payment")
+    return ahead ? "payment-checking" : "payment-checking-ended";
+  return ahead ? "upcoming" : "past";
 }
 
-/** Listed under "Coming up": booked and ahead, or kept while its payment is checked. */
+/** Listed under "Coming up": ahead, booked or kept while its payment is checked. */
 export function isComingUp(state: MyBookingState): boolean {
   return state === "upcoming" || state === "payment-checking";
 }

@@ -393,6 +393,28 @@ describe("a payment PayPal holds for review", () => {
     await expectNoAxeViolations(page);
     await page.context().close();
   });
+
+  it("is no longer listed as coming up once its appointment is over, and says who to ask", async () => {
+    const { page, event, row } = await paidBookingOfNewPatient("Annexe", {
+      status: "awaiting_payment",
+      paymentStatus: "pending",
+      holdExpiresAt: new Date(Date.now() + 6 * 24 * 3_600_000),
+    });
+    await query("update event set event_date = current_date - 2 where id = $1", [event.id]);
+    await page.goto("/my-bookings");
+    expect(await page.getByRole("region", { name: "Coming up" }).count()).toBe(0);
+    const history = page.getByRole("region", { name: "Past and cancelled bookings" });
+    const text = (await history.textContent()) ?? "";
+    expect(text).toContain(row.reference);
+    expect(text).toContain("Payment being checked");
+    expect(text).toContain("PayPal is still checking the payment you made for this appointment.");
+    expect(text).not.toContain("We are keeping your place");
+    expect(await history.getByRole("link", { name: "01632 960 001" }).getAttribute("href")).toBe(
+      "tel:+441632960001",
+    );
+    await expectNoAxeViolations(page);
+    await page.context().close();
+  });
 });
 
 describe("a booking cancelled while it was being made", () => {

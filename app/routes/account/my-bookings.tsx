@@ -65,6 +65,7 @@ export default function MyBookings({ loaderData }: Route.ComponentProps) {
               <li key={booking.reference} className="card result-item">
                 <h3 className="card__title">{booking.eventName}</h3>
                 <BookingFacts booking={booking} withEvent={false} />
+                <PaymentCheckingNote booking={booking} />
                 <RefundNote refund={booking.refund} />
                 <BookingActions booking={booking} showDetailsLink />
               </li>
