@@ -13,10 +13,17 @@ export function AgeRestrictionText() {
         register or book if you are outside this age group. If you have any questions, e-mail{" "}
         <a href={`mailto:${organisation.emails.bookings}`}>{organisation.emails.bookings}</a>.
       </p>
-      <p>
-        Over 80? Read <Link to="/information-hub/elderly-psa-testing">PSA testing after 80</Link>{" "}
-        for what to do instead, or talk to your GP.
-      </p>
+      <OverEightyPointer />
     </>
+  );
+}
+
+/** Where a man past 80 reads about PSA testing at his age: wherever his age turns him away. */
+export function OverEightyPointer() {
+  return (
+    <p>
+      Over 80? Read <Link to="/information-hub/elderly-psa-testing">PSA testing after 80</Link> for
+      what to do instead, or talk to your GP.
+    </p>
   );
 }

@@ -1,9 +1,10 @@
 import { Form, useNavigation } from "react-router";
+import { OverEightyPointer } from "#app/components/age-restriction";
 import { Link } from "#app/components/link";
 import { formatLondonDateTime } from "#app/domain/date-labels";
 import { FocusedAlert, SubmitButton } from "./form";
 
-export type WaitlistActionData = { waitlistError?: string };
+export type WaitlistActionData = { waitlistError?: string; outsideAgeRange?: boolean };
 
 /** Where the person stands, as the page's loader sends it (dates arrive as strings or Dates). */
 type Place =
@@ -26,12 +27,15 @@ export function WaitingList({
   signedIn,
   offerHours,
   error,
+  outsideAgeRange = false,
 }: {
   eventId: string;
   state: { open: boolean; closed: boolean; hasPlace: boolean; mine: Place | null };
   signedIn: boolean;
   offerHours: number;
   error?: string;
+  /** the refusal is for his age on the day: say where to read instead */
+  outsideAgeRange?: boolean;
 }) {
   const navigation = useNavigation();
   const busy = navigation.state !== "idle";
@@ -72,6 +76,7 @@ export function WaitingList({
               focusKey={error}
             >
               <p>{error}</p>
+              {outsideAgeRange && <OverEightyPointer />}
             </FocusedAlert>
           )}
           {signedIn ? (

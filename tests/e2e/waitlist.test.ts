@@ -64,6 +64,12 @@ describe("joining refused", () => {
       await expect
         .poll(() => alert.evaluate((element) => element === document.activeElement))
         .toBe(true);
+      // Not a dead end: where a man past 80 reads about testing at his age.
+      expect(
+        await alert.getByRole("link", { name: "PSA testing after 80" }).getAttribute("href"),
+      ).toBe("/information-hub/elderly-psa-testing");
+      // axe runs as a script in the page, so it checks the same refusal with JavaScript on.
+      if (javaScriptEnabled) await expectNoAxeViolations(page);
       await page.context().close();
     });
 });

@@ -92,7 +92,10 @@ export async function action({ params, request, context }: Route.ActionArgs) {
     if (joined.ok) return redirect(waitingListSection(eventId));
     if (joined.reason === "event-not-found") throw data(null, { status: 404 });
     return data<WaitlistActionData>(
-      { waitlistError: WAITLIST_MESSAGES[joined.reason] },
+      {
+        waitlistError: WAITLIST_MESSAGES[joined.reason],
+        outsideAgeRange: joined.reason === "not-eligible",
+      },
       { status: 409 },
     );
   }
@@ -241,6 +244,9 @@ export default function EventPage({ loaderData, actionData }: Route.ComponentPro
                     actionData && "waitlistError" in actionData
                       ? actionData.waitlistError
                       : undefined
+                  }
+                  outsideAgeRange={
+                    actionData && "outsideAgeRange" in actionData && actionData.outsideAgeRange
                   }
                 />
               )}
