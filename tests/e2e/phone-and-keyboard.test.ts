@@ -70,6 +70,31 @@ for (const percent of [150, 200]) {
   });
 }
 
+describe("200% zoom on a 375 px phone (188 CSS px across)", () => {
+  it("scrolls no page sideways: public, patient and back office, with their error states", async () => {
+    const wide: string[] = [];
+    let visited = 0;
+    await tourSite(
+      browser(),
+      server.db,
+      async (page, name) => {
+        const { scrollWidth, innerWidth } = await page.evaluate(async () => {
+          await new Promise((resolve) => requestAnimationFrame(resolve));
+          return {
+            scrollWidth: document.documentElement.scrollWidth,
+            innerWidth: window.innerWidth,
+          };
+        });
+        visited++;
+        if (scrollWidth > innerWidth) wide.push(`${name}: ${scrollWidth} px`);
+      },
+      { context: { viewport: { width: 188, height: 370 } } },
+    );
+    expect(visited).toBeGreaterThan(40);
+    expect(wide).toEqual([]);
+  }, 300_000);
+});
+
 /** The control's box, and whether a tap anywhere on it reaches the control. */
 async function targetOf(page: Page, selector: string, index: number) {
   return page
