@@ -231,7 +231,8 @@ function createAuth(db: Db, settings = config(), secret = serverSecret()) {
           to: user.email,
           subject: `Reset your ${organisation.shortName} password`,
           text: [
-            `Hello ${user.name},`,
+            // No name: whoever made the account typed it, and anyone can ask for this mail.
+            "Hello,",
             "",
             "We received a request to reset the password for your account. To choose a new password, open this link (it works for one hour):",
             "",
@@ -260,11 +261,14 @@ function createAuth(db: Db, settings = config(), secret = serverSecret()) {
           to: user.email,
           subject: `Confirm your e-mail address for ${organisation.shortName}`,
           text: [
-            `Hello ${user.name},`,
+            // No name: whoever signed up typed it, and may not be the owner of this address.
+            "Hello,",
             "",
             `Thank you for creating an account with the ${organisation.name}. Please confirm your e-mail address by opening this link (it works for 24 hours):`,
             "",
             url,
+            "",
+            "If you did not create an account with us, do not open the link: ignore this e-mail, and the address will not be confirmed.",
             "",
             "Creating an account does not book a screening. Choose an event and a time on our website to book.",
             "",

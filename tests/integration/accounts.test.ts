@@ -69,6 +69,11 @@ describe("sign-up", () => {
     expect(mail!.subject).toMatch(/Confirm your e-mail address/);
     expect(mail!.text).toMatch(/^http:\/\/localhost:3000\/api\/auth\/verify-email\?token=/m);
     expect(mail!.text).not.toContain("9434765919");
+    // Whoever signed up typed the name and may not own the address: the mail does not repeat it,
+    // and tells the owner what to do with a mail he did not ask for.
+    expect(mail!.text).toMatch(/^Hello,$/m);
+    expect(mail!.text).not.toContain("Arthur");
+    expect(mail!.text).toContain("If you did not create an account with us, do not open the link");
   });
 
   it("leaves no user behind when the profile cannot be created", async () => {
