@@ -36,5 +36,8 @@ export function generalTerms(paid: boolean): string {
   return generalTermsSentences(paid).join(" ");
 }
 
+/** "booking helpline on 01632 960 001", for a sentence that asks him to call. */
+export const BOOKING_HELPLINE = `${helpline.label.toLowerCase()} on ${helpline.display}`;
+
 /** After the change deadline: call us. */
-export const CHANGE_BY_PHONE = `After that, please call our ${helpline.label.toLowerCase()} on ${helpline.display}.`;
+export const CHANGE_BY_PHONE = `After that, please call our ${BOOKING_HELPLINE}.`;

@@ -6,6 +6,7 @@ import {
   bookingDeadlineSentences,
   bookingTermsSentences,
   generalTermsSentences,
+  termsBeforePaying,
 } from "./terms-wording";
 
 /** Monday 8 June 2026, 10:00 in London (09:00 UTC); no bank holiday in the fortnight before. */
@@ -94,5 +95,34 @@ describe("one booking's terms, with its own dates", () => {
     expect(bookingDeadlineSentences(MONDAY, 2500)[0]).toBe(
       "For a full refund of the £25.00 you paid, cancel by the end of Tuesday, 02 June 2026.",
     );
+  });
+});
+
+describe("a paid booking's terms before he pays", () => {
+  const before = (iso: string, pricePence = 2500) =>
+    termsBeforePaying({ appointmentStart: MONDAY, pricePence, now: new Date(iso) });
+
+  it("in good time: the last day for his money back, and until when he can change the time", () => {
+    expect(before("2026-06-01T09:00:00Z")).toEqual({
+      noRefund: false,
+      sentences: [
+        "If you cancel by the end of Tuesday, 02 June 2026, you get back the £25.00 you pay now. If you cancel later, nothing is refunded.",
+        "You can change the time online until the end of Wednesday, 03 June 2026. After that, please call our booking helpline on 01632 960 001.",
+      ],
+    });
+  });
+
+  it("booked late: that cancelling gives nothing back, and whom to call for another time", () => {
+    expect(before("2026-06-04T05:00:00Z")).toEqual({
+      noRefund: true,
+      sentences: [
+        "If you pay now and then cancel, the £25.00 is not refunded: the last day to cancel with a full refund was Tuesday, 02 June 2026.",
+        "It is too late to change the time online. If you need another time, please call our booking helpline on 01632 960 001.",
+      ],
+    });
+  });
+
+  it("says nothing for a free booking, which has nothing to pay", () => {
+    expect(before("2026-06-04T05:00:00Z", 0)).toEqual({ sentences: [], noRefund: false });
   });
 });

@@ -9,7 +9,7 @@ import {
 import { formatLongDate } from "./date-labels";
 import { londonDate } from "./london-time";
 import { formatPounds } from "./pricing";
-import { CHANGE_BY_PHONE } from "./terms-general";
+import { BOOKING_HELPLINE, CHANGE_BY_PHONE } from "./terms-general";
 
 export {
   CANCEL_ANY_TIME,
@@ -42,6 +42,46 @@ export function bookingDeadlineSentences(appointmentStart: Date, paidPence: numb
       : []),
     `You can change the time online until ${changeDeadlineLabel(changeDeadline(appointmentStart))}.`,
   ];
+}
+
+/** What he agrees to by paying now, in words: shown before the pay button. */
+export interface TermsBeforePaying {
+  sentences: string[];
+  /** cancelling would give nothing back already: said as a warning, not as a note */
+  noRefund: boolean;
+}
+
+/**
+ * A paid booking's own terms before he pays, with its dates: whether, and until when, cancelling
+ * gives the price back, and until when the time can be changed online. After paying the same rule
+ * speaks in the past tense (`bookingTermsSentences`); a man who books late must not learn only
+ * then that his money cannot come back.
+ */
+export function termsBeforePaying(input: {
+  appointmentStart: Date;
+  pricePence: number;
+  now: Date;
+}): TermsBeforePaying {
+  const policy: PolicyInput = {
+    appointmentStart: input.appointmentStart,
+    now: input.now,
+    paidPence: input.pricePence,
+    sampleTakenOrResult: false,
+  };
+  const cancel = cancellationTerms(policy);
+  const change = changeTerms(policy);
+  if (!cancel.allowed || input.pricePence <= 0) return { sentences: [], noRefund: false };
+  const amount = formatPounds(input.pricePence);
+  const lastDay = cancel.fullRefundUntil ? formatLongDate(cancel.fullRefundUntil) : null;
+  const sentences = [
+    cancel.refundPence > 0
+      ? `If you cancel by the end of ${lastDay}, you get back the ${amount} you pay now. If you cancel later, nothing is refunded.`
+      : `If you pay now and then cancel, the ${amount} is not refunded: the last day to cancel with a full refund was ${lastDay}.`,
+    change.allowed
+      ? `You can change the time online until ${changeDeadlineLabel(change.until)}. ${CHANGE_BY_PHONE}`
+      : `It is too late to change the time online. If you need another time, please call our ${BOOKING_HELPLINE}.`,
+  ];
+  return { sentences, noRefund: cancel.refundPence === 0 };
 }
 
 /**

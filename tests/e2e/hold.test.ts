@@ -360,6 +360,38 @@ async function paidBookingOfNewPatient(
   return { page, email, event, row: await booking(values), booking };
 }
 
+describe("the checkout, before he pays", () => {
+  it("says until when cancelling gives his money back, and warns him when it already would not", async () => {
+    const { page, event, row } = await paidBookingOfNewPatient("Terms", {
+      status: "awaiting_payment",
+      holdExpiresAt: new Date(Date.now() + 10 * 60_000),
+    });
+    const terms = page.getByRole("region", { name: "If you cannot come" });
+    // A fortnight ahead: in good time, whatever the bank holidays.
+    await query("update event set event_date = current_date + 14 where id = $1", [event.id]);
+    await page.goto(`/checkout?booking=${row.reference}`);
+    expect(await terms.textContent()).toContain("you get back the £25.00 you pay now");
+    expect(await terms.getAttribute("class")).toBe("inset");
+    // Tomorrow: too late for a refund or an online change, and said before the pay button.
+    await query("update event set event_date = current_date + 1 where id = $1", [event.id]);
+    await page.goto(`/checkout?booking=${row.reference}`);
+    const text = (await terms.textContent()) ?? "";
+    expect(text).toContain("If you pay now and then cancel, the £25.00 is not refunded");
+    expect(text).toContain("It is too late to change the time online.");
+    expect(await terms.getAttribute("class")).toBe("warning");
+    const order = await page.evaluate(() => {
+      const section = document.querySelector("section[aria-labelledby='terms-title']")!;
+      const pay = [...document.querySelectorAll("button")].find((button) =>
+        button.textContent?.includes("Pay with PayPal or card"),
+      )!;
+      return section.compareDocumentPosition(pay) & Node.DOCUMENT_POSITION_FOLLOWING;
+    });
+    expect(order).toBeTruthy();
+    await expectNoAxeViolations(page);
+    await page.context().close();
+  });
+});
+
 describe("a payment PayPal holds for review", () => {
   it("says truthfully that no confirmation e-mail has been sent yet, and none is", async () => {
     const { page, email, row } = await paidBookingOfNewPatient("Hall", {

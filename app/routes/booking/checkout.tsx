@@ -17,6 +17,8 @@ import { WarningIcon } from "#app/components/icons";
 import { config } from "#app/config.server";
 import { db } from "#app/db/client.server";
 import { formatLondonTime, formatLongDate } from "#app/domain/date-labels";
+import { londonInstant } from "#app/domain/london-time";
+import { termsBeforePaying } from "#app/domain/terms-wording";
 import { PAYMENT_MESSAGES, startPayment } from "#app/services/booking/checkout.server";
 import { askForMoreTime, moreTimeFor } from "#app/services/booking/hold.server";
 import { findBookingForUser } from "#app/services/booking/view.server";
@@ -69,10 +71,16 @@ export async function loader({ request }: Route.LoaderArgs) {
     notice === "cancelled" && !booking.holdActive
       ? CANCELLED_AFTER_HOLD
       : (ownEntry(CHECKOUT_NOTICES, notice) ?? null);
+  const now = new Date();
   return data(
     {
       booking,
-      renderedAt: new Date(),
+      renderedAt: now,
+      terms: termsBeforePaying({
+        appointmentStart: londonInstant(booking.eventDate, booking.slotStart),
+        pricePence: booking.paymentRequired ? booking.pricePence : 0,
+        now,
+      }),
       moreTime: moreTimeFor(booking),
       provider: paymentProviderName(),
       paypalClientId: config().PAYPAL_CLIENT_ID ?? null,
@@ -123,7 +131,7 @@ export async function action({ request }: Route.ActionArgs) {
 }
 
 export default function Checkout({ loaderData, actionData }: Route.ComponentProps) {
-  const { booking, renderedAt, moreTime, provider, paypalClientId, notice } = loaderData;
+  const { booking, renderedAt, terms, moreTime, provider, paypalClientId, notice } = loaderData;
   const navigation = useNavigation();
   const [buttonsFailed, setButtonsFailed] = useState(false);
   const failed = actionData && "error" in actionData ? actionData.error : null;
@@ -183,6 +191,25 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
                     />
                   </Form>
                 </HoldNotice>
+                {terms.sentences.length > 0 && (
+                  // Before the pay button: what paying now commits him to, with this booking's dates.
+                  <section
+                    className={terms.noRefund ? "warning" : "inset"}
+                    aria-labelledby="terms-title"
+                  >
+                    <h2 id="terms-title" className="status">
+                      {terms.noRefund && (
+                        <>
+                          <WarningIcon />{" "}
+                        </>
+                      )}
+                      If you cannot come
+                    </h2>
+                    {terms.sentences.map((sentence) => (
+                      <p key={sentence}>{sentence}</p>
+                    ))}
+                  </section>
+                )}
                 {provider === "simulated" && (
                   <p className="warning simulated-notice" role="note">
                     <WarningIcon /> <strong>Test payment — no money is taken.</strong> This site is
