@@ -1,4 +1,5 @@
 import { Link } from "#app/components/link";
+import { BookingHelpline } from "#app/components/helpline";
 import { organisation } from "#app/content/organisation";
 
 /**
@@ -12,6 +13,9 @@ export function AgeRestrictionText() {
         {organisation.shortName} events are for people aged between 40 and 80 only. Please do not
         register or book if you are outside this age group. If you have any questions, e-mail{" "}
         <a href={`mailto:${organisation.emails.bookings}`}>{organisation.emails.bookings}</a>.
+      </p>
+      <p>
+        <BookingHelpline lead="Or" />
       </p>
       <OverEightyPointer />
     </>

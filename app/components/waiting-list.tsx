@@ -1,5 +1,6 @@
 import { Form, useNavigation } from "react-router";
 import { OverEightyPointer } from "#app/components/age-restriction";
+import { BookingHelpline } from "#app/components/helpline";
 import { Link } from "#app/components/link";
 import { formatLondonDateTime } from "#app/domain/date-labels";
 import { FocusedAlert, SubmitButton } from "./form";
@@ -77,6 +78,9 @@ export function WaitingList({
             >
               <p>{error}</p>
               {outsideAgeRange && <OverEightyPointer />}
+              <p>
+                <BookingHelpline />
+              </p>
             </FocusedAlert>
           )}
           {signedIn ? (

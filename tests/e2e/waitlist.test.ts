@@ -68,6 +68,10 @@ describe("joining refused", () => {
       expect(
         await alert.getByRole("link", { name: "PSA testing after 80" }).getAttribute("href"),
       ).toBe("/information-hub/elderly-psa-testing");
+      // And a number to ring, for a man who would rather talk to someone.
+      expect(await alert.getByRole("link", { name: "01632 960 001" }).getAttribute("href")).toBe(
+        "tel:+441632960001",
+      );
       // axe runs as a script in the page, so it checks the same refusal with JavaScript on.
       if (javaScriptEnabled) await expectNoAxeViolations(page);
       await page.context().close();

@@ -10,6 +10,7 @@ import {
   MoreTimeOffer,
   moreTimeHint,
 } from "#app/components/hold-notice";
+import { BookingHelpline } from "#app/components/helpline";
 import { Link } from "#app/components/link";
 import { OrderSummary } from "#app/components/order-summary";
 import { SubmitButton } from "#app/components/form";
@@ -156,11 +157,19 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
             {notice && (
               <div className={notice.kind === "cancelled" ? "inset" : "warning"} role="alert">
                 <p>{notice.message}</p>
+                {notice.kind !== "cancelled" && (
+                  <p>
+                    <BookingHelpline lead="Need help?" />
+                  </p>
+                )}
               </div>
             )}
             {error && (
               <div className="warning" role="alert">
                 <p>{error}</p>
+                <p>
+                  <BookingHelpline lead="Need help?" />
+                </p>
               </div>
             )}
             {expired ? (

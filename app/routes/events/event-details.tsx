@@ -1,5 +1,6 @@
 import { useState } from "react";
 import { Form, data, redirect, useNavigation } from "react-router";
+import { BookingHelpline } from "#app/components/helpline";
 import { Link } from "#app/components/link";
 import type { Route } from "./+types/event-details";
 import { AccessCodeDialog, AccessCodeField } from "#app/components/access-code-dialog";
@@ -14,7 +15,6 @@ import { BuildingIcon, LockIcon, WarningIcon } from "#app/components/icons";
 import { AddressLines } from "#app/components/address-lines";
 import { pageMeta } from "#app/components/meta";
 import { config } from "#app/config.server";
-import { organisation } from "#app/content/organisation";
 import { db } from "#app/db/client.server";
 import { isCorporateOnly } from "#app/domain/events";
 import { needsNhsNumber } from "#app/domain/eligibility";
@@ -253,11 +253,7 @@ export default function EventPage({ loaderData, actionData }: Route.ComponentPro
             {event.booking_status === "closed" && (
               <p>
                 Booking for a public event closes 24 hours before it ends. Please choose another
-                event. Questions? Call our {organisation.phones.booking.label.toLowerCase()} on{" "}
-                <a href={`tel:${organisation.phones.booking.tel}`}>
-                  {organisation.phones.booking.display}
-                </a>
-                .
+                event. <BookingHelpline />
               </p>
             )}
             {bookable && needsCode && (

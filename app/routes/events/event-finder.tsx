@@ -1,4 +1,5 @@
 import { useNavigation } from "react-router";
+import { BookingHelpline } from "#app/components/helpline";
 import { Link } from "#app/components/link";
 import type { Route } from "./+types/event-finder";
 import { EventCard } from "#app/components/event-card";
@@ -129,7 +130,8 @@ function ImportantNotice() {
         <li>Your NHS number must be 10 digits, or the laboratory will reject your sample.</li>
         <li>
           Questions? E-mail{" "}
-          <a href={`mailto:${organisation.emails.bookings}`}>{organisation.emails.bookings}</a>.
+          <a href={`mailto:${organisation.emails.bookings}`}>{organisation.emails.bookings}</a>.{" "}
+          <BookingHelpline lead="Or" />
         </li>
       </ul>
     </aside>

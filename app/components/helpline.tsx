@@ -1,0 +1,15 @@
+import { organisation } from "#app/content/organisation";
+
+/**
+ * "Questions? Call our booking helpline on 01632 960 001." with the number as a link a phone can
+ * ring: where a refusal or a failure leaves a man who would rather talk to someone.
+ */
+export function BookingHelpline({ lead = "Questions?" }: { lead?: string }) {
+  const { booking } = organisation.phones;
+  return (
+    <>
+      {lead} Call our {booking.label.toLowerCase()} on{" "}
+      <a href={`tel:${booking.tel}`}>{booking.display}</a>.
+    </>
+  );
+}
