@@ -3,9 +3,10 @@ import { OverEightyPointer } from "#app/components/age-restriction";
 import { BookingHelpline } from "#app/components/helpline";
 import { Link } from "#app/components/link";
 import { formatLondonDateTime } from "#app/domain/date-labels";
+import { type AgeRefusal, WAITLIST_AGE_MESSAGES } from "#app/domain/waitlist-age";
 import { FocusedAlert, SubmitButton } from "./form";
 
-export type WaitlistActionData = { waitlistError?: string; outsideAgeRange?: boolean };
+export type WaitlistActionData = { waitlistError?: string; overEighty?: boolean };
 
 /** Where the person stands, as the page's loader sends it (dates arrive as strings or Dates). */
 type Place =
@@ -28,15 +29,21 @@ export function WaitingList({
   signedIn,
   offerHours,
   error,
-  outsideAgeRange = false,
+  overEighty = false,
 }: {
   eventId: string;
-  state: { open: boolean; closed: boolean; hasPlace: boolean; mine: Place | null };
+  state: {
+    open: boolean;
+    closed: boolean;
+    hasPlace: boolean;
+    ageRefusal: AgeRefusal | null;
+    mine: Place | null;
+  };
   signedIn: boolean;
   offerHours: number;
   error?: string;
-  /** the refusal is for his age on the day: say where to read instead */
-  outsideAgeRange?: boolean;
+  /** the refusal is for being past 80 on the day: say where to read instead */
+  overEighty?: boolean;
 }) {
   const navigation = useNavigation();
   const busy = navigation.state !== "idle";
@@ -77,13 +84,22 @@ export function WaitingList({
               focusKey={error}
             >
               <p>{error}</p>
-              {outsideAgeRange && <OverEightyPointer />}
+              {overEighty && <OverEightyPointer />}
               <p>
                 <BookingHelpline />
               </p>
             </FocusedAlert>
           )}
-          {signedIn ? (
+          {signedIn && state.ageRefusal ? (
+            // His age on the day rules him out: said here, rather than a button that refuses him.
+            <div className="inset">
+              <p>{WAITLIST_AGE_MESSAGES[state.ageRefusal]}</p>
+              {state.ageRefusal === "too-old" && <OverEightyPointer />}
+              <p>
+                <BookingHelpline />
+              </p>
+            </div>
+          ) : signedIn ? (
             // No "#waiting-list" here: a browser does not focus a page opened at a fragment.
             <Form method="post" action={`/event/${eventId}`} className="form">
               <input type="hidden" name="intent" value="join-waitlist" />

@@ -1,6 +1,7 @@
 import { and, asc, eq, gte, inArray, lte, notExists, sql } from "drizzle-orm";
 import { config } from "#app/config.server";
 import { organisation } from "#app/content/organisation";
+import { type AgeRefusal, WAITLIST_AGE_MESSAGES } from "#app/domain/waitlist-age";
 import type { Db } from "#app/db/client.server";
 import { booking, event, profile, screeningProduct, user, waitlistEntry } from "#app/db/schema";
 import { formatLondonDateTime, formatLongDate } from "#app/domain/date-labels";
@@ -370,6 +371,8 @@ export interface WaitlistState {
   closed: boolean;
   /** this person has a place here already: a booking, or a hold */
   hasPlace: boolean;
+  /** this person's age on the event's day is outside the range: no use offering him the list */
+  ageRefusal: AgeRefusal | null;
   /** this person's place on the list, if they are on it */
   mine: WaitlistPlace | null;
 }
@@ -434,8 +437,29 @@ export async function waitlistState(
     open: !taken.mine && waitlistOpen(timingOf(row), slots.length, now),
     closed: bookingClosesAt(timingOf(row)).getTime() <= now.getTime(),
     hasPlace: taken.mine,
+    ageRefusal: input.userId ? await ageRefusalOf(db, input.userId, row.eventDate) : null,
     mine: input.userId ? await placeOf(db, row.id, input.userId, now) : null,
   };
+}
+
+/**
+ * Whether his age on the event's day keeps him off its waiting list (missing details do not:
+ * they can be added before a place comes up).
+ */
+async function ageRefusalOf(db: Db, userId: string, eventDate: string): Promise<AgeRefusal | null> {
+  const [person] = await db
+    .select({ dateOfBirth: profile.dateOfBirth, nhsNumber: profile.nhsNumber })
+    .from(profile)
+    .where(eq(profile.userId, userId));
+  const { problems } = bookingEligibility(person ?? { dateOfBirth: null, nhsNumber: null }, {
+    eventDate,
+    labName: null,
+  });
+  return (
+    problems.find(
+      (problem): problem is AgeRefusal => problem === "too-young" || problem === "too-old",
+    ) ?? null
+  );
 }
 
 export type JoinResult =
@@ -443,14 +467,14 @@ export type JoinResult =
   | {
       ok: false;
       reason:
-        "event-not-found" | "locked" | "not-eligible" | "already-booked" | "times-free" | "closed";
+        "event-not-found" | "locked" | AgeRefusal | "already-booked" | "times-free" | "closed";
     };
 
 /** Why someone cannot join, in words for the event's page. */
 export const WAITLIST_MESSAGES = {
   "event-not-found": "Event not found",
   locked: "This is a private event. Please enter its access code on the event's page first.",
-  "not-eligible": "You will be outside the age range for screening on the day of this event.",
+  ...WAITLIST_AGE_MESSAGES,
   "already-booked": "You already have a booking for this event.",
   "times-free": "A time has become free at this event: you can book it now.",
   closed: "This event is no longer taking bookings, so its waiting list has closed.",
@@ -475,17 +499,9 @@ export async function joinWaitlist(
     const ev = row!;
     const existing = await placeOf(tx, ev.id, input.userId, now);
     if (existing?.status === "waiting") return { ok: true, position: existing.position };
-    const [person] = await tx
-      .select({ dateOfBirth: profile.dateOfBirth, nhsNumber: profile.nhsNumber })
-      .from(profile)
-      .where(eq(profile.userId, input.userId));
-    const eligibility = bookingEligibility(person ?? { dateOfBirth: null, nhsNumber: null }, {
-      eventDate: ev.eventDate,
-      labName: ev.labName,
-    });
     // Missing details can be added before a place comes up; an age outside the range cannot.
-    if (eligibility.problems.some((problem) => problem === "too-young" || problem === "too-old"))
-      return { ok: false, reason: "not-eligible" };
+    const ageRefusal = await ageRefusalOf(tx, input.userId, ev.eventDate);
+    if (ageRefusal) return { ok: false, reason: ageRefusal };
     const taken = await placesTaken(tx, ev.id, now, { userId: input.userId });
     // Their own offer, or a booking of theirs, is a place of theirs already.
     if (taken.mine || existing?.status === "offered")

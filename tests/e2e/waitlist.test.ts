@@ -50,16 +50,16 @@ describe("joining refused", () => {
   for (const javaScriptEnabled of [false, true])
     it(`says why where he is, with focus, not at the top of a long page (JavaScript ${javaScriptEnabled ? "on" : "off"})`, async () => {
       const { page, email } = await newPatientPage(browser(), { javaScriptEnabled });
-      // Eighty-one on the day: outside the age range.
+      const { event } = await fullEvent();
+      await page.goto(`/event/${event.id}`);
+      // Eighty-one on the day, since the page was opened (his date of birth put right elsewhere).
       await query(
         `update profile set date_of_birth = current_date - interval '81 years'
        where user_id = (select id from public.user where email = $1)`,
         [email],
       );
-      const { event } = await fullEvent();
-      await page.goto(`/event/${event.id}`);
       await page.getByRole("button", { name: "Join the waiting list" }).click();
-      const alert = page.getByRole("alert").filter({ hasText: "outside the age range" });
+      const alert = page.getByRole("alert").filter({ hasText: "81 or older on the day of this event" });
       await alert.waitFor();
       await expect
         .poll(() => alert.evaluate((element) => element === document.activeElement))
@@ -76,6 +76,32 @@ describe("joining refused", () => {
       if (javaScriptEnabled) await expectNoAxeViolations(page);
       await page.context().close();
     });
+});
+
+describe("the waiting list of a man whose age rules him out", () => {
+  it("says so on the event's page instead of offering a button that would refuse him", async () => {
+    const { page, email } = await newPatientPage(browser());
+    await query(
+      `update profile set date_of_birth = current_date - interval '81 years'
+       where user_id = (select id from public.user where email = $1)`,
+      [email],
+    );
+    const { event } = await fullEvent();
+    await page.goto(`/event/${event.id}`);
+    const list = page.getByRole("region", { name: "Waiting list", exact: true });
+    expect(await list.textContent()).toContain(
+      "You will be 81 or older on the day of this event. Our screening events are for people aged 40 to 80 on the day.",
+    );
+    expect(await list.getByRole("button", { name: "Join the waiting list" }).count()).toBe(0);
+    expect(
+      await list.getByRole("link", { name: "PSA testing after 80" }).getAttribute("href"),
+    ).toBe("/information-hub/elderly-psa-testing");
+    expect(await page.locator("main").textContent()).toContain(
+      "People aged 40 to 80 on the day of the event",
+    );
+    await expectNoAxeViolations(page);
+    await page.context().close();
+  });
 });
 
 /** The worker's offer job, once, against the server's database. */

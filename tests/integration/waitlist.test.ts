@@ -137,7 +137,7 @@ describe("joining and leaving a full event's waiting list", () => {
     // Outside the age range on the day.
     const tooYoung = await insertPatient(database.db, { dateOfBirth: "1990-01-01" });
     expect(await joinWaitlist(database.db, { eventId: full.id, userId: tooYoung.id }, NOW)).toEqual(
-      { ok: false, reason: "not-eligible" },
+      { ok: false, reason: "too-young" },
     );
     expect(
       await joinWaitlist(database.db, { eventId: crypto.randomUUID(), userId: someone.id }, NOW),

@@ -1,5 +1,6 @@
 import { useState } from "react";
 import { Form, data, redirect, useNavigation } from "react-router";
+import { MAX_AGE, MIN_AGE } from "#app/domain/age";
 import { BookingHelpline } from "#app/components/helpline";
 import { Link } from "#app/components/link";
 import type { Route } from "./+types/event-details";
@@ -94,7 +95,7 @@ export async function action({ params, request, context }: Route.ActionArgs) {
     return data<WaitlistActionData>(
       {
         waitlistError: WAITLIST_MESSAGES[joined.reason],
-        outsideAgeRange: joined.reason === "not-eligible",
+        overEighty: joined.reason === "too-old",
       },
       { status: 409 },
     );
@@ -176,6 +177,10 @@ export default function EventPage({ loaderData, actionData }: Route.ComponentPro
                 )}
                 {!event.is_private && !corporateOnly && "Public Event"}
               </dd>
+              <dt>Who can book</dt>
+              <dd>
+                People aged {MIN_AGE} to {MAX_AGE} on the day of the event
+              </dd>
               <dt>Spaces</dt>
               <dd>
                 {event.spaces_left > 0
@@ -245,9 +250,7 @@ export default function EventPage({ loaderData, actionData }: Route.ComponentPro
                       ? actionData.waitlistError
                       : undefined
                   }
-                  outsideAgeRange={
-                    actionData && "outsideAgeRange" in actionData && actionData.outsideAgeRange
-                  }
+                  overEighty={actionData && "overEighty" in actionData && actionData.overEighty}
                 />
               )}
             {event.booking_status === "closed" && (
