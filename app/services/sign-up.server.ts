@@ -83,10 +83,11 @@ export async function signUpPatient(
 export async function sendNewConfirmationLink(
   db: Db,
   input: { email: string; headers: Headers },
-): Promise<"sent" | "already-confirmed" | "recently-sent"> {
-  // Asked again too soon, the mail would be held back silently: say so instead of "sent".
-  if ((await unaskedMailDecision(db, "email-verification", input.email)) !== "send")
-    return "recently-sent";
+): Promise<"sent" | "already-confirmed" | "recently-sent" | "many-sent"> {
+  // Asked again too soon, the mail would be held back silently: say which limit, not "sent".
+  const decision = await unaskedMailDecision(db, "email-verification", input.email);
+  if (decision === "repeat") return "recently-sent";
+  if (decision === "over-limit") return "many-sent";
   try {
     await auth(db).api.sendVerificationEmail({
       body: { email: input.email, callbackURL: "/email-confirmed" },

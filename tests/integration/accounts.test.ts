@@ -3,7 +3,9 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { account, outboxEmail, profile, user, verification } from "#app/db/schema";
 import { config } from "#app/config.server";
 import { authFor, withPendingProfile, type ProfileDraft } from "#app/services/auth.server";
+import { enqueueUnaskedMail } from "#app/services/recipient-mail.server";
 import { signIn } from "#app/services/session.server";
+import { sendNewConfirmationLink } from "#app/services/sign-up.server";
 import { testDatabaseForThisFile } from "#tests/support/database";
 import { uniqueEmail } from "#tests/support/fixtures";
 
@@ -186,5 +188,31 @@ describe("sign-in lock-out of someone else's account", () => {
     if (distributed.ok || distributed.status !== 429) throw new Error("expected a 429");
     expect(distributed.retryAfterSeconds).toBeGreaterThan(0);
     expect(distributed.retryAfterSeconds).toBeLessThanOrEqual(15 * 60);
+  });
+});
+
+describe("a new link to confirm the address, asked for from My data", () => {
+  const mailTo = (to: string) => ({ to, subject: "A mail", text: "Hello," });
+
+  it("says it was sent minutes ago when one went within 10 minutes", async () => {
+    const email = uniqueEmail("again");
+    expect(await enqueueUnaskedMail(database.db, "email-verification", mailTo(email))).toBe(true);
+    expect(await sendNewConfirmationLink(database.db, { email, headers: new Headers() })).toBe(
+      "recently-sent",
+    );
+  });
+
+  it("says several went in the last hour when the mailbox has had its four, whoever asked", async () => {
+    const email = uniqueEmail("busy");
+    for (const kind of [
+      "password-reset",
+      "already-registered",
+      "newsletter-confirmation",
+      "consent-link",
+    ] as const)
+      expect(await enqueueUnaskedMail(database.db, kind, mailTo(email))).toBe(true);
+    expect(await sendNewConfirmationLink(database.db, { email, headers: new Headers() })).toBe(
+      "many-sent",
+    );
   });
 });

@@ -336,7 +336,7 @@ function MessagesSection({
 }: {
   myData: MyData;
   /** what "Send me a new link" came to */
-  confirmation: "sent" | "already-confirmed" | "recently-sent" | null;
+  confirmation: "sent" | "already-confirmed" | "recently-sent" | "many-sent" | null;
 }) {
   const navigation = useNavigation();
   return (
@@ -365,6 +365,13 @@ function MessagesSection({
               <p>
                 We sent you a link a few minutes ago. Please look for it in your inbox, and in your
                 spam or junk folder. You can ask for another one after 10 minutes.
+              </p>
+            )}
+            {confirmation === "many-sent" && (
+              <p>
+                We have sent several e-mails to this address in the last hour, so we will not send
+                another just now. Please look for the link in your inbox, and in your spam or junk
+                folder, or ask again in an hour.
               </p>
             )}
           </div>
