@@ -3,7 +3,7 @@ import { OverEightyPointer } from "#app/components/age-restriction";
 import { BookingHelpline } from "#app/components/helpline";
 import { Link } from "#app/components/link";
 import { formatLondonDateTime } from "#app/domain/date-labels";
-import { type AgeRefusal, WAITLIST_AGE_MESSAGES } from "#app/domain/waitlist-age";
+import { type AgeRefusal, AGE_ON_THE_DAY_MESSAGES } from "#app/domain/age-on-the-day";
 import { FocusedAlert, SubmitButton } from "./form";
 
 export type WaitlistActionData = { waitlistError?: string; overEighty?: boolean };
@@ -93,7 +93,7 @@ export function WaitingList({
           {signedIn && state.ageRefusal ? (
             // His age on the day rules him out: said here, rather than a button that refuses him.
             <div className="inset">
-              <p>{WAITLIST_AGE_MESSAGES[state.ageRefusal]}</p>
+              <p>{AGE_ON_THE_DAY_MESSAGES[state.ageRefusal]}</p>
               {state.ageRefusal === "too-old" && <OverEightyPointer />}
               <p>
                 <BookingHelpline />

@@ -1,7 +1,7 @@
 import { and, asc, eq, gte, inArray, lte, notExists, sql } from "drizzle-orm";
 import { config } from "#app/config.server";
 import { organisation } from "#app/content/organisation";
-import { type AgeRefusal, WAITLIST_AGE_MESSAGES } from "#app/domain/waitlist-age";
+import { type AgeRefusal, AGE_ON_THE_DAY_MESSAGES } from "#app/domain/age-on-the-day";
 import type { Db } from "#app/db/client.server";
 import { booking, event, profile, screeningProduct, user, waitlistEntry } from "#app/db/schema";
 import { formatLondonDateTime, formatLongDate } from "#app/domain/date-labels";
@@ -474,7 +474,7 @@ export type JoinResult =
 export const WAITLIST_MESSAGES = {
   "event-not-found": "Event not found",
   locked: "This is a private event. Please enter its access code on the event's page first.",
-  ...WAITLIST_AGE_MESSAGES,
+  ...AGE_ON_THE_DAY_MESSAGES,
   "already-booked": "You already have a booking for this event.",
   "times-free": "A time has become free at this event: you can book it now.",
   closed: "This event is no longer taking bookings, so its waiting list has closed.",

@@ -59,7 +59,9 @@ describe("joining refused", () => {
         [email],
       );
       await page.getByRole("button", { name: "Join the waiting list" }).click();
-      const alert = page.getByRole("alert").filter({ hasText: "81 or older on the day of this event" });
+      const alert = page
+        .getByRole("alert")
+        .filter({ hasText: "81 or older on the day of this event" });
       await alert.waitFor();
       await expect
         .poll(() => alert.evaluate((element) => element === document.activeElement))
@@ -78,8 +80,36 @@ describe("joining refused", () => {
     });
 });
 
-describe("the waiting list of a man whose age rules him out", () => {
-  it("says so on the event's page instead of offering a button that would refuse him", async () => {
+describe("a man whose age rules him out", () => {
+  it("is told why on the booking page, with no order beside it, and where to read and ring", async () => {
+    const { page, email } = await newPatientPage(browser());
+    await query(
+      `update profile set date_of_birth = current_date - interval '39 years'
+       where user_id = (select id from public.user where email = $1)`,
+      [email],
+    );
+    const event = await insertFreeEvent(server.db, {
+      name: `Age Check Morning ${uniqueId()}`,
+      eventDate: londonDay(5),
+      startTime: "10:00",
+      endTime: "10:30",
+    });
+    await page.goto(`/book-event?event=${event.id}`);
+    const refusal = page.getByRole("alert").filter({ hasText: "Age Restriction Error" });
+    expect(await refusal.textContent()).toContain(
+      "You will be under 40 on the day of this event. Our screening events are for people aged 40 to 80 on the day.",
+    );
+    // Under 40, not over 80: no pointer to the page for older men.
+    expect(await refusal.getByRole("link", { name: "PSA testing after 80" }).count()).toBe(0);
+    expect(await refusal.getByRole("link", { name: "01632 960 001" }).getAttribute("href")).toBe(
+      "tel:+441632960001",
+    );
+    expect(await page.getByText("Your Order").count()).toBe(0);
+    await expectNoAxeViolations(page);
+    await page.context().close();
+  });
+
+  it("is told so on the event's page instead of a waiting list button that would refuse him", async () => {
     const { page, email } = await newPatientPage(browser());
     await query(
       `update profile set date_of_birth = current_date - interval '81 years'

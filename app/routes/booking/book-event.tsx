@@ -1,7 +1,9 @@
 import { Form, data, redirect, useNavigation } from "react-router";
 import { Link } from "#app/components/link";
 import type { Route } from "./+types/book-event";
-import { AgeRestrictionText } from "#app/components/age-restriction";
+import { OverEightyPointer } from "#app/components/age-restriction";
+import { BookingHelpline } from "#app/components/helpline";
+import { organisation } from "#app/content/organisation";
 import { BackLink } from "#app/components/back-link";
 import { ErrorSummary, SubmitButton, TextField } from "#app/components/form";
 import { WarningIcon } from "#app/components/icons";
@@ -13,6 +15,7 @@ import { CANCELLATION_POLICY } from "#app/content/booking";
 import { db } from "#app/db/client.server";
 import { noteDatabaseError } from "#app/db/health.server";
 import { AGE_MESSAGES } from "#app/domain/age";
+import { type AgeRefusal, AGE_ON_THE_DAY_MESSAGES } from "#app/domain/age-on-the-day";
 import {
   bookingPaths,
   isBookEventWithoutEvent,
@@ -157,8 +160,10 @@ export default function BookEvent({ loaderData, actionData }: Route.ComponentPro
   }
   const { event, eligibility, choices, current, offer } = loaderData;
   const errors = actionData?.fieldErrors ?? {};
-  const tooYoungOrOld =
-    eligibility.problems.includes("too-young") || eligibility.problems.includes("too-old");
+  const ageRefusal =
+    eligibility.problems.find(
+      (problem): problem is AgeRefusal => problem === "too-young" || problem === "too-old",
+    ) ?? null;
 
   return (
     <section className="section">
@@ -191,13 +196,21 @@ export default function BookEvent({ loaderData, actionData }: Route.ComponentPro
                 </p>
                 <Link to={`/booking-success?booking=${current.reference}`}>See your booking</Link>
               </div>
-            ) : tooYoungOrOld ? (
+            ) : ageRefusal ? (
+              // Said to a man who has an account already: why, where to read, whom to ask.
               <div className="warning" role="alert">
                 <h2 className="status">
                   <WarningIcon /> {AGE_MESSAGES.errorTitle}
                 </h2>
-                <p>You will be outside the age range on the day of this event.</p>
-                <AgeRestrictionText />
+                <p>{AGE_ON_THE_DAY_MESSAGES[ageRefusal]}</p>
+                {ageRefusal === "too-old" && <OverEightyPointer />}
+                <p>
+                  If you have any questions, e-mail{" "}
+                  <a href={`mailto:${organisation.emails.bookings}`}>
+                    {organisation.emails.bookings}
+                  </a>
+                  . <BookingHelpline lead="Or" />
+                </p>
               </div>
             ) : eligibility.problems.includes("no-date-of-birth") ? (
               <div className="warning" role="alert">
@@ -224,15 +237,18 @@ export default function BookEvent({ loaderData, actionData }: Route.ComponentPro
               />
             )}
           </div>
-          <aside>
-            <OrderSummary
-              eventName={event.event_name}
-              productName={event.product_name}
-              description={event.event_description}
-              price={event.price}
-              paymentRequired={event.payment_required}
-            />
-          </aside>
+          {/* No order beside a refusal: nothing is being ordered. */}
+          {ageRefusal === null && (
+            <aside>
+              <OrderSummary
+                eventName={event.event_name}
+                productName={event.product_name}
+                description={event.event_description}
+                price={event.price}
+                paymentRequired={event.payment_required}
+              />
+            </aside>
+          )}
         </div>
       </div>
     </section>
