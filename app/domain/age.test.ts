@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ageOn, isEligibleAge, readDateOfBirth } from "./age";
+import { ageOn, birthdayOf, isEligibleAge, readDateOfBirth, registerFrom } from "./age";
 
 describe("ageOn", () => {
   it("counts a birthday on the day itself", () => {
@@ -75,5 +75,24 @@ describe("readDateOfBirth", () => {
       ok: false,
       message: "Date of birth must be in the past",
     });
+  });
+});
+
+describe("the day he may register", () => {
+  it("is his 40th birthday while he is under 40", () => {
+    expect(registerFrom("1987-04-12", "2026-11-25")).toBe("2027-04-12");
+    expect(registerFrom("1986-11-26", "2026-11-25")).toBe("2026-11-26");
+  });
+
+  it("is no other day once he is 40 or more (too old is another matter)", () => {
+    expect(registerFrom("1986-11-25", "2026-11-25")).toBeNull();
+    expect(registerFrom("1940-01-01", "2026-11-25")).toBeNull();
+  });
+
+  it("falls on 1 March when born on 29 February and the year is not a leap year", () => {
+    expect(birthdayOf("1988-02-29", 40)).toBe("2028-02-29");
+    expect(birthdayOf("1987-02-28", 40)).toBe("2027-02-28");
+    expect(birthdayOf("1992-02-29", 40)).toBe("2032-02-29");
+    expect(birthdayOf("1996-02-29", 39)).toBe("2035-03-01");
   });
 });

@@ -22,6 +22,22 @@ export function ageOn(dateOfBirth: string, today: string): number {
   return age;
 }
 
+/**
+ * The day someone born on `dateOfBirth` turns `years` old, "yyyy-MM-dd" (born on 29 February: 1
+ * March in other years, as in `ageOn`).
+ */
+export function birthdayOf(dateOfBirth: string, years: number): string {
+  const [by, bm, bd] = dateOfBirth.split("-").map(Number) as [number, number, number];
+  const year = by + years;
+  if (bm === 2 && bd === 29 && !isLeapYear(year)) return `${year}-03-01`;
+  return `${year}-${String(bm).padStart(2, "0")}-${String(bd).padStart(2, "0")}`;
+}
+
+/** For a man too young to register today, the day he may: his 40th birthday. */
+export function registerFrom(dateOfBirth: string, today: string): string | null {
+  return ageOn(dateOfBirth, today) < MIN_AGE ? birthdayOf(dateOfBirth, MIN_AGE) : null;
+}
+
 export function isEligibleAge(dateOfBirth: string, today: string): boolean {
   const age = ageOn(dateOfBirth, today);
   return age >= MIN_AGE && age <= MAX_AGE;

@@ -79,6 +79,12 @@ describe("sign-up validation", () => {
     const warning = page.getByRole("alert").filter({ hasText: "Age Restriction Error" });
     await warning.waitFor();
     expect(await warning.textContent()).toContain("aged between 40 and 80 only");
+    // Too young today, he is told when he may: his 40th birthday, five years on (15 March).
+    const fortieth = new Date(Date.UTC(new Date().getFullYear() + 5, 2, 15));
+    const weekday = fortieth.toLocaleDateString("en-GB", { weekday: "long", timeZone: "UTC" });
+    expect(await warning.textContent()).toContain(
+      `You can create an account from your 40th birthday, ${weekday}, 15 March ${fortieth.getUTCFullYear()}.`,
+    );
     // A man past 80 is not left at a dead end: the page about testing at his age.
     expect(
       await warning.getByRole("link", { name: "PSA testing after 80" }).getAttribute("href"),

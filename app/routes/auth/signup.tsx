@@ -13,7 +13,8 @@ import { WarningIcon } from "#app/components/icons";
 import { pageMeta } from "#app/components/meta";
 import { PersonalDetailsFields } from "#app/components/personal-details-fields";
 import { db } from "#app/db/client.server";
-import { AGE_MESSAGES } from "#app/domain/age";
+import { AGE_MESSAGES, readDateOfBirth, registerFrom } from "#app/domain/age";
+import { formatLongDate } from "#app/domain/date-labels";
 import { formValues, isHoneypotFilled, parseForm, type FieldErrors } from "#app/domain/forms";
 import { londonDate } from "#app/domain/london-time";
 import { SIGNUP_FIELDS } from "#app/domain/field-options";
@@ -41,6 +42,8 @@ type ActionData = {
   formError?: string;
   values?: Record<string, string>;
   ageError?: boolean;
+  /** too young today: the day he may register ("yyyy-MM-dd") */
+  registerFrom?: string | null;
 };
 
 export const headers = pipeHeaders;
@@ -56,17 +59,28 @@ export async function action({ request, context }: Route.ActionArgs) {
   const successPath = `/signup-success?redirectTo=${encodeURIComponent(redirectTo)}`;
   if (isHoneypotFilled(form)) return redirect(successPath);
 
-  const parsed = parseForm(signupSchema(londonDate(new Date())), {
+  const today = londonDate(new Date());
+  const parsed = parseForm(signupSchema(today), {
     ...values,
     password: String(form.get("password") ?? ""),
     confirmPassword: String(form.get("confirmPassword") ?? ""),
   });
   if (!parsed.ok) {
+    const ageError = parsed.fieldErrors.dateOfBirth === AGE_MESSAGES.outOfRange;
+    const dateOfBirth = readDateOfBirth(
+      {
+        day: String(values["dateOfBirth-day"] ?? ""),
+        month: String(values["dateOfBirth-month"] ?? ""),
+        year: String(values["dateOfBirth-year"] ?? ""),
+      },
+      today,
+    );
     return data<ActionData>(
       {
         fieldErrors: parsed.fieldErrors,
         values,
-        ageError: parsed.fieldErrors.dateOfBirth === AGE_MESSAGES.outOfRange,
+        ageError,
+        registerFrom: ageError && dateOfBirth.ok ? registerFrom(dateOfBirth.date, today) : null,
       },
       { status: 400 },
     );
@@ -127,6 +141,12 @@ export default function Signup({ loaderData, actionData }: Route.ComponentProps)
             <h2 className="status">
               <WarningIcon /> {AGE_MESSAGES.errorTitle}
             </h2>
+            {actionData.registerFrom && (
+              <p>
+                You can create an account from your 40th birthday,{" "}
+                {formatLongDate(actionData.registerFrom)}.
+              </p>
+            )}
             {ageText}
           </div>
         )}
