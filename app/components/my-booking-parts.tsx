@@ -1,4 +1,4 @@
-import { organisation } from "#app/content/organisation";
+import { BookingHelpline } from "#app/components/helpline";
 import { Link } from "#app/components/link";
 import { AddressLines } from "./address-lines";
 import { formatLongDate } from "#app/domain/date-labels";
@@ -91,12 +91,9 @@ export function BookingFacts({
  */
 export function PaymentCheckingNote({ booking }: { booking: ShownBooking }) {
   if (booking.state === "payment-checking-ended") {
-    const { booking: helpline } = organisation.phones;
     return (
       <p className="inset">
-        PayPal is still checking the payment you made for this appointment. If you have a question
-        about it, please call our {helpline.label.toLowerCase()} on{" "}
-        <a href={`tel:${helpline.tel}`}>{helpline.display}</a>.
+        PayPal is still checking the payment you made for this appointment. <BookingHelpline />
       </p>
     );
   }
@@ -134,9 +131,7 @@ export function RefundNote({ refund }: { refund: ShownBooking["refund"] }) {
       return (
         <p className="inset">
           Your refund of {amount} has not gone through yet: PayPal has turned it down several times.
-          Our team has been told and will sort it out. If you would like to talk to us, call our{" "}
-          {organisation.phones.booking.label.toLowerCase()} on {organisation.phones.booking.display}
-          .
+          Our team has been told and will sort it out. <BookingHelpline />
         </p>
       );
     case "kept":

@@ -6,7 +6,12 @@ import { formatLondonDateTime } from "#app/domain/date-labels";
 import { type AgeRefusal, AGE_ON_THE_DAY_MESSAGES } from "#app/domain/age-on-the-day";
 import { FocusedAlert, SubmitButton } from "./form";
 
-export type WaitlistActionData = { waitlistError?: string; overEighty?: boolean };
+export type WaitlistActionData = {
+  waitlistError?: string;
+  overEighty?: boolean;
+  /** refused for his age: the page reads his state again, which then says so */
+  ageRuledOut?: boolean;
+};
 
 /** Where the person stands, as the page's loader sends it (dates arrive as strings or Dates). */
 type Place =
@@ -49,6 +54,7 @@ export function WaitingList({
   const busy = navigation.state !== "idle";
   const held = `hold it for you for ${offerHours} ${offerHours === 1 ? "hour" : "hours"}`;
   const mine = state.mine;
+  const ageRefusal = signedIn ? state.ageRefusal : null;
   return (
     <section id="waiting-list" className="inset waiting-list" aria-labelledby="waiting-list-title">
       <h2 id="waiting-list-title">Waiting list</h2>
@@ -71,10 +77,14 @@ export function WaitingList({
         <p>Booking for this event has closed, so its waiting list has closed too.</p>
       ) : (
         <>
-          <p>
-            Every time at this event is taken. Join the waiting list and, if a place comes up, we
-            will e-mail you and {held}.
-          </p>
+          {ageRefusal ? (
+            <p>Every time at this event is taken.</p>
+          ) : (
+            <p>
+              Every time at this event is taken. Join the waiting list and, if a place comes up, we
+              will e-mail you and {held}.
+            </p>
+          )}
           {error && (
             // Takes focus, so that the answer to his press is read out and in view where he is
             // (without scripts the page comes back from the top, and the browser scrolls to it).
@@ -90,15 +100,18 @@ export function WaitingList({
               </p>
             </FocusedAlert>
           )}
-          {signedIn && state.ageRefusal ? (
-            // His age on the day rules him out: said here, rather than a button that refuses him.
-            <div className="inset">
-              <p>{AGE_ON_THE_DAY_MESSAGES[state.ageRefusal]}</p>
-              {state.ageRefusal === "too-old" && <OverEightyPointer />}
-              <p>
-                <BookingHelpline />
-              </p>
-            </div>
+          {ageRefusal ? (
+            // His age on the day rules him out: said here, rather than a button that refuses him
+            // (or, just refused from an older page, in the alert above alone).
+            error ? null : (
+              <div className="inset">
+                <p>{AGE_ON_THE_DAY_MESSAGES[ageRefusal]}</p>
+                {ageRefusal === "too-old" && <OverEightyPointer />}
+                <p>
+                  <BookingHelpline />
+                </p>
+              </div>
+            )
           ) : signedIn ? (
             // No "#waiting-list" here: a browser does not focus a page opened at a fragment.
             <Form method="post" action={`/event/${eventId}`} className="form">

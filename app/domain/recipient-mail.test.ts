@@ -13,6 +13,10 @@ describe("recipientMailDecision", () => {
     expect(recipientMailDecision({ sameKind: 0, anyKind: 40 })).toBe("over-limit");
   });
 
+  it("names the hour's limit when both are reached: it is the one that lasts longer", () => {
+    expect(recipientMailDecision({ sameKind: 1, anyKind: 4 })).toBe("over-limit");
+  });
+
   it("takes other limits", () => {
     expect(recipientMailDecision({ sameKind: 1, anyKind: 1 }, { sameKind: 2, anyKind: 2 })).toBe(
       "send",

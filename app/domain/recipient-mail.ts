@@ -29,8 +29,9 @@ export function recipientMailDecision(
   alreadySent: { sameKind: number; anyKind: number },
   limits: { sameKind: number; anyKind: number } = RECIPIENT_MAIL_LIMITS,
 ): RecipientMailDecision {
-  if (alreadySent.sameKind >= limits.sameKind) return "repeat";
+  // The hour's limit first: it lasts longer, so it is the one to tell someone who asks again.
   if (alreadySent.anyKind >= limits.anyKind) return "over-limit";
+  if (alreadySent.sameKind >= limits.sameKind) return "repeat";
   return "send";
 }
 

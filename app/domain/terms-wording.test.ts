@@ -6,7 +6,7 @@ import {
   bookingDeadlineSentences,
   bookingTermsSentences,
   generalTermsSentences,
-  termsBeforePaying,
+  termsBeforeBooking,
 } from "./terms-wording";
 
 /** Monday 8 June 2026, 10:00 in London (09:00 UTC); no bank holiday in the fortnight before. */
@@ -98,9 +98,9 @@ describe("one booking's terms, with its own dates", () => {
   });
 });
 
-describe("a paid booking's terms before he pays", () => {
+describe("a booking's terms before he books it", () => {
   const before = (iso: string, pricePence = 2500) =>
-    termsBeforePaying({ appointmentStart: MONDAY, pricePence, now: new Date(iso) });
+    termsBeforeBooking({ appointmentStart: MONDAY, pricePence, now: new Date(iso) });
 
   it("in good time: the last day for his money back, and until when he can change the time", () => {
     expect(before("2026-06-01T09:00:00Z")).toEqual({
@@ -122,7 +122,18 @@ describe("a paid booking's terms before he pays", () => {
     });
   });
 
-  it("says nothing for a free booking, which has nothing to pay", () => {
-    expect(before("2026-06-04T05:00:00Z", 0)).toEqual({ sentences: [], noRefund: false });
+  it("for a free booking, says only until when the time can be changed online", () => {
+    expect(before("2026-06-01T09:00:00Z", 0)).toEqual({
+      noRefund: false,
+      sentences: [
+        "You can change the time online until the end of Wednesday, 03 June 2026. After that, please call our booking helpline on 01632 960 001.",
+      ],
+    });
+    expect(before("2026-06-04T05:00:00Z", 0)).toEqual({
+      noRefund: false,
+      sentences: [
+        "It is too late to change the time online. If you need another time, please call our booking helpline on 01632 960 001.",
+      ],
+    });
   });
 });

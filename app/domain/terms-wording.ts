@@ -44,24 +44,24 @@ export function bookingDeadlineSentences(appointmentStart: Date, paidPence: numb
   ];
 }
 
-/** What he agrees to by paying now, in words: shown before the pay button. */
-export interface TermsBeforePaying {
+/** What he agrees to by booking now, in words: shown before the button that books (or pays). */
+export interface TermsBeforeBooking {
   sentences: string[];
   /** cancelling would give nothing back already: said as a warning, not as a note */
   noRefund: boolean;
 }
 
 /**
- * A paid booking's own terms before he pays, with its dates: whether, and until when, cancelling
- * gives the price back, and until when the time can be changed online. After paying the same rule
- * speaks in the past tense (`bookingTermsSentences`); a man who books late must not learn only
- * then that his money cannot come back.
+ * A booking's own terms before he books it, with its dates: for a paid one whether, and until
+ * when, cancelling gives the price back; for any, until when the time can be changed online.
+ * Once booked the same rule speaks in the past tense (`bookingTermsSentences`); a man who books
+ * late must not learn only then that his money cannot come back, or his time not be moved.
  */
-export function termsBeforePaying(input: {
+export function termsBeforeBooking(input: {
   appointmentStart: Date;
   pricePence: number;
   now: Date;
-}): TermsBeforePaying {
+}): TermsBeforeBooking {
   const policy: PolicyInput = {
     appointmentStart: input.appointmentStart,
     now: input.now,
@@ -70,18 +70,26 @@ export function termsBeforePaying(input: {
   };
   const cancel = cancellationTerms(policy);
   const change = changeTerms(policy);
-  if (!cancel.allowed || input.pricePence <= 0) return { sentences: [], noRefund: false };
+  if (!cancel.allowed) return { sentences: [], noRefund: false };
+  const paid = input.pricePence > 0;
   const amount = formatPounds(input.pricePence);
   const lastDay = cancel.fullRefundUntil ? formatLongDate(cancel.fullRefundUntil) : null;
+  const money = !paid
+    ? []
+    : cancel.refundPence > 0
+      ? [
+          `If you cancel by the end of ${lastDay}, you get back the ${amount} you pay now. If you cancel later, nothing is refunded.`,
+        ]
+      : [
+          `If you pay now and then cancel, the ${amount} is not refunded: the last day to cancel with a full refund was ${lastDay}.`,
+        ];
   const sentences = [
-    cancel.refundPence > 0
-      ? `If you cancel by the end of ${lastDay}, you get back the ${amount} you pay now. If you cancel later, nothing is refunded.`
-      : `If you pay now and then cancel, the ${amount} is not refunded: the last day to cancel with a full refund was ${lastDay}.`,
+    ...money,
     change.allowed
       ? `You can change the time online until ${changeDeadlineLabel(change.until)}. ${CHANGE_BY_PHONE}`
       : `It is too late to change the time online. If you need another time, please call our ${BOOKING_HELPLINE}.`,
   ];
-  return { sentences, noRefund: cancel.refundPence === 0 };
+  return { sentences, noRefund: paid && cancel.refundPence === 0 };
 }
 
 /**

@@ -102,6 +102,10 @@ describe("a free event", () => {
     // Client-side navigation changes the address before the page renders: wait for the text.
     await page.getByText(/We are holding \d\d:\d\d for you until \d\d:\d\d/).waitFor();
     await checkPage(page);
+    // A free booking is made by this page's button: until when its time can be moved is said first.
+    expect(await page.getByRole("region", { name: "If you cannot come" }).textContent()).toMatch(
+      /You can change the time online until .+\. After that, please call our booking helpline on 01632 960 001\./,
+    );
 
     await page.getByRole("button", { name: "Complete booking" }).click();
     const summary = page.locator(".error-summary");

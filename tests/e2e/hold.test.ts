@@ -439,7 +439,9 @@ describe("a payment PayPal holds for review", () => {
     const text = (await history.textContent()) ?? "";
     expect(text).toContain(row.reference);
     expect(text).toContain("Payment being checked");
-    expect(text).toContain("PayPal is still checking the payment you made for this appointment.");
+    expect(text).toContain(
+      "PayPal is still checking the payment you made for this appointment. Questions? Call our booking helpline on 01632 960 001.",
+    );
     expect(text).not.toContain("We are keeping your place");
     expect(await history.getByRole("link", { name: "01632 960 001" }).getAttribute("href")).toBe(
       "tel:+441632960001",

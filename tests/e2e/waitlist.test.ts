@@ -66,6 +66,10 @@ describe("joining refused", () => {
       await expect
         .poll(() => alert.evaluate((element) => element === document.activeElement))
         .toBe(true);
+      // Said once, in the alert, not again in the list's own place below it.
+      const said = (await page.locator("#waiting-list").textContent()) ?? "";
+      expect(said.split("81 or older on the day of this event").length - 1).toBe(1);
+      expect(said).not.toContain("Join the waiting list and");
       // Not a dead end: where a man past 80 reads about testing at his age.
       expect(
         await alert.getByRole("link", { name: "PSA testing after 80" }).getAttribute("href"),

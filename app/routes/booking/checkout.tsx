@@ -12,6 +12,7 @@ import {
 } from "#app/components/hold-notice";
 import { BookingHelpline } from "#app/components/helpline";
 import { Link } from "#app/components/link";
+import { TermsBeforeBookingNotice } from "#app/components/terms-before-booking";
 import { OrderSummary } from "#app/components/order-summary";
 import { SubmitButton } from "#app/components/form";
 import { WarningIcon } from "#app/components/icons";
@@ -19,7 +20,7 @@ import { config } from "#app/config.server";
 import { db } from "#app/db/client.server";
 import { formatLondonTime, formatLongDate } from "#app/domain/date-labels";
 import { londonInstant } from "#app/domain/london-time";
-import { termsBeforePaying } from "#app/domain/terms-wording";
+import { termsBeforeBooking } from "#app/domain/terms-wording";
 import { PAYMENT_MESSAGES, startPayment } from "#app/services/booking/checkout.server";
 import { askForMoreTime, moreTimeFor } from "#app/services/booking/hold.server";
 import { findBookingForUser } from "#app/services/booking/view.server";
@@ -77,7 +78,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     {
       booking,
       renderedAt: now,
-      terms: termsBeforePaying({
+      terms: termsBeforeBooking({
         appointmentStart: londonInstant(booking.eventDate, booking.slotStart),
         pricePence: booking.paymentRequired ? booking.pricePence : 0,
         now,
@@ -200,25 +201,8 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
                     />
                   </Form>
                 </HoldNotice>
-                {terms.sentences.length > 0 && (
-                  // Before the pay button: what paying now commits him to, with this booking's dates.
-                  <section
-                    className={terms.noRefund ? "warning" : "inset"}
-                    aria-labelledby="terms-title"
-                  >
-                    <h2 id="terms-title" className="status">
-                      {terms.noRefund && (
-                        <>
-                          <WarningIcon />{" "}
-                        </>
-                      )}
-                      If you cannot come
-                    </h2>
-                    {terms.sentences.map((sentence) => (
-                      <p key={sentence}>{sentence}</p>
-                    ))}
-                  </section>
-                )}
+                {/* Before the pay button: what paying now commits him to. */}
+                <TermsBeforeBookingNotice terms={terms} />
                 {provider === "simulated" && (
                   <p className="warning simulated-notice" role="note">
                     <WarningIcon /> <strong>Test payment — no money is taken.</strong> This site is

@@ -1,3 +1,6 @@
+import { TermsBeforeBookingNotice } from "#app/components/terms-before-booking";
+import { londonInstant } from "#app/domain/london-time";
+import { termsBeforeBooking } from "#app/domain/terms-wording";
 import { data, Form, redirect, useNavigation } from "react-router";
 import { Link } from "#app/components/link";
 import type { Route } from "./+types/consent";
@@ -49,8 +52,21 @@ export async function loader({ request }: Route.LoaderArgs) {
   if (!booking) throw data(null, { status: 404 });
   const belongs = bookingPageFor(booking, "consent");
   if (belongs !== "consent") throw redirect(bookingJourneyPath(belongs, booking.reference));
+  const now = new Date();
   return data(
-    { booking, renderedAt: new Date(), moreTime: moreTimeFor(booking) },
+    {
+      booking,
+      renderedAt: now,
+      moreTime: moreTimeFor(booking),
+      // A free booking is made by this page's button: its terms are said here, before it.
+      terms: booking.paymentRequired
+        ? null
+        : termsBeforeBooking({
+            appointmentStart: londonInstant(booking.eventDate, booking.slotStart),
+            pricePence: 0,
+            now,
+          }),
+    },
     { headers: NO_STORE },
   );
 }
@@ -239,6 +255,7 @@ function ConsentStep({ loaderData, actionData }: Route.ComponentProps) {
                 />
               )}
             </HoldNotice>
+            {loaderData.terms && <TermsBeforeBookingNotice terms={loaderData.terms} />}
           </>
         }
       />

@@ -1,3 +1,4 @@
+import { revalidateWhenAnswered } from "#app/utils/revalidate";
 import { useState } from "react";
 import { Form, data, redirect, useNavigation } from "react-router";
 import { MAX_AGE, MIN_AGE } from "#app/domain/age";
@@ -77,6 +78,9 @@ export type AccessCodeActionData = { accessError?: string };
 /** Back to the event's waiting list after joining or leaving it. */
 const waitingListSection = (eventId: string) => `/event/${eventId}#waiting-list`;
 
+/** Refused for his age (his date of birth changed since the page was read): read it again. */
+export const shouldRevalidate = revalidateWhenAnswered("ageRuledOut");
+
 export async function action({ params, request, context }: Route.ActionArgs) {
   const form = await readForm(request);
   const intent = form.get("intent");
@@ -96,6 +100,7 @@ export async function action({ params, request, context }: Route.ActionArgs) {
       {
         waitlistError: WAITLIST_MESSAGES[joined.reason],
         overEighty: joined.reason === "too-old",
+        ageRuledOut: joined.reason === "too-young" || joined.reason === "too-old",
       },
       { status: 409 },
     );
