@@ -175,6 +175,26 @@ describe("targets on a phone", () => {
   });
 });
 
+describe("the portal on a phone", () => {
+  it("starts each page's own heading within the first screen, below the account panel", async () => {
+    const { page } = await newPatientPage(browser());
+    await page.setViewportSize(PHONE);
+    for (const path of ["/portal", "/my-bookings", "/medical-results", "/my-data"]) {
+      await page.goto(path);
+      const panel = await page.locator(".portal-panel").boundingBox();
+      const heading = await page.locator("main h1").boundingBox();
+      expect(panel, path).not.toBeNull();
+      expect(heading!.y, `${path}: the heading comes after the panel`).toBeGreaterThan(
+        panel!.y + panel!.height,
+      );
+      expect(heading!.y + heading!.height, `${path}: the heading's foot`).toBeLessThanOrEqual(
+        PHONE.height,
+      );
+    }
+    await page.context().close();
+  });
+});
+
 describe("the keyboard", () => {
   it("reaches the content without stopping on links of closed menus, and opens a menu with its toggle", async () => {
     const page = await newPage(browser(), { viewport: { width: 1280, height: 800 } });
