@@ -9,10 +9,14 @@ import { ChevronIcon, MailIcon, MenuIcon, PhoneIcon } from "./icons";
 const PATHS_WITH_OWN_ACCOUNT_NOTICE = new Set(["/login"]);
 
 export function SiteHeader() {
-  const menuOpen = useOpenUntilNavigation();
+  const {
+    open: phoneMenuOpen,
+    set: setPhoneMenuOpen,
+    close: closePhoneMenu,
+    details: phoneMenu,
+  } = useOpenUntilNavigation();
   const menuButton = useRef<HTMLElement>(null);
   const { pathname } = useLocation();
-  const { open: phoneMenuOpen, close: closePhoneMenu } = menuOpen;
   // Escape closes the phone's menu and puts focus back on its button.
   useEffect(() => {
     if (!phoneMenuOpen) return;
@@ -79,9 +83,10 @@ export function SiteHeader() {
         </Link>
         {/* A disclosure, so that the menu opens and closes on a phone with or without scripts. */}
         <details
+          ref={phoneMenu}
           className="menu-toggle"
-          open={menuOpen.open}
-          onToggle={(event) => menuOpen.set(event.currentTarget.open)}
+          open={phoneMenuOpen}
+          onToggle={(event) => setPhoneMenuOpen(event.currentTarget.open)}
         >
           <summary ref={menuButton} aria-controls="site-nav">
             <MenuIcon /> Menu
@@ -120,7 +125,7 @@ export function SiteHeader() {
  * closes it. (A browser without CSS :has() opens it on keyboard focus instead.)
  */
 function NavEntry({ item }: { item: NavItem }) {
-  const { open, set: setOpen, close: closeMenu } = useOpenUntilNavigation();
+  const { open, set: setOpen, close: closeMenu, details } = useOpenUntilNavigation();
   const ref = useRef<HTMLLIElement>(null);
   useEffect(() => {
     if (!open) return;
@@ -153,6 +158,7 @@ function NavEntry({ item }: { item: NavItem }) {
         {item.label}
       </NavLink>
       <details
+        ref={details}
         className="site-nav__toggle"
         open={open}
         onToggle={(event) => setOpen(event.currentTarget.open)}
@@ -173,15 +179,26 @@ function NavEntry({ item }: { item: NavItem }) {
   );
 }
 
-/** Open/closed state that closes by itself on any navigation: it remembers where it was opened. */
+/**
+ * Open/closed state of a disclosure that closes by itself on any navigation: it remembers where it
+ * was opened. A disclosure opened before the page's scripts started (the browser opens a
+ * `<details>` by itself) is taken as open once they have, so that Escape and a tap elsewhere close
+ * it as they close one opened later; its `toggle` came before React was listening.
+ */
 function useOpenUntilNavigation() {
   const { key } = useLocation();
   const [openAt, setOpenAt] = useState<string | null>(null);
+  const details = useRef<HTMLDetailsElement>(null);
   const open = openAt === key;
   // Follows the disclosure's own state, which the browser changes when its summary is pressed.
   const set = useCallback((nowOpen: boolean) => setOpenAt(nowOpen ? key : null), [key]);
   const close = useCallback(() => setOpenAt(null), []);
-  return { open, set, close };
+  // After the page's scripts start, and after each navigation, the element shows React's state,
+  // except for one the browser opened before they started: that one is taken as open.
+  useEffect(() => {
+    if (details.current?.open) set(true);
+  }, [set]);
+  return { open, set, close, details };
 }
 
 function NewSystemBanner() {

@@ -18,6 +18,7 @@ import {
   baseURL,
   browserForThisFile,
   expectNoAxeViolations,
+  hydrated,
   newPage,
   pageProblems,
   serverDatabaseForThisFile,
@@ -582,7 +583,7 @@ describe("the finder on a slow phone", () => {
     await page.getByLabel("When").selectOption("next-week");
     release();
     // The scripts load and the page hydrates (its effects run just after).
-    await page.waitForFunction(() => "__reactRouterRouteModules" in window);
+    await hydrated(page);
     await page.waitForLoadState("networkidle");
     await page.waitForTimeout(500);
     expect(await page.getByLabel("When").inputValue()).toBe("next-week");

@@ -7,6 +7,7 @@ import { tourSite } from "./site-tour";
 import {
   browserForThisFile,
   disclosure,
+  hydrated,
   isOpen,
   newPage,
   scriptsStarted,
@@ -237,7 +238,7 @@ describe("the keyboard", () => {
     const page = await newPage(browser(), { viewport: { width: 1280, height: 800 } });
     await page.goto("/book-event-main");
     expect(await scriptsStarted(page)).toBe(true);
-    await page.waitForFunction(() => "__reactRouterRouteModules" in window);
+    await hydrated(page);
     const toggle = disclosure(page, "Events menu");
     await toggle.focus();
     await page.keyboard.press("Enter");
@@ -247,11 +248,32 @@ describe("the keyboard", () => {
     await page.context().close();
   });
 
+  it("closes with Escape a menu opened before the page's scripts had started", async () => {
+    const page = await newPage(browser(), { viewport: { width: 1280, height: 800 } });
+    // The scripts arrive late, as on an old phone on a weak signal.
+    let release!: () => void;
+    const scriptsHeld = new Promise<void>((resolve) => (release = resolve));
+    await page.route(/\/assets\/.*\.js$/, async (route) => {
+      await scriptsHeld;
+      await route.continue();
+    });
+    await page.goto("/book-event-main", { waitUntil: "domcontentloaded" });
+    const toggle = disclosure(page, "Events menu");
+    await toggle.focus();
+    await page.keyboard.press("Enter");
+    expect(await isOpen(page, "Events menu")).toBe(true);
+    release();
+    await hydrated(page);
+    await page.keyboard.press("Escape");
+    await expect.poll(() => isOpen(page, "Events menu")).toBe(false);
+    await page.context().close();
+  });
+
   it("closes the phone's menu with Escape and puts focus back on the Menu button", async () => {
     const page = await newPage(browser(), { viewport: PHONE });
     await page.goto("/book-event-main");
     await scriptsStarted(page);
-    await page.waitForFunction(() => "__reactRouterRouteModules" in window);
+    await hydrated(page);
     await disclosure(page, "Menu").click();
     const nav = page.getByRole("navigation", { name: "Main" });
     await nav.getByRole("link", { name: "About Us", exact: true }).focus();

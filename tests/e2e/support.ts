@@ -56,6 +56,18 @@ export async function scriptsStarted(page: Page): Promise<boolean> {
   return page.evaluate(() => document.documentElement.classList.contains("js"));
 }
 
+/**
+ * Waits until React has hydrated the page's header: its elements then carry React's own
+ * properties. React Router's route modules are on `window` earlier, before hydration has run,
+ * so a key pressed then can reach a page whose handlers are not there yet.
+ */
+export async function hydrated(page: Page) {
+  await page.waitForFunction(() => {
+    const summary = document.querySelector("header summary");
+    return !!summary && Object.keys(summary).some((key) => key.startsWith("__reactFiber"));
+  });
+}
+
 /** A disclosure's toggle (`<summary>`: Menu, "Events menu", Show More...) by its whole text. */
 export const disclosure = (page: Page, name: string) =>
   page
