@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import {
   cleanSearch,
   compareAttendees,
+  confirmationHolds,
   formatDateOfBirth,
   formatNhsNumber,
   matchesAttendeeSearch,
@@ -25,6 +26,17 @@ describe("matchesAttendeeSearch", () => {
   });
   it("ignores accents", () => {
     expect(matchesAttendeeSearch(zoe, "zoe o'brien")).toBe(true);
+  });
+  it("ignores apostrophes and hyphens, straight or curly, typed or left out", () => {
+    // A tablet's keyboard turns ' into ’ by itself.
+    expect(matchesAttendeeSearch(zoe, "O’Brien")).toBe(true);
+    expect(matchesAttendeeSearch(zoe, "obrien")).toBe(true);
+    expect(matchesAttendeeSearch({ ...zoe, name: "Sean O’Brien" }, "o'brien")).toBe(true);
+    const doubleBarrelled = { name: "Peter Smith-Jones", reference: "MHAT-WXYZ-2345" };
+    expect(matchesAttendeeSearch(doubleBarrelled, "smithjones")).toBe(true);
+    expect(matchesAttendeeSearch(doubleBarrelled, "smith jones")).toBe(true);
+    expect(matchesAttendeeSearch(doubleBarrelled, "smith-jones")).toBe(true);
+    expect(matchesAttendeeSearch(doubleBarrelled, "o'brien")).toBe(false);
   });
   it("matches a reference with or without dashes, in any case", () => {
     expect(matchesAttendeeSearch(arthur, "MHAT-7KQ3-9XZ2")).toBe(true);
@@ -72,5 +84,20 @@ describe("formats", () => {
   it("prints dates of birth day first", () => {
     expect(formatDateOfBirth("1968-04-12")).toBe("12/04/1968");
     expect(formatDateOfBirth(null)).toBeNull();
+  });
+});
+
+describe("confirmationHolds", () => {
+  it("shows a confirmation only while the row is still in the state it speaks of", () => {
+    expect(confirmationHolds("arrived", "arrived")).toBe(true);
+    // Arrived, then undone, then Back: the address still says arrived.
+    expect(confirmationHolds("arrived", "waiting")).toBe(false);
+    expect(confirmationHolds("no-show", "no_show")).toBe(true);
+    expect(confirmationHolds("no-show", "arrived")).toBe(false);
+    expect(confirmationHolds("sample", "sample_taken")).toBe(true);
+    expect(confirmationHolds("sample", "arrived")).toBe(false);
+    // An undo's confirmation says what the state is now.
+    expect(confirmationHolds("undo", "waiting")).toBe(true);
+    expect(confirmationHolds("undo", "sample_taken")).toBe(true);
   });
 });

@@ -23,6 +23,26 @@ export const CHECK_IN_DONE_MESSAGES = {
   undo: "Mark undone.",
 } as const;
 
+/** The state each confirmation speaks of (an undo's says what the state is now, so any). */
+const CONFIRMED_STATE: Record<keyof typeof CHECK_IN_DONE_MESSAGES, CheckInState | null> = {
+  arrived: "arrived",
+  "no-show": "no_show",
+  sample: "sample_taken",
+  undo: null,
+};
+
+/**
+ * Whether a confirmation named in the address still holds for the row: reached again by Back or
+ * a reload after a later change, "Marked as arrived." beside "Not checked in" would mislead.
+ */
+export function confirmationHolds(
+  intent: keyof typeof CHECK_IN_DONE_MESSAGES,
+  now: CheckInState,
+): boolean {
+  const state = CONFIRMED_STATE[intent];
+  return state === null || state === now;
+}
+
 export const BOOKING_STATUS_LABELS = {
   held: "Held (not yet consented)",
   awaiting_payment: "Awaiting payment",
@@ -39,11 +59,16 @@ export const PAYMENT_STATUS_LABELS = {
   refunded: "Refunded",
 } as const;
 
-/** Letters without accents, lower case, single spaces: "Zoë  O'Brien" → "zoe o'brien". */
+/**
+ * Letters and digits without accents, lower case, single spaces: "Zoë  O’Brien-Smith" →
+ * "zoe obriensmith". Apostrophes and hyphens go: a tablet types a curly apostrophe where the name
+ * was stored with a straight one (or none), and people leave them out.
+ */
 function fold(text: string): string {
   return text
     .normalize("NFD")
     .replace(/\p{Diacritic}/gu, "")
+    .replace(/[^\p{L}\p{N}\s]/gu, "")
     .toLowerCase()
     .replace(/\s+/g, " ")
     .trim();

@@ -172,7 +172,13 @@ describe("applyCheckIn", () => {
     });
   });
   it("undoes the state the page showed, and only that", () => {
-    const undo = (from: string) => command({ intent: "undo", bookingId: BOOKING, from });
+    const undo = (from: string) =>
+      command({
+        intent: "undo",
+        bookingId: BOOKING,
+        from,
+        ...(from === "sample_taken" && { sampleId: "S-1" }),
+      });
     expect(applyCheckIn(sampled, undo("sample_taken"), now, ON_THE_DAY)).toMatchObject({
       ok: true,
       to: "arrived",
@@ -191,6 +197,59 @@ describe("applyCheckIn", () => {
       error: CHECK_IN_MESSAGES.changedMeanwhile,
       field: "checkIn",
     });
+  });
+});
+
+describe("undoing a sample", () => {
+  const undoSample = (sampleId?: string) =>
+    command({
+      intent: "undo",
+      bookingId: BOOKING,
+      from: "sample_taken",
+      ...(sampleId && { sampleId }),
+    });
+  const changedMeanwhile = {
+    ok: false,
+    error: CHECK_IN_MESSAGES.changedMeanwhile,
+    field: "checkIn",
+  };
+
+  it("undoes the sample whose id the page showed, in any case", () => {
+    expect(applyCheckIn(sampled, undoSample("s-1"), now, ON_THE_DAY)).toEqual({
+      ok: true,
+      from: "sample_taken",
+      to: "arrived",
+      changed: true,
+      changes: { sampleId: null, sampleTakenAt: null },
+    });
+  });
+
+  it("will not take away a newer sample another tablet recorded after this page was loaded", () => {
+    const newer: CheckInFields = { ...sampled, sampleId: "RIGHT-02" };
+    expect(applyCheckIn(newer, undoSample("WRONG-01"), now, ON_THE_DAY)).toEqual(changedMeanwhile);
+    // A page from before the sample's id was sent with its undo cannot say which it showed.
+    expect(applyCheckIn(newer, undoSample(), now, ON_THE_DAY)).toEqual(changedMeanwhile);
+  });
+});
+
+describe("an undo that is already done", () => {
+  it("answers done, changing nothing: a second tap on a slow line, or another tablet's undo", () => {
+    const again = (from: string, sampleId?: string) =>
+      command({ intent: "undo", bookingId: BOOKING, from, ...(sampleId && { sampleId }) });
+    const unchanged = (state: string) => ({
+      ok: true,
+      from: state,
+      to: state,
+      changed: false,
+      changes: {},
+    });
+    expect(applyCheckIn(waiting, again("arrived"), now, ON_THE_DAY)).toEqual(unchanged("waiting"));
+    expect(applyCheckIn(waiting, again("no_show"), now, ON_THE_DAY)).toEqual(unchanged("waiting"));
+    expect(applyCheckIn(arrived, again("sample_taken", "S-1"), now, ON_THE_DAY)).toEqual(
+      unchanged("arrived"),
+    );
+    // Not done, but something else: a no-show where the page showed an arrival stays refused.
+    expect(applyCheckIn(noShow, again("arrived"), now, ON_THE_DAY)).toMatchObject({ ok: false });
   });
 });
 

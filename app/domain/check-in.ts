@@ -78,11 +78,15 @@ export const checkInSchema = z.discriminatedUnion(
       from: z.enum(["waiting", "arrived"]).optional().catch(undefined),
     }),
     z.object({ intent: z.literal("sample"), bookingId, sampleId: sampleIdField }),
-    /** `from` is the state the page showed, so a stale page cannot undo something else. */
+    /**
+     * `from` is the state the page showed, and for a sample the id it showed, so a stale page
+     * cannot undo something else: another tablet's newer sample above all.
+     */
     z.object({
       intent: z.literal("undo"),
       bookingId,
       from: z.enum(["arrived", "no_show", "sample_taken"], { error: CHECK_IN_MESSAGES.intent }),
+      sampleId: z.string().trim().max(SAMPLE_ID_MAX).optional().catch(undefined),
     }),
   ],
   { error: CHECK_IN_MESSAGES.intent },
@@ -120,6 +124,13 @@ export function checkInOpen({ today, appointmentDate }: CheckInDay): boolean {
 export function sameSampleId(a: string, b: string) {
   return a.toUpperCase() === b.toUpperCase();
 }
+
+/** The state an undo leaves behind: a sample undone keeps the arrival it implied. */
+const UNDONE: Record<Exclude<CheckInState, "waiting">, CheckInState> = {
+  sample_taken: "arrived",
+  arrived: "waiting",
+  no_show: "waiting",
+};
 
 /**
  * What a check-in command changes on a booking, or why it cannot. Arrived, no-show and sample are
@@ -171,11 +182,23 @@ export function applyCheckIn(
         arrivedAt: current.arrivedAt ?? now,
         noShowAt: null,
       });
-    case "undo":
-      if (from !== command.from)
-        return { ok: false, error: CHECK_IN_MESSAGES.changedMeanwhile, field: "checkIn" };
-      if (from === "sample_taken") return to({ sampleId: null, sampleTakenAt: null });
+    case "undo": {
+      // Already as the undo leaves it: a second tap on a slow line, or another tablet's undo.
+      if (from === UNDONE[command.from]) return unchanged;
+      const changedMeanwhile = {
+        ok: false as const,
+        error: CHECK_IN_MESSAGES.changedMeanwhile,
+        field: "checkIn" as const,
+      };
+      if (from !== command.from) return changedMeanwhile;
+      if (from === "sample_taken") {
+        const shown = command.sampleId;
+        if (!shown || current.sampleId === null || !sameSampleId(current.sampleId, shown))
+          return changedMeanwhile;
+        return to({ sampleId: null, sampleTakenAt: null });
+      }
       if (from === "arrived") return to({ arrivedAt: null });
       return to({ noShowAt: null });
+    }
   }
 }

@@ -85,8 +85,20 @@ describe.each([
     await page.getByLabel("Sample id for Horace Wetherby").fill(sampleId);
     await page.getByRole("button", { name: "Record sample for Horace Wetherby" }).click();
     await expect.poll(() => horaceCard.textContent()).toContain(`sample id ${sampleId}`);
+    expect(await horaceCard.textContent()).toContain("Sample recorded.");
     // Still only Horace: the search was kept.
     expect(await list.getByRole("heading", { level: 3 }).count()).toBe(1);
+    const afterSample = page.url();
+
+    // Undone; then that address again (Back, or a reload): no confirmation that is no longer so.
+    await page.getByRole("button", { name: "Undo sample for Horace Wetherby" }).click();
+    await expect.poll(() => horaceCard.textContent()).toContain("Undone. Now: arrived.");
+    await page.goto(afterSample);
+    expect(await horaceCard.textContent()).toMatch(/Arrived at \d{2}:\d{2}/);
+    expect(await horaceCard.textContent()).not.toContain("Sample recorded.");
+    await page.getByLabel("Sample id for Horace Wetherby").fill(sampleId);
+    await page.getByRole("button", { name: "Record sample for Horace Wetherby" }).click();
+    await expect.poll(() => horaceCard.textContent()).toContain(`sample id ${sampleId}`);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
       768,
     );

@@ -544,7 +544,7 @@ describe("check-in", () => {
       await checkIn(
         staff,
         ev.id,
-        { intent: "undo", bookingId: bookings.arthur.id, from: "sample_taken" },
+        { intent: "undo", bookingId: bookings.arthur.id, from: "sample_taken", sampleId },
         14,
       ),
     ).toMatchObject({ outcome: "done", to: "arrived" });
@@ -563,17 +563,47 @@ describe("check-in", () => {
     expect(JSON.stringify(audited)).not.toContain(sampleId);
   });
 
+  it("lets a tablet that still shows a sample another replaced undo nothing", async () => {
+    const { ev, bookings } = await eventWithBookings();
+    const staff = await coordinator();
+    const wrong = `WRONG-${uniqueId()}`.slice(0, 40);
+    const right = `RIGHT-${uniqueId()}`.slice(0, 40);
+    const undo = (sampleId: string, minutes: number) =>
+      checkIn(
+        staff,
+        ev.id,
+        { intent: "undo", bookingId: bookings.arthur.id, from: "sample_taken", sampleId },
+        minutes,
+      );
+    await checkIn(staff, ev.id, sample(bookings.arthur.id, wrong), 1);
+    // Tablet B loads the list, showing the wrong tube. Tablet A undoes it and records the right one.
+    expect(await undo(wrong, 2)).toMatchObject({ outcome: "done", changed: true, to: "arrived" });
+    await checkIn(staff, ev.id, sample(bookings.arthur.id, right), 3);
+    // Tablet B's Undo, for the tube it showed, takes nothing away.
+    expect(await undo(wrong, 4)).toEqual({
+      outcome: "refused",
+      reference: bookings.arthur.reference,
+      field: "checkIn",
+      message: CHECK_IN_MESSAGES.changedMeanwhile,
+    });
+    expect(await stored(bookings.arthur.id)).toMatchObject({ sampleId: right });
+    // A second tap of an undo already made is done, not an error, and changes nothing.
+    expect(await undo(right, 5)).toMatchObject({ outcome: "done", changed: true });
+    expect(await undo(right, 6)).toMatchObject({ outcome: "done", changed: false, to: "arrived" });
+  });
+
   it("will not undo a sample whose result has come in", async () => {
     const { db } = database;
     const { ev, bookings } = await eventWithBookings();
     const staff = await coordinator();
-    await checkIn(staff, ev.id, sample(bookings.formula.id, `R-${uniqueId()}`), 1);
+    const sampleId = `R-${uniqueId()}`;
+    await checkIn(staff, ev.id, sample(bookings.formula.id, sampleId), 1);
     await db.insert(testResult).values({ bookingId: bookings.formula.id, psaValue: "1.10" });
     expect(
       await checkIn(
         staff,
         ev.id,
-        { intent: "undo", bookingId: bookings.formula.id, from: "sample_taken" },
+        { intent: "undo", bookingId: bookings.formula.id, from: "sample_taken", sampleId },
         2,
       ),
     ).toMatchObject({ outcome: "refused", message: CHECK_IN_MESSAGES.resultImported });

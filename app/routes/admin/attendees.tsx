@@ -12,6 +12,7 @@ import {
   CHECK_IN_LABELS,
   PAYMENT_STATUS_LABELS,
   cleanSearch,
+  confirmationHolds,
   formatDateOfBirth,
   formatNhsNumber,
 } from "#app/domain/attendees";
@@ -294,6 +295,9 @@ function CheckInControls({
         <Form method="post" action={formAction}>
           {hidden}
           <input type="hidden" name="from" value={row.checkIn} />
+          {row.checkIn === "sample_taken" && row.sampleId && (
+            <input type="hidden" name="sampleId" value={row.sampleId} />
+          )}
           <button
             type="submit"
             name="intent"
@@ -548,15 +552,17 @@ export default function Attendees({ loaderData, actionData }: Route.ComponentPro
                 </dl>
                 <div className="attendee__checkin">
                   <CheckInStatus row={row} />
-                  {doneIntent && doneIntent !== "consent-link" && (
-                    <Confirmation
-                      message={
-                        doneIntent === "undo"
-                          ? `Undone. Now: ${CHECK_IN_LABELS[row.checkIn].toLowerCase()}.`
-                          : CHECK_IN_DONE_MESSAGES[doneIntent]
-                      }
-                    />
-                  )}
+                  {doneIntent &&
+                    doneIntent !== "consent-link" &&
+                    confirmationHolds(doneIntent, row.checkIn) && (
+                      <Confirmation
+                        message={
+                          doneIntent === "undo"
+                            ? `Undone. Now: ${CHECK_IN_LABELS[row.checkIn].toLowerCase()}.`
+                            : CHECK_IN_DONE_MESSAGES[doneIntent]
+                        }
+                      />
+                    )}
                   {rowError?.field === "checkIn" && (
                     <p
                       className="field-error"
