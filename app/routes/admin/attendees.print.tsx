@@ -1,7 +1,6 @@
 import { data } from "react-router";
 import { Link } from "#app/components/link";
 import type { Route } from "./+types/attendees.print";
-import { useHydrated } from "#app/components/client-only";
 import { pageMeta } from "#app/components/meta";
 import { db } from "#app/db/client.server";
 import { BOOKING_STATUS_LABELS, formatDateOfBirth, formatNhsNumber } from "#app/domain/attendees";
@@ -29,20 +28,15 @@ export const loader = staffRoute("attendee:read", async (args: Route.LoaderArgs,
 });
 
 /**
- * A button that opens the browser's print dialog. It needs JavaScript, so it appears only once
- * the page has hydrated; before that (or without scripts) the page says how to print instead.
+ * How to print. The page has no scripts, as none of ours needs them, so there is no button that
+ * calls `window.print()`: the browser's own Print command, said for a tablet at the door too.
  */
-function PrintButton() {
-  if (!useHydrated())
-    return (
-      <p className="hint">
-        To print, use your browser&apos;s Print command (Ctrl + P, or ⌘ + P on a Mac).
-      </p>
-    );
+function PrintHint() {
   return (
-    <button type="button" className="button button--large" onClick={() => window.print()}>
-      Print this list
-    </button>
+    <p className="hint">
+      To print, use your browser&apos;s Print command: Ctrl + P on a computer (⌘ + P on a Mac); on a
+      tablet or phone, its Share or menu button, then Print.
+    </p>
   );
 }
 
@@ -64,7 +58,7 @@ export default function PrintableAttendees({ loaderData }: Route.ComponentProps)
     <div className="print-sheet page-width">
       <div className="print-toolbar no-print">
         <Link to={`/admin/events/${event.id}/attendees`}>Back to the attendee list</Link>
-        <PrintButton />
+        <PrintHint />
       </div>
       <h1>Attendee list: {event.name}</h1>
       <p>
