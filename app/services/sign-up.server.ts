@@ -5,6 +5,7 @@ import type { Db } from "#app/db/client.server";
 import type { ProfileDraft } from "./auth.server";
 import { auth, hashPassword, sendAlreadyRegisteredNotice, withPendingProfile } from "./auth.server";
 import { hitRateLimit } from "./rate-limit.server";
+import { RECIPIENT_MAIL_LIMITS, recipientMailDecision } from "#app/domain/recipient-mail";
 import { unaskedMailDecision } from "./recipient-mail.server";
 
 /** Sign-ups per client address are counted over an hour; see RATE_LIMIT_SIGNUPS_PER_HOUR. */
@@ -75,19 +76,43 @@ export async function signUpPatient(
   }
 }
 
+/** What "Send me a new link" came to, in words about his own asking or the mail itself. */
+export type NewConfirmationLinkOutcome =
+  | "sent"
+  | "already-confirmed"
+  /** he asked within the last 10 minutes */
+  | "asked-recently"
+  /** he has asked 4 times this hour */
+  | "asked-often"
+  /** the address has had mail from us just now (his sign-up's, or others'): none sent */
+  | "held";
+
 /**
  * A new link to confirm the signed-in person's own address (the first lasts 24 hours). It goes
  * through the same mail as the first, limited per address like every mail a form can send, and
  * only to the account's own address: better-auth checks the session's address is this one.
+ *
+ * His own asking is limited first, as a mailbox is (one in 10 minutes, four an hour), and only
+ * that is told apart. The mailbox's own count is shared with every address that reaches the same
+ * inbox (`mailboxOf`): told which of its limits held a mail back, anyone with an unconfirmed
+ * account at victim+x@ could watch, again and again, whether we had just mailed the victim.
  */
 export async function sendNewConfirmationLink(
   db: Db,
-  input: { email: string; headers: Headers },
-): Promise<"sent" | "already-confirmed" | "recently-sent" | "many-sent"> {
-  // Asked again too soon, the mail would be held back silently: say which limit, not "sent".
-  const decision = await unaskedMailDecision(db, "email-verification", input.email);
-  if (decision === "repeat") return "recently-sent";
-  if (decision === "over-limit") return "many-sent";
+  input: { userId: string; email: string; headers: Headers },
+  now = new Date(),
+): Promise<NewConfirmationLinkOutcome> {
+  const { sameKind, sameKindWindowMs, anyKind, anyKindWindowMs } = RECIPIENT_MAIL_LIMITS;
+  const [tenMinutes, hour] = await Promise.all([
+    hitRateLimit(db, `confirm-link:${input.userId}`, sameKind, sameKindWindowMs, now),
+    hitRateLimit(db, `confirm-link-hour:${input.userId}`, anyKind, anyKindWindowMs, now),
+  ]);
+  const own = recipientMailDecision({ sameKind: tenMinutes.hits - 1, anyKind: hour.hits - 1 });
+  if (own === "over-limit") return "asked-often";
+  if (own === "repeat") return "asked-recently";
+  // Asked again too soon, the mail would be held back silently: say so, not "sent".
+  if ((await unaskedMailDecision(db, "email-verification", input.email, now)) !== "send")
+    return "held";
   try {
     await auth(db).api.sendVerificationEmail({
       body: { email: input.email, callbackURL: "/email-confirmed" },

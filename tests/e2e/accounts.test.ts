@@ -238,10 +238,10 @@ describe("accounts", () => {
         )
       )[0],
     ).toEqual({ email_verified: false });
-    // Asked for a new link at once, My data says the first was sent minutes ago.
+    // Asked for a new link at once, My data says the address had our e-mail minutes ago.
     await page.goto("/my-data");
     await page.getByRole("button", { name: "Send me a new link" }).click();
-    await page.getByText("We sent you a link a few minutes ago").waitFor();
+    await page.getByText("We have e-mailed this address in the last few minutes").waitFor();
     // Opened in another browser (his own, or someone he was tricked into sending it to), the link
     // confirms the address and says so, but signs nobody in.
     const elsewhere = await newPage(browser());

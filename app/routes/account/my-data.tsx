@@ -15,7 +15,10 @@ import { formatPounds } from "#app/domain/pricing";
 import type { WaitlistStatus } from "#app/domain/waitlist";
 import { SubmitButton } from "#app/components/form";
 import { requireUser } from "#app/services/guards.server";
-import { sendNewConfirmationLink } from "#app/services/sign-up.server";
+import {
+  sendNewConfirmationLink,
+  type NewConfirmationLinkOutcome,
+} from "#app/services/sign-up.server";
 import { readForm } from "#app/utils/http.server";
 import { collectMyData, type MyData } from "#app/services/my-data.server";
 import { NO_STORE, pipeHeaders } from "#app/utils/headers";
@@ -31,6 +34,7 @@ export async function action({ request }: Route.ActionArgs) {
   const user = await requireUser(request);
   await readForm(request);
   const outcome = await sendNewConfirmationLink(db(), {
+    userId: user.id,
     email: user.email,
     headers: request.headers,
   });
@@ -336,7 +340,7 @@ function MessagesSection({
 }: {
   myData: MyData;
   /** what "Send me a new link" came to */
-  confirmation: "sent" | "already-confirmed" | "recently-sent" | "many-sent" | null;
+  confirmation: NewConfirmationLinkOutcome | null;
 }) {
   const navigation = useNavigation();
   return (
@@ -361,17 +365,24 @@ function MessagesSection({
             {confirmation === "already-confirmed" && (
               <p>Your email address is already confirmed.</p>
             )}
-            {confirmation === "recently-sent" && (
+            {confirmation === "asked-recently" && (
               <p>
-                We sent you a link a few minutes ago. Please look for it in your inbox, and in your
-                spam or junk folder. You can ask for another one after 10 minutes.
+                You asked for a link a few minutes ago. Please look for it in your inbox, and in
+                your spam or junk folder. You can ask for another one after 10 minutes.
               </p>
             )}
-            {confirmation === "many-sent" && (
+            {confirmation === "asked-often" && (
               <p>
-                We have sent several e-mails to this address in the last hour, so we will not send
-                another just now. Please look for the link in your inbox, and in your spam or junk
-                folder, or ask again in an hour.
+                You have asked for several links in the last hour, so we will not send another just
+                now. Please look for them in your inbox, and in your spam or junk folder, or ask
+                again in an hour.
+              </p>
+            )}
+            {confirmation === "held" && (
+              <p>
+                We have e-mailed this address in the last few minutes, so we will not send another
+                just now. Please look for our e-mail in your inbox, and in your spam or junk folder,
+                or ask again in an hour.
               </p>
             )}
           </div>
