@@ -8,7 +8,7 @@ import { serverSecret } from "#app/services/secrets.server";
 
 /**
  * The demo's staff, quoted in the README: for the demo only (DEMO_DATA is off in production).
- * All three share one TOTP key, so one entry in an authenticator app signs in as any of them.
+ * All of them share one TOTP key, so one entry in an authenticator app signs in as any of them.
  */
 export const DEMO_TOTP_KEY = "MHATDEMOTOTPKEY2MHATDEMOTOTPKEY3";
 
@@ -30,6 +30,12 @@ export const DEMO_STAFF = [
     name: "Robin Clinician (demo)",
     password: "willow quartz meadow",
     roles: ["clinician"],
+  },
+  {
+    email: "demo.eventstaff@example.org",
+    name: "Sam Event Staff (demo)",
+    password: "thistle lantern bicycle",
+    roles: ["event_staff"],
   },
 ] as const satisfies readonly {
   email: string;

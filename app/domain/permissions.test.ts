@@ -14,18 +14,18 @@ const as = (...roles: StaffRole[]) => ({ roles });
 
 /**
  * Who may do what, written out from the README's "Back office" section: events for admins and
- * coordinators, attendees and check-in for coordinators, results for clinicians, people, the
- * subscribers and the audit log for admins.
+ * coordinators, attendees and check-in for coordinators and event staff (the lab's file for
+ * coordinators only), results for clinicians, people, the subscribers and the audit log for admins.
  */
 const EXPECTED: Record<Capability, readonly StaffRole[]> = {
-  "dashboard:read": ["admin", "coordinator", "clinician"],
+  "dashboard:read": ["admin", "coordinator", "clinician", "event_staff"],
   "event:edit": ["admin", "coordinator"],
   "event:cancel": ["admin", "coordinator"],
   "access-code:manage": ["admin", "coordinator"],
   "product:edit": ["admin", "coordinator"],
-  "attendee:read": ["coordinator"],
-  "attendee:check-in": ["coordinator"],
-  "consent-link:send": ["coordinator"],
+  "attendee:read": ["coordinator", "event_staff"],
+  "attendee:check-in": ["coordinator", "event_staff"],
+  "consent-link:send": ["coordinator", "event_staff"],
   "lab-csv:export": ["coordinator"],
   "result:read": ["clinician"],
   "result:import": ["clinician"],
@@ -55,6 +55,19 @@ describe("can", () => {
   it("a coordinator checks people in but releases no result", () => {
     expect(can(as("coordinator"), "attendee:check-in")).toBe(true);
     expect(can(as("coordinator"), "result:release")).toBe(false);
+  });
+
+  it("event staff check people in, but change no event, price or money, and export nothing", () => {
+    expect(can(as("event_staff"), "attendee:check-in")).toBe(true);
+    for (const capability of [
+      "event:edit",
+      "event:cancel",
+      "product:edit",
+      "access-code:manage",
+      "lab-csv:export",
+      "result:read",
+    ] as const)
+      expect(can(as("event_staff"), capability), capability).toBe(false);
   });
 
   it("someone with no staff role may do nothing", () => {

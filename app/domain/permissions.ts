@@ -79,6 +79,9 @@ export const ROLE_CAPABILITIES: Record<StaffRole, readonly Capability[]> = {
     "result:correct",
     "threshold:edit",
   ],
+  // On the day: today's events from the dashboard, their lists and check-in. A tablet left in a
+  // hall can neither cancel an event (and refund everyone) nor change a price.
+  event_staff: ["dashboard:read", "attendee:read", "attendee:check-in", "consent-link:send"],
 };
 
 /** The staff member acting, as services need them: who (for the audit log) and their roles. */

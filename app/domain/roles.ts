@@ -3,8 +3,10 @@
  * - admin: invites staff, changes roles, reads the audit log.
  * - coordinator: runs events, attendees and check-in.
  * - clinician: imports, flags and releases results.
+ * - event_staff: checks people in on the day (a nurse or volunteer with a tablet at the door),
+ *   and nothing that changes an event, its prices or anyone's money.
  */
-export const STAFF_ROLES = ["admin", "coordinator", "clinician"] as const;
+export const STAFF_ROLES = ["admin", "coordinator", "clinician", "event_staff"] as const;
 export type StaffRole = (typeof STAFF_ROLES)[number];
 
 export function isStaffRole(value: unknown): value is StaffRole {
@@ -18,4 +20,5 @@ export const ROLE_LABELS: Record<StaffRole, string> = {
   admin: "Admin",
   coordinator: "Coordinator",
   clinician: "Clinician",
+  event_staff: "Event staff (check-in)",
 };

@@ -41,8 +41,12 @@ export async function dashboardSummary(db: Db, now = new Date()) {
       .where(and(isNull(testResult.releasedAt), isNotNull(testResult.psaValue))),
     db.select({ count: count() }).from(enquiry).where(isNull(enquiry.handledAt)),
   ]);
+  const upcoming = events.map((row) => ({ ...row, startTime: row.startTime.slice(0, 5) }));
+  const today = londonDate(now);
   return {
-    events: events.map((row) => ({ ...row, startTime: row.startTime.slice(0, 5) })),
+    events: upcoming,
+    /** Today's events (London), for check-in at the door. */
+    today: upcoming.filter((row) => row.eventDate === today),
     resultsAwaitingRelease: awaiting?.count ?? 0,
     unhandledEnquiries: enquiries?.count ?? 0,
   };

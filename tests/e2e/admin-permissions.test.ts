@@ -8,22 +8,24 @@ import { Jar, signedInPatient, signedInStaff, totpCode, uniqueEmail } from "./st
 
 const server = serverDatabaseForThisFile();
 
-type Role = "admin" | "coordinator" | "clinician";
+type Role = "admin" | "coordinator" | "clinician" | "event_staff";
+const ROLES = ["admin", "coordinator", "clinician", "event_staff"] as const;
 
 /**
  * Who may open each back-office route, written out here from the issue rather than read from the
- * app: events for coordinators (and admins, who set them up), attendees for coordinators, results
- * for clinicians, people and the audit log for admins.
+ * app: events for coordinators (and admins, who set them up), attendees for coordinators and event
+ * staff (the lab's file for coordinators), results for clinicians, people and the audit log for
+ * admins.
  */
 const EXPECTED: Record<string, readonly Role[]> = {
-  "/admin": ["admin", "coordinator", "clinician"],
+  "/admin": ["admin", "coordinator", "clinician", "event_staff"],
   "/admin/events": ["admin", "coordinator"],
   "/admin/events/new": ["admin", "coordinator"],
   "/admin/events/:eventId": ["admin", "coordinator"],
   "/admin/products": ["admin", "coordinator"],
   "/admin/refunds": ["admin", "coordinator"],
-  "/admin/events/:eventId/attendees": ["coordinator"],
-  "/admin/events/:eventId/attendees/print": ["coordinator"],
+  "/admin/events/:eventId/attendees": ["coordinator", "event_staff"],
+  "/admin/events/:eventId/attendees/print": ["coordinator", "event_staff"],
   "/admin/events/:eventId/lab.csv": ["coordinator"],
   "/admin/results": ["clinician"],
   "/admin/results/import": ["clinician"],
@@ -96,6 +98,7 @@ beforeAll(async () => {
   people.admin = (await signedInStaff(db, ["admin"])).jar;
   people.coordinator = (await signedInStaff(db, ["coordinator"])).jar;
   people.clinician = (await signedInStaff(db, ["clinician"])).jar;
+  people.event_staff = (await signedInStaff(db, ["event_staff"])).jar;
   people.noTwoFactor = await staffWithoutTwoFactor();
   // An event of this file's own that took place, with an attendee and his result.
   const eventDate = londonDay(-3);
@@ -145,7 +148,7 @@ describe.each(adminRoutes)("$path", (entry) => {
   });
 
   it.each(methods)("%s: each role is let in or refused as the issue says", async (method) => {
-    for (const role of ["admin", "coordinator", "clinician"] as const) {
+    for (const role of ROLES) {
       const response = await send(role, method);
       if (allowed.includes(role)) {
         expect(response.status, `${role} ${method}`).not.toBe(403);

@@ -106,3 +106,32 @@ describe.each([
     await page.context().close();
   });
 });
+
+describe("event staff at the door", () => {
+  it("find today's event on the dashboard and check a man in, with no way to the event's settings or the lab's file", async () => {
+    const { event, horace } = await eventToday();
+    const { jar } = await signedInStaff(server.db, ["event_staff"]);
+    const page = await newPage(browser(), {
+      javaScriptEnabled: false,
+      viewport: { width: 768, height: 1024 },
+    });
+    await jar.into(page.context());
+    await page.goto("/admin");
+    const today = page.getByRole("region", { name: "Today" });
+    await today.getByRole("link", { name: `Check in at ${event.name}` }).click();
+    await page.waitForURL((url) => url.pathname === `/admin/events/${event.id}/attendees`);
+
+    await page.getByRole("button", { name: "Arrived for Horace Wetherby" }).click();
+    await expect
+      .poll(() => page.locator(`#booking-${horace.reference}`).textContent())
+      .toMatch(/Arrived at \d{2}:\d{2}/);
+    expect(await page.getByRole("link", { name: "Download the lab CSV" }).count()).toBe(0);
+    expect(await page.getByRole("link", { name: "Back to the event" }).count()).toBe(0);
+    await page.getByRole("link", { name: "Back to today's events" }).click();
+    await page.waitForURL((url) => url.pathname === "/admin");
+    // The navigation offers nothing they may not open.
+    const nav = page.getByRole("navigation", { name: "Back office" });
+    expect(await nav.getByRole("link").allTextContents()).toEqual(["Dashboard"]);
+    await page.context().close();
+  });
+});

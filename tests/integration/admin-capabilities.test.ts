@@ -18,6 +18,7 @@ import {
 import { auditFilterSchema } from "#app/domain/audit-filter";
 import { PermissionDenied } from "#app/domain/permissions";
 import {
+  cancelEvent,
   createEvent,
   createEventAccessCode,
   createProduct,
@@ -104,6 +105,7 @@ type StaffActor = StaffMember["actor"];
 let admin: StaffActor;
 let coordinator: StaffActor;
 let clinician: StaffActor;
+let eventStaff: StaffActor;
 let productId: string;
 let eventId: string;
 beforeAll(async () => {
@@ -111,6 +113,7 @@ beforeAll(async () => {
   admin = (await insertStaff(db, ["admin"])).actor;
   coordinator = (await insertStaff(db, ["coordinator"])).actor;
   clinician = (await insertStaff(db, ["clinician"])).actor;
+  eventStaff = (await insertStaff(db, ["event_staff"])).actor;
   const ev = await insertFreeEvent(db, { eventDate: EVENT_DATE });
   productId = ev.productId;
   eventId = ev.id;
@@ -246,6 +249,45 @@ describe("attendees: a clinician checking someone in is refused", () => {
     await expectRefused(admin, () => viewAttendees(db, admin, { eventId, now: ON_THE_DAY }));
     await expectRefused(admin, () => printAttendees(db, admin, { eventId, now: ON_THE_DAY }));
     await expectRefused(admin, () => exportLabCsv(db, admin, { eventId, now: ON_THE_DAY }));
+  });
+});
+
+describe("event staff: check-in at the door, and nothing else of the coordinator's", () => {
+  it("checks a man in and records his sample, as a coordinator would", async () => {
+    const { db } = database;
+    const row = await patientWithBooking(eventId, null);
+    const sampleId = `CAP-DOOR-${crypto.randomUUID().slice(0, 8)}`;
+    expect(
+      await recordCheckIn(db, eventStaff, {
+        eventId,
+        command: { intent: "sample", bookingId: row.id, sampleId },
+        now: ON_THE_DAY,
+      }),
+    ).toMatchObject({ outcome: "done", to: "sample_taken" });
+    expect(await viewAttendees(db, eventStaff, { eventId, now: ON_THE_DAY })).not.toBeNull();
+    expect(await printAttendees(db, eventStaff, { eventId, now: ON_THE_DAY })).not.toBeNull();
+  });
+
+  it("cannot cancel the event, change it, its codes or a price, or take the lab's file", async () => {
+    const { db } = database;
+    await expectRefused(eventStaff, () => cancelEvent(db, eventStaff, eventId, ON_THE_DAY));
+    const [stillOn] = await db.select().from(event).where(eq(event.id, eventId));
+    expect(stillOn!.status).not.toBe("cancelled");
+    await expectRefused(eventStaff, () => unpublishEvent(db, eventStaff, eventId));
+    await expectRefused(eventStaff, () =>
+      createEventAccessCode(db, eventStaff, eventId, {
+        label: "At the door",
+        maxUses: null,
+        expiresOn: null,
+      }),
+    );
+    await expectRefused(eventStaff, () =>
+      updateProduct(db, eventStaff, productId, { name: "Free test", description: null, price: 0 }),
+    );
+    await expectRefused(eventStaff, () =>
+      exportLabCsv(db, eventStaff, { eventId, now: ON_THE_DAY }),
+    );
+    await expectRefused(eventStaff, () => listResults(db, eventStaff, "awaiting"));
   });
 });
 

@@ -77,4 +77,21 @@ describe("the dashboard", () => {
     expect(summary.resultsAwaitingRelease).toBe(1);
     expect(summary.unhandledEnquiries).toBe(1);
   });
+
+  it("lists today's events (London) apart, for check-in at the door", async () => {
+    const { db } = database;
+    const product = await insertProduct(db);
+    // 23:30 on 14 June in London (BST) is already 15 June in UTC.
+    const lateEvening = new Date("2026-06-14T22:30:00Z");
+    await insertEvent(db, product.id, { name: "Today's Clinic", eventDate: "2026-06-14" });
+    await insertEvent(db, product.id, { name: "Tomorrow's Clinic", eventDate: "2026-06-15" });
+    await insertEvent(db, product.id, {
+      name: "Called Off",
+      eventDate: "2026-06-14",
+      status: "cancelled",
+    });
+    const summary = await dashboardSummary(db, lateEvening);
+    expect(summary.today.map((row) => row.name)).toEqual(["Today's Clinic"]);
+    expect(summary.events.map((row) => row.name)).toContain("Tomorrow's Clinic");
+  });
 });

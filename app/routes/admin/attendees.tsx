@@ -25,6 +25,7 @@ import { formValues, parseForm } from "#app/domain/forms";
 import { recordCheckIn, viewAttendees, type AttendeeRow } from "#app/services/attendees.server";
 import { sendConsentLink } from "#app/services/consent-link-mail.server";
 import { staffRoute } from "#app/services/guards.server";
+import { can } from "#app/domain/permissions";
 import { NO_STORE, pipeHeaders } from "#app/utils/headers";
 import { readForm } from "#app/utils/http.server";
 
@@ -69,6 +70,9 @@ export const loader = staffRoute("attendee:read", async (args: Route.LoaderArgs,
       ...view,
       confirmation: isDoneIntent(done) && reference ? { intent: done, reference } : null,
       today: londonDate(new Date()),
+      // Event staff check people in; the event's own page and the lab's file are the coordinator's.
+      canEditEvent: can(staff, "event:edit"),
+      canExportLabCsv: can(staff, "lab-csv:export"),
     },
     { headers: NO_STORE },
   );
@@ -383,6 +387,8 @@ export default function Attendees({ loaderData, actionData }: Route.ComponentPro
     confirmation,
     checkInOpensOn,
     today,
+    canEditEvent,
+    canExportLabCsv,
   } = loaderData;
   const navigation = useNavigation();
   const busy = navigation.state === "submitting";
@@ -407,7 +413,11 @@ export default function Attendees({ loaderData, actionData }: Route.ComponentPro
         {event.addressLine1}, {event.city}, {event.postcode}. Lab: {event.labName ?? "not set"}.
       </p>
       <p>
-        <Link to={base}>Back to the event</Link>
+        {canEditEvent ? (
+          <Link to={base}>Back to the event</Link>
+        ) : (
+          <Link to="/admin">Back to today&apos;s events</Link>
+        )}
       </p>
       {event.status === "cancelled" && (
         <p className="notice-panel">
@@ -442,16 +452,20 @@ export default function Attendees({ loaderData, actionData }: Route.ComponentPro
           <a className="button button--secondary" href={`${base}/attendees/print`}>
             Printable list
           </a>
-          <a className="button button--secondary" href={`${base}/lab.csv`}>
-            Download the lab CSV
-          </a>
+          {canExportLabCsv && (
+            <a className="button button--secondary" href={`${base}/lab.csv`}>
+              Download the lab CSV
+            </a>
+          )}
         </div>
-        <p className="hint">
-          The lab CSV lists the confirmed bookings whose sample has been taken, since those are the
-          samples that go to the lab ({totals.samples} so far). Its columns: reference, name, date
-          of birth, NHS number, sample id, event date and lab. It holds personal details: keep the
-          file safe and delete it once the lab has it.
-        </p>
+        {canExportLabCsv && (
+          <p className="hint">
+            The lab CSV lists the confirmed bookings whose sample has been taken, since those are
+            the samples that go to the lab ({totals.samples} so far). Its columns: reference, name,
+            date of birth, NHS number, sample id, event date and lab. It holds personal details:
+            keep the file safe and delete it once the lab has it.
+          </p>
+        )}
       </div>
 
       <Form method="get" action={`${base}/attendees`} role="search" className="attendee-search">

@@ -29,6 +29,7 @@ export const loader = staffRoute("dashboard:read", async (args: Route.LoaderArgs
       stalledRefunds: owedRefunds.filter((row) => row.retriesStopped).length,
       isClinician: can(staff, "result:read"),
       canRunEvents: can(staff, "event:edit"),
+      canCheckIn: can(staff, "attendee:check-in"),
       handlesEnquiries: can(staff, "enquiry:handle"),
       handlesRefunds,
     },
@@ -39,6 +40,8 @@ export const loader = staffRoute("dashboard:read", async (args: Route.LoaderArgs
 export default function Dashboard({ loaderData }: Route.ComponentProps) {
   const {
     events,
+    today,
+    canCheckIn,
     resultsAwaitingRelease,
     unhandledEnquiries,
     isClinician,
@@ -76,6 +79,28 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
           </li>
         )}
       </ul>
+
+      {canCheckIn && (
+        <section aria-labelledby="today-title">
+          <h2 id="today-title">Today</h2>
+          {today.length === 0 ? (
+            <p>No events today.</p>
+          ) : (
+            <ul className="plain-list today-events">
+              {today.map((row) => (
+                <li key={row.id} className="today-event">
+                  <span>
+                    <strong>{row.name}</strong>, from {row.startTime}: {row.booked} booked
+                  </span>
+                  <Link className="button" to={`/admin/events/${row.id}/attendees`}>
+                    Check in<span className="visually-hidden"> at {row.name}</span>
+                  </Link>
+                </li>
+              ))}
+            </ul>
+          )}
+        </section>
+      )}
 
       <h2>Upcoming events</h2>
       {events.length === 0 ? (
