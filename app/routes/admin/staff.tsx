@@ -410,7 +410,7 @@ export default function Staff({ loaderData, actionData }: Route.ComponentProps) 
             idBase="roles"
             checked={actionData?.intent === "invite" ? (actionData.roles ?? []) : []}
             legend="Roles"
-            hint="Tick at least one. Admins manage staff and read the audit log; coordinators run events and check-in; clinicians import and release results."
+            hint="Tick at least one. Admins manage staff and read the audit log; coordinators run events and check-in; clinicians import and release results; event staff only check people in on the day."
             error={inviteErrors.roles}
           />
           <SubmitButton busy={busy && pendingIntent === "invite"} busyLabel="Sending...">
