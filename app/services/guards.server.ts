@@ -21,10 +21,22 @@ function currentPath(request: Request) {
   return url.pathname.length <= 1024 ? url.pathname : "/";
 }
 
+/**
+ * The sign-in page's address, to come back here afterwards. A form sent without a session (it ran
+ * out while the page was open) was not saved: `unsaved` has the sign-in page say so, since coming
+ * back shows the page as it was before, and a tap at the door would seem to have been recorded.
+ */
+function signInPath(request: Request, reason?: "expired") {
+  let path = `/login?redirectTo=${encodeURIComponent(currentPath(request))}`;
+  if (reason) path += `&${reason}`;
+  if (request.method !== "GET" && request.method !== "HEAD") path += "&unsaved";
+  return path;
+}
+
 /** Someone signed in; anyone else goes to /login and comes back afterwards. */
 export async function requireUser(request: Request): Promise<SessionUser> {
   const user = await getSessionUser(request);
-  if (!user) throw redirect(`/login?redirectTo=${encodeURIComponent(currentPath(request))}`);
+  if (!user) throw redirect(signInPath(request));
   return user;
 }
 
@@ -69,13 +81,12 @@ export async function requireStaff(
   const ageMs = Date.now() - user.sessionCreatedAt.getTime();
   if (ageMs > STAFF_SESSION_HOURS * 60 * 60_000) {
     const headers = await signOut(request);
-    const back = encodeURIComponent(currentPath(request));
-    throw redirect(`/login?redirectTo=${back}&expired`, { headers });
+    throw redirect(signInPath(request, "expired"), { headers });
   }
   if (user.twoFactorEnabled && !user.twoFactorVerified) {
     // A session made without the code (before enrolment, or by an e-mailed link): sign in again.
     const headers = await signOut(request);
-    throw redirect(`/login?redirectTo=${encodeURIComponent(currentPath(request))}`, { headers });
+    throw redirect(signInPath(request), { headers });
   }
   if (!user.twoFactorEnabled && !options.allowWithoutTwoFactor) {
     throw redirect(TWO_FACTOR_ENROLMENT_PATH);

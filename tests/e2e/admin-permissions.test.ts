@@ -1,3 +1,4 @@
+import crypto from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import { insertFreeEvent, londonDay } from "#tests/support/fixtures/events";
 import { insertPatient, insertStaff } from "#tests/support/fixtures/people";
@@ -262,6 +263,26 @@ describe("staff sessions", () => {
     expect(response.status).toBe(302);
     expect(response.headers.get("location")).toMatch(/^\/login\?redirectTo=%2Fadmin&expired/);
     expect((await query("select 1 from session where token = $1", [token])).length).toBe(0);
+  });
+
+  it("say a check-in sent after the eight hours was not saved", async () => {
+    const { jar } = await signedInStaff(server.db, ["coordinator"]);
+    const token = sessionToken(jar);
+    await query(`update session set created_at = now() - interval '9 hours' where token = $1`, [
+      token,
+    ]);
+    const list = `/admin/events/${ids.eventId}/attendees`;
+    const response = await jar.post(list, { intent: "arrived", bookingId: crypto.randomUUID() });
+    expect(response.status).toBe(302);
+    const signIn = response.headers.get("location")!;
+    expect(signIn).toBe(`/login?redirectTo=${encodeURIComponent(list)}&expired&unsaved`);
+    // React's separators between text parts taken out.
+    const page = (await (await new Jar().fetch(signIn)).text()).replaceAll("<!-- -->", "");
+    expect(page).toContain("staff sign in again after 8 hours");
+    expect(page).toContain("What you just sent was not saved");
+    // A page asked for (not a form sent) loses nothing, and is not told it did.
+    const asked = await new Jar().fetch(`/login?redirectTo=${encodeURIComponent(list)}&expired`);
+    expect(await asked.text()).not.toContain("was not saved");
   });
 
   it("need the code to have been typed in that session: one made without it is signed out", async () => {

@@ -50,6 +50,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     redirectTo: safeRedirect(url.searchParams.get("redirectTo"), "/"),
     reset: url.searchParams.has("reset"),
     expired: url.searchParams.has("expired"),
+    unsaved: url.searchParams.has("unsaved"),
   };
 }
 
@@ -126,11 +127,19 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
             <p>Your password has been changed. Sign in with your new password.</p>
           </div>
         )}
-        {loaderData.expired && (
+        {(loaderData.expired || loaderData.unsaved) && (
           <div className="notice-panel" role="status">
-            <p>
-              For safety, staff sign in again after {STAFF_SESSION_HOURS} hours. Please sign in.
-            </p>
+            {loaderData.expired && (
+              <p>
+                For safety, staff sign in again after {STAFF_SESSION_HOURS} hours. Please sign in.
+              </p>
+            )}
+            {loaderData.unsaved && (
+              <p>
+                <strong>What you just sent was not saved</strong>, because you had been signed out.
+                Sign in, then do it again.
+              </p>
+            )}
           </div>
         )}
         <ErrorSummary errors={errors} />
