@@ -86,13 +86,14 @@ export async function signIn(
   email: string,
   password: string,
   clientAddress: string,
+  now = new Date(),
 ): Promise<SignInResult> {
   const { windowMs, perAccountAndAddress, perAccount, perAddress } = SIGN_IN_LIMITS;
   const keys = signInKeys(email, clientAddress);
   const [accountAndAddress, account, address] = await Promise.all([
-    peekRateLimit(db(), keys.accountAndAddress, windowMs),
-    peekRateLimit(db(), keys.account, windowMs),
-    peekRateLimit(db(), keys.address, windowMs),
+    peekRateLimit(db(), keys.accountAndAddress, windowMs, now),
+    peekRateLimit(db(), keys.account, windowMs, now),
+    peekRateLimit(db(), keys.address, windowMs, now),
   ]);
   const throttle = signInThrottle({ accountAndAddress, account, address });
   if (!throttle.allowed) {
@@ -119,9 +120,9 @@ export async function signIn(
       logError(error, { route: routeOf(request), code: "sign_in_failed" });
       return { ok: false, status: 500, message: SIGN_IN_MESSAGES.unexpected };
     }
-    await hitRateLimit(db(), keys.accountAndAddress, perAccountAndAddress, windowMs);
-    await hitRateLimit(db(), keys.account, perAccount, windowMs);
-    await hitRateLimit(db(), keys.address, perAddress, windowMs);
+    await hitRateLimit(db(), keys.accountAndAddress, perAccountAndAddress, windowMs, now);
+    await hitRateLimit(db(), keys.account, perAccount, windowMs, now);
+    await hitRateLimit(db(), keys.address, perAddress, windowMs, now);
     return { ok: false, status: 401, message: SIGN_IN_MESSAGES.failed };
   }
 }
