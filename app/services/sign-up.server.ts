@@ -6,7 +6,6 @@ import type { ProfileDraft } from "./auth.server";
 import { auth, hashPassword, sendAlreadyRegisteredNotice, withPendingProfile } from "./auth.server";
 import { hitRateLimit } from "./rate-limit.server";
 import { RECIPIENT_MAIL_LIMITS, recipientMailDecision } from "#app/domain/recipient-mail";
-import { unaskedMailDecision } from "./recipient-mail.server";
 
 /** Sign-ups per client address are counted over an hour; see RATE_LIMIT_SIGNUPS_PER_HOUR. */
 export const SIGN_UPS_WINDOW_MS = 60 * 60_000;
@@ -76,16 +75,15 @@ export async function signUpPatient(
   }
 }
 
-/** What "Send me a new link" came to, in words about his own asking or the mail itself. */
+/** What "Send me a new link" came to, in words about his own asking only. */
 export type NewConfirmationLinkOutcome =
-  | "sent"
+  /** sent now, or held back because the address had our mail just now: one answer (see below) */
+  | "on-its-way"
   | "already-confirmed"
   /** he asked within the last 10 minutes */
   | "asked-recently"
   /** he has asked 4 times this hour */
-  | "asked-often"
-  /** the address has had mail from us just now (his sign-up's, or others'): none sent */
-  | "held";
+  | "asked-often";
 
 /**
  * A new link to confirm the signed-in person's own address (the first lasts 24 hours). It goes
@@ -94,8 +92,10 @@ export type NewConfirmationLinkOutcome =
  *
  * His own asking is limited first, as a mailbox is (one in 10 minutes, four an hour), and only
  * that is told apart. The mailbox's own count is shared with every address that reaches the same
- * inbox (`mailboxOf`): told which of its limits held a mail back, anyone with an unconfirmed
- * account at victim+x@ could watch, again and again, whether we had just mailed the victim.
+ * inbox (`mailboxOf`): an answer that differed when its limits held the mail back would let anyone
+ * with an unconfirmed account at victim+x@ learn whether we had just mailed the victim (a consent
+ * link means a booked PSA test). So a mail sent and a mail held back answer alike: one is on its
+ * way, or was sent in the last hour.
  */
 export async function sendNewConfirmationLink(
   db: Db,
@@ -110,15 +110,13 @@ export async function sendNewConfirmationLink(
   const own = recipientMailDecision({ sameKind: tenMinutes.hits - 1, anyKind: hour.hits - 1 });
   if (own === "over-limit") return "asked-often";
   if (own === "repeat") return "asked-recently";
-  // Asked again too soon, the mail would be held back silently: say so, not "sent".
-  if ((await unaskedMailDecision(db, "email-verification", input.email, now)) !== "send")
-    return "held";
   try {
+    // Through `enqueueUnaskedMail`, whose per-mailbox limits may hold it back, unsaid.
     await auth(db).api.sendVerificationEmail({
       body: { email: input.email, callbackURL: "/email-confirmed" },
       headers: input.headers,
     });
-    return "sent";
+    return "on-its-way";
   } catch (error) {
     if (error instanceof APIError && error.body?.code === "EMAIL_ALREADY_VERIFIED")
       return "already-confirmed";

@@ -238,10 +238,11 @@ describe("accounts", () => {
         )
       )[0],
     ).toEqual({ email_verified: false });
-    // Asked for a new link at once, My data says the address had our e-mail minutes ago.
+    // Asked for a new link at once (the mailbox's limit holds it back), My data answers as it
+    // would for a link sent now: it says nothing of the mailbox's count.
     await page.goto("/my-data");
     await page.getByRole("button", { name: "Send me a new link" }).click();
-    await page.getByText("We have e-mailed this address in the last few minutes").waitFor();
+    await page.getByText(`is on its way to ${email}, or was sent in the last hour`).waitFor();
     // Opened in another browser (his own, or someone he was tricked into sending it to), the link
     // confirms the address and says so, but signs nobody in.
     const elsewhere = await newPage(browser());
@@ -278,7 +279,7 @@ describe("accounts", () => {
     await signInWith(page, email, PASSWORD);
     await page.waitForURL((url) => url.pathname === "/my-data");
     await page.getByRole("button", { name: "Send me a new link" }).click();
-    await page.getByText(`We have sent a new link to ${email}`).waitFor();
+    await page.getByText(`is on its way to ${email}, or was sent in the last hour`).waitFor();
     await expectNoAxeViolations(page);
     const mail = await waitForMail(
       (message) =>

@@ -359,8 +359,12 @@ function MessagesSection({
             </SubmitButton>
           </Form>
           <div role="status">
-            {confirmation === "sent" && (
-              <p>We have sent a new link to {myData.account.email}. It works for 24 hours.</p>
+            {confirmation === "on-its-way" && (
+              <p>
+                A link to confirm your address is on its way to {myData.account.email}, or was sent
+                in the last hour. It works for 24 hours. Please look in your inbox, and in your spam
+                or junk folder. If none has come within the hour, ask again.
+              </p>
             )}
             {confirmation === "already-confirmed" && (
               <p>Your email address is already confirmed.</p>
@@ -376,13 +380,6 @@ function MessagesSection({
                 You have asked for several links in the last hour, so we will not send another just
                 now. Please look for them in your inbox, and in your spam or junk folder, or ask
                 again in an hour.
-              </p>
-            )}
-            {confirmation === "held" && (
-              <p>
-                We have e-mailed this address in the last few minutes, so we will not send another
-                just now. Please look for our e-mail in your inbox, and in your spam or junk folder,
-                or ask again in an hour.
               </p>
             )}
           </div>
