@@ -96,8 +96,10 @@ describe("confirmationHolds", () => {
     expect(confirmationHolds("no-show", "arrived")).toBe(false);
     expect(confirmationHolds("sample", "sample_taken")).toBe(true);
     expect(confirmationHolds("sample", "arrived")).toBe(false);
-    // An undo's confirmation says what the state is now.
-    expect(confirmationHolds("undo", "waiting")).toBe(true);
-    expect(confirmationHolds("undo", "sample_taken")).toBe(true);
+    // An undo's confirmation holds while the row is in the state the undo left.
+    expect(confirmationHolds("undo", "arrived", "arrived")).toBe(true);
+    // Undo a sample, record it again, Back: "Undone. Now: sample taken." would be untrue.
+    expect(confirmationHolds("undo", "sample_taken", "arrived")).toBe(false);
+    expect(confirmationHolds("undo", "waiting")).toBe(false);
   });
 });

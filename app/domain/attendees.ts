@@ -23,24 +23,28 @@ export const CHECK_IN_DONE_MESSAGES = {
   undo: "Mark undone.",
 } as const;
 
-/** The state each confirmation speaks of (an undo's says what the state is now, so any). */
-const CONFIRMED_STATE: Record<keyof typeof CHECK_IN_DONE_MESSAGES, CheckInState | null> = {
+/** The state each confirmation speaks of; an undo's is the state it left, carried with it. */
+const CONFIRMED_STATE: Record<
+  Exclude<keyof typeof CHECK_IN_DONE_MESSAGES, "undo">,
+  CheckInState
+> = {
   arrived: "arrived",
   "no-show": "no_show",
   sample: "sample_taken",
-  undo: null,
 };
 
 /**
  * Whether a confirmation named in the address still holds for the row: reached again by Back or
- * a reload after a later change, "Marked as arrived." beside "Not checked in" would mislead.
+ * a reload after a later change, "Marked as arrived." beside "Not checked in" would mislead. An
+ * undo's confirmation ("Undone. Now: arrived.") holds while the row is in the state it left
+ * (`left`, from the address too); without one, it is not shown.
  */
 export function confirmationHolds(
   intent: keyof typeof CHECK_IN_DONE_MESSAGES,
   now: CheckInState,
+  left?: CheckInState | null,
 ): boolean {
-  const state = CONFIRMED_STATE[intent];
-  return state === null || state === now;
+  return intent === "undo" ? left === now : CONFIRMED_STATE[intent] === now;
 }
 
 export const BOOKING_STATUS_LABELS = {

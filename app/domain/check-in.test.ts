@@ -230,6 +230,14 @@ describe("undoing a sample", () => {
     // A page from before the sample's id was sent with its undo cannot say which it showed.
     expect(applyCheckIn(newer, undoSample(), now, ON_THE_DAY)).toEqual(changedMeanwhile);
   });
+
+  it("undoes a sample whose id was erased with an old record, which has none to name", () => {
+    const erased: CheckInFields = { ...sampled, sampleId: null };
+    expect(applyCheckIn(erased, undoSample(), now, ON_THE_DAY)).toMatchObject({
+      ok: true,
+      to: "arrived",
+    });
+  });
 });
 
 describe("an undo that is already done", () => {

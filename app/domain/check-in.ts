@@ -10,6 +10,10 @@ import { formatLongDate } from "./date-labels";
 export const CHECK_IN_STATES = ["waiting", "arrived", "no_show", "sample_taken"] as const;
 export type CheckInState = (typeof CHECK_IN_STATES)[number];
 
+export function isCheckInState(value: unknown): value is CheckInState {
+  return typeof value === "string" && (CHECK_IN_STATES as readonly string[]).includes(value);
+}
+
 export interface CheckInFields {
   arrivedAt: Date | null;
   noShowAt: Date | null;
@@ -192,8 +196,9 @@ export function applyCheckIn(
       };
       if (from !== command.from) return changedMeanwhile;
       if (from === "sample_taken") {
+        // A sample whose id was erased with the rest of an old record has none to compare.
         const shown = command.sampleId;
-        if (!shown || current.sampleId === null || !sameSampleId(current.sampleId, shown))
+        if (current.sampleId !== null && (!shown || !sameSampleId(current.sampleId, shown)))
           return changedMeanwhile;
         return to({ sampleId: null, sampleTakenAt: null });
       }

@@ -2,8 +2,10 @@ import { describe, expect, it } from "vitest";
 import { sectionsFor } from "./admin-nav";
 import {
   assertCan,
+  assertEventDay,
   can,
   CAPABILITIES,
+  mayWorkOnEventDay,
   PermissionDenied,
   ROLE_CAPABILITIES,
   type Capability,
@@ -25,6 +27,7 @@ const EXPECTED: Record<Capability, readonly StaffRole[]> = {
   "product:edit": ["admin", "coordinator"],
   "attendee:read": ["coordinator", "event_staff"],
   "attendee:check-in": ["coordinator", "event_staff"],
+  "attendee:any-day": ["coordinator"],
   "consent-link:send": ["coordinator", "event_staff"],
   "lab-csv:export": ["coordinator"],
   "result:read": ["clinician"],
@@ -125,5 +128,19 @@ describe("sectionsFor (the navigation reads the same table)", () => {
     ]);
     expect(labels("clinician")).toEqual(["Dashboard", "Results"]);
     expect(labels()).toEqual([]);
+  });
+});
+
+describe("mayWorkOnEventDay", () => {
+  const today = "2026-06-10";
+  it("lets event staff work on an event's list on its own day only", () => {
+    expect(mayWorkOnEventDay(as("event_staff"), "2026-06-10", today)).toBe(true);
+    expect(mayWorkOnEventDay(as("event_staff"), "2026-06-09", today)).toBe(false);
+    expect(mayWorkOnEventDay(as("event_staff"), "2026-06-11", today)).toBe(false);
+    expect(() => assertEventDay(as("event_staff"), "2026-06-09", today)).toThrow(PermissionDenied);
+  });
+  it("lets a coordinator work on any day's", () => {
+    expect(mayWorkOnEventDay(as("coordinator"), "2026-05-01", today)).toBe(true);
+    expect(mayWorkOnEventDay(as("event_staff", "coordinator"), "2026-07-01", today)).toBe(true);
   });
 });

@@ -20,6 +20,8 @@ export const CAPABILITIES = [
   "attendee:read",
   /** arrived, no-show, sample taken */
   "attendee:check-in",
+  /** an event's attendees (list, print, check-in, consent link) on any day, not only its own */
+  "attendee:any-day",
   /** e-mail someone booked a signed link to the consent form (/test-consent) */
   "consent-link:send",
   /** the laboratory's CSV of names, dates of birth, NHS numbers and sample ids */
@@ -67,6 +69,7 @@ export const ROLE_CAPABILITIES: Record<StaffRole, readonly Capability[]> = {
     "product:edit",
     "attendee:read",
     "attendee:check-in",
+    "attendee:any-day",
     "consent-link:send",
     "lab-csv:export",
     "enquiry:handle",
@@ -79,8 +82,9 @@ export const ROLE_CAPABILITIES: Record<StaffRole, readonly Capability[]> = {
     "result:correct",
     "threshold:edit",
   ],
-  // On the day: today's events from the dashboard, their lists and check-in. A tablet left in a
-  // hall can neither cancel an event (and refund everyone) nor change a price.
+  // On the day: today's events from the dashboard, their lists and check-in, on that day only
+  // (`assertEventDay`). A tablet left in a hall can neither cancel an event (and refund
+  // everyone), change a price, nor read the records of other days.
   event_staff: ["dashboard:read", "attendee:read", "attendee:check-in", "consent-link:send"],
 };
 
@@ -104,6 +108,27 @@ export class PermissionDenied extends Error {
   constructor(readonly capability: Capability) {
     super(`Not permitted: ${capability}`);
   }
+}
+
+/**
+ * Whether `staff` may work on the attendees of an event on `eventDate` when it is `today` (both
+ * London days, "yyyy-MM-dd"): on any day with `attendee:any-day`, otherwise on that day only.
+ */
+export function mayWorkOnEventDay(
+  staff: { roles: readonly StaffRole[] },
+  eventDate: string,
+  today: string,
+): boolean {
+  return eventDate === today || can(staff, "attendee:any-day");
+}
+
+/** Throws PermissionDenied unless `staff` may work on an event on `eventDate` today. */
+export function assertEventDay(
+  staff: { roles: readonly StaffRole[] },
+  eventDate: string,
+  today: string,
+): void {
+  if (!mayWorkOnEventDay(staff, eventDate, today)) throw new PermissionDenied("attendee:any-day");
 }
 
 /** Throws PermissionDenied unless `staff` may do this: the first line of every back-office change. */

@@ -14,7 +14,7 @@ import {
 } from "#app/domain/check-in";
 import { labCsv, labCsvFilename, type LabCsvRow } from "#app/domain/lab-csv";
 import { londonDate } from "#app/domain/london-time";
-import { assertCan, type StaffActor } from "#app/domain/permissions";
+import { assertCan, assertEventDay, can, type StaffActor } from "#app/domain/permissions";
 import { recordAudit } from "./audit.server";
 import { waitlistForStaff, type StaffWaitlistRow } from "./waitlist.server";
 import { isUuid } from "#app/domain/ids";
@@ -70,6 +70,24 @@ export interface AttendeeTotals {
 }
 
 /** The event, or null when there is none with this id (or the id cannot be one). */
+/**
+ * The event whose attendees `actor` is about to see or mark, or null when there is none: checks
+ * `attendee:read` and, for staff who work only on the day (event staff), that it is the event's
+ * day. Every way to an event's list starts here, a form that cannot be read included, so another
+ * day's event is refused alike whatever is sent.
+ */
+export async function openAttendeeEvent(
+  db: Db,
+  actor: StaffActor,
+  eventId: string,
+  now = new Date(),
+): Promise<AttendeeEvent | null> {
+  assertCan(actor, "attendee:read");
+  const found = await findAttendeeEvent(db, eventId);
+  if (found) assertEventDay(actor, found.eventDate, londonDate(now));
+  return found;
+}
+
 async function findAttendeeEvent(db: Db, eventId: string): Promise<AttendeeEvent | null> {
   if (!isUuid(eventId)) return null;
   const [row] = await db
@@ -271,14 +289,15 @@ export async function viewAttendees(
   actor: StaffActor,
   { eventId, search, now = new Date() }: { eventId: string; search?: string | null; now?: Date },
 ): Promise<AttendeeView | null> {
-  assertCan(actor, "attendee:read");
-  const found = await findAttendeeEvent(db, eventId);
+  const found = await openAttendeeEvent(db, actor, eventId, now);
   if (!found) return null;
   const query = cleanSearch(search);
   const all = await loadAttendees(db, found, now);
   const active = all.active.filter((row) => matchesAttendeeSearch(row, query));
   const cancelled = all.cancelled.filter((row) => matchesAttendeeSearch(row, query));
-  const waitlist = (await waitlistForStaff(db, found.id, now)).filter((row) =>
+  // The waiting list is for whoever runs the event; check-in at the door does not need it.
+  const waiting = can(actor, "event:edit") ? await waitlistForStaff(db, found.id, now) : [];
+  const waitlist = waiting.filter((row) =>
     matchesAttendeeSearch({ name: row.name, reference: "" }, query),
   );
   await auditShown(db, actor, "attendees.view", found.id, [...active, ...cancelled], {
@@ -316,8 +335,7 @@ export async function printAttendees(
   actor: StaffActor,
   { eventId, now = new Date() }: { eventId: string; now?: Date },
 ): Promise<{ event: AttendeeEvent; rows: AttendeeRow[] } | null> {
-  assertCan(actor, "attendee:read");
-  const found = await findAttendeeEvent(db, eventId);
+  const found = await openAttendeeEvent(db, actor, eventId, now);
   if (!found) return null;
   const { active } = await loadAttendees(db, found, now);
   await auditShown(db, actor, "attendees.print", found.id, active);
@@ -372,6 +390,12 @@ export async function recordCheckIn(
   return db.transaction(async (tx): Promise<CheckInResult> => {
     assertCan(actor, "attendee:check-in");
     if (!isUuid(eventId) || !isUuid(command.bookingId)) return { outcome: "not-found" };
+    const [appointment] = await tx
+      .select({ date: event.eventDate })
+      .from(event)
+      .where(eq(event.id, eventId));
+    if (!appointment) return { outcome: "not-found" };
+    assertEventDay(actor, appointment.date, londonDate(now));
     const [row] = await tx
       .select()
       .from(booking)
@@ -386,11 +410,6 @@ export async function recordCheckIn(
     });
     if (!canTake(bookingStage(row), "check-in"))
       return refuse("checkIn", CHECK_IN_MESSAGES.notConfirmed);
-    const [appointment] = await tx
-      .select({ date: event.eventDate })
-      .from(event)
-      .where(eq(event.id, eventId));
-    if (!appointment) return { outcome: "not-found" };
 
     const outcome = applyCheckIn(row, command, now, {
       today: londonDate(now),

@@ -93,12 +93,17 @@ describe.each([
     // Undone; then that address again (Back, or a reload): no confirmation that is no longer so.
     await page.getByRole("button", { name: "Undo sample for Horace Wetherby" }).click();
     await expect.poll(() => horaceCard.textContent()).toContain("Undone. Now: arrived.");
+    const afterUndo = page.url();
     await page.goto(afterSample);
     expect(await horaceCard.textContent()).toMatch(/Arrived at \d{2}:\d{2}/);
     expect(await horaceCard.textContent()).not.toContain("Sample recorded.");
     await page.getByLabel("Sample id for Horace Wetherby").fill(sampleId);
     await page.getByRole("button", { name: "Record sample for Horace Wetherby" }).click();
     await expect.poll(() => horaceCard.textContent()).toContain(`sample id ${sampleId}`);
+    // Recorded again, the undo's address no longer says "Undone. Now: arrived.".
+    await page.goto(afterUndo);
+    expect(await horaceCard.textContent()).toContain(`sample id ${sampleId}`);
+    expect(await horaceCard.textContent()).not.toContain("Undone");
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
       768,
     );
@@ -132,6 +137,16 @@ describe("event staff at the door", () => {
     // The navigation offers nothing they may not open.
     const nav = page.getByRole("navigation", { name: "Back office" });
     expect(await nav.getByRole("link").allTextContents()).toEqual(["Dashboard"]);
+    // Another day's list, past or to come, is not theirs to read.
+    for (const day of [-1, 1]) {
+      const other = await insertFreeEvent(server.db, {
+        name: `Other Day Clinic ${uniqueId()}`,
+        eventDate: londonDay(day),
+      });
+      const response = await page.goto(`/admin/events/${other.id}/attendees`);
+      expect(response?.status(), `day ${day}`).toBe(403);
+      expect((await page.goto(`/admin/events/${other.id}/attendees/print`))?.status()).toBe(403);
+    }
     await page.context().close();
   });
 });

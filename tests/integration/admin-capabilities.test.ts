@@ -35,6 +35,7 @@ import {
   viewAttendees,
 } from "#app/services/attendees.server";
 import { readAuditLogAsStaff } from "#app/services/audit-log.server";
+import { sendConsentLink } from "#app/services/consent-link-mail.server";
 import { listEnquiriesForStaff, setEnquiryHandled } from "#app/services/enquiries-admin.server";
 import {
   commitImport,
@@ -266,6 +267,30 @@ describe("event staff: check-in at the door, and nothing else of the coordinator
     ).toMatchObject({ outcome: "done", to: "sample_taken" });
     expect(await viewAttendees(db, eventStaff, { eventId, now: ON_THE_DAY })).not.toBeNull();
     expect(await printAttendees(db, eventStaff, { eventId, now: ON_THE_DAY })).not.toBeNull();
+  });
+
+  it("works on an event's list on its own day only: not before, not after", async () => {
+    const { db } = database;
+    const row = await patientWithBooking(eventId, null);
+    const dayBefore = new Date("2026-06-09T10:00:00Z");
+    for (const day of [dayBefore, LATER]) {
+      await expectRefused(eventStaff, () => viewAttendees(db, eventStaff, { eventId, now: day }));
+      await expectRefused(eventStaff, () => printAttendees(db, eventStaff, { eventId, now: day }));
+      await expectRefused(eventStaff, () =>
+        recordCheckIn(db, eventStaff, {
+          eventId,
+          command: { intent: "no-show", bookingId: row.id, from: "waiting" },
+          now: day,
+        }),
+      );
+      await expectRefused(eventStaff, () =>
+        sendConsentLink(db, eventStaff, { eventId, bookingId: row.id, now: day }),
+      );
+    }
+    const [after] = await db.select().from(booking).where(eq(booking.id, row.id));
+    expect(after).toMatchObject({ noShowAt: null, arrivedAt: null });
+    // A coordinator works on it any day.
+    expect(await viewAttendees(db, coordinator, { eventId, now: LATER })).not.toBeNull();
   });
 
   it("cannot cancel the event, change it, its codes or a price, or take the lab's file", async () => {

@@ -16,13 +16,18 @@ import {
   formatDateOfBirth,
   formatNhsNumber,
 } from "#app/domain/attendees";
-import { checkInSchema, type CheckInState } from "#app/domain/check-in";
+import { checkInSchema, isCheckInState, type CheckInState } from "#app/domain/check-in";
 import { CONSENT_LINK_REFUSALS, consentLinkRefusal } from "#app/domain/consent-link";
 import { formatLondonDateTime, formatLongDate, formatLondonTime } from "#app/domain/date-labels";
 import { londonDate } from "#app/domain/london-time";
 import type { FieldErrors } from "#app/domain/form-basics";
 import { formValues, parseForm } from "#app/domain/forms";
-import { recordCheckIn, viewAttendees, type AttendeeRow } from "#app/services/attendees.server";
+import {
+  openAttendeeEvent,
+  recordCheckIn,
+  viewAttendees,
+  type AttendeeRow,
+} from "#app/services/attendees.server";
 import { sendConsentLink } from "#app/services/consent-link-mail.server";
 import { staffRoute } from "#app/services/guards.server";
 import { can } from "#app/domain/permissions";
@@ -65,10 +70,14 @@ export const loader = staffRoute("attendee:read", async (args: Route.LoaderArgs,
   if (!view) throw data(null, { status: 404, headers: NO_STORE });
   const done = url.searchParams.get("done");
   const reference = url.searchParams.get("ref");
+  const left = url.searchParams.get("now");
   return data(
     {
       ...view,
-      confirmation: isDoneIntent(done) && reference ? { intent: done, reference } : null,
+      confirmation:
+        isDoneIntent(done) && reference
+          ? { intent: done, reference, left: isCheckInState(left) ? left : null }
+          : null,
       today: londonDate(new Date()),
       // Event staff check people in; the event's own page and the lab's file are the coordinator's.
       canEditEvent: can(staff, "event:edit"),
@@ -93,14 +102,18 @@ type ActionData = {
  */
 export const action = staffRoute("attendee:check-in", async (args: Route.ActionArgs, staff) => {
   const { request, params } = args;
+  // Another day's event is refused (event staff) before anything sent is read.
+  if (!(await openAttendeeEvent(db(), staff, params.eventId)))
+    throw data(null, { status: 404, headers: NO_STORE });
   const form = await readForm(request);
   const values = formValues(form);
   const search = cleanSearch(new URL(request.url).searchParams.get("q"));
-  const back = (intent: DoneIntent, reference: string) => {
+  const back = (intent: DoneIntent, reference: string, left?: CheckInState) => {
     const next = new URLSearchParams();
     if (search) next.set("q", search);
     next.set("done", intent);
     next.set("ref", reference);
+    if (left) next.set("now", left);
     return redirect(`/admin/events/${params.eventId}/attendees?${next}#booking-${reference}`);
   };
 
@@ -152,7 +165,7 @@ export const action = staffRoute("attendee:check-in", async (args: Route.ActionA
       },
       { status: result.field === "sampleId" ? 400 : 409, headers: NO_STORE },
     );
-  return back(command.intent, result.reference);
+  return back(command.intent, result.reference, command.intent === "undo" ? result.to : undefined);
 });
 
 function errorKey(field: ActionData["field"], reference: string) {
@@ -508,8 +521,13 @@ export default function Attendees({ loaderData, actionData }: Route.ComponentPro
         <ol className="attendee-list plain-list" aria-label="Bookings in time-slot order">
           {active.map((row) => {
             const rowError = failure && failedRow === row ? failure : undefined;
+            // What the address says was just done to this row, while it still holds.
             const doneIntent =
-              confirmation?.reference === row.reference ? confirmation.intent : null;
+              confirmation?.reference === row.reference &&
+              (confirmation.intent === "consent-link" ||
+                confirmationHolds(confirmation.intent, row.checkIn, confirmation.left))
+                ? confirmation.intent
+                : null;
             return (
               <li
                 key={row.bookingId}
@@ -566,17 +584,15 @@ export default function Attendees({ loaderData, actionData }: Route.ComponentPro
                 </dl>
                 <div className="attendee__checkin">
                   <CheckInStatus row={row} />
-                  {doneIntent &&
-                    doneIntent !== "consent-link" &&
-                    confirmationHolds(doneIntent, row.checkIn) && (
-                      <Confirmation
-                        message={
-                          doneIntent === "undo"
-                            ? `Undone. Now: ${CHECK_IN_LABELS[row.checkIn].toLowerCase()}.`
-                            : CHECK_IN_DONE_MESSAGES[doneIntent]
-                        }
-                      />
-                    )}
+                  {doneIntent && doneIntent !== "consent-link" && (
+                    <Confirmation
+                      message={
+                        doneIntent === "undo"
+                          ? `Undone. Now: ${CHECK_IN_LABELS[row.checkIn].toLowerCase()}.`
+                          : CHECK_IN_DONE_MESSAGES[doneIntent]
+                      }
+                    />
+                  )}
                   {rowError?.field === "checkIn" && (
                     <p
                       className="field-error"
