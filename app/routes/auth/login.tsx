@@ -110,6 +110,18 @@ export async function action({ request, context }: Route.ActionArgs) {
   return redirect(redirectTo, { headers: cookieHeaders(result.headers) });
 }
 
+/** Why he is signing in again (staff after their hours, anyone whose session had ended), and what to do. */
+function SignedOutNotice({ expired, unsaved }: { expired: boolean; unsaved: boolean }) {
+  const why = expired
+    ? `For safety, staff sign in again after ${STAFF_SESSION_HOURS} hours.`
+    : "You had been signed out.";
+  return (
+    <p>
+      {why} {unsaved ? "Sign in, then do it again." : "Please sign in."}
+    </p>
+  );
+}
+
 export default function Login({ loaderData, actionData }: Route.ComponentProps) {
   const navigation = useNavigation();
   const busy = navigation.state !== "idle" && navigation.formAction?.startsWith("/login") === true;
@@ -127,20 +139,22 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
             <p>Your password has been changed. Sign in with your new password.</p>
           </div>
         )}
-        {(loaderData.expired || loaderData.unsaved) && (
-          <div className="notice-panel" role="status">
-            {loaderData.expired && (
-              <p>
-                For safety, staff sign in again after {STAFF_SESSION_HOURS} hours. Please sign in.
-              </p>
-            )}
-            {loaderData.unsaved && (
-              <p>
-                <strong>What you just sent was not saved</strong>, because you had been signed out.
-                Sign in, then do it again.
-              </p>
-            )}
-          </div>
+        {loaderData.unsaved && !actionData ? (
+          // On arrival it takes focus, so it is read out: a notice already there is not.
+          <FocusedAlert block="notice-panel" title="What you just sent was not saved" focusKey={1}>
+            <SignedOutNotice expired={loaderData.expired} unsaved />
+          </FocusedAlert>
+        ) : (
+          (loaderData.expired || loaderData.unsaved) && (
+            <div className="notice-panel" role="status">
+              {loaderData.unsaved && (
+                <p>
+                  <strong>What you just sent was not saved.</strong>
+                </p>
+              )}
+              <SignedOutNotice expired={loaderData.expired} unsaved={loaderData.unsaved} />
+            </div>
+          )
         )}
         <ErrorSummary errors={errors} />
         {/* At the top, taking focus: below the buttons, a phone at 200% would not show it. */}
