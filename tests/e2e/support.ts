@@ -59,7 +59,8 @@ export async function scriptsStarted(page: Page): Promise<boolean> {
 /**
  * Waits until React has hydrated the page's header: its elements then carry React's own
  * properties. React Router's route modules are on `window` earlier, before hydration has run,
- * so a key pressed then can reach a page whose handlers are not there yet.
+ * so a key pressed then can reach a page whose handlers are not there yet. It does not wait for
+ * the effects that run after: a listener added by one may come a moment later still.
  */
 export async function hydrated(page: Page) {
   await page.waitForFunction(() => {
