@@ -88,6 +88,25 @@ export async function openAttendeeEvent(
   return found;
 }
 
+/**
+ * The event's day ("yyyy-MM-dd"), or null when there is no such event; refuses (PermissionDenied)
+ * staff who work only on an event's own day when today is another. For a change to one booking.
+ */
+export async function eventDayFor(
+  db: Db,
+  actor: StaffActor,
+  eventId: string,
+  now: Date,
+): Promise<string | null> {
+  const [found] = await db
+    .select({ date: event.eventDate })
+    .from(event)
+    .where(eq(event.id, eventId));
+  if (!found) return null;
+  assertEventDay(actor, found.date, londonDate(now));
+  return found.date;
+}
+
 async function findAttendeeEvent(db: Db, eventId: string): Promise<AttendeeEvent | null> {
   if (!isUuid(eventId)) return null;
   const [row] = await db
@@ -390,12 +409,8 @@ export async function recordCheckIn(
   return db.transaction(async (tx): Promise<CheckInResult> => {
     assertCan(actor, "attendee:check-in");
     if (!isUuid(eventId) || !isUuid(command.bookingId)) return { outcome: "not-found" };
-    const [appointment] = await tx
-      .select({ date: event.eventDate })
-      .from(event)
-      .where(eq(event.id, eventId));
-    if (!appointment) return { outcome: "not-found" };
-    assertEventDay(actor, appointment.date, londonDate(now));
+    const appointmentDate = await eventDayFor(tx, actor, eventId, now);
+    if (!appointmentDate) return { outcome: "not-found" };
     const [row] = await tx
       .select()
       .from(booking)
@@ -411,10 +426,7 @@ export async function recordCheckIn(
     if (!canTake(bookingStage(row), "check-in"))
       return refuse("checkIn", CHECK_IN_MESSAGES.notConfirmed);
 
-    const outcome = applyCheckIn(row, command, now, {
-      today: londonDate(now),
-      appointmentDate: appointment.date,
-    });
+    const outcome = applyCheckIn(row, command, now, { today: londonDate(now), appointmentDate });
     if (!outcome.ok) return refuse(outcome.field, outcome.error);
     if (!outcome.changed)
       return { outcome: "done", reference: row.reference, changed: false, to: outcome.to };

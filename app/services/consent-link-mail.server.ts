@@ -7,7 +7,8 @@ import { checkInState } from "#app/domain/check-in";
 import { consentLinkRefusal, type ConsentLinkRefusal } from "#app/domain/consent-link";
 import { formatLongDate } from "#app/domain/date-labels";
 import { londonDate, londonInstant } from "#app/domain/london-time";
-import { assertCan, assertEventDay, type StaffActor } from "#app/domain/permissions";
+import { assertCan, type StaffActor } from "#app/domain/permissions";
+import { eventDayFor } from "./attendees.server";
 import { recordAudit } from "./audit.server";
 import { signedConsentQuery } from "./consent-links.server";
 import { enqueueUnaskedMail } from "./recipient-mail.server";
@@ -32,12 +33,7 @@ export async function sendConsentLink(
   return db.transaction(async (tx): Promise<ConsentLinkResult> => {
     assertCan(actor, "consent-link:send");
     if (!isUuid(eventId) || !isUuid(bookingId)) return { outcome: "not-found" };
-    const [day] = await tx
-      .select({ date: event.eventDate })
-      .from(event)
-      .where(eq(event.id, eventId));
-    if (!day) return { outcome: "not-found" };
-    assertEventDay(actor, day.date, londonDate(now));
+    if (!(await eventDayFor(tx, actor, eventId, now))) return { outcome: "not-found" };
     const [row] = await tx
       .select({ booking, event, profile, email: user.email })
       .from(booking)
