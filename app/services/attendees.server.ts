@@ -69,7 +69,6 @@ export interface AttendeeTotals {
   noShows: number;
 }
 
-/** The event, or null when there is none with this id (or the id cannot be one). */
 /**
  * The event whose attendees `actor` is about to see or mark, or null when there is none: checks
  * `attendee:read` and, for staff who work only on the day (event staff), that it is the event's
@@ -98,6 +97,7 @@ export async function eventDayFor(
   eventId: string,
   now: Date,
 ): Promise<string | null> {
+  if (!isUuid(eventId)) return null;
   const [found] = await db
     .select({ date: event.eventDate })
     .from(event)
@@ -107,6 +107,7 @@ export async function eventDayFor(
   return found.date;
 }
 
+/** The event, or null when there is none with this id (or the id cannot be one). */
 async function findAttendeeEvent(db: Db, eventId: string): Promise<AttendeeEvent | null> {
   if (!isUuid(eventId)) return null;
   const [row] = await db
