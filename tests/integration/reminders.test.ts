@@ -297,15 +297,20 @@ describe("the reminder job", () => {
     const { db } = database;
     const job = WORKER_JOBS.find((entry) => entry.code === "reminders_sent");
     expect(job).toBeDefined();
-    // Two days from the real clock: the job reads REMINDER_HOURS_BEFORE (48 unless set).
-    const start = new Date(Date.now() + 30 * 3_600_000);
+    // Within two days of the real clock: the job reads REMINDER_HOURS_BEFORE (48 unless set). 30
+    // hours ahead, or 22 when that would be after 22:00 in London: an appointment there would end
+    // after midnight (a run at 17:47 UTC booked 23:47, whose end, "24:07", is no time at all).
+    const londonTime = (at: Date) =>
+      new Intl.DateTimeFormat("en-GB", {
+        timeZone: "Europe/London",
+        hour: "2-digit",
+        minute: "2-digit",
+        hourCycle: "h23",
+      }).format(at);
+    const inHours = (hours: number) => new Date(Date.now() + hours * 3_600_000);
+    const start = londonTime(inHours(30)) <= "22:00" ? inHours(30) : inHours(22);
     const day = new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/London" }).format(start);
-    const time = new Intl.DateTimeFormat("en-GB", {
-      timeZone: "Europe/London",
-      hour: "2-digit",
-      minute: "2-digit",
-      hourCycle: "h23",
-    }).format(start);
+    const time = londonTime(start);
     const { patient, booking: row } = await bookedAt(db, day, { slotTime: time });
     const counts = await job!.run(db, new Date());
     expect(counts.sent).toBeGreaterThanOrEqual(1);
