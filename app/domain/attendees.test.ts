@@ -15,6 +15,11 @@ describe("matchesAttendeeSearch", () => {
   it("matches everyone when nothing is typed", () => {
     expect(matchesAttendeeSearch(arthur, "")).toBe(true);
   });
+  it("matches no one when only punctuation is typed", () => {
+    // "-" or "'" is a search for something, and no name is made of it.
+    expect(matchesAttendeeSearch(arthur, "-")).toBe(false);
+    expect(matchesAttendeeSearch(zoe, "’ -")).toBe(false);
+  });
   it("matches part of a name in any case", () => {
     expect(matchesAttendeeSearch(arthur, "test")).toBe(true);
     expect(matchesAttendeeSearch(arthur, "ARTHUR")).toBe(true);

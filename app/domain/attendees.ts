@@ -89,7 +89,7 @@ export function cleanSearch(typed: string | null | undefined): string {
 }
 
 /**
- * Does this attendee match the search? By name (every word typed appears in "first last", in any
+ * Does this attendee match the search (everyone, when nothing is typed)? By name (every word typed appears in "first last", in any
  * case and without accents) or by booking reference (4 or more of its characters, with or without
  * the dashes).
  */
@@ -97,8 +97,10 @@ export function matchesAttendeeSearch(
   attendee: { name: string; reference: string },
   search: string,
 ): boolean {
+  if (!search.trim()) return true;
+  // Punctuation alone folds to nothing, and nothing is in every name.
   const query = fold(search);
-  if (!query) return true;
+  if (!query) return false;
   const name = fold(attendee.name);
   if (query.split(" ").every((word) => name.includes(word))) return true;
   const typedReference = compactReference(search);
