@@ -16,11 +16,12 @@ const as = (...roles: StaffRole[]) => ({ roles });
 
 /**
  * Who may do what, written out from the README's "Back office" section: events for admins and
- * coordinators, attendees and check-in for coordinators and event staff (the lab's file for
+ * coordinators (the dashboard's upcoming events for clinicians too), attendees and check-in for coordinators and event staff (the lab's file for
  * coordinators only), results for clinicians, people, the subscribers and the audit log for admins.
  */
 const EXPECTED: Record<Capability, readonly StaffRole[]> = {
   "dashboard:read": ["admin", "coordinator", "clinician", "event_staff"],
+  "event:read": ["admin", "coordinator", "clinician"],
   "event:edit": ["admin", "coordinator"],
   "event:cancel": ["admin", "coordinator"],
   "access-code:manage": ["admin", "coordinator"],

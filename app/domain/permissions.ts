@@ -8,6 +8,8 @@ import type { StaffRole } from "./roles";
 export const CAPABILITIES = [
   /** the dashboard: counts only, no one's details */
   "dashboard:read",
+  /** the upcoming events' names, days and places taken (the dashboard's table), drafts included */
+  "event:read",
   /** the events list, create, edit, publish and unpublish */
   "event:edit",
   /** cancel an event (everyone booked is told and refunded), and retry its refunds */
@@ -52,6 +54,7 @@ export type Capability = (typeof CAPABILITIES)[number];
 export const ROLE_CAPABILITIES: Record<StaffRole, readonly Capability[]> = {
   admin: [
     "dashboard:read",
+    "event:read",
     "event:edit",
     "event:cancel",
     "access-code:manage",
@@ -63,6 +66,7 @@ export const ROLE_CAPABILITIES: Record<StaffRole, readonly Capability[]> = {
   ],
   coordinator: [
     "dashboard:read",
+    "event:read",
     "event:edit",
     "event:cancel",
     "access-code:manage",
@@ -76,6 +80,7 @@ export const ROLE_CAPABILITIES: Record<StaffRole, readonly Capability[]> = {
   ],
   clinician: [
     "dashboard:read",
+    "event:read",
     "result:read",
     "result:import",
     "result:release",
@@ -84,7 +89,7 @@ export const ROLE_CAPABILITIES: Record<StaffRole, readonly Capability[]> = {
   ],
   // On the day: today's events from the dashboard, their lists and check-in, on that day only
   // (`assertEventDay`). A tablet left in a hall can neither cancel an event (and refund
-  // everyone), change a price, nor read the records of other days.
+  // everyone), change a price, nor read the records of other days, nor the coming events' names.
   event_staff: ["dashboard:read", "attendee:read", "attendee:check-in", "consent-link:send"],
 };
 

@@ -1,4 +1,5 @@
 import { and, asc, count, eq, gte, isNotNull, isNull, ne, sql } from "drizzle-orm";
+import { can, type StaffActor } from "#app/domain/permissions";
 import type { Db } from "#app/db/client.server";
 import { enquiry, event, testResult } from "#app/db/schema";
 import { londonDate } from "#app/domain/london-time";
@@ -15,8 +16,16 @@ export interface DashboardEvent {
   total: number;
 }
 
-/** The first screen of the back office: what is coming up and what is waiting for someone. */
-export async function dashboardSummary(db: Db, now = new Date()) {
+/**
+ * The first screen of the back office: what is coming up and what is waiting for someone (counts
+ * only). Whoever may not read the coming events (`event:read`: event staff, on a tablet left in a
+ * hall) gets today's alone, so other days' names are never sent to them.
+ */
+export async function dashboardSummary(db: Db, actor: Pick<StaffActor, "roles">, now = new Date()) {
+  const today = londonDate(now);
+  const fromToday = can(actor, "event:read")
+    ? gte(event.eventDate, today)
+    : eq(event.eventDate, today);
   const places = placesTakenByEvent(db, now);
   const [events, [awaiting], [enquiries]] = await Promise.all([
     db
@@ -32,7 +41,7 @@ export async function dashboardSummary(db: Db, now = new Date()) {
       })
       .from(event)
       .leftJoin(places, eq(places.eventId, event.id))
-      .where(and(gte(event.eventDate, londonDate(now)), ne(event.status, "cancelled")))
+      .where(and(fromToday, ne(event.status, "cancelled")))
       .orderBy(asc(event.eventDate), asc(event.startTime))
       .limit(20),
     db
@@ -42,9 +51,9 @@ export async function dashboardSummary(db: Db, now = new Date()) {
     db.select({ count: count() }).from(enquiry).where(isNull(enquiry.handledAt)),
   ]);
   const upcoming = events.map((row) => ({ ...row, startTime: row.startTime.slice(0, 5) }));
-  const today = londonDate(now);
   return {
-    events: upcoming,
+    /** From today on; for `event:read` only, else empty. */
+    events: can(actor, "event:read") ? upcoming : [],
     /** Today's events (London), for check-in at the door. */
     today: upcoming.filter((row) => row.eventDate === today),
     resultsAwaitingRelease: awaiting?.count ?? 0,

@@ -7,6 +7,8 @@ import { insertAccount, insertBooking, insertEvent, insertProduct } from "#tests
 const database = testDatabaseForThisFile();
 
 const NOW = new Date("2026-06-01T09:00:00Z");
+const coordinator = { roles: ["coordinator"] as const };
+const eventStaff = { roles: ["event_staff"] as const };
 const later = (minutes: number) => new Date(NOW.getTime() + minutes * 60_000);
 
 /** A booking by someone new (one live booking per person and event). */
@@ -68,7 +70,7 @@ describe("the dashboard", () => {
       },
     ]);
 
-    const summary = await dashboardSummary(db, NOW);
+    const summary = await dashboardSummary(db, coordinator, NOW);
     // Only this test's events: another test's may share the database, in any order.
     const mine = new Set(["Soon", "Other", "Gone", "Off"]);
     expect(
@@ -96,7 +98,31 @@ describe("the dashboard", () => {
       eventDate: "2026-06-15",
       status: "cancelled",
     });
-    const summary = await dashboardSummary(db, justAfterMidnight);
+    const summary = await dashboardSummary(db, coordinator, justAfterMidnight);
     expect(summary.today.map((row) => row.name)).toEqual(["Today's Clinic"]);
+  });
+
+  it("gives event staff today's events and no other day's, drafts included", async () => {
+    const { db } = database;
+    const product = await insertProduct(db);
+    const day = new Date("2026-07-20T08:00:00Z");
+    await insertEvent(db, product.id, { name: "Door Clinic", eventDate: "2026-07-20" });
+    await insertEvent(db, product.id, { name: "Next Week", eventDate: "2026-07-27" });
+    await insertEvent(db, product.id, {
+      name: "Secret Draft",
+      eventDate: "2026-07-28",
+      status: "draft",
+    });
+    const mine = new Set(["Door Clinic", "Next Week", "Secret Draft"]);
+    const names = (rows: readonly { name: string }[]) =>
+      rows.map((row) => row.name).filter((name) => mine.has(name));
+
+    const atTheDoor = await dashboardSummary(db, eventStaff, day);
+    expect(names(atTheDoor.today)).toEqual(["Door Clinic"]);
+    expect(atTheDoor.events).toEqual([]);
+    expect(JSON.stringify(atTheDoor)).not.toMatch(/Next Week|Secret Draft/);
+
+    const planner = await dashboardSummary(db, coordinator, day);
+    expect(names(planner.events)).toEqual(["Door Clinic", "Next Week", "Secret Draft"]);
   });
 });

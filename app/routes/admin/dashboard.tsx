@@ -19,7 +19,7 @@ const STATUS_LABELS = { draft: "Draft", published: "Published", cancelled: "Canc
 export const loader = staffRoute("dashboard:read", async (args: Route.LoaderArgs, staff) => {
   const handlesRefunds = can(staff, "event:cancel");
   const [summary, owedRefunds] = await Promise.all([
-    dashboardSummary(db()),
+    dashboardSummary(db(), staff),
     handlesRefunds ? owedPatientRefunds(db()) : Promise.resolve([]),
   ]);
   return data(
@@ -29,6 +29,7 @@ export const loader = staffRoute("dashboard:read", async (args: Route.LoaderArgs
       stalledRefunds: owedRefunds.filter((row) => row.retriesStopped).length,
       isClinician: can(staff, "result:read"),
       canRunEvents: can(staff, "event:edit"),
+      readsEvents: can(staff, "event:read"),
       canCheckIn: can(staff, "attendee:check-in"),
       handlesEnquiries: can(staff, "enquiry:handle"),
       handlesRefunds,
@@ -46,6 +47,7 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
     unhandledEnquiries,
     isClinician,
     canRunEvents,
+    readsEvents,
     handlesEnquiries,
     handlesRefunds,
     owedRefunds,
@@ -102,29 +104,37 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
         </section>
       )}
 
-      <h2>Upcoming events</h2>
-      {events.length === 0 ? (
-        <p>No upcoming events.</p>
-      ) : (
-        <AdminTable
-          label="Upcoming events"
-          columns={["Event", "Date", "Status", "Booked", "Held", "Total places"]}
-        >
-          {events.map((row) => (
-            <tr key={row.id}>
-              <th scope="row">
-                {canRunEvents ? <Link to={`/admin/events/${row.id}`}>{row.name}</Link> : row.name}
-              </th>
-              <td>
-                {formatLongDate(row.eventDate)}, {row.startTime}
-              </td>
-              <td>{STATUS_LABELS[row.status]}</td>
-              <td>{row.booked}</td>
-              <td>{row.held}</td>
-              <td>{row.total}</td>
-            </tr>
-          ))}
-        </AdminTable>
+      {readsEvents && (
+        <>
+          <h2>Upcoming events</h2>
+          {events.length === 0 ? (
+            <p>No upcoming events.</p>
+          ) : (
+            <AdminTable
+              label="Upcoming events"
+              columns={["Event", "Date", "Status", "Booked", "Held", "Total places"]}
+            >
+              {events.map((row) => (
+                <tr key={row.id}>
+                  <th scope="row">
+                    {canRunEvents ? (
+                      <Link to={`/admin/events/${row.id}`}>{row.name}</Link>
+                    ) : (
+                      row.name
+                    )}
+                  </th>
+                  <td>
+                    {formatLongDate(row.eventDate)}, {row.startTime}
+                  </td>
+                  <td>{STATUS_LABELS[row.status]}</td>
+                  <td>{row.booked}</td>
+                  <td>{row.held}</td>
+                  <td>{row.total}</td>
+                </tr>
+              ))}
+            </AdminTable>
+          )}
+        </>
       )}
     </>
   );
