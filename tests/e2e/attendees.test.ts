@@ -81,6 +81,16 @@ describe.each([
 
     await page.getByRole("button", { name: "Arrived for Horace Wetherby" }).click();
     await expect.poll(() => horaceCard.textContent()).toMatch(/Arrived at \d{2}:\d{2}/);
+    // The confirmation in his card has the focus, so it is read out and the next Tab goes on
+    // from his card.
+    await expect
+      .poll(() =>
+        page.evaluate(() => {
+          const focused = document.activeElement;
+          return focused?.matches(".checkin-done") ? focused.closest("li")?.id : null;
+        }),
+      )
+      .toBe(`booking-${horace.reference}`);
     const sampleId = `PSA-${uniqueId().toUpperCase()}`;
     await page.getByLabel("Sample id for Horace Wetherby").fill(sampleId);
     await page.getByRole("button", { name: "Record sample for Horace Wetherby" }).click();

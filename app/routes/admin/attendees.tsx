@@ -114,7 +114,9 @@ export const action = staffRoute("attendee:check-in", async (args: Route.ActionA
     next.set("done", intent);
     next.set("ref", reference);
     if (left) next.set("now", left);
-    return redirect(`/admin/events/${params.eventId}/attendees?${next}#booking-${reference}`);
+    // No "#booking-…": a page opened at a fragment skips `autofocus`, and the confirmation's
+    // focus is what brings his card into view and has it read out.
+    return redirect(`/admin/events/${params.eventId}/attendees?${next}`);
   };
 
   if (values.intent === "consent-link") {
