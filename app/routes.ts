@@ -109,6 +109,7 @@ export default [
       route("events/new", "routes/admin/events.new.tsx"),
       route("events/:eventId", "routes/admin/events.edit.tsx"),
       route("events/:eventId/attendees", "routes/admin/attendees.tsx"),
+      route("events/:eventId/attendees/:bookingId", "routes/admin/attendees.details.tsx"),
       route("products", "routes/admin/products.tsx"),
       route("results", "routes/admin/results.tsx"),
       route("results/import", "routes/admin/results.import.tsx"),

@@ -109,6 +109,15 @@ export function matchesAttendeeSearch(
   );
 }
 
+/** The name staff see: the profile's, or the account's when there is no profile. */
+export function attendeeName(row: {
+  firstName: string | null;
+  lastName: string | null;
+  accountName: string;
+}): string {
+  return row.firstName !== null ? `${row.firstName} ${row.lastName ?? ""}`.trim() : row.accountName;
+}
+
 /** The time slot first, then surname, first name and reference, so the order never wobbles. */
 export function compareAttendees(
   a: { slotTime: string; lastName: string; firstName: string; reference: string },

@@ -9,6 +9,8 @@ export const AUDIT_ACTIONS = {
   "attendees.export": "Exported the lab CSV",
   "attendees.consent-link": "Sent someone a link to the consent form",
   "checkin.update": "Recorded a check-in",
+  "attendee.details.view": "Opened someone's date of birth and NHS number to correct them",
+  "attendee.details.correct": "Corrected someone's date of birth or NHS number",
   "results.import.preview": "Uploaded a results file",
   "results.import.commit": "Imported results",
   "results.view": "Viewed results",

@@ -28,6 +28,7 @@ const EXPECTED: Record<Capability, readonly StaffRole[]> = {
   "product:edit": ["admin", "coordinator"],
   "attendee:read": ["coordinator", "event_staff"],
   "attendee:check-in": ["coordinator", "event_staff"],
+  "attendee:correct-details": ["coordinator", "event_staff"],
   "attendee:any-day": ["coordinator"],
   "consent-link:send": ["coordinator", "event_staff"],
   "lab-csv:export": ["coordinator"],

@@ -22,6 +22,8 @@ export const CAPABILITIES = [
   "attendee:read",
   /** arrived, no-show, sample taken */
   "attendee:check-in",
+  /** correct a booked man's date of birth and NHS number (the laboratory matches on them) */
+  "attendee:correct-details",
   /** an event's attendees (list, print, check-in, consent link) on any day, not only its own */
   "attendee:any-day",
   /** e-mail someone booked a signed link to the consent form (/test-consent) */
@@ -73,6 +75,7 @@ export const ROLE_CAPABILITIES: Record<StaffRole, readonly Capability[]> = {
     "product:edit",
     "attendee:read",
     "attendee:check-in",
+    "attendee:correct-details",
     "attendee:any-day",
     "consent-link:send",
     "lab-csv:export",
@@ -90,7 +93,13 @@ export const ROLE_CAPABILITIES: Record<StaffRole, readonly Capability[]> = {
   // On the day: today's events from the dashboard, their lists and check-in, on that day only
   // (`assertEventDay`). A tablet left in a hall can neither cancel an event (and refund
   // everyone), change a price, nor read the records of other days, nor the coming events' names.
-  event_staff: ["dashboard:read", "attendee:read", "attendee:check-in", "consent-link:send"],
+  event_staff: [
+    "dashboard:read",
+    "attendee:read",
+    "attendee:check-in",
+    "attendee:correct-details",
+    "consent-link:send",
+  ],
 };
 
 /** The staff member acting, as services need them: who (for the audit log) and their roles. */

@@ -3,7 +3,12 @@ import type { Db } from "#app/db/client.server";
 import { booking, consent, event, profile, testResult, user } from "#app/db/schema";
 import { bookingStage, canTake, isHoldLive } from "#app/domain/booking-lifecycle";
 import type { AuditAction } from "#app/domain/audit";
-import { cleanSearch, compareAttendees, matchesAttendeeSearch } from "#app/domain/attendees";
+import {
+  attendeeName,
+  cleanSearch,
+  compareAttendees,
+  matchesAttendeeSearch,
+} from "#app/domain/attendees";
 import {
   applyCheckIn,
   CHECK_IN_MESSAGES,
@@ -224,9 +229,7 @@ async function loadAttendees(
 
   const attendees = shown
     .map((row): AttendeeRow => {
-      const firstName = row.firstName ?? "";
       const lastName = row.lastName ?? "";
-      const name = row.firstName !== null ? `${firstName} ${lastName}`.trim() : row.accountName;
       return {
         bookingId: row.bookingId,
         reference: row.reference,
@@ -236,7 +239,7 @@ async function loadAttendees(
         paymentStatus: row.paymentStatus,
         firstName: row.firstName ?? row.accountName,
         lastName,
-        name,
+        name: attendeeName(row),
         dateOfBirth: row.dateOfBirth,
         nhsNumber: row.nhsNumber,
         consent: newestConsent.get(row.bookingId) ?? null,

@@ -33,6 +33,7 @@ const OPENED_BY: Record<string, "admin" | "coordinator" | "clinician"> = {
   "/admin/refunds": "coordinator",
   "/admin/events/:eventId/attendees": "coordinator",
   "/admin/events/:eventId/attendees/print": "coordinator",
+  "/admin/events/:eventId/attendees/:bookingId": "coordinator",
   "/admin/results": "clinician",
   "/admin/results/import": "clinician",
   "/admin/results/thresholds": "clinician",
@@ -50,6 +51,7 @@ const OPENED_BY: Record<string, "admin" | "coordinator" | "clinician"> = {
 const SHOWS_PEOPLE = new Set([
   "/admin/events/:eventId/attendees",
   "/admin/events/:eventId/attendees/print",
+  "/admin/events/:eventId/attendees/:bookingId",
   "/admin/results/:resultId",
   "/admin/enquiries",
   "/admin/staff",
@@ -61,6 +63,7 @@ const SHOWN: Record<string, () => string> = {
   "/admin/events/:eventId": () => ids.eventName,
   "/admin/events/:eventId/attendees": () => ids.attendeeName,
   "/admin/events/:eventId/attendees/print": () => ids.attendeeName,
+  "/admin/events/:eventId/attendees/:bookingId": () => ids.attendeeName,
   "/admin/results": () => ids.awaitingReleaseReference,
   "/admin/enquiries": () => ids.enquirerName,
 };
@@ -80,6 +83,7 @@ const jars: Record<string, Jar> = {};
 const staffEmails: Record<string, string> = {};
 const ids = {
   eventId: "",
+  bookingId: "",
   eventName: "",
   attendeeName: "",
   resultId: "",
@@ -100,7 +104,11 @@ beforeAll(async () => {
     eventDate: londonDay(5),
   });
   const attendee = await insertPatient(db, { firstName: "Percival", lastName: "Pagewright" });
-  await insertBooking(db, { eventId: event.id, userId: attendee.id, slotTime: "10:30" });
+  const attendeeBooking = await insertBooking(db, {
+    eventId: event.id,
+    userId: attendee.id,
+    slotTime: "10:30",
+  });
   // An event that took place: one result released, one awaiting release.
   const eventDate = londonDay(-4);
   const past = await insertPaidEvent(db, { name: "Page Check Past Screening", eventDate });
@@ -132,6 +140,7 @@ beforeAll(async () => {
     .values({ name: "Sidney Subscriber", email: uniqueEmail("subscriber") });
   Object.assign(ids, {
     eventId: event.id,
+    bookingId: attendeeBooking.id,
     eventName: event.name,
     attendeeName: "Percival Pagewright",
     resultId: (await insertResult(db, released.id)).id,
@@ -173,7 +182,10 @@ describe.each(pages)("$path", (entry) => {
   it("has one heading, no axe violations, no browser errors, and fits 768 px", async () => {
     const page = await newPage(browser(), { viewport: { width: 768, height: 1024 } });
     await jars[OPENED_BY[entry.path]!]!.into(page.context());
-    const path = entry.path.replace(":eventId", ids.eventId).replace(":resultId", ids.resultId);
+    const path = entry.path
+      .replace(":eventId", ids.eventId)
+      .replace(":resultId", ids.resultId)
+      .replace(":bookingId", ids.bookingId);
     const actor = staffEmails[OPENED_BY[entry.path]!]!;
     const audited = await auditCount(actor);
     const response = await page.goto(path);

@@ -28,6 +28,7 @@ const EXPECTED: Record<string, readonly Role[]> = {
   // Event staff open these on the event's own day only; this file's event was three days ago.
   "/admin/events/:eventId/attendees": ["coordinator"],
   "/admin/events/:eventId/attendees/print": ["coordinator"],
+  "/admin/events/:eventId/attendees/:bookingId": ["coordinator"],
   "/admin/events/:eventId/lab.csv": ["coordinator"],
   "/admin/results": ["clinician"],
   "/admin/results/import": ["clinician"],
@@ -48,10 +49,13 @@ const adminRoutes = routeTable().filter(
 );
 
 const people: Record<string, Jar> = {};
-const ids = { eventId: "", resultId: "" };
+const ids = { eventId: "", resultId: "", bookingId: "" };
 
 function fill(path: string) {
-  return path.replace(":eventId", ids.eventId).replace(":resultId", ids.resultId);
+  return path
+    .replace(":eventId", ids.eventId)
+    .replace(":resultId", ids.resultId)
+    .replace(":bookingId", ids.bookingId);
 }
 
 /** The session token in a jar's session cookie ("<token>.<signature>"). */
@@ -112,6 +116,7 @@ beforeAll(async () => {
     eventDate,
   });
   ids.eventId = event.id;
+  ids.bookingId = booked.id;
   ids.resultId = (await insertResult(db, booked.id)).id;
 });
 

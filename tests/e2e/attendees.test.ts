@@ -6,6 +6,7 @@ import {
   browserForThisFile,
   expectNoAxeViolations,
   newPage,
+  query,
   serverDatabaseForThisFile,
 } from "./support";
 import { signedInStaff } from "./staff-support";
@@ -157,6 +158,61 @@ describe("event staff at the door", () => {
       expect(response?.status(), `day ${day}`).toBe(403);
       expect((await page.goto(`/admin/events/${other.id}/attendees/print`))?.status()).toBe(403);
     }
+    await page.context().close();
+  });
+});
+
+describe.each([
+  { javaScript: true, name: "with JavaScript" },
+  { javaScript: false, name: "without JavaScript" },
+])("correcting a man's details at the door, $name", ({ javaScript }) => {
+  it("refuses a wrong NHS number beside the field, keeps what was typed, then saves", async () => {
+    const { event, horace } = await eventToday();
+    const { jar } = await signedInStaff(server.db, ["event_staff"]);
+    const page = await newPage(browser(), {
+      javaScriptEnabled: javaScript,
+      viewport: { width: 768, height: 1024 },
+    });
+    await jar.into(page.context());
+    await page.goto(`/admin/events/${event.id}/attendees`);
+    await page
+      .getByRole("link", { name: "Correct date of birth or NHS number for Horace Wetherby" })
+      .click();
+    await page.getByRole("heading", { level: 1, name: /Horace Wetherby/ }).waitFor();
+    // His date of birth as recorded (insertPatient's 1 March 1966), ready to correct.
+    expect(await page.getByLabel("Year").inputValue()).toBe("1966");
+
+    // A digit misread: the check digit fails.
+    await page.getByLabel("Year").fill("1965");
+    await page.getByLabel(/NHS number/).fill("943 476 5918");
+    await page.getByRole("button", { name: /^Save/ }).click();
+    const summary = page.getByRole("alert").filter({ hasText: "There is a problem" });
+    await summary.waitFor();
+    const message =
+      "Enter a valid NHS number. Check the 10 digits on your NHS letter, prescription or the NHS App.";
+    expect(await summary.getByRole("link").allTextContents()).toEqual([message]);
+    expect(await page.locator("#field-nhsNumber-error").textContent()).toContain(message);
+    expect(await page.getByLabel(/NHS number/).inputValue()).toBe("943 476 5918");
+    expect(await page.getByLabel("Year").inputValue()).toBe("1965");
+    if (javaScript) await expectNoAxeViolations(page);
+
+    await page.getByLabel(/NHS number/).fill("943 476 5919");
+    await page.getByRole("button", { name: /^Save/ }).click();
+    await page.waitForURL((url) => url.pathname === `/admin/events/${event.id}/attendees`);
+    const card = page.locator(`#booking-${horace.reference}`);
+    expect(await card.textContent()).toContain("943 476 5919");
+    expect(await card.textContent()).toContain("01/03/1965");
+    // The confirmation, in his card, has the focus.
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.textContent?.trim()))
+      .toBe("✓ Date of birth and NHS number saved.");
+    // Neither value went into an address.
+    expect(page.url()).not.toMatch(/9434765919|943%20476|1965/);
+    const [saved] = await query<{ nhs_number: string; date_of_birth: string }>(
+      "select nhs_number, to_char(date_of_birth, 'YYYY-MM-DD') as date_of_birth from profile where user_id = $1",
+      [horace.userId],
+    );
+    expect(saved).toEqual({ nhs_number: "9434765919", date_of_birth: "1965-03-01" });
     await page.context().close();
   });
 });

@@ -231,7 +231,11 @@ export async function tourSite(
   // The back office, as staff with every role, with an event, a booking and a result to show.
   const { jar } = await signedInStaff(db, ["admin", "coordinator", "clinician"]);
   const attendee = await insertPatient(db, { firstName: "Tobias", lastName: "Tourwright" });
-  await insertBooking(db, { eventId: event.id, userId: attendee.id, slotTime: "10:30" });
+  const attendeeBooking = await insertBooking(db, {
+    eventId: event.id,
+    userId: attendee.id,
+    slotTime: "10:30",
+  });
   // Someone on the tour event's waiting list, for the attendee page's list.
   await insertWaitlistEntry(db, {
     eventId: event.id,
@@ -249,7 +253,13 @@ export async function tourSite(
   await jar.into(staff.context());
   watch(staff);
   for (const path of ADMIN_PAGES)
-    await open(staff, path.replace(":eventId", event.id).replace(":resultId", result.id));
+    await open(
+      staff,
+      path
+        .replace(":eventId", event.id)
+        .replace(":resultId", result.id)
+        .replace(":bookingId", attendeeBooking.id),
+    );
   await open(staff, "/admin/events/new");
   await submit(staff, "Save as a draft", "/admin/events/new sent empty");
   await staff.context().close();

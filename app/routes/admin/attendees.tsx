@@ -41,6 +41,7 @@ export const headers = pipeHeaders;
 const DONE_MESSAGES = {
   ...CHECK_IN_DONE_MESSAGES,
   "consent-link": "Consent link sent by e-mail.",
+  details: "Date of birth and NHS number saved.",
 } as const;
 
 type DoneIntent = keyof typeof DONE_MESSAGES;
@@ -82,6 +83,7 @@ export const loader = staffRoute("attendee:read", async (args: Route.LoaderArgs,
       // Event staff check people in; the event's own page and the lab's file are the coordinator's.
       canEditEvent: can(staff, "event:edit"),
       canExportLabCsv: can(staff, "lab-csv:export"),
+      canCorrectDetails: can(staff, "attendee:correct-details"),
     },
     { headers: NO_STORE },
   );
@@ -404,6 +406,7 @@ export default function Attendees({ loaderData, actionData }: Route.ComponentPro
     today,
     canEditEvent,
     canExportLabCsv,
+    canCorrectDetails,
   } = loaderData;
   const navigation = useNavigation();
   const busy = navigation.state === "submitting";
@@ -527,6 +530,7 @@ export default function Attendees({ loaderData, actionData }: Route.ComponentPro
             const doneIntent =
               confirmation?.reference === row.reference &&
               (confirmation.intent === "consent-link" ||
+                confirmation.intent === "details" ||
                 confirmationHolds(confirmation.intent, row.checkIn, confirmation.left))
                 ? confirmation.intent
                 : null;
@@ -584,9 +588,18 @@ export default function Attendees({ loaderData, actionData }: Route.ComponentPro
                     </dd>
                   </div>
                 </dl>
+                {canCorrectDetails && (
+                  <p className="attendee__correct">
+                    <Link to={`${base}/attendees/${row.bookingId}`}>
+                      Correct date of birth or NHS number
+                      <span className="visually-hidden"> for {row.name}</span>
+                    </Link>
+                  </p>
+                )}
+                {doneIntent === "details" && <Confirmation message={DONE_MESSAGES.details} />}
                 <div className="attendee__checkin">
                   <CheckInStatus row={row} />
-                  {doneIntent && doneIntent !== "consent-link" && (
+                  {doneIntent && doneIntent !== "consent-link" && doneIntent !== "details" && (
                     <Confirmation
                       message={
                         doneIntent === "undo"

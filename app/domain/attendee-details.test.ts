@@ -1,0 +1,70 @@
+import { describe, expect, it } from "vitest";
+import {
+  ATTENDEE_DETAILS_MESSAGES,
+  attendeeDetailsSchema,
+  missingNhsNumberProblem,
+} from "./attendee-details";
+import { parseForm } from "./forms";
+
+const TODAY = "2026-06-10";
+const form = (values: Record<string, string>) =>
+  parseForm(attendeeDetailsSchema(TODAY), {
+    "dateOfBirth-day": "12",
+    "dateOfBirth-month": "4",
+    "dateOfBirth-year": "1958",
+    nhsNumber: "943 476 5919",
+    ...values,
+  });
+
+describe("the correction form", () => {
+  it("reads the three date fields as one date and the NHS number without its spaces", () => {
+    expect(form({})).toEqual({
+      ok: true,
+      data: { dateOfBirth: "1958-04-12", nhsNumber: "9434765919" },
+    });
+  });
+
+  it("takes any age: it records what is true, not who may book", () => {
+    expect(form({ "dateOfBirth-year": "1936" })).toMatchObject({
+      ok: true,
+      data: { dateOfBirth: "1936-04-12" },
+    });
+  });
+
+  it("asks for his date of birth when it is left empty, and says what is wrong with a bad one", () => {
+    const empty = form({ "dateOfBirth-day": "", "dateOfBirth-month": "", "dateOfBirth-year": "" });
+    expect(empty.ok || empty.fieldErrors).toEqual({ dateOfBirth: "Enter his date of birth" });
+    const february = form({ "dateOfBirth-day": "30", "dateOfBirth-month": "2" });
+    expect(february.ok || february.fieldErrors).toEqual({
+      dateOfBirth: "Date of birth must be a real date",
+    });
+    const future = form({ "dateOfBirth-year": "2027" });
+    expect(future.ok || future.fieldErrors).toEqual({
+      dateOfBirth: "Date of birth must be in the past",
+    });
+  });
+
+  it("refuses an NHS number that fails the check digit, and keeps what was typed", () => {
+    const result = form({ nhsNumber: "943 476 5918", "dateOfBirth-year": "19x8" });
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(Object.keys(result.fieldErrors).sort()).toEqual(["dateOfBirth", "nhsNumber"]);
+    expect(result.values).toMatchObject({ nhsNumber: "943 476 5918", "dateOfBirth-year": "19x8" });
+  });
+
+  it("reads an empty NHS number as none", () => {
+    expect(form({ nhsNumber: "  " })).toMatchObject({ ok: true, data: { nhsNumber: null } });
+  });
+});
+
+describe("an NHS number left empty", () => {
+  it("is refused once one is recorded, or when the laboratory needs one", () => {
+    expect(missingNhsNumberProblem({ recorded: "9434765919", labNeedsOne: false })).toBe(
+      ATTENDEE_DETAILS_MESSAGES.nhsNumberNotRemoved,
+    );
+    expect(missingNhsNumberProblem({ recorded: null, labNeedsOne: true })).toBe(
+      ATTENDEE_DETAILS_MESSAGES.nhsNumberNeeded,
+    );
+    expect(missingNhsNumberProblem({ recorded: null, labNeedsOne: false })).toBeNull();
+  });
+});

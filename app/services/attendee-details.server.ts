@@ -1,0 +1,142 @@
+import { and, eq, inArray } from "drizzle-orm";
+import type { Db } from "#app/db/client.server";
+import { booking, profile, user } from "#app/db/schema";
+import { attendeeName } from "#app/domain/attendees";
+import { missingNhsNumberProblem, type AttendeeDetails } from "#app/domain/attendee-details";
+import { needsNhsNumber } from "#app/domain/eligibility";
+import { isUuid } from "#app/domain/ids";
+import { assertCan, type StaffActor } from "#app/domain/permissions";
+import { openAttendeeEvent, type AttendeeEvent } from "./attendees.server";
+import { recordAudit } from "./audit.server";
+import { lockPerson } from "./booking/places.server";
+
+/**
+ * Staff correcting a booked man's date of birth and NHS number (`attendee:correct-details`: the
+ * coordinator, and event staff on the event's own day). Only for a booking of this event that is
+ * not cancelled or expired. Each read and each change is audited, without the values.
+ */
+
+/** Bookings whose person staff may correct: those that are, or are becoming, a place. */
+const CORRECTABLE = ["held", "awaiting_payment", "confirmed"] as const;
+
+export interface AttendeeDetailsView {
+  event: AttendeeEvent;
+  bookingId: string;
+  reference: string;
+  name: string;
+  dateOfBirth: string | null;
+  nhsNumber: string | null;
+  labNeedsNhsNumber: boolean;
+}
+
+async function findPerson(db: Db, eventId: string, bookingId: string) {
+  if (!isUuid(bookingId)) return null;
+  const [row] = await db
+    .select({
+      bookingId: booking.id,
+      reference: booking.reference,
+      userId: booking.userId,
+      firstName: profile.firstName,
+      lastName: profile.lastName,
+      accountName: user.name,
+      dateOfBirth: profile.dateOfBirth,
+      nhsNumber: profile.nhsNumber,
+      profileId: profile.id,
+    })
+    .from(booking)
+    .innerJoin(user, eq(user.id, booking.userId))
+    .leftJoin(profile, eq(profile.userId, booking.userId))
+    .where(
+      and(
+        eq(booking.id, bookingId),
+        eq(booking.eventId, eventId),
+        inArray(booking.status, [...CORRECTABLE]),
+      ),
+    );
+  return row ?? null;
+}
+
+/** The form's page: the person's details as recorded, the read audited; null when there is none. */
+export async function readAttendeeDetails(
+  db: Db,
+  actor: StaffActor,
+  { eventId, bookingId, now = new Date() }: { eventId: string; bookingId: string; now?: Date },
+): Promise<AttendeeDetailsView | null> {
+  assertCan(actor, "attendee:correct-details");
+  const found = await openAttendeeEvent(db, actor, eventId, now);
+  if (!found) return null;
+  const row = await findPerson(db, found.id, bookingId);
+  if (!row?.profileId) return null;
+  await recordAudit(db, actor, {
+    action: "attendee.details.view",
+    subjectUserId: row.userId,
+    entityType: "booking",
+    entityId: row.bookingId,
+    details: { eventId: found.id },
+  });
+  return {
+    event: found,
+    bookingId: row.bookingId,
+    reference: row.reference,
+    name: attendeeName(row),
+    dateOfBirth: row.dateOfBirth,
+    nhsNumber: row.nhsNumber,
+    labNeedsNhsNumber: needsNhsNumber(found.labName),
+  };
+}
+
+export type AttendeeDetailsResult =
+  | { outcome: "not-found" }
+  | { outcome: "refused"; field: "nhsNumber"; message: string }
+  | { outcome: "saved"; reference: string; changed: boolean };
+
+/**
+ * Saves a corrected date of birth and NHS number under the person's lock (a booking reads his date
+ * of birth under it). An NHS number is never removed here, nor left empty for a laboratory that
+ * needs one. Audited when something changed, naming which fields.
+ */
+export async function correctAttendeeDetails(
+  db: Db,
+  actor: StaffActor,
+  {
+    eventId,
+    bookingId,
+    details,
+    now = new Date(),
+  }: { eventId: string; bookingId: string; details: AttendeeDetails; now?: Date },
+): Promise<AttendeeDetailsResult> {
+  assertCan(actor, "attendee:correct-details");
+  const found = await openAttendeeEvent(db, actor, eventId, now);
+  if (!found) return { outcome: "not-found" };
+  return db.transaction(async (tx): Promise<AttendeeDetailsResult> => {
+    const first = await findPerson(tx, found.id, bookingId);
+    if (!first?.profileId) return { outcome: "not-found" };
+    await lockPerson(tx, first.userId);
+    // Read again under the lock: another correction may have landed meanwhile.
+    const row = await findPerson(tx, found.id, bookingId);
+    if (!row?.profileId) return { outcome: "not-found" };
+    if (details.nhsNumber === null) {
+      const problem = missingNhsNumberProblem({
+        recorded: row.nhsNumber || null,
+        labNeedsOne: needsNhsNumber(found.labName),
+      });
+      if (problem) return { outcome: "refused", field: "nhsNumber", message: problem };
+    }
+    const dateOfBirthChanged = row.dateOfBirth !== details.dateOfBirth;
+    const nhsNumberChanged = (row.nhsNumber || null) !== details.nhsNumber;
+    if (!dateOfBirthChanged && !nhsNumberChanged)
+      return { outcome: "saved", reference: row.reference, changed: false };
+    await tx
+      .update(profile)
+      .set({ dateOfBirth: details.dateOfBirth, nhsNumber: details.nhsNumber, updatedAt: now })
+      .where(eq(profile.id, row.profileId));
+    await recordAudit(tx, actor, {
+      action: "attendee.details.correct",
+      subjectUserId: row.userId,
+      entityType: "booking",
+      entityId: row.bookingId,
+      details: { eventId: found.id, dateOfBirth: dateOfBirthChanged, nhsNumber: nhsNumberChanged },
+    });
+    return { outcome: "saved", reference: row.reference, changed: true };
+  });
+}
