@@ -6,6 +6,7 @@ import {
   checkInOpen,
   checkInSchema,
   checkInState,
+  closingTimeReached,
   type CheckInCommand,
   type CheckInFields,
 } from "./check-in";
@@ -299,5 +300,18 @@ describe("check-in before the appointment's day", () => {
     expect(applyCheckIn(waiting, arrive, now, dayAfter)).toMatchObject({ ok: true });
     expect(checkInOpen(ON_THE_DAY)).toBe(true);
     expect(checkInOpen(early)).toBe(false);
+  });
+});
+
+describe("closing time, when everyone still waiting may be marked a no-show", () => {
+  // 10 June 2026 is summer time: London is UTC+1, so 12:00 there is 11:00 UTC.
+  const event = { eventDate: "2026-06-10", endTime: "12:00" };
+  it("is reached at the event's end, London time, and stays reached", () => {
+    expect(closingTimeReached(event, new Date("2026-06-10T10:59:59Z"))).toBe(false);
+    expect(closingTimeReached(event, new Date("2026-06-10T11:00:00Z"))).toBe(true);
+    expect(closingTimeReached(event, new Date("2026-06-12T08:00:00Z"))).toBe(true);
+  });
+  it("is not reached on an earlier day", () => {
+    expect(closingTimeReached(event, new Date("2026-06-09T23:30:00Z"))).toBe(false);
   });
 });

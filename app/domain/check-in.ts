@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { formatLongDate } from "./date-labels";
+import { londonInstant } from "./london-time";
 
 /**
  * Check-in on the day of an event: a booked person arrives (or does not), and a blood sample is
@@ -48,6 +49,8 @@ export const CHECK_IN_MESSAGES = {
   notConfirmed: "Only confirmed bookings can be checked in.",
   notYet: (appointmentDate: string) =>
     `Check-in opens on the day of the appointment, ${formatLongDate(appointmentDate)}.`,
+  notEndedYet: (endTime: string) =>
+    `Everyone still waiting can be marked as a no-show once the event has ended, at ${endTime}.`,
   resultImported:
     "A result has already been imported for this sample, so it cannot be undone here. Ask a clinician.",
   intent: "Choose what to record",
@@ -122,6 +125,14 @@ export interface CheckInDay {
  */
 export function checkInOpen({ today, appointmentDate }: CheckInDay): boolean {
   return today >= appointmentDate;
+}
+
+/**
+ * Whether everyone still waiting may be marked as a no-show in one go: once the event has ended
+ * (its day and end time, London). Before then a late arrival is still a man on his way.
+ */
+export function closingTimeReached(event: { eventDate: string; endTime: string }, now: Date) {
+  return londonInstant(event.eventDate, event.endTime).getTime() <= now.getTime();
 }
 
 /** Sample ids are compared without regard to case: a scanner and a person may differ. */

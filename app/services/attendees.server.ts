@@ -14,6 +14,7 @@ import {
   CHECK_IN_MESSAGES,
   checkInOpen,
   checkInState,
+  closingTimeReached,
   type CheckInCommand,
   type CheckInState,
 } from "#app/domain/check-in";
@@ -72,6 +73,8 @@ export interface AttendeeTotals {
   arrived: number;
   samples: number;
   noShows: number;
+  /** Confirmed, and not yet arrived or marked a no-show. */
+  waiting: number;
 }
 
 /**
@@ -266,6 +269,7 @@ export function attendeeTotals(rows: readonly AttendeeRow[]): AttendeeTotals {
       .length,
     samples: confirmed.filter((row) => row.checkIn === "sample_taken").length,
     noShows: confirmed.filter((row) => row.checkIn === "no_show").length,
+    waiting: confirmed.filter((row) => row.checkIn === "waiting").length,
   };
 }
 
@@ -304,6 +308,8 @@ export interface AttendeeView {
   search: string;
   /** The event's day while it is still ahead (no check-in until then); null from that day on. */
   checkInOpensOn: string | null;
+  /** The event has ended: everyone still waiting may be marked a no-show in one go. */
+  closingTimeReached: boolean;
 }
 
 /** The attendee list page: the event's attendees matching the search, each read audited. */
@@ -349,6 +355,7 @@ export async function viewAttendees(
     totals: attendeeTotals(all.active),
     search: query,
     checkInOpensOn: checkInOpen(day) ? null : found.eventDate,
+    closingTimeReached: closingTimeReached(found, now),
   };
 }
 
@@ -477,4 +484,81 @@ export async function recordCheckIn(
     });
     return { outcome: "done", reference: row.reference, changed: true, to: outcome.to };
   });
+}
+
+export type NoShowsResult =
+  | { outcome: "not-found" }
+  | { outcome: "refused"; message: string }
+  | { outcome: "done"; marked: number };
+
+/**
+ * At closing time: every confirmed booking of the event still waiting (not arrived, no sample, not
+ * already a no-show) becomes a no-show, under each booking's row lock, as one tap on each would.
+ * Refused before the event has ended. Each booking marked is audited. His results page then says
+ * that no test was taken, where it would have told him his result was on its way.
+ */
+export async function markRemainingNoShows(
+  db: Db,
+  actor: StaffActor,
+  { eventId, now = new Date() }: { eventId: string; now?: Date },
+): Promise<NoShowsResult> {
+  assertCan(actor, "attendee:check-in");
+  const found = await findAttendeeEvent(db, eventId);
+  if (!found) return { outcome: "not-found" };
+  assertEventDay(actor, found.eventDate, londonDate(now));
+  if (!closingTimeReached(found, now))
+    return { outcome: "refused", message: CHECK_IN_MESSAGES.notEndedYet(found.endTime) };
+  const day = { today: londonDate(now), appointmentDate: found.eventDate };
+  const marked = await db.transaction(async (tx) => {
+    // Locked, then checked again by `applyCheckIn`: a man marked meanwhile keeps his mark.
+    const rows = await tx
+      .select()
+      .from(booking)
+      .where(
+        and(
+          eq(booking.eventId, found.id),
+          eq(booking.status, "confirmed"),
+          isNull(booking.arrivedAt),
+          isNull(booking.noShowAt),
+          isNull(booking.sampleTakenAt),
+          isNull(booking.sampleId),
+        ),
+      )
+      .for("update");
+    const changed = rows.flatMap((row) => {
+      if (!canTake(bookingStage(row), "check-in")) return [];
+      const command = { intent: "no-show", bookingId: row.id, from: "waiting" } as const;
+      const outcome = applyCheckIn(row, command, now, day);
+      return outcome.ok && outcome.changed ? [{ row, outcome }] : [];
+    });
+    if (changed.length === 0) return 0;
+    await tx
+      .update(booking)
+      .set({ noShowAt: now, updatedAt: now })
+      .where(
+        inArray(
+          booking.id,
+          changed.map(({ row }) => row.id),
+        ),
+      );
+    await recordAudit(
+      tx,
+      actor,
+      changed.map(({ row, outcome }) => ({
+        action: "checkin.update" as const,
+        subjectUserId: row.userId,
+        entityType: "booking",
+        entityId: row.id,
+        details: {
+          eventId: found.id,
+          intent: "no-show",
+          from: outcome.from,
+          to: outcome.to,
+          all: true,
+        },
+      })),
+    );
+    return changed.length;
+  });
+  return { outcome: "done", marked };
 }

@@ -216,3 +216,52 @@ describe.each([
     await page.context().close();
   });
 });
+
+describe.each([
+  { javaScript: true, name: "with JavaScript" },
+  { javaScript: false, name: "without JavaScript" },
+])("closing time, $name", ({ javaScript }) => {
+  it("marks everyone still waiting as a no-show in one go, and says so", async () => {
+    // Yesterday's event: it has ended whatever the time of day the test runs.
+    const event = await insertFreeEvent(server.db, {
+      name: `Closing Clinic ${uniqueId()}`,
+      eventDate: londonDay(-1),
+    });
+    const book = async (firstName: string, slotTime: string, arrived: boolean) =>
+      insertBooking(server.db, {
+        eventId: event.id,
+        userId: (await insertPatient(server.db, { firstName, lastName: "Closeby" })).id,
+        slotTime,
+        ...(arrived ? { arrivedAt: new Date() } : {}),
+      });
+    const came = await book("Ambrose", "10:00", true);
+    const first = await book("Basil", "10:10", false);
+    const second = await book("Clement", "10:20", false);
+    const { jar } = await signedInStaff(server.db, ["coordinator"]);
+    const page = await newPage(browser(), {
+      javaScriptEnabled: javaScript,
+      viewport: { width: 768, height: 1024 },
+    });
+    await jar.into(page.context());
+    await page.goto(`/admin/events/${event.id}/attendees`);
+    expect(await page.locator(".closing-form").textContent()).toContain(
+      "2 confirmed bookings are still waiting.",
+    );
+    if (javaScript) await expectNoAxeViolations(page);
+
+    await page.getByRole("button", { name: "Mark the 2 still waiting as no-shows" }).click();
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.textContent?.trim()))
+      .toBe("✓ Everyone who was still waiting is now marked as a no-show.");
+    for (const row of [first, second])
+      expect(await page.locator(`#booking-${row.reference}`).textContent()).toContain("No-show");
+    expect(await page.locator(`#booking-${came.reference}`).textContent()).toContain("Arrived");
+    expect(await page.getByRole("list", { name: "Check-in so far" }).textContent()).toContain(
+      "2 no-shows",
+    );
+    // Nobody left waiting: no button to press again.
+    expect(await page.locator(".closing-form").count()).toBe(0);
+    if (javaScript) await expectNoAxeViolations(page);
+    await page.context().close();
+  });
+});

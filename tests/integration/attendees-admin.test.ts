@@ -243,7 +243,7 @@ describe("the attendee list", () => {
     expect(JSON.stringify(view)).not.toContain("Lapsed");
     expect(JSON.stringify(view)).not.toContain("Expired");
     expect(JSON.stringify(view)).not.toContain(bookings.elsewhere.reference);
-    expect(totals).toEqual({ booked: 4, arrived: 0, samples: 0, noShows: 0 });
+    expect(totals).toEqual({ booked: 4, arrived: 0, samples: 0, noShows: 0, waiting: 4 });
   });
 
   it("writes one audit row for the list and one per person shown, with whose data it was", async () => {

@@ -23,6 +23,7 @@ import { londonDate } from "#app/domain/london-time";
 import type { FieldErrors } from "#app/domain/form-basics";
 import { formValues, parseForm } from "#app/domain/forms";
 import {
+  markRemainingNoShows,
   openAttendeeEvent,
   recordCheckIn,
   viewAttendees,
@@ -72,6 +73,8 @@ export const loader = staffRoute("attendee:read", async (args: Route.LoaderArgs,
   const done = url.searchParams.get("done");
   const reference = url.searchParams.get("ref");
   const left = url.searchParams.get("now");
+  // "Mark the rest as no-shows" was done; said only while nobody confirmed is still waiting.
+  const closed = url.searchParams.has("closed") && view.totals.waiting === 0;
   return data(
     {
       ...view,
@@ -79,6 +82,7 @@ export const loader = staffRoute("attendee:read", async (args: Route.LoaderArgs,
         isDoneIntent(done) && reference
           ? { intent: done, reference, left: isCheckInState(left) ? left : null }
           : null,
+      closed,
       today: londonDate(new Date()),
       // Event staff check people in; the event's own page and the lab's file are the coordinator's.
       canEditEvent: can(staff, "event:edit"),
@@ -90,8 +94,9 @@ export const loader = staffRoute("attendee:read", async (args: Route.LoaderArgs,
 });
 
 type ActionData = {
+  /** Empty for the whole list's "mark the rest as no-shows" (`closing`). */
   bookingId: string;
-  field: "sampleId" | "checkIn" | "consentLink";
+  field: "sampleId" | "checkIn" | "consentLink" | "closing";
   message: string;
   /** What was typed or scanned, put back in the field. */
   sampleId?: string;
@@ -139,6 +144,20 @@ export const action = staffRoute("attendee:check-in", async (args: Route.ActionA
       },
       { status: sent.outcome === "throttled" ? 429 : 409, headers: NO_STORE },
     );
+  }
+
+  if (values.intent === "no-show-rest") {
+    const closing = await markRemainingNoShows(db(), staff, { eventId: params.eventId });
+    if (closing.outcome === "not-found") throw data(null, { status: 404, headers: NO_STORE });
+    if (closing.outcome === "refused")
+      return data<ActionData>(
+        { bookingId: "", field: "closing", message: closing.message },
+        { status: 409, headers: NO_STORE },
+      );
+    const next = new URLSearchParams();
+    if (search) next.set("q", search);
+    next.set("closed", String(closing.marked));
+    return redirect(`/admin/events/${params.eventId}/attendees?${next}`);
   }
 
   const parsed = parseForm(checkInSchema, values);
@@ -403,6 +422,8 @@ export default function Attendees({ loaderData, actionData }: Route.ComponentPro
     search,
     confirmation,
     checkInOpensOn,
+    closingTimeReached,
+    closed,
     today,
     canEditEvent,
     canExportLabCsv,
@@ -417,8 +438,12 @@ export default function Attendees({ loaderData, actionData }: Route.ComponentPro
   const failedRow = failure
     ? [...active, ...cancelled].find((row) => row.bookingId === failure.bookingId)
     : undefined;
-  const errors: FieldErrors =
-    failure && failedRow ? { [errorKey(failure.field, failedRow.reference)]: failure.message } : {};
+  const closingError = failure?.field === "closing" ? failure.message : undefined;
+  const errors: FieldErrors = closingError
+    ? { closing: closingError }
+    : failure && failedRow
+      ? { [errorKey(failure.field, failedRow.reference)]: failure.message }
+      : {};
 
   return (
     <>
@@ -464,6 +489,37 @@ export default function Attendees({ loaderData, actionData }: Route.ComponentPro
           {totals.noShows === 1 ? "no-show" : "no-shows"}
         </li>
       </ul>
+
+      {closed && (
+        <Confirmation message="Everyone who was still waiting is now marked as a no-show." />
+      )}
+      {!checkInOpensOn && totals.waiting > 0 && (
+        <Form method="post" action={formAction} className="closing-form">
+          <p id={fieldId("closing")} tabIndex={-1}>
+            {totals.waiting} confirmed {totals.waiting === 1 ? "booking is" : "bookings are"} still
+            waiting.{" "}
+            {closingTimeReached
+              ? "If they have not come, mark them as no-shows: their results page then says that no test was taken. Each mark can be undone."
+              : `When the event ends at ${event.endTime}, you can mark them all as no-shows here.`}
+          </p>
+          {closingError && (
+            <p className="field-error">
+              <span className="visually-hidden">Error:</span> {closingError}
+            </p>
+          )}
+          {closingTimeReached && (
+            <button
+              type="submit"
+              name="intent"
+              value="no-show-rest"
+              className="button button--secondary"
+              disabled={busy}
+            >
+              Mark the {totals.waiting} still waiting as no-shows
+            </button>
+          )}
+        </Form>
+      )}
 
       <div className="attendees-downloads">
         <div className="admin-actions">
