@@ -47,6 +47,8 @@ export const CHECK_IN_MESSAGES = {
   changedMeanwhile:
     "This person's check-in changed since the page was loaded. Check the row and try again.",
   notConfirmed: "Only confirmed bookings can be checked in.",
+  noConsent:
+    "No consent is recorded for him, so no sample can be taken yet. E-mail him the consent form to fill in on his phone, then record the sample.",
   notYet: (appointmentDate: string) =>
     `Check-in opens on the day of the appointment, ${formatLongDate(appointmentDate)}.`,
   notEndedYet: (endTime: string) =>
@@ -100,6 +102,11 @@ export const checkInSchema = z.discriminatedUnion(
 );
 
 export type CheckInCommand = z.output<typeof checkInSchema>;
+
+/** "Mark as no-shows" at closing time: the bookings the page listed as still waiting. */
+export const noShowsAtClosingSchema = z.object({
+  bookingIds: z.array(bookingId).min(1, { error: CHECK_IN_MESSAGES.booking }).max(1000),
+});
 export type CheckInIntent = CheckInCommand["intent"];
 
 export type CheckInOutcome =

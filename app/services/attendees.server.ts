@@ -310,6 +310,8 @@ export interface AttendeeView {
   checkInOpensOn: string | null;
   /** The event has ended: everyone still waiting may be marked a no-show in one go. */
   closingTimeReached: boolean;
+  /** Confirmed and still waiting, whatever the search: whom "mark as no-shows" would mark. */
+  stillWaiting: Pick<AttendeeRow, "bookingId" | "name" | "slotTime">[];
 }
 
 /** The attendee list page: the event's attendees matching the search, each read audited. */
@@ -356,6 +358,9 @@ export async function viewAttendees(
     search: query,
     checkInOpensOn: checkInOpen(day) ? null : found.eventDate,
     closingTimeReached: closingTimeReached(found, now),
+    stillWaiting: all.active
+      .filter((row) => row.status === "confirmed" && row.checkIn === "waiting")
+      .map(({ bookingId, name, slotTime }) => ({ bookingId, name, slotTime })),
   };
 }
 
@@ -404,6 +409,32 @@ export type CheckInResult =
   | { outcome: "refused"; reference: string; field: "sampleId" | "checkIn"; message: string }
   | { outcome: "done"; reference: string; changed: boolean; to: CheckInState };
 
+/**
+ * Whether he has consented to this booking's test: on the booking itself, or on the stand-alone
+ * form for its day (the rule the list's Consent column follows, in `loadAttendees`).
+ */
+async function hasConsentOnRecord(
+  db: Db,
+  row: { id: string; userId: string },
+  appointmentDate: string,
+): Promise<boolean> {
+  const [found] = await db
+    .select({ id: consent.id })
+    .from(consent)
+    .where(
+      or(
+        eq(consent.bookingId, row.id),
+        and(
+          isNull(consent.bookingId),
+          eq(consent.userId, row.userId),
+          eq(consent.testDate, appointmentDate),
+        ),
+      ),
+    )
+    .limit(1);
+  return found !== undefined;
+}
+
 /** Sample ids are checked for duplicates one at a time, whoever records them. */
 const SAMPLE_ID_LOCK = 0x4d484154_5341; // "MHATSA"
 
@@ -443,6 +474,8 @@ export async function recordCheckIn(
       return { outcome: "done", reference: row.reference, changed: false, to: outcome.to };
 
     if (command.intent === "sample") {
+      if (!(await hasConsentOnRecord(tx, row, appointmentDate)))
+        return refuse("sampleId", CHECK_IN_MESSAGES.noConsent);
       await tx.execute(sql`select pg_advisory_xact_lock(${SAMPLE_ID_LOCK})`);
       const [taken] = await tx
         .select({ reference: booking.reference, eventId: booking.eventId })
@@ -492,15 +525,20 @@ export type NoShowsResult =
   | { outcome: "done"; marked: number };
 
 /**
- * At closing time: every confirmed booking of the event still waiting (not arrived, no sample, not
- * already a no-show) becomes a no-show, under each booking's row lock, as one tap on each would.
- * Refused before the event has ended. Each booking marked is audited. His results page then says
- * that no test was taken, where it would have told him his result was on its way.
+ * At closing time: the bookings the page listed as still waiting (confirmed, not arrived, no
+ * sample, not a no-show) become no-shows, under each booking's row lock, as one tap on each
+ * would; one marked meanwhile, or not this event's, is left as it is. Refused before the event
+ * has ended. Each booking marked is audited. His results page then says that no test was taken,
+ * where it would have told him his result was on its way.
  */
 export async function markRemainingNoShows(
   db: Db,
   actor: StaffActor,
-  { eventId, now = new Date() }: { eventId: string; now?: Date },
+  {
+    eventId,
+    bookingIds,
+    now = new Date(),
+  }: { eventId: string; bookingIds: readonly string[]; now?: Date },
 ): Promise<NoShowsResult> {
   assertCan(actor, "attendee:check-in");
   const found = await findAttendeeEvent(db, eventId);
@@ -508,6 +546,8 @@ export async function markRemainingNoShows(
   assertEventDay(actor, found.eventDate, londonDate(now));
   if (!closingTimeReached(found, now))
     return { outcome: "refused", message: CHECK_IN_MESSAGES.notEndedYet(found.endTime) };
+  const ids = bookingIds.filter(isUuid);
+  if (ids.length === 0) return { outcome: "done", marked: 0 };
   const day = { today: londonDate(now), appointmentDate: found.eventDate };
   const marked = await db.transaction(async (tx) => {
     // Locked, then checked again by `applyCheckIn`: a man marked meanwhile keeps his mark.
@@ -517,6 +557,7 @@ export async function markRemainingNoShows(
       .where(
         and(
           eq(booking.eventId, found.id),
+          inArray(booking.id, ids),
           eq(booking.status, "confirmed"),
           isNull(booking.arrivedAt),
           isNull(booking.noShowAt),
@@ -532,15 +573,11 @@ export async function markRemainingNoShows(
       return outcome.ok && outcome.changed ? [{ row, outcome }] : [];
     });
     if (changed.length === 0) return 0;
-    await tx
-      .update(booking)
-      .set({ noShowAt: now, updatedAt: now })
-      .where(
-        inArray(
-          booking.id,
-          changed.map(({ row }) => row.id),
-        ),
-      );
+    for (const { row, outcome } of changed)
+      await tx
+        .update(booking)
+        .set({ ...outcome.changes, updatedAt: now })
+        .where(eq(booking.id, row.id));
     await recordAudit(
       tx,
       actor,

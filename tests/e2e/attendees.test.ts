@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { insertBooking } from "#tests/support/fixtures/bookings";
+import { insertBooking, insertConsentFor } from "#tests/support/fixtures/bookings";
 import { insertFreeEvent, londonDay } from "#tests/support/fixtures/events";
 import { insertPatient, uniqueId } from "#tests/support/fixtures/people";
 import {
@@ -33,7 +33,13 @@ async function eventToday() {
     userId: first.id,
     slotTime: "10:20",
   });
-  await insertBooking(server.db, { eventId: event.id, userId: second.id, slotTime: "10:00" });
+  const cedric = await insertBooking(server.db, {
+    eventId: event.id,
+    userId: second.id,
+    slotTime: "10:00",
+  });
+  // Both consented while booking: a sample needs it.
+  for (const place of [horace, cedric]) await insertConsentFor(server.db, place, event.eventDate);
   return { event, horace };
 }
 
@@ -244,12 +250,23 @@ describe.each([
     });
     await jar.into(page.context());
     await page.goto(`/admin/events/${event.id}/attendees`);
-    expect(await page.locator(".closing-form").textContent()).toContain(
-      "2 confirmed bookings are still waiting.",
+    const closing = page.getByRole("region", { name: "Closing time" });
+    expect(await closing.textContent()).toContain("2 confirmed bookings are still waiting.");
+    // None of them consented: no sample form, and what to do instead.
+    expect(await page.getByLabel("Sample id for Basil Closeby").count()).toBe(0);
+    expect(await page.locator(`#booking-${first.reference}`).textContent()).toContain(
+      "No consent is recorded, so no sample can be taken yet.",
     );
     if (javaScript) await expectNoAxeViolations(page);
 
-    await page.getByRole("button", { name: "Mark the 2 still waiting as no-shows" }).click();
+    // Two steps: the first only shows whom it would mark.
+    await closing.getByText("Mark the 2 still waiting as no-shows").click();
+    expect(await closing.getByRole("listitem").allTextContents()).toEqual([
+      "10:10 Basil Closeby",
+      "10:20 Clement Closeby",
+    ]);
+    if (javaScript) await expectNoAxeViolations(page);
+    await closing.getByRole("button", { name: "Yes, mark these 2 as no-shows" }).click();
     await expect
       .poll(() => page.evaluate(() => document.activeElement?.textContent?.trim()))
       .toBe("✓ Everyone who was still waiting is now marked as a no-show.");
@@ -259,8 +276,8 @@ describe.each([
     expect(await page.getByRole("list", { name: "Check-in so far" }).textContent()).toContain(
       "2 no-shows",
     );
-    // Nobody left waiting: no button to press again.
-    expect(await page.locator(".closing-form").count()).toBe(0);
+    // Nobody left waiting: nothing to press again.
+    expect(await page.getByRole("region", { name: "Closing time" }).count()).toBe(0);
     if (javaScript) await expectNoAxeViolations(page);
     await page.context().close();
   });

@@ -1,6 +1,6 @@
 import type { Page } from "playwright-core";
 import { afterEach, describe, expect, it } from "vitest";
-import { insertBooking } from "#tests/support/fixtures/bookings";
+import { insertBooking, insertConsentFor } from "#tests/support/fixtures/bookings";
 import { insertFreeEvent, insertPaidEvent, londonDay } from "#tests/support/fixtures/events";
 import { uniqueId } from "#tests/support/fixtures/people";
 import {
@@ -120,7 +120,8 @@ describe("following an error summary link keeps every error (JavaScript on)", ()
       name: `Summary Check Clinic ${uniqueId()}`,
       eventDate: londonDay(0),
     });
-    await insertBooking(server.db, { eventId: event.id, userId: patient.id });
+    const place = await insertBooking(server.db, { eventId: event.id, userId: patient.id });
+    await insertConsentFor(server.db, place, event.eventDate);
     const page = await newPage(browser());
     await jar.into(page.context());
     await page.goto(`/admin/events/${event.id}/attendees`);

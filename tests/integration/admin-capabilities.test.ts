@@ -62,6 +62,7 @@ import {
   auditRows,
   eventForm,
   insertBooking,
+  insertConsentFor,
   insertEvent,
   insertFreeEvent,
   insertPatient,
@@ -257,6 +258,7 @@ describe("event staff: check-in at the door, and nothing else of the coordinator
   it("checks a man in and records his sample, as a coordinator would", async () => {
     const { db } = database;
     const row = await patientWithBooking(eventId, null);
+    await insertConsentFor(db, row, EVENT_DATE);
     const sampleId = `CAP-DOOR-${crypto.randomUUID().slice(0, 8)}`;
     expect(
       await recordCheckIn(db, eventStaff, {

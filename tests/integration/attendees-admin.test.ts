@@ -152,6 +152,7 @@ async function eventWithBookings() {
 
   const elsewhere = await person({ firstName: "Owen", lastName: "Otherevent" });
   const elsewhereBooking = await book(other.id, elsewhere.id, { slotTime: "10:00" });
+  await insertConsent(elsewhereBooking.id, elsewhere.id, "2026-11", later(-60 * 24 * 8));
 
   return {
     ev,
@@ -561,6 +562,46 @@ describe("check-in", () => {
     const audited = await auditRows(db, { actorUserId: staff.id, action: "checkin.update" });
     expect(audited.map((row) => row.details?.intent)).toEqual(["sample", "undo", "sample"]);
     expect(JSON.stringify(audited)).not.toContain(sampleId);
+  });
+
+  it("takes no sample from a man with no consent on record, until he gives it for the day", async () => {
+    const { db } = database;
+    const ev = await insertFreeEvent(db, { name: `No Consent Clinic ${uniqueId()}` });
+    const man = await person({ firstName: "Ivor", lastName: "Unsigned" });
+    const place = await book(ev.id, man.id, { slotTime: "10:10" });
+    const staff = await coordinator();
+    const sampleId = `S-${uniqueId()}`.slice(0, 40);
+
+    expect(await checkIn(staff, ev.id, sample(place.id, sampleId), 5)).toEqual({
+      outcome: "refused",
+      reference: place.reference,
+      field: "sampleId",
+      message:
+        "No consent is recorded for him, so no sample can be taken yet. E-mail him the consent form to fill in on his phone, then record the sample.",
+    });
+    expect(await stored(place.id)).toMatchObject({ sampleId: null, arrivedAt: null });
+    // He may still be marked as arrived while he fills the form in.
+    expect(await checkIn(staff, ev.id, arrived(place.id), 6)).toMatchObject({ outcome: "done" });
+
+    // Consent for another day's test is not consent for this one.
+    await recordConsent(
+      db,
+      { userId: man.id, testDate: "2026-06-11", form: consentForm },
+      later(7),
+    );
+    expect(await checkIn(staff, ev.id, sample(place.id, sampleId), 8)).toMatchObject({
+      outcome: "refused",
+    });
+    // Given on his phone from the e-mailed link (the stand-alone form, for this day): taken.
+    await recordConsent(
+      db,
+      { userId: man.id, testDate: "2026-06-10", form: consentForm },
+      later(9),
+    );
+    expect(await checkIn(staff, ev.id, sample(place.id, sampleId), 10)).toMatchObject({
+      outcome: "done",
+      to: "sample_taken",
+    });
   });
 
   it("lets a tablet that still shows a sample another replaced undo nothing", async () => {

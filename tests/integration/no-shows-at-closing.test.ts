@@ -56,12 +56,14 @@ describe("marking everyone still waiting as a no-show", () => {
     const { event, waiting, arrived, sampled, noShow, cancelled } = await eventWithEveryState();
     const coordinator = (await insertStaff(database.db, ["coordinator"])).actor;
 
+    // A page listing everyone (a stale or made-up form): only those still waiting are marked.
+    const ids = [...waiting, arrived, sampled, noShow, cancelled].map((row) => row.id);
     const result = await markRemainingNoShows(database.db, coordinator, {
       eventId: event.id,
+      bookingIds: ids,
       now: AFTER_THE_END,
     });
     expect(result).toEqual({ outcome: "done", marked: 2 });
-    const ids = [...waiting, arrived, sampled, noShow, cancelled].map((row) => row.id);
     expect(await noShowAt(ids)).toEqual({
       [waiting[0]!.id]: AFTER_THE_END.toISOString(),
       [waiting[1]!.id]: AFTER_THE_END.toISOString(),
@@ -86,9 +88,27 @@ describe("marking everyone still waiting as a no-show", () => {
     expect(
       await markRemainingNoShows(database.db, coordinator, {
         eventId: event.id,
+        bookingIds: ids,
         now: AT("11:10:00"),
       }),
     ).toEqual({ outcome: "done", marked: 0 });
+  });
+
+  it("marks only the bookings the page listed, and none of another event's", async () => {
+    const { event, waiting } = await eventWithEveryState();
+    const elsewhere = await eventWithEveryState();
+    const coordinator = (await insertStaff(database.db, ["coordinator"])).actor;
+    const result = await markRemainingNoShows(database.db, coordinator, {
+      eventId: event.id,
+      bookingIds: [waiting[0]!.id, elsewhere.waiting[0]!.id, "not-a-booking"],
+      now: AFTER_THE_END,
+    });
+    expect(result).toEqual({ outcome: "done", marked: 1 });
+    expect(await noShowAt([waiting[0]!.id, waiting[1]!.id, elsewhere.waiting[0]!.id])).toEqual({
+      [waiting[0]!.id]: AFTER_THE_END.toISOString(),
+      [waiting[1]!.id]: null,
+      [elsewhere.waiting[0]!.id]: null,
+    });
   });
 
   it("is refused before the event has ended, and marks no one", async () => {
@@ -97,6 +117,7 @@ describe("marking everyone still waiting as a no-show", () => {
     expect(
       await markRemainingNoShows(database.db, coordinator, {
         eventId: event.id,
+        bookingIds: waiting.map((row) => row.id),
         now: BEFORE_THE_END,
       }),
     ).toEqual({
@@ -110,20 +131,30 @@ describe("marking everyone still waiting as a no-show", () => {
   it("is for event staff on the event's own day only, and not for a clinician", async () => {
     const { event, waiting } = await eventWithEveryState();
     const atTheDoor = (await insertStaff(database.db, ["event_staff"])).actor;
+    const listed = waiting.map((row) => row.id);
     await expect(
       markRemainingNoShows(database.db, atTheDoor, {
         eventId: event.id,
+        bookingIds: listed,
         now: new Date("2026-06-11T09:00:00Z"),
       }),
     ).rejects.toBeInstanceOf(PermissionDenied);
     const clinician = (await insertStaff(database.db, ["clinician"])).actor;
     await expect(
-      markRemainingNoShows(database.db, clinician, { eventId: event.id, now: AFTER_THE_END }),
+      markRemainingNoShows(database.db, clinician, {
+        eventId: event.id,
+        bookingIds: listed,
+        now: AFTER_THE_END,
+      }),
     ).rejects.toBeInstanceOf(PermissionDenied);
     expect(Object.values(await noShowAt(waiting.map((row) => row.id)))).toEqual([null, null]);
 
     expect(
-      await markRemainingNoShows(database.db, atTheDoor, { eventId: event.id, now: AFTER_THE_END }),
+      await markRemainingNoShows(database.db, atTheDoor, {
+        eventId: event.id,
+        bookingIds: listed,
+        now: AFTER_THE_END,
+      }),
     ).toEqual({ outcome: "done", marked: 2 });
   });
 
@@ -131,7 +162,11 @@ describe("marking everyone still waiting as a no-show", () => {
     const coordinator = (await insertStaff(database.db, ["coordinator"])).actor;
     for (const eventId of ["not-an-event", crypto.randomUUID()])
       expect(
-        await markRemainingNoShows(database.db, coordinator, { eventId, now: AFTER_THE_END }),
+        await markRemainingNoShows(database.db, coordinator, {
+          eventId,
+          bookingIds: [crypto.randomUUID()],
+          now: AFTER_THE_END,
+        }),
       ).toEqual({ outcome: "not-found" });
   });
 });

@@ -16,7 +16,12 @@ import {
   formatDateOfBirth,
   formatNhsNumber,
 } from "#app/domain/attendees";
-import { checkInSchema, isCheckInState, type CheckInState } from "#app/domain/check-in";
+import {
+  checkInSchema,
+  isCheckInState,
+  noShowsAtClosingSchema,
+  type CheckInState,
+} from "#app/domain/check-in";
 import { CONSENT_LINK_REFUSALS, consentLinkRefusal } from "#app/domain/consent-link";
 import { formatLondonDateTime, formatLongDate, formatLondonTime } from "#app/domain/date-labels";
 import { londonDate } from "#app/domain/london-time";
@@ -147,7 +152,13 @@ export const action = staffRoute("attendee:check-in", async (args: Route.ActionA
   }
 
   if (values.intent === "no-show-rest") {
-    const closing = await markRemainingNoShows(db(), staff, { eventId: params.eventId });
+    const listed = noShowsAtClosingSchema.safeParse({ bookingIds: form.getAll("bookingId") });
+    if (!listed.success)
+      throw data({ error: "The form could not be read" }, { status: 400, headers: NO_STORE });
+    const closing = await markRemainingNoShows(db(), staff, {
+      eventId: params.eventId,
+      bookingIds: listed.data.bookingIds,
+    });
     if (closing.outcome === "not-found") throw data(null, { status: 404, headers: NO_STORE });
     if (closing.outcome === "refused")
       return data<ActionData>(
@@ -299,7 +310,14 @@ function CheckInControls({
           </button>
         </Form>
       )}
-      {row.checkIn !== "sample_taken" && (
+      {row.checkIn !== "sample_taken" && !row.consent && (
+        // Consent comes before the needle; the service refuses a sample without it too.
+        <p className="hint" id={fieldId(sampleFieldName)} tabIndex={-1}>
+          No consent is recorded, so no sample can be taken yet. E-mail him the consent form (under
+          Consent) to fill in on his phone, then record the sample.
+        </p>
+      )}
+      {row.checkIn !== "sample_taken" && row.consent && (
         <Form method="post" action={formAction} className="sample-form" noValidate>
           {hidden}
           <input type="hidden" name="intent" value="sample" />
@@ -423,6 +441,7 @@ export default function Attendees({ loaderData, actionData }: Route.ComponentPro
     confirmation,
     checkInOpensOn,
     closingTimeReached,
+    stillWaiting,
     closed,
     today,
     canEditEvent,
@@ -493,13 +512,14 @@ export default function Attendees({ loaderData, actionData }: Route.ComponentPro
       {closed && (
         <Confirmation message="Everyone who was still waiting is now marked as a no-show." />
       )}
-      {!checkInOpensOn && totals.waiting > 0 && (
-        <Form method="post" action={formAction} className="closing-form">
+      {!checkInOpensOn && stillWaiting.length > 0 && (
+        <section className="closing" aria-labelledby="closing-title">
+          <h2 id="closing-title">Closing time</h2>
           <p id={fieldId("closing")} tabIndex={-1}>
-            {totals.waiting} confirmed {totals.waiting === 1 ? "booking is" : "bookings are"} still
-            waiting.{" "}
+            {stillWaiting.length} confirmed{" "}
+            {stillWaiting.length === 1 ? "booking is" : "bookings are"} still waiting.{" "}
             {closingTimeReached
-              ? "If they have not come, mark them as no-shows: their results page then says that no test was taken. Each mark can be undone."
+              ? "If they have not come, mark them as no-shows: their results page then says that no test was taken."
               : `When the event ends at ${event.endTime}, you can mark them all as no-shows here.`}
           </p>
           {closingError && (
@@ -508,17 +528,40 @@ export default function Attendees({ loaderData, actionData }: Route.ComponentPro
             </p>
           )}
           {closingTimeReached && (
-            <button
-              type="submit"
-              name="intent"
-              value="no-show-rest"
-              className="button button--secondary"
-              disabled={busy}
-            >
-              Mark the {totals.waiting} still waiting as no-shows
-            </button>
+            // A second step, so that one stray tap marks no one.
+            <details className="closing__confirm">
+              <summary className="button button--secondary">
+                Mark the {stillWaiting.length} still waiting as no-shows
+              </summary>
+              <Form method="post" action={formAction}>
+                <p>
+                  {stillWaiting.length === 1 ? "This booking" : "These bookings"} will be marked as{" "}
+                  {stillWaiting.length === 1 ? "a no-show" : "no-shows"}. Each mark can be undone on
+                  its own.
+                </p>
+                <ul>
+                  {stillWaiting.map((row) => (
+                    <li key={row.bookingId}>
+                      {row.slotTime} {row.name}
+                      <input type="hidden" name="bookingId" value={row.bookingId} />
+                    </li>
+                  ))}
+                </ul>
+                <button
+                  type="submit"
+                  name="intent"
+                  value="no-show-rest"
+                  className="button"
+                  disabled={busy}
+                >
+                  Yes, mark{" "}
+                  {stillWaiting.length === 1 ? "this one" : `these ${stillWaiting.length}`} as{" "}
+                  {stillWaiting.length === 1 ? "a no-show" : "no-shows"}
+                </button>
+              </Form>
+            </details>
           )}
-        </Form>
+        </section>
       )}
 
       <div className="attendees-downloads">
