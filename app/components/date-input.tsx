@@ -9,6 +9,7 @@ export function DateInput({
   values,
   error,
   onFocus,
+  autoFillOwnBirthday = true,
 }: {
   name: string;
   legend: string;
@@ -16,6 +17,8 @@ export function DateInput({
   values: { day?: string; month?: string; year?: string };
   error?: string;
   onFocus?: FocusEventHandler<HTMLFieldSetElement>;
+  /** False on a form about someone else: the browser would offer the user's own birthday. */
+  autoFillOwnBirthday?: boolean;
 }) {
   const id = fieldId(name);
   const describedBy = [`${id}-hint`, error && `${id}-error`].filter(Boolean).join(" ");
@@ -29,7 +32,7 @@ export function DateInput({
         name={`${name}-${key}`}
         className={`input date-input__input ${width}${error ? " input--error" : ""}`}
         inputMode="numeric"
-        autoComplete={`bday-${key}`}
+        autoComplete={autoFillOwnBirthday ? `bday-${key}` : "off"}
         defaultValue={values[key]}
         aria-invalid={error ? true : undefined}
         maxLength={key === "year" ? 4 : 2}

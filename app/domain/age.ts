@@ -49,6 +49,12 @@ export function isLeapYear(year: number) {
 
 export type DateParts = { day: string; month: string; year: string };
 
+/** "1968-04-02" as the three fields show it ("2", "4", "1968"); empty fields for no date. */
+export function datePartsOf(date: string | null): DateParts {
+  const [year = "", month = "", day = ""] = date?.split("-") ?? [];
+  return { day: day.replace(/^0/, ""), month: month.replace(/^0/, ""), year };
+}
+
 /**
  * Reads a date entered as three fields (the NHS.UK pattern) and says what is wrong, in NHS.UK
  * words, or gives "yyyy-MM-dd".

@@ -44,6 +44,25 @@ describe("the correction form", () => {
     });
   });
 
+  it("refuses a date that makes him a child: a slip of the year", () => {
+    const slip = form({ "dateOfBirth-year": "2015" });
+    expect(slip.ok || slip.fieldErrors).toEqual({
+      dateOfBirth: "Check the year: that date of birth makes him younger than 18.",
+    });
+    // 18 on the day is an adult.
+    expect(
+      form({ "dateOfBirth-day": "10", "dateOfBirth-month": "6", "dateOfBirth-year": "2008" }),
+    ).toMatchObject({ ok: true });
+  });
+
+  it("speaks of his NHS letter, not yours", () => {
+    const result = form({ nhsNumber: "943 476 5918" });
+    expect(result.ok || result.fieldErrors).toEqual({
+      nhsNumber:
+        "Enter a valid NHS number. Check the 10 digits on his NHS letter, prescription or the NHS App.",
+    });
+  });
+
   it("refuses an NHS number that fails the check digit, and keeps what was typed", () => {
     const result = form({ nhsNumber: "943 476 5918", "dateOfBirth-year": "19x8" });
     expect(result.ok).toBe(false);

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { readDateOfBirth } from "./age";
-import { nhsNumberField, withDateParts } from "./fields";
+import { ageOn } from "./age";
+import { dateOfBirthField, nhsNumberFieldWith, withDateParts } from "./fields";
 
 /**
  * Staff correcting a booked man's date of birth or NHS number, as he reads them out at the door or
@@ -10,12 +10,21 @@ import { nhsNumberField, withDateParts } from "./fields";
 
 export const ATTENDEE_DETAILS_MESSAGES = {
   dateOfBirthMissing: "Enter his date of birth",
+  dateOfBirthTooRecent: "Check the year: that date of birth makes him younger than 18.",
+  nhsNumberCheckDigit:
+    "Enter a valid NHS number. Check the 10 digits on his NHS letter, prescription or the NHS App.",
   nhsNumberNotRemoved:
     "Enter his NHS number. A recorded NHS number can be corrected here, but not removed.",
   nhsNumberNeeded: "Enter his NHS number: this event's laboratory needs one with every sample.",
 } as const;
 
-/** The form: a real date of birth in the past (any age: it is what is true) and an NHS number. */
+/** Younger than this, a date of birth typed at a screening for men of 40 to 80 is a slip. */
+const YOUNGEST_PLAUSIBLE_AGE = 18;
+
+/**
+ * The form: a real date of birth in the past (any adult age: it records what is true, not who may
+ * book) and an NHS number, with messages about him rather than "you".
+ */
 export function attendeeDetailsSchema(today: string) {
   return z.preprocess(
     (input) => {
@@ -23,23 +32,13 @@ export function attendeeDetailsSchema(today: string) {
       return { ...values, dateOfBirth: withDateParts(values, "dateOfBirth") };
     },
     z.object({
-      dateOfBirth: z
-        .object({
-          day: z.string().default(""),
-          month: z.string().default(""),
-          year: z.string().default(""),
-        })
-        .transform((parts, ctx) => {
-          const read = readDateOfBirth(parts, today);
-          if (read.ok) return read.date;
-          const empty = !parts.day.trim() && !parts.month.trim() && !parts.year.trim();
-          ctx.addIssue({
-            code: "custom",
-            message: empty ? ATTENDEE_DETAILS_MESSAGES.dateOfBirthMissing : read.message,
-          });
-          return z.NEVER;
-        }),
-      nhsNumber: nhsNumberField,
+      dateOfBirth: dateOfBirthField(today, {
+        checkAge: false,
+        missing: ATTENDEE_DETAILS_MESSAGES.dateOfBirthMissing,
+      }).refine((date) => ageOn(date, today) >= YOUNGEST_PLAUSIBLE_AGE, {
+        error: ATTENDEE_DETAILS_MESSAGES.dateOfBirthTooRecent,
+      }),
+      nhsNumber: nhsNumberFieldWith({ checkDigit: ATTENDEE_DETAILS_MESSAGES.nhsNumberCheckDigit }),
     }),
   );
 }

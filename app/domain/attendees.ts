@@ -1,3 +1,4 @@
+import { isHoldLive, type BookingStatus } from "./booking-lifecycle";
 import type { CheckInState } from "./check-in";
 
 /**
@@ -107,6 +108,18 @@ export function matchesAttendeeSearch(
   return (
     typedReference.length >= 4 && compactReference(attendee.reference).includes(typedReference)
   );
+}
+
+/**
+ * A booking the attendee list shows as a place: confirmed, or still being made (a live hold, or a
+ * payment PayPal is reviewing). Lapsed holds and abandoned checkouts never became places.
+ */
+export function isPlaceOnTheList(
+  row: { status: BookingStatus; paymentStatus: string; holdExpiresAt: Date | null },
+  now: Date,
+): boolean {
+  if (row.status === "cancelled" || row.status === "expired") return false;
+  return row.status === "confirmed" || row.paymentStatus === "pending" || isHoldLive(row, now);
 }
 
 /** The name staff see: the profile's, or the account's when there is no profile. */

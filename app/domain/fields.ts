@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { AGE_MESSAGES, isEligibleAge, readDateOfBirth } from "./age";
 import { COUNTRIES } from "./field-options";
-import { validateNhsNumber } from "./nhs-number";
+import { NHS_MESSAGES, validateNhsNumber } from "./nhs-number";
 import { PASSWORD_MESSAGES, passwordProblem } from "./password";
 
 /**
@@ -134,21 +134,36 @@ export function countryField() {
   return choice(COUNTRIES, "Select your country");
 }
 
-/** Optional: empty is null; otherwise 10 digits that pass the NHS check, spaces allowed. */
-export const nhsNumberField = z
-  .string()
-  .default("")
-  .transform((typed, ctx) => {
-    const nhs = validateNhsNumber(typed);
-    if (!nhs.ok) {
-      ctx.addIssue({ code: "custom", message: nhs.message });
-      return z.NEVER;
-    }
-    return nhs.value;
-  });
+/**
+ * Optional: empty is null; otherwise 10 digits that pass the NHS check, spaces allowed. Staff
+ * typing someone else's number are told of "his" letter (`checkDigit`), not "your" letter.
+ */
+export function nhsNumberFieldWith({ checkDigit }: { checkDigit?: string } = {}) {
+  return z
+    .string()
+    .default("")
+    .transform((typed, ctx) => {
+      const nhs = validateNhsNumber(typed);
+      if (!nhs.ok) {
+        const message =
+          checkDigit && nhs.message === NHS_MESSAGES.checkDigit ? checkDigit : nhs.message;
+        ctx.addIssue({ code: "custom", message });
+        return z.NEVER;
+      }
+      return nhs.value;
+    });
+}
 
-/** A date of birth typed into three fields, read as one: real, past, and (when asked) age 40 to 80. */
-export function dateOfBirthField(today: string, { checkAge = true } = {}) {
+export const nhsNumberField = nhsNumberFieldWith();
+
+/**
+ * A date of birth typed into three fields, read as one: real, past, and (when asked) age 40 to 80.
+ * `missing` replaces "Enter your date of birth" for a form about someone else.
+ */
+export function dateOfBirthField(
+  today: string,
+  { checkAge = true, missing }: { checkAge?: boolean; missing?: string } = {},
+) {
   return z
     .object({
       day: z.string().default(""),
@@ -158,7 +173,8 @@ export function dateOfBirthField(today: string, { checkAge = true } = {}) {
     .transform((parts, ctx) => {
       const dob = readDateOfBirth(parts, today);
       if (!dob.ok) {
-        ctx.addIssue({ code: "custom", message: dob.message });
+        const empty = !parts.day.trim() && !parts.month.trim() && !parts.year.trim();
+        ctx.addIssue({ code: "custom", message: (empty && missing) || dob.message });
         return z.NEVER;
       }
       if (checkAge && !isEligibleAge(dob.date, today)) {

@@ -1,7 +1,7 @@
-import { and, eq, inArray } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import type { Db } from "#app/db/client.server";
 import { booking, profile, user } from "#app/db/schema";
-import { attendeeName } from "#app/domain/attendees";
+import { attendeeName, isPlaceOnTheList } from "#app/domain/attendees";
 import { missingNhsNumberProblem, type AttendeeDetails } from "#app/domain/attendee-details";
 import { needsNhsNumber } from "#app/domain/eligibility";
 import { isUuid } from "#app/domain/ids";
@@ -12,12 +12,9 @@ import { lockPerson } from "./booking/places.server";
 
 /**
  * Staff correcting a booked man's date of birth and NHS number (`attendee:correct-details`: the
- * coordinator, and event staff on the event's own day). Only for a booking of this event that is
- * not cancelled or expired. Each read and each change is audited, without the values.
+ * coordinator, and event staff on the event's own day). Only for a booking of this event that the
+ * attendee list shows as a place. Each read and each change is audited, without the values.
  */
-
-/** Bookings whose person staff may correct: those that are, or are becoming, a place. */
-const CORRECTABLE = ["held", "awaiting_payment", "confirmed"] as const;
 
 export interface AttendeeDetailsView {
   event: AttendeeEvent;
@@ -29,13 +26,17 @@ export interface AttendeeDetailsView {
   labNeedsNhsNumber: boolean;
 }
 
-async function findPerson(db: Db, eventId: string, bookingId: string) {
+/** His booking of this event, while the attendee list shows it as a place; null otherwise. */
+async function findPerson(db: Db, eventId: string, bookingId: string, now: Date) {
   if (!isUuid(bookingId)) return null;
   const [row] = await db
     .select({
       bookingId: booking.id,
       reference: booking.reference,
       userId: booking.userId,
+      status: booking.status,
+      paymentStatus: booking.paymentStatus,
+      holdExpiresAt: booking.holdExpiresAt,
       firstName: profile.firstName,
       lastName: profile.lastName,
       accountName: user.name,
@@ -46,14 +47,8 @@ async function findPerson(db: Db, eventId: string, bookingId: string) {
     .from(booking)
     .innerJoin(user, eq(user.id, booking.userId))
     .leftJoin(profile, eq(profile.userId, booking.userId))
-    .where(
-      and(
-        eq(booking.id, bookingId),
-        eq(booking.eventId, eventId),
-        inArray(booking.status, [...CORRECTABLE]),
-      ),
-    );
-  return row ?? null;
+    .where(and(eq(booking.id, bookingId), eq(booking.eventId, eventId)));
+  return row && isPlaceOnTheList(row, now) ? row : null;
 }
 
 /** The form's page: the person's details as recorded, the read audited; null when there is none. */
@@ -65,7 +60,7 @@ export async function readAttendeeDetails(
   assertCan(actor, "attendee:correct-details");
   const found = await openAttendeeEvent(db, actor, eventId, now);
   if (!found) return null;
-  const row = await findPerson(db, found.id, bookingId);
+  const row = await findPerson(db, found.id, bookingId, now);
   if (!row?.profileId) return null;
   await recordAudit(db, actor, {
     action: "attendee.details.view",
@@ -109,11 +104,11 @@ export async function correctAttendeeDetails(
   const found = await openAttendeeEvent(db, actor, eventId, now);
   if (!found) return { outcome: "not-found" };
   return db.transaction(async (tx): Promise<AttendeeDetailsResult> => {
-    const first = await findPerson(tx, found.id, bookingId);
+    const first = await findPerson(tx, found.id, bookingId, now);
     if (!first?.profileId) return { outcome: "not-found" };
     await lockPerson(tx, first.userId);
     // Read again under the lock: another correction may have landed meanwhile.
-    const row = await findPerson(tx, found.id, bookingId);
+    const row = await findPerson(tx, found.id, bookingId, now);
     if (!row?.profileId) return { outcome: "not-found" };
     if (details.nhsNumber === null) {
       const problem = missingNhsNumberProblem({

@@ -1,10 +1,11 @@
 import { and, desc, eq, inArray, isNotNull, isNull, ne, or, sql } from "drizzle-orm";
 import type { Db } from "#app/db/client.server";
 import { booking, consent, event, profile, testResult, user } from "#app/db/schema";
-import { bookingStage, canTake, isHoldLive } from "#app/domain/booking-lifecycle";
+import { bookingStage, canTake } from "#app/domain/booking-lifecycle";
 import type { AuditAction } from "#app/domain/audit";
 import {
   attendeeName,
+  isPlaceOnTheList,
   cleanSearch,
   compareAttendees,
   matchesAttendeeSearch,
@@ -66,6 +67,8 @@ export interface AttendeeRow {
   sampleTakenAt: string | null;
   /** Only confirmed bookings are checked in. */
   canCheckIn: boolean;
+  /** A staff account booked without a profile has no date of birth or NHS number to correct. */
+  hasProfile: boolean;
 }
 
 export interface AttendeeTotals {
@@ -173,13 +176,7 @@ async function loadAttendees(
     .leftJoin(profile, eq(profile.userId, booking.userId))
     .where(and(eq(booking.eventId, eventId), ne(booking.status, "expired")));
 
-  const shown = rows.filter(
-    (row) =>
-      row.status === "confirmed" ||
-      row.status === "cancelled" ||
-      row.paymentStatus === "pending" ||
-      isHoldLive(row, now),
-  );
+  const shown = rows.filter((row) => row.status === "cancelled" || isPlaceOnTheList(row, now));
   // A booking's consent: given while booking (it names the booking), or on the stand-alone form
   // for his test's day (it names him and the day, as the e-mailed consent link asks).
   const consents =
@@ -243,6 +240,7 @@ async function loadAttendees(
         firstName: row.firstName ?? row.accountName,
         lastName,
         name: attendeeName(row),
+        hasProfile: row.firstName !== null,
         dateOfBirth: row.dateOfBirth,
         nhsNumber: row.nhsNumber,
         consent: newestConsent.get(row.bookingId) ?? null,

@@ -13,6 +13,7 @@ import {
   user,
 } from "#app/db/schema";
 import { ageOn } from "#app/domain/age";
+import { attendeeName } from "#app/domain/attendees";
 import { normaliseBookingReference } from "#app/domain/booking-reference";
 import { londonDate } from "#app/domain/london-time";
 import { assertCan, type StaffActor } from "#app/domain/permissions";
@@ -279,13 +280,6 @@ async function bookingPeople(db: Db, bookingIds: string[]) {
   return new Map(found.map((row) => [row.bookingId, row]));
 }
 
-function personName(row: {
-  firstName: string | null;
-  lastName: string | null;
-  accountName: string;
-}) {
-  return row.firstName ? `${row.firstName} ${row.lastName ?? ""}`.trim() : row.accountName;
-}
 
 /**
  * One import with its rows, for the clinician who uploaded it only (anyone else, or an id that
@@ -329,7 +323,7 @@ export async function viewImport(
         ...row,
         patient: person
           ? {
-              name: personName(person),
+              name: attendeeName(person),
               reference: person.reference,
               eventName: person.eventName,
               eventDate: person.eventDate,
@@ -540,7 +534,7 @@ export async function listResults(
   );
   return found.map(({ userId: _userId, firstName, lastName, accountName, ...row }) => ({
     ...row,
-    patientName: personName({ firstName, lastName, accountName }),
+    patientName: attendeeName({ firstName, lastName, accountName }),
   }));
 }
 
@@ -644,7 +638,7 @@ export async function viewResult(
     slotTime: found.slotTime,
     eventName: found.eventName,
     eventDate: found.eventDate,
-    patientName: personName(found),
+    patientName: attendeeName(found),
     dateOfBirth: found.dateOfBirth,
     age: found.dateOfBirth ? ageOn(found.dateOfBirth, on) : null,
   };

@@ -195,7 +195,7 @@ describe.each([
     const summary = page.getByRole("alert").filter({ hasText: "There is a problem" });
     await summary.waitFor();
     const message =
-      "Enter a valid NHS number. Check the 10 digits on your NHS letter, prescription or the NHS App.";
+      "Enter a valid NHS number. Check the 10 digits on his NHS letter, prescription or the NHS App.";
     expect(await summary.getByRole("link").allTextContents()).toEqual([message]);
     expect(await page.locator("#field-nhsNumber-error").textContent()).toContain(message);
     expect(await page.getByLabel(/NHS number/).inputValue()).toBe("943 476 5918");

@@ -175,6 +175,31 @@ describe("correcting a booked man's date of birth and NHS number", () => {
     expect((await recorded(cancelled.man.id))?.nhsNumber).toBe("4010232137");
   });
 
+  it("finds no lapsed hold or abandoned checkout: the list does not show them", async () => {
+    const coordinator = await staff("coordinator");
+    const { db } = database;
+    const { event } = await booked();
+    const place = async (values: Partial<Parameters<typeof insertBooking>[1]>) =>
+      insertBooking(db, {
+        eventId: event.id,
+        userId: (await insertPatient(db)).id,
+        confirmedAt: null,
+        ...values,
+      });
+    const lapsed = await place({ status: "held", holdExpiresAt: new Date(DAY.getTime() - 60_000) });
+    const abandoned = await place({
+      status: "awaiting_payment",
+      paymentStatus: "unpaid",
+      holdExpiresAt: new Date(DAY.getTime() - 60_000),
+    });
+    const live = await place({ status: "held", holdExpiresAt: new Date(DAY.getTime() + 600_000) });
+    const read = (bookingId: string) =>
+      readAttendeeDetails(db, coordinator, { eventId: event.id, bookingId, now: DAY });
+    expect(await read(lapsed.id)).toBeNull();
+    expect(await read(abandoned.id)).toBeNull();
+    expect(await read(live.id)).toMatchObject({ reference: live.reference });
+  });
+
   it("never removes a recorded NHS number, nor leaves none for a laboratory that needs one", async () => {
     const coordinator = await staff("coordinator");
     const withOne = await booked();

@@ -214,6 +214,7 @@ describe("the attendee list", () => {
       sampleId: null,
       sampleTakenAt: null,
       canCheckIn: true,
+      hasProfile: true,
     });
     // The newest of two consents, with its wording version.
     expect(active[1]).toMatchObject({
@@ -237,6 +238,7 @@ describe("the attendee list", () => {
       dateOfBirth: null,
       nhsNumber: null,
       consent: null,
+      hasProfile: false,
     });
     // Cancelled apart; expired and lapsed holds not at all; another event's booking not at all.
     expect(cancelled.map((row) => row.reference)).toEqual([bookings.cancelled.reference]);

@@ -102,7 +102,7 @@ describe("the dashboard", () => {
     expect(summary.today.map((row) => row.name)).toEqual(["Today's Clinic"]);
   });
 
-  it("gives event staff today's events and no other day's, drafts included", async () => {
+  it("gives event staff today's events and no other day's, nor the coming drafts' names", async () => {
     const { db } = database;
     const product = await insertProduct(db);
     const day = new Date("2026-07-20T08:00:00Z");

@@ -5,6 +5,7 @@ import { ErrorSummary, SubmitButton, TextArea, TextField } from "#app/components
 import { pageMeta } from "#app/components/meta";
 import { PersonalDetailsFields } from "#app/components/personal-details-fields";
 import { db } from "#app/db/client.server";
+import { datePartsOf } from "#app/domain/age";
 import { formatLongDate } from "#app/domain/date-labels";
 import { formValues, parseForm, type FieldErrors } from "#app/domain/forms";
 import { londonDate } from "#app/domain/london-time";
@@ -136,7 +137,7 @@ function ProfileDetails({ profile }: { profile: Profile }) {
 function EditProfile({ profile, result }: { profile: Profile; result?: ActionData }) {
   const navigation = useNavigation();
   const errors = result?.fieldErrors ?? {};
-  const [year = "", month = "", day = ""] = profile.dateOfBirth?.split("-") ?? [];
+  const born = datePartsOf(profile.dateOfBirth);
   const home = [
     profile.homeAddressLine1,
     profile.homeAddressLine2,
@@ -149,9 +150,9 @@ function EditProfile({ profile, result }: { profile: Profile; result?: ActionDat
     firstName: profile.firstName,
     lastName: profile.lastName,
     gender: profile.gender ?? "",
-    "dateOfBirth-day": day.replace(/^0/, ""),
-    "dateOfBirth-month": month.replace(/^0/, ""),
-    "dateOfBirth-year": year,
+    "dateOfBirth-day": born.day,
+    "dateOfBirth-month": born.month,
+    "dateOfBirth-year": born.year,
     ethnicity: profile.ethnicity ?? "",
     occupation: profile.occupation ?? "",
     phone: profile.phone,

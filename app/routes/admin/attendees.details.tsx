@@ -5,6 +5,7 @@ import { DateInput } from "#app/components/date-input";
 import { ErrorSummary, SubmitButton, TextField } from "#app/components/form";
 import { pageMeta } from "#app/components/meta";
 import { db } from "#app/db/client.server";
+import { datePartsOf } from "#app/domain/age";
 import { attendeeDetailsSchema } from "#app/domain/attendee-details";
 import { formatNhsNumber } from "#app/domain/attendees";
 import { formatLongDate } from "#app/domain/date-labels";
@@ -67,19 +68,14 @@ export const action = staffRoute(
         { errors: { [result.field]: result.message }, values },
         { status: 409, headers: NO_STORE },
       );
-    const back = new URLSearchParams({ done: "details", ref: result.reference });
+    const back = new URLSearchParams({
+      done: result.changed ? "details" : "details-unchanged",
+      ref: result.reference,
+    });
     // Without a fragment: the confirmation's `autofocus` brings his card into view (attendees.tsx).
     return redirect(`/admin/events/${params.eventId}/attendees?${back}`);
   },
 );
-
-/** "1968-04-12" as the three fields' values. */
-function dateParts(date: string | null) {
-  const match = date ? /^(\d{4})-(\d{2})-(\d{2})$/.exec(date) : null;
-  return match
-    ? { day: String(Number(match[3])), month: String(Number(match[2])), year: match[1] }
-    : {};
-}
 
 export default function AttendeeDetails({ loaderData, actionData }: Route.ComponentProps) {
   const { event, reference, name, dateOfBirth, nhsNumber, labNeedsNhsNumber } = loaderData;
@@ -115,13 +111,16 @@ export default function AttendeeDetails({ loaderData, actionData }: Route.Compon
                   month: typed["dateOfBirth-month"],
                   year: typed["dateOfBirth-year"],
                 }
-              : dateParts(dateOfBirth)
+              : datePartsOf(dateOfBirth)
           }
           error={errors.dateOfBirth}
+          autoFillOwnBirthday={false}
         />
         <TextField
           name="nhsNumber"
-          label={labNeedsNhsNumber ? "NHS number" : "NHS number (if he has it with him)"}
+          label={
+            labNeedsNhsNumber || nhsNumber ? "NHS number" : "NHS number (if he has it with him)"
+          }
           hint="10 digits, for example 943 476 5919"
           inputMode="numeric"
           autoComplete="off"

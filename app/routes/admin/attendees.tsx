@@ -48,6 +48,7 @@ const DONE_MESSAGES = {
   ...CHECK_IN_DONE_MESSAGES,
   "consent-link": "Consent link sent by e-mail.",
   details: "Date of birth and NHS number saved.",
+  "details-unchanged": "Nothing changed: those were already his details.",
 } as const;
 
 type DoneIntent = keyof typeof DONE_MESSAGES;
@@ -630,6 +631,7 @@ export default function Attendees({ loaderData, actionData }: Route.ComponentPro
               confirmation?.reference === row.reference &&
               (confirmation.intent === "consent-link" ||
                 confirmation.intent === "details" ||
+                confirmation.intent === "details-unchanged" ||
                 confirmationHolds(confirmation.intent, row.checkIn, confirmation.left))
                 ? confirmation.intent
                 : null;
@@ -687,7 +689,7 @@ export default function Attendees({ loaderData, actionData }: Route.ComponentPro
                     </dd>
                   </div>
                 </dl>
-                {canCorrectDetails && (
+                {canCorrectDetails && row.hasProfile && (
                   <p className="attendee__correct">
                     <Link to={`${base}/attendees/${row.bookingId}`}>
                       Correct date of birth or NHS number
@@ -695,18 +697,29 @@ export default function Attendees({ loaderData, actionData }: Route.ComponentPro
                     </Link>
                   </p>
                 )}
-                {doneIntent === "details" && <Confirmation message={DONE_MESSAGES.details} />}
+                {(doneIntent === "details" || doneIntent === "details-unchanged") && (
+                  <Confirmation
+                    message={
+                      doneIntent === "details" && row.checkIn === "sample_taken" && canExportLabCsv
+                        ? `${DONE_MESSAGES.details} His sample is already recorded: if the lab CSV has gone to the lab, download it again and send the new one.`
+                        : DONE_MESSAGES[doneIntent]
+                    }
+                  />
+                )}
                 <div className="attendee__checkin">
                   <CheckInStatus row={row} />
-                  {doneIntent && doneIntent !== "consent-link" && doneIntent !== "details" && (
-                    <Confirmation
-                      message={
-                        doneIntent === "undo"
-                          ? `Undone. Now: ${CHECK_IN_LABELS[row.checkIn].toLowerCase()}.`
-                          : CHECK_IN_DONE_MESSAGES[doneIntent]
-                      }
-                    />
-                  )}
+                  {doneIntent &&
+                    doneIntent !== "consent-link" &&
+                    doneIntent !== "details" &&
+                    doneIntent !== "details-unchanged" && (
+                      <Confirmation
+                        message={
+                          doneIntent === "undo"
+                            ? `Undone. Now: ${CHECK_IN_LABELS[row.checkIn].toLowerCase()}.`
+                            : CHECK_IN_DONE_MESSAGES[doneIntent]
+                        }
+                      />
+                    )}
                   {rowError?.field === "checkIn" && (
                     <p
                       className="field-error"
