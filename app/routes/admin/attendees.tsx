@@ -269,12 +269,15 @@ function CheckInControls({
   busy,
   error,
   typedSampleId,
+  canSendConsentLink,
 }: {
   row: AttendeeRow;
   formAction: string;
   busy: boolean;
   error?: ActionData;
   typedSampleId?: string;
+  /** The Consent column offers "E-mail the consent form" for him. */
+  canSendConsentLink: boolean;
 }) {
   const who = <span className="visually-hidden"> for {row.name}</span>;
   const sampleFieldName = errorKey("sampleId", row.reference);
@@ -314,8 +317,9 @@ function CheckInControls({
       {row.checkIn !== "sample_taken" && !row.consent && (
         // Consent comes before the needle; the service refuses a sample without it too.
         <p className="hint" id={fieldId(sampleFieldName)} tabIndex={-1}>
-          No consent is recorded, so no sample can be taken yet. E-mail him the consent form (under
-          Consent) to fill in on his phone, then record the sample.
+          No consent is recorded, so no sample can be taken yet.
+          {canSendConsentLink &&
+            " E-mail him the consent form (under Consent) to fill in on his phone, then record the sample."}
         </p>
       )}
       {row.checkIn !== "sample_taken" && row.consent && (
@@ -626,6 +630,13 @@ export default function Attendees({ loaderData, actionData }: Route.ComponentPro
         <ol className="attendee-list plain-list" aria-label="Bookings in time-slot order">
           {active.map((row) => {
             const rowError = failure && failedRow === row ? failure : undefined;
+            const canSendConsentLink =
+              consentLinkRefusal({
+                status: row.status,
+                checkIn: row.checkIn,
+                testDate: event.eventDate,
+                today,
+              }) === null;
             // What the address says was just done to this row, while it still holds.
             const doneIntent =
               confirmation?.reference === row.reference &&
@@ -659,14 +670,7 @@ export default function Attendees({ loaderData, actionData }: Route.ComponentPro
                     <dd>
                       <Consent
                         row={row}
-                        canSend={
-                          consentLinkRefusal({
-                            status: row.status,
-                            checkIn: row.checkIn,
-                            testDate: event.eventDate,
-                            today,
-                          }) === null
-                        }
+                        canSend={canSendConsentLink}
                         formAction={formAction}
                         busy={busy}
                         error={rowError?.field === "consentLink" ? rowError.message : undefined}
@@ -740,6 +744,7 @@ export default function Attendees({ loaderData, actionData }: Route.ComponentPro
                       busy={busy}
                       error={rowError}
                       typedSampleId={rowError?.sampleId}
+                      canSendConsentLink={canSendConsentLink}
                     />
                   )}
                 </div>
