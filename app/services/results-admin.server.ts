@@ -280,7 +280,6 @@ async function bookingPeople(db: Db, bookingIds: string[]) {
   return new Map(found.map((row) => [row.bookingId, row]));
 }
 
-
 /**
  * One import with its rows, for the clinician who uploaded it only (anyone else, or an id that
  * is not one: null, which the page answers 404). Each person shown is audited as results.view.
