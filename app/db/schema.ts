@@ -627,6 +627,12 @@ export const testResult = pgTable(
     importedBy: text("imported_by"),
     /** Set when a released result is changed; the patient is told and the audit log keeps the change. */
     correctedAt: timestamp("corrected_at", { withTimezone: true }),
+    /**
+     * Set when his date of birth changed after release and the flag suggested for his age now is
+     * not the one he was given (releasedFlagNeedsCheck); cleared when a clinician corrects the
+     * result or confirms the flag.
+     */
+    flagCheckSince: timestamp("flag_check_since", { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },

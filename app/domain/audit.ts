@@ -17,6 +17,7 @@ export const AUDIT_ACTIONS = {
   "result.view": "Viewed a result",
   "result.release": "Released a result",
   "result.correct": "Corrected a released result",
+  "result.flag-confirm": "Confirmed a released flag after his date of birth changed",
   "thresholds.update": "Changed the PSA thresholds",
   "enquiries.view": "Viewed enquiries",
   "enquiry.handled": "Marked an enquiry handled",

@@ -7,6 +7,7 @@ import {
   psaValueProblem,
   readThreshold,
   readThresholdForm,
+  releasedFlagNeedsCheck,
   suggestFlag,
   type ThresholdBand,
 } from "./psa-flag";
@@ -172,5 +173,71 @@ describe("readThresholdForm", () => {
         "threshold-b": "This threshold was not sent. Reload the page, then enter it again.",
       },
     });
+  });
+});
+
+describe("releasedFlagNeedsCheck (his date of birth changed after release)", () => {
+  it("asks when the suggestion moved away from the flag he was given", () => {
+    // 1.50 at 55 suggested green, and green was given; at 45 it suggests amber.
+    expect(
+      releasedFlagNeedsCheck({
+        given: "green",
+        suggestedBefore: "green",
+        suggestedNow: "amber",
+        alreadyAsked: false,
+      }),
+    ).toBe(true);
+    // Now in a band without a threshold: nothing agrees with green any more.
+    expect(
+      releasedFlagNeedsCheck({
+        given: "green",
+        suggestedBefore: "green",
+        suggestedNow: null,
+        alreadyAsked: false,
+      }),
+    ).toBe(true);
+  });
+
+  it("does not ask when the suggestion now agrees with the flag given", () => {
+    // The clinician had overruled a green suggestion with amber; his real age suggests amber.
+    expect(
+      releasedFlagNeedsCheck({
+        given: "amber",
+        suggestedBefore: "green",
+        suggestedNow: "amber",
+        alreadyAsked: false,
+      }),
+    ).toBe(false);
+    // A check asked for before is answered by the date changing back.
+    expect(
+      releasedFlagNeedsCheck({
+        given: "green",
+        suggestedBefore: "amber",
+        suggestedNow: "green",
+        alreadyAsked: true,
+      }),
+    ).toBe(false);
+  });
+
+  it("does not ask when the suggestion did not move: the clinician's own choice stands", () => {
+    expect(
+      releasedFlagNeedsCheck({
+        given: "red",
+        suggestedBefore: "amber",
+        suggestedNow: "amber",
+        alreadyAsked: false,
+      }),
+    ).toBe(false);
+  });
+
+  it("keeps a check already asked for while the flag given still disagrees", () => {
+    expect(
+      releasedFlagNeedsCheck({
+        given: "green",
+        suggestedBefore: "amber",
+        suggestedNow: "amber",
+        alreadyAsked: true,
+      }),
+    ).toBe(true);
   });
 });

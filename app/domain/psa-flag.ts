@@ -137,6 +137,27 @@ export function suggestFlag(
   return compareDecimals(value, band.thresholdNgMl) >= 0 ? "amber" : "green";
 }
 
+/**
+ * Whether a released result goes (or stays) on the clinicians' list to check again after his date
+ * of birth changed: the flag he was given was chosen beside the suggestion for his old age. Asked
+ * when the suggestion for his age moved and no longer agrees with the flag given; a check already
+ * asked for stays until a clinician answers it, unless the flag given agrees again.
+ */
+export function releasedFlagNeedsCheck({
+  given,
+  suggestedBefore,
+  suggestedNow,
+  alreadyAsked,
+}: {
+  given: ResultFlag | null;
+  suggestedBefore: ResultFlag | null;
+  suggestedNow: ResultFlag | null;
+  alreadyAsked: boolean;
+}): boolean {
+  if (given === suggestedNow) return false;
+  return alreadyAsked || suggestedBefore !== suggestedNow;
+}
+
 /** The thresholds page's field for a band. */
 export function thresholdFieldName(bandId: string) {
   return `threshold-${bandId}`;

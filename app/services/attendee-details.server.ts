@@ -9,6 +9,7 @@ import { assertCan, type StaffActor } from "#app/domain/permissions";
 import { openAttendeeEvent, type AttendeeEvent } from "./attendees.server";
 import { recordAudit } from "./audit.server";
 import { lockPerson } from "./booking/places.server";
+import { suggestFlagsAgainForBirthDate } from "./results-admin.server";
 
 /**
  * Staff correcting a booked man's date of birth and NHS number (`attendee:correct-details`: the
@@ -87,7 +88,7 @@ export type AttendeeDetailsResult =
 
 /**
  * Saves a corrected date of birth and NHS number under the person's lock (a booking reads his date
- * of birth under it). An NHS number is never removed here, nor left empty for a laboratory that
+ * of birth under it); a new date of birth gets his results' flags suggested again. An NHS number is never removed here, nor left empty for a laboratory that
  * needs one. Audited when something changed, naming which fields.
  */
 export async function correctAttendeeDetails(
@@ -125,6 +126,8 @@ export async function correctAttendeeDetails(
       .update(profile)
       .set({ dateOfBirth: details.dateOfBirth, nhsNumber: details.nhsNumber, updatedAt: now })
       .where(eq(profile.id, row.profileId));
+    if (dateOfBirthChanged)
+      await suggestFlagsAgainForBirthDate(tx, row.userId, details.dateOfBirth, now);
     await recordAudit(tx, actor, {
       action: "attendee.details.correct",
       subjectUserId: row.userId,

@@ -767,6 +767,7 @@ export async function eraseEndedRetainedResults(db: Db, now: Date): Promise<{ er
           psaValue: null,
           flag: null,
           suggestedFlag: null,
+          flagCheckSince: null,
           retestYears: null,
           comments: null,
           sampleDate: null,

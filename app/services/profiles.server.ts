@@ -3,6 +3,7 @@ import type { Db } from "#app/db/client.server";
 import { booking, event, profile, testResult, user } from "#app/db/schema";
 import { londonDate } from "#app/domain/london-time";
 import { lockPerson, takesPlaceWhere } from "./booking/places.server";
+import { suggestFlagsAgainForBirthDate } from "./results-admin.server";
 
 export type Profile = typeof profile.$inferSelect;
 
@@ -27,6 +28,7 @@ export type ProfileSaveResult = { ok: true } | { ok: false; fieldErrors: { dateO
  * Saves the editable fields (not the e-mail, not the NHS number) and keeps the account's name in
  * step. A date of birth is not removed while he has a place to come or a result not yet released:
  * it was checked when he booked, the laboratory's list reads it, and so does the result's import.
+ * A new date of birth gets his results' flags suggested again (suggestFlagsAgainForBirthDate).
  */
 export async function updateOwnProfile(
   db: Db,
@@ -61,12 +63,18 @@ export async function updateOwnProfile(
         .limit(1);
       if (needed) return { ok: false, fieldErrors: { dateOfBirth: DATE_OF_BIRTH_NEEDED } };
     }
-    const updated = await tx
+    const [before] = await tx
+      .select({ dateOfBirth: profile.dateOfBirth })
+      .from(profile)
+      .where(eq(profile.userId, userId))
+      .for("update");
+    if (!before) throw new Error("No profile for this account");
+    await tx
       .update(profile)
       .set({ ...update, updatedAt: new Date() })
-      .where(eq(profile.userId, userId))
-      .returning({ id: profile.id });
-    if (updated.length !== 1) throw new Error("No profile for this account");
+      .where(eq(profile.userId, userId));
+    if (update.dateOfBirth !== undefined && update.dateOfBirth !== before.dateOfBirth)
+      await suggestFlagsAgainForBirthDate(tx, userId, update.dateOfBirth, now);
     await tx
       .update(user)
       .set({ name: `${update.firstName} ${update.lastName}`, updatedAt: new Date() })

@@ -20,6 +20,7 @@ import { assertCan, type StaffActor } from "#app/domain/permissions";
 import {
   PSA_UNIT,
   readThresholdForm,
+  releasedFlagNeedsCheck,
   suggestFlag,
   type ResultFlag,
   type ThresholdBand,
@@ -125,17 +126,8 @@ export async function saveThresholds(
 /* Import                                                                                         */
 
 /** Looks up every booking the rows name, by reference or sample id, with what the checks need. */
-/**
- * The bookings an import's rows name. `lockForCommit` share-locks them until the import commits, so
- * that a sample undone at the same moment (which locks its booking to update it, and refuses once a
- * result exists) either finishes first, and its booking no longer matches, or waits and is refused:
- * a result never lands on a booking whose sample was just taken back.
- */
-async function lookupBookings(
-  db: Db,
-  rows: readonly RawImportRow[],
-  { lockForCommit = false }: { lockForCommit?: boolean } = {},
-) {
+/** Which bookings an import's rows name, by reference or sample id; undefined when none. */
+function namedBookings(rows: readonly RawImportRow[]) {
   const references = [
     ...new Set(
       rows
@@ -151,6 +143,39 @@ async function lookupBookings(
     references.length > 0 ? inArray(booking.reference, references) : undefined,
     sampleKeys.length > 0 ? inArray(sampleKeyOf, sampleKeys) : undefined,
   ].filter((condition) => condition !== undefined);
+  return conditions.length === 0 ? undefined : or(...conditions);
+}
+
+/**
+ * The profiles of the people an import's rows name, share-locked until the import commits: their
+ * dates of birth give the suggested flags. A date being changed at this moment is saved first, and
+ * read here after it (each statement reads what is committed); one changed later waits for this
+ * import, then suggests again for the results it wrote (suggestFlagsAgainForBirthDate).
+ */
+async function lockNamedProfiles(tx: Db, rows: readonly RawImportRow[]) {
+  const named = namedBookings(rows);
+  if (!named) return;
+  await tx
+    .select({ id: profile.id })
+    .from(profile)
+    .where(
+      inArray(profile.userId, tx.select({ userId: booking.userId }).from(booking).where(named)),
+    )
+    .for("share");
+}
+
+/**
+ * The bookings an import's rows name. `lockForCommit` share-locks them until the import commits, so
+ * that a sample undone at the same moment (which locks its booking to update it, and refuses once a
+ * result exists) either finishes first, and its booking no longer matches, or waits and is refused:
+ * a result never lands on a booking whose sample was just taken back.
+ */
+async function lookupBookings(
+  db: Db,
+  rows: readonly RawImportRow[],
+  { lockForCommit = false }: { lockForCommit?: boolean } = {},
+) {
+  const named = namedBookings(rows);
   const select = () =>
     db
       .select({
@@ -169,13 +194,12 @@ async function lookupBookings(
       .innerJoin(event, eq(event.id, booking.eventId))
       .leftJoin(profile, eq(profile.userId, booking.userId))
       .leftJoin(testResult, eq(testResult.bookingId, booking.id))
-      .where(or(...conditions));
-  const found =
-    conditions.length === 0
-      ? []
-      : lockForCommit
-        ? await select().for("share", { of: booking })
-        : await select();
+      .where(named);
+  const found = !named
+    ? []
+    : lockForCommit
+      ? await select().for("share", { of: booking })
+      : await select();
   const byReference = new Map<string, BookingCandidate>();
   const bySampleId = new Map<string, BookingCandidate[]>();
   const userOf = new Map<string, string>();
@@ -390,6 +414,7 @@ export async function commitImport(
         sampleDate,
       }),
     );
+    await lockNamedProfiles(tx, raw);
     const [{ lookup, userOf }, bands] = await Promise.all([
       lookupBookings(tx, raw, { lockForCommit: true }),
       listThresholds(tx),
@@ -458,7 +483,8 @@ export async function commitImport(
 /* ---------------------------------------------------------------------------------------------- */
 /* Lists                                                                                          */
 
-export type ResultListFilter = "awaiting" | "released";
+/** Awaiting release; released, newest first; released results whose flag is to be checked again. */
+export type ResultListFilter = "awaiting" | "released" | "to-check";
 
 export interface ResultListItem {
   id: string;
@@ -473,10 +499,12 @@ export interface ResultListItem {
   importedAt: Date | null;
   releasedAt: Date | null;
   correctedAt: Date | null;
+  flagCheckSince: Date | null;
 }
 
 /**
- * Results awaiting release (imported, not released), oldest first, or the most recently released.
+ * Results awaiting release (imported, not released), oldest first; the most recently released; or
+ * the released ones whose flag is to be checked again, longest waiting first.
  * One results.view audit row per person shown.
  */
 export async function listResults(
@@ -486,14 +514,17 @@ export async function listResults(
   limit = 200,
 ): Promise<ResultListItem[]> {
   assertCan(staff, "result:read");
-  const where =
-    filter === "awaiting"
-      ? and(isNull(testResult.releasedAt), isNotNull(testResult.psaValue))
-      : isNotNull(testResult.releasedAt);
-  const order =
-    filter === "awaiting"
-      ? [asc(event.eventDate), asc(booking.reference)]
-      : [desc(testResult.releasedAt)];
+  const { where, order } = {
+    awaiting: {
+      where: and(isNull(testResult.releasedAt), isNotNull(testResult.psaValue)),
+      order: [asc(event.eventDate), asc(booking.reference)],
+    },
+    released: { where: isNotNull(testResult.releasedAt), order: [desc(testResult.releasedAt)] },
+    "to-check": {
+      where: and(isNotNull(testResult.releasedAt), isNotNull(testResult.flagCheckSince)),
+      order: [asc(testResult.flagCheckSince), asc(booking.reference)],
+    },
+  }[filter];
   const found = await db
     .select({
       id: testResult.id,
@@ -511,6 +542,7 @@ export async function listResults(
       importedAt: testResult.importedAt,
       releasedAt: testResult.releasedAt,
       correctedAt: testResult.correctedAt,
+      flagCheckSince: testResult.flagCheckSince,
     })
     .from(testResult)
     .innerJoin(booking, eq(booking.id, testResult.bookingId))
@@ -553,6 +585,8 @@ export interface ResultDetail {
   releasedAt: Date | null;
   releasedByName: string | null;
   correctedAt: Date | null;
+  /** Since when a clinician is asked to check the released flag (his date of birth changed). */
+  flagCheckSince: Date | null;
   /** The version: changed by every write (import, release, correction). */
   updatedAt: Date;
   reference: string;
@@ -631,6 +665,7 @@ export async function viewResult(
     releasedAt: result.releasedAt,
     releasedByName,
     correctedAt: result.correctedAt,
+    flagCheckSince: result.flagCheckSince,
     updatedAt: result.updatedAt,
     reference: found.reference,
     sampleId: found.sampleId,
@@ -790,6 +825,8 @@ export async function correctResult(
         ...next,
         suggestedFlag,
         correctedAt: now,
+        // A correction answers a check asked for after his date of birth changed.
+        flagCheckSince: null,
         updatedAt: nextUpdatedAt(result.updatedAt, now),
       })
       .where(eq(testResult.id, resultId));
@@ -803,6 +840,94 @@ export async function correctResult(
     await enqueueEmail(tx, { to: found.email, ...resultEmail("updated", found.firstName) });
     return { ok: true, changed };
   });
+}
+
+export type ConfirmFlagResult =
+  { ok: true } | { ok: false; reason: "not-found" | "not-asked" | "changed" };
+
+/**
+ * A clinician answers the check asked for after his date of birth changed: the flag he was given
+ * stands. Nothing the patient sees changes and he is not e-mailed; the audit row
+ * (result.flag-confirm) records who decided. Refused ("changed") unless the result is still the
+ * version the clinician opened.
+ */
+export async function confirmReleasedFlag(
+  db: Db,
+  staff: StaffActor,
+  resultId: string,
+  seen: string,
+  now = new Date(),
+): Promise<ConfirmFlagResult> {
+  return db.transaction(async (tx): Promise<ConfirmFlagResult> => {
+    assertCan(staff, "result:correct");
+    if (!isUuid(resultId)) return { ok: false, reason: "not-found" };
+    const found = await lockAndLoadResult(tx, resultId);
+    if (!found) return { ok: false, reason: "not-found" };
+    const { result } = found;
+    if (!isSeenVersion(result.updatedAt, seen)) return { ok: false, reason: "changed" };
+    if (!result.releasedAt || !result.flagCheckSince) return { ok: false, reason: "not-asked" };
+    await tx
+      .update(testResult)
+      .set({ flagCheckSince: null, updatedAt: nextUpdatedAt(result.updatedAt, now) })
+      .where(eq(testResult.id, resultId));
+    await recordAudit(tx, staff, {
+      action: "result.flag-confirm",
+      subjectUserId: found.userId,
+      entityType: "test_result",
+      entityId: resultId,
+    });
+    return { ok: true };
+  });
+}
+
+/**
+ * His date of birth has changed (he corrected it, or staff did): each of his results with a value
+ * gets the flag suggested for his age on its sample's day again, and moves to a new version where
+ * it changed, so a release or correction opened against the old one is refused. A released result
+ * whose flag no longer agrees is marked for a clinician to check (`flagCheckSince`); the patient's
+ * result is not changed. Run inside the transaction that changed the date, after it. Gives how
+ * many released results are marked.
+ */
+export async function suggestFlagsAgainForBirthDate(
+  tx: Db,
+  userId: string,
+  dateOfBirth: string | null,
+  now = new Date(),
+): Promise<{ toCheck: number }> {
+  const results = await tx
+    .select({ result: testResult, eventDate: event.eventDate })
+    .from(testResult)
+    .innerJoin(booking, eq(booking.id, testResult.bookingId))
+    .innerJoin(event, eq(event.id, booking.eventId))
+    .where(and(eq(booking.userId, userId), isNotNull(testResult.psaValue)))
+    .for("update", { of: testResult });
+  if (results.length === 0) return { toCheck: 0 };
+  const bands = await listThresholds(tx);
+  let toCheck = 0;
+  for (const { result, eventDate } of results) {
+    const age = dateOfBirth ? ageOn(dateOfBirth, result.sampleDate ?? eventDate) : null;
+    const suggestedFlag = suggestFlag(result.psaValue!, age, bands);
+    const checkAsked = result.flagCheckSince !== null;
+    const check =
+      result.releasedAt !== null &&
+      releasedFlagNeedsCheck({
+        given: result.flag,
+        suggestedBefore: result.suggestedFlag,
+        suggestedNow: suggestedFlag,
+        alreadyAsked: checkAsked,
+      });
+    if (check) toCheck++;
+    if (suggestedFlag === result.suggestedFlag && check === checkAsked) continue;
+    await tx
+      .update(testResult)
+      .set({
+        suggestedFlag,
+        flagCheckSince: check ? (result.flagCheckSince ?? now) : null,
+        updatedAt: nextUpdatedAt(result.updatedAt, now),
+      })
+      .where(eq(testResult.id, result.id));
+  }
+  return { toCheck };
 }
 
 /* ---------------------------------------------------------------------------------------------- */

@@ -3,35 +3,24 @@ import { describe, expect, it } from "vitest";
 import { profile } from "#app/db/schema";
 import {
   DATE_OF_BIRTH_NEEDED,
-  findProfileForUser,
   updateOwnProfile,
   type ProfileUpdate,
 } from "#app/services/profiles.server";
 import { testDatabaseForThisFile } from "#tests/support/database";
-import { insertBooking, insertFreeEvent, insertPatient } from "#tests/support/fixtures";
+import {
+  insertBooking,
+  insertFreeEvent,
+  insertPatient,
+  portalEditOf,
+} from "#tests/support/fixtures";
 import { insertResult, insertSampledBooking } from "#tests/support/fixtures/results";
 
 /** The portal's edit form, through the service every way in shares. */
 
 const database = testDatabaseForThisFile();
 
-/** What the edit form sends for this profile, with `changes`. */
-async function editOf(userId: string, changes: Partial<ProfileUpdate>): Promise<ProfileUpdate> {
-  const row = (await findProfileForUser(database.db, userId))!;
-  const notEditable = new Set([
-    "id",
-    "userId",
-    "reference",
-    "email",
-    "nhsNumber",
-    "createdAt",
-    "updatedAt",
-  ]);
-  const editable = Object.fromEntries(
-    Object.entries(row).filter(([name]) => !notEditable.has(name)),
-  ) as ProfileUpdate;
-  return { ...editable, ...changes };
-}
+const editOf = (userId: string, changes: Partial<ProfileUpdate>) =>
+  portalEditOf(database.db, userId, changes);
 
 const dateOfBirthOf = async (userId: string) =>
   (await database.db.select().from(profile).where(eq(profile.userId, userId)))[0]!.dateOfBirth;

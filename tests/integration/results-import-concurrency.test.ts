@@ -1,8 +1,12 @@
 import { eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "#app/db/client.server";
-import { booking, testResult } from "#app/db/schema";
-import { commitImport, createImport } from "#app/services/results-admin.server";
+import { booking, profile, testResult } from "#app/db/schema";
+import {
+  commitImport,
+  createImport,
+  suggestFlagsAgainForBirthDate,
+} from "#app/services/results-admin.server";
 import { racingPostgresForThisFile } from "#tests/support/database";
 import {
   insertBooking,
@@ -10,6 +14,7 @@ import {
   insertPatient,
   insertStaff,
 } from "#tests/support/fixtures";
+import { insertSampledBooking } from "#tests/support/fixtures/results";
 
 /**
  * A sample undone on the check-in page while a clinician commits the lab's file that names it, on
@@ -89,6 +94,65 @@ describe.skipIf(!onPostgres)(
       expect(
         await db.select().from(testResult).where(eq(testResult.bookingId, sampled.id)),
       ).toEqual([]);
+    });
+
+    // D-181: the suggestion is read against his date of birth, which may change at that moment.
+    it("suggests the flag for a date of birth corrected while the file is committed", async () => {
+      const ev = await insertFreeEvent(db, { eventDate: "2026-06-10" });
+      const clinician = (await insertStaff(db, ["clinician"], { clientAddress: "203.0.113.7" }))
+        .actor;
+      // 55 on the event's day as typed (1.50 is below the 50s' 2.00: green); really 45 (the
+      // 40s' threshold is 1.00: amber).
+      const patient = await insertPatient(db, { dateOfBirth: "1971-01-15" });
+      const sampled = await insertSampledBooking(db, {
+        eventId: ev.id,
+        userId: patient.id,
+        eventDate: ev.eventDate,
+      });
+      const created = await createImport(
+        db,
+        clinician,
+        {
+          filename: "lab.csv",
+          text: `reference,sample id,psa,unit,sample date\r\n${sampled.reference},,1.50,ng/ml,\r\n`,
+        },
+        NOW,
+      );
+      if (!created.ok) throw new Error(created.error);
+
+      // The correction, as the services make it: the date saved and his results (none yet)
+      // suggested again, then held open while the import is committed.
+      let letCorrectionFinish!: () => void;
+      const correctionMayFinish = new Promise<void>((resolve) => (letCorrectionFinish = resolve));
+      let corrected!: () => void;
+      const correctionSaved = new Promise<void>((resolve) => (corrected = resolve));
+      const correction = db.transaction(async (tx) => {
+        await tx
+          .update(profile)
+          .set({ dateOfBirth: "1981-01-15" })
+          .where(eq(profile.userId, patient.id));
+        expect(await suggestFlagsAgainForBirthDate(tx, patient.id, "1981-01-15", NOW)).toEqual({
+          toCheck: 0,
+        });
+        corrected();
+        await correctionMayFinish;
+      });
+      await correctionSaved;
+
+      const commit = commitImport(db, clinician, created.id, NOW);
+      const settledEarly = await Promise.race([
+        commit.then(() => true),
+        new Promise<false>((resolve) => setTimeout(() => resolve(false), 500)),
+      ]);
+      letCorrectionFinish();
+      await correction;
+      expect(settledEarly).toBe(false);
+      expect(await commit).toMatchObject({ status: "committed", imported: 1 });
+      const [stored] = await db
+        .select()
+        .from(testResult)
+        .where(eq(testResult.bookingId, sampled.id));
+      expect(stored).toMatchObject({ psaValue: "1.50", suggestedFlag: "amber" });
     });
   },
 );

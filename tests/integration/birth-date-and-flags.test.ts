@@ -1,0 +1,250 @@
+import { eq } from "drizzle-orm";
+import { beforeAll, describe, expect, it } from "vitest";
+import { outboxEmail, testResult } from "#app/db/schema";
+import { PermissionDenied } from "#app/domain/permissions";
+import { correctAttendeeDetails } from "#app/services/attendee-details.server";
+import { listAppointmentsAndResults } from "#app/services/booking/appointments.server";
+import { updateOwnProfile } from "#app/services/profiles.server";
+import {
+  commitImport,
+  confirmReleasedFlag,
+  correctResult,
+  createImport,
+  listResults,
+  releaseResult,
+  viewResult,
+} from "#app/services/results-admin.server";
+import { testDatabaseForThisFile } from "#tests/support/database";
+import {
+  auditRows,
+  insertFreeEvent,
+  insertPatient,
+  insertStaff,
+  portalEditOf,
+  type StaffMember,
+} from "#tests/support/fixtures";
+import { insertSampledBooking } from "#tests/support/fixtures/results";
+
+/**
+ * A man's date of birth changes after his result came in: the flag suggested for his age is worked
+ * out again, and a released flag that no longer agrees goes to the clinicians to check. The seeded
+ * thresholds (migration 0006): 1.00 ng/ml from 40 to 49, 2.00 from 50 to 59.
+ */
+
+const database = testDatabaseForThisFile();
+
+const EVENT_DATE = "2026-06-10";
+const NOW = new Date("2026-06-20T09:00:00Z");
+const LATER = new Date("2026-06-21T09:00:00Z");
+/** 55 on the event's day: 1.50 is below his band's 2.00, so green is suggested. */
+const BORN_AT_55 = "1971-01-15";
+/** 45 on the event's day: 1.50 is at or above his band's 1.00, so amber is suggested. */
+const BORN_AT_45 = "1981-01-15";
+
+let clinician: StaffMember["actor"];
+let coordinator: StaffMember["actor"];
+let eventId: string;
+beforeAll(async () => {
+  const { db } = database;
+  eventId = (await insertFreeEvent(db, { eventDate: EVENT_DATE })).id;
+  clinician = (await insertStaff(db, ["clinician"])).actor;
+  coordinator = (await insertStaff(db, ["coordinator"])).actor;
+});
+
+/** A sampled booking whose PSA came in through the laboratory's file; released when told. */
+async function resultFor(
+  psa: string,
+  dateOfBirth: string,
+  release?: { flag: "green" | "amber" | "red"; retestYears: number | null },
+) {
+  const { db } = database;
+  const man = await insertPatient(db, { dateOfBirth });
+  const place = await insertSampledBooking(db, {
+    eventId,
+    userId: man.id,
+    eventDate: EVENT_DATE,
+  });
+  const text = `reference,sample id,psa,unit,sample date\r\n${place.reference},,${psa},ng/ml,\r\n`;
+  const created = await createImport(db, clinician, { filename: "lab.csv", text }, NOW);
+  if (!created.ok) throw new Error(`import refused: ${created.error}`);
+  expect(await commitImport(db, clinician, created.id, NOW)).toMatchObject({ imported: 1 });
+  const resultId = (await stored(place.id)).id;
+  if (release) {
+    const released = await releaseResult(
+      db,
+      clinician,
+      resultId,
+      { ...release, comments: null, seen: await seenOf(place.id) },
+      NOW,
+    );
+    expect(released).toEqual({ ok: true });
+  }
+  return { man, place, resultId };
+}
+
+async function stored(bookingId: string) {
+  const [row] = await database.db
+    .select()
+    .from(testResult)
+    .where(eq(testResult.bookingId, bookingId));
+  return row!;
+}
+
+async function seenOf(bookingId: string) {
+  return (await stored(bookingId)).updatedAt.toISOString();
+}
+
+/** His own correction on the portal's form: everything as it is but the date. */
+async function correctsHisOwnDate(userId: string, dateOfBirth: string) {
+  const edit = await portalEditOf(database.db, userId, { dateOfBirth });
+  return updateOwnProfile(database.db, userId, edit, LATER);
+}
+
+const mailTo = (email: string) =>
+  database.db.select().from(outboxEmail).where(eq(outboxEmail.to, email));
+
+describe("a date of birth corrected before release", () => {
+  it("gets the result the suggestion for his real age, and a release opened before is refused", async () => {
+    const { man, place, resultId } = await resultFor("1.50", BORN_AT_55);
+    expect(await stored(place.id)).toMatchObject({ suggestedFlag: "green" });
+    const openedAt = await seenOf(place.id);
+
+    expect(await correctsHisOwnDate(man.id, BORN_AT_45)).toEqual({ ok: true });
+
+    expect(await stored(place.id)).toMatchObject({
+      suggestedFlag: "amber",
+      flagCheckSince: null,
+      releasedAt: null,
+    });
+    const release = await releaseResult(
+      database.db,
+      clinician,
+      resultId,
+      { flag: "green", retestYears: 2, comments: null, seen: openedAt },
+      LATER,
+    );
+    expect(release).toEqual({ ok: false, reason: "changed" });
+    expect(await stored(place.id)).toMatchObject({ flag: null, releasedAt: null });
+  });
+
+  it("leaves a result alone when the new date moves no suggestion", async () => {
+    // 0.50 is below both bands' thresholds: green at 55 and at 45.
+    const { man, place } = await resultFor("0.50", BORN_AT_55);
+    const before = await stored(place.id);
+    expect(before.suggestedFlag).toBe("green");
+
+    expect(await correctsHisOwnDate(man.id, BORN_AT_45)).toEqual({ ok: true });
+
+    expect(await stored(place.id)).toEqual(before);
+  });
+});
+
+describe("a date of birth corrected after release", () => {
+  it("puts a released flag that no longer agrees on the clinicians' list; his result is unchanged", async () => {
+    const { db } = database;
+    const { man, place, resultId } = await resultFor("1.50", BORN_AT_55, {
+      flag: "green",
+      retestYears: 2,
+    });
+    const mailsBefore = (await mailTo(man.email)).length;
+
+    const saved = await correctAttendeeDetails(db, coordinator, {
+      eventId,
+      bookingId: place.id,
+      details: { dateOfBirth: BORN_AT_45, nhsNumber: man.nhsNumber },
+      now: LATER,
+    });
+    expect(saved).toMatchObject({ outcome: "saved", changed: true });
+
+    const after = await stored(place.id);
+    expect(after).toMatchObject({
+      suggestedFlag: "amber",
+      flag: "green",
+      retestYears: 2,
+      releasedAt: NOW,
+      correctedAt: null,
+    });
+    expect(after.flagCheckSince).toEqual(LATER);
+    expect((await listResults(db, clinician, "to-check")).map((row) => row.id)).toContain(resultId);
+    // He still reads what the clinician released, and is told nothing new.
+    const [shown] = await listAppointmentsAndResults(db, man.id, LATER);
+    expect(shown?.result).toMatchObject({ flag: "green" });
+    expect(await mailTo(man.email)).toHaveLength(mailsBefore);
+  });
+
+  it("is answered by a clinician confirming the flag: audited, off the list, nothing e-mailed", async () => {
+    const { db } = database;
+    const { man, place, resultId } = await resultFor("1.50", BORN_AT_55, {
+      flag: "green",
+      retestYears: 2,
+    });
+    const openedBefore = await seenOf(place.id);
+    expect(await correctsHisOwnDate(man.id, BORN_AT_45)).toEqual({ ok: true });
+    expect((await stored(place.id)).flagCheckSince).toEqual(LATER);
+    const mailsBefore = (await mailTo(man.email)).length;
+
+    await expect(
+      confirmReleasedFlag(db, coordinator, resultId, await seenOf(place.id), LATER),
+    ).rejects.toBeInstanceOf(PermissionDenied);
+    // A page opened before his date changed did not show the question.
+    expect(await confirmReleasedFlag(db, clinician, resultId, openedBefore, LATER)).toEqual({
+      ok: false,
+      reason: "changed",
+    });
+    expect(
+      await confirmReleasedFlag(db, clinician, resultId, await seenOf(place.id), LATER),
+    ).toEqual({ ok: true });
+
+    expect(await stored(place.id)).toMatchObject({
+      flagCheckSince: null,
+      flag: "green",
+      suggestedFlag: "amber",
+    });
+    expect((await listResults(db, clinician, "to-check")).map((row) => row.id)).not.toContain(
+      resultId,
+    );
+    expect(
+      await auditRows(db, { action: "result.flag-confirm", entityId: resultId }),
+    ).toMatchObject([{ actorUserId: clinician.id, subjectUserId: man.id }]);
+    expect(await mailTo(man.email)).toHaveLength(mailsBefore);
+    expect(
+      await confirmReleasedFlag(db, clinician, resultId, await seenOf(place.id), LATER),
+    ).toEqual({ ok: false, reason: "not-asked" });
+  });
+
+  it("is answered by a correction of the result", async () => {
+    const { db } = database;
+    const { man, place, resultId } = await resultFor("1.50", BORN_AT_55, {
+      flag: "green",
+      retestYears: 2,
+    });
+    expect(await correctsHisOwnDate(man.id, BORN_AT_45)).toEqual({ ok: true });
+    const corrected = await correctResult(
+      db,
+      clinician,
+      resultId,
+      {
+        psaValue: "1.50",
+        flag: "amber",
+        retestYears: null,
+        comments: null,
+        reason: "flag-reviewed",
+        seen: await seenOf(place.id),
+      },
+      LATER,
+    );
+    expect(corrected).toEqual({ ok: true, changed: ["flag", "retestYears"] });
+    expect(await stored(place.id)).toMatchObject({ flagCheckSince: null, flag: "amber" });
+    expect((await viewResult(db, clinician, resultId))!.flagCheckSince).toBeNull();
+  });
+
+  it("is not asked when the suggestion for his age now is the flag he was given", async () => {
+    // At 55 the clinician gave amber over a green suggestion; at 45 amber is what is suggested.
+    const { man, place } = await resultFor("1.50", BORN_AT_55, {
+      flag: "amber",
+      retestYears: null,
+    });
+    expect(await correctsHisOwnDate(man.id, BORN_AT_45)).toEqual({ ok: true });
+    expect(await stored(place.id)).toMatchObject({ suggestedFlag: "amber", flagCheckSince: null });
+  });
+});
