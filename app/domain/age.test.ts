@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { ageOn, birthdayOf, isEligibleAge, readDateOfBirth, registerFrom } from "./age";
+import {
+  ageAtSample,
+  ageOn,
+  birthdayOf,
+  isEligibleAge,
+  readDateOfBirth,
+  registerFrom,
+} from "./age";
 
 describe("ageOn", () => {
   it("counts a birthday on the day itself", () => {
@@ -20,6 +27,15 @@ describe("ageOn", () => {
     expect(ageOn("1986-02-28", "2026-02-28")).toBe(40);
     expect(ageOn("1984-02-29", "2023-02-28")).toBe(38);
     expect(ageOn("1984-02-29", "2023-03-01")).toBe(39);
+  });
+});
+
+describe("ageAtSample", () => {
+  it("counts to the sample date, or to the event's day without one", () => {
+    // His 50th birthday falls between the event and the laboratory's sample date.
+    expect(ageAtSample("1976-06-15", "2026-06-20", "2026-06-10")).toBe(50);
+    expect(ageAtSample("1976-06-15", null, "2026-06-10")).toBe(49);
+    expect(ageAtSample(null, "2026-06-20", "2026-06-10")).toBeNull();
   });
 });
 

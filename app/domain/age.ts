@@ -9,6 +9,18 @@ export const AGE_MESSAGES = {
 } as const;
 
 /**
+ * His age when his sample was taken: on the laboratory's sample date, or the event's day when it
+ * gave none. Null without a date of birth.
+ */
+export function ageAtSample(
+  dateOfBirth: string | null,
+  sampleDate: string | null,
+  eventDate: string,
+): number | null {
+  return dateOfBirth ? ageOn(dateOfBirth, sampleDate ?? eventDate) : null;
+}
+
+/**
  * Whole years between a date of birth and a day, both "yyyy-MM-dd". A birthday counts on the day
  * itself. Someone born on 29 February has their birthday on 1 March in other years (as in UK law).
  */

@@ -177,67 +177,28 @@ describe("readThresholdForm", () => {
 });
 
 describe("releasedFlagNeedsCheck (his date of birth changed after release)", () => {
-  it("asks when the suggestion moved away from the flag he was given", () => {
-    // 1.50 at 55 suggested green, and green was given; at 45 it suggests amber.
-    expect(
-      releasedFlagNeedsCheck({
-        given: "green",
-        suggestedBefore: "green",
-        suggestedNow: "amber",
-        alreadyAsked: false,
-      }),
-    ).toBe(true);
-    // Now in a band without a threshold: nothing agrees with green any more.
-    expect(
-      releasedFlagNeedsCheck({
-        given: "green",
-        suggestedBefore: "green",
-        suggestedNow: null,
-        alreadyAsked: false,
-      }),
-    ).toBe(true);
+  const check = (ageBefore: number | null, ageNow: number | null, alreadyAsked = false) =>
+    releasedFlagNeedsCheck({ ageBefore, ageNow, bands: BANDS, alreadyAsked });
+
+  it("asks when he is now in another age band, whatever the flags say", () => {
+    expect(check(55, 45)).toBe(true);
+    expect(check(49, 50)).toBe(true);
+    // Both bands without a threshold: the clinician judged a man of 65, not of 75.
+    expect(check(65, 75)).toBe(true);
+    // Judged with no age at all.
+    expect(check(null, 45)).toBe(true);
   });
 
-  it("does not ask when the suggestion now agrees with the flag given", () => {
-    // The clinician had overruled a green suggestion with amber; his real age suggests amber.
-    expect(
-      releasedFlagNeedsCheck({
-        given: "amber",
-        suggestedBefore: "green",
-        suggestedNow: "amber",
-        alreadyAsked: false,
-      }),
-    ).toBe(false);
-    // A check asked for before is answered by the date changing back.
-    expect(
-      releasedFlagNeedsCheck({
-        given: "green",
-        suggestedBefore: "amber",
-        suggestedNow: "green",
-        alreadyAsked: true,
-      }),
-    ).toBe(false);
+  it("does not ask within one band, nor when his age is now unknown", () => {
+    expect(check(50, 59)).toBe(false);
+    expect(check(45, 45)).toBe(false);
+    expect(check(55, null)).toBe(false);
+    // Below every band before and after.
+    expect(check(35, 38)).toBe(false);
   });
 
-  it("does not ask when the suggestion did not move: the clinician's own choice stands", () => {
-    expect(
-      releasedFlagNeedsCheck({
-        given: "red",
-        suggestedBefore: "amber",
-        suggestedNow: "amber",
-        alreadyAsked: false,
-      }),
-    ).toBe(false);
-  });
-
-  it("keeps a check already asked for while the flag given still disagrees", () => {
-    expect(
-      releasedFlagNeedsCheck({
-        given: "green",
-        suggestedBefore: "amber",
-        suggestedNow: "amber",
-        alreadyAsked: true,
-      }),
-    ).toBe(true);
+  it("keeps a check once asked, even when the date goes back", () => {
+    expect(check(45, 55, true)).toBe(true);
+    expect(check(55, null, true)).toBe(true);
   });
 });

@@ -138,24 +138,26 @@ export function suggestFlag(
 }
 
 /**
- * Whether a released result goes (or stays) on the clinicians' list to check again after his date
- * of birth changed: the flag he was given was chosen beside the suggestion for his old age. Asked
- * when the suggestion for his age moved and no longer agrees with the flag given; a check already
- * asked for stays until a clinician answers it, unless the flag given agrees again.
+ * Whether a released result goes on the clinicians' list to check again after his date of birth
+ * changed: the flag he was given was decided for a man in another age band than he now is (or of
+ * no known age). Not when his date of birth is now unknown: there is nothing to check it against.
+ * Once asked, only a clinician's answer takes it off the list, whatever the date does next.
  */
 export function releasedFlagNeedsCheck({
-  given,
-  suggestedBefore,
-  suggestedNow,
+  ageBefore,
+  ageNow,
+  bands,
   alreadyAsked,
 }: {
-  given: ResultFlag | null;
-  suggestedBefore: ResultFlag | null;
-  suggestedNow: ResultFlag | null;
+  ageBefore: number | null;
+  ageNow: number | null;
+  bands: readonly ThresholdBand[];
   alreadyAsked: boolean;
 }): boolean {
-  if (given === suggestedNow) return false;
-  return alreadyAsked || suggestedBefore !== suggestedNow;
+  if (alreadyAsked) return true;
+  if (ageNow === null) return false;
+  const bandBefore = ageBefore === null ? null : bandForAge(ageBefore, bands);
+  return bandBefore !== bandForAge(ageNow, bands);
 }
 
 /** The thresholds page's field for a band. */

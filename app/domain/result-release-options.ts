@@ -28,6 +28,14 @@ export const RELEASE_MESSAGES = {
     "No sample is recorded for this booking at check-in, so this result cannot be released. Check it is the right person, and ask the coordinator to record the sample.",
 } as const;
 
+/** The check asked for when his date of birth changed after release (confirmReleasedFlag). */
+export const FLAG_CHECK_MESSAGES = {
+  changed:
+    "This result changed after you opened it. It is shown below as it is now: look at the flag again before you confirm it.",
+  notAsked:
+    "This flag is no longer waiting to be checked: another clinician has confirmed or corrected it.",
+} as const;
+
 export const RELEASE_FIELD_ORDER = ["flag", "retestYears", "comments"] as const;
 export const CORRECTION_FIELD_ORDER = [
   "psaValue",

@@ -100,6 +100,11 @@ export const correctionSchema = z
 
 export type ResultCorrection = z.output<typeof correctionSchema>;
 
+/** "The flag stands": only the version the page showed. */
+export const confirmFlagSchema = z
+  .object({ seen: decision.seen })
+  .transform((value) => ({ seen: value.seen ?? "" }));
+
 export interface ResultFields {
   psaValue: string | null;
   flag: (typeof RESULT_FLAGS)[number] | null;

@@ -88,8 +88,9 @@ export type AttendeeDetailsResult =
 
 /**
  * Saves a corrected date of birth and NHS number under the person's lock (a booking reads his date
- * of birth under it); a new date of birth gets his results' flags suggested again. An NHS number is never removed here, nor left empty for a laboratory that
- * needs one. Audited when something changed, naming which fields.
+ * of birth under it). A new date of birth gets his results' flags suggested again. An NHS number
+ * is never removed here, nor left empty for a laboratory that needs one. Audited when something
+ * changed, naming which fields.
  */
 export async function correctAttendeeDetails(
   db: Db,
@@ -127,7 +128,12 @@ export async function correctAttendeeDetails(
       .set({ dateOfBirth: details.dateOfBirth, nhsNumber: details.nhsNumber, updatedAt: now })
       .where(eq(profile.id, row.profileId));
     if (dateOfBirthChanged)
-      await suggestFlagsAgainForBirthDate(tx, row.userId, details.dateOfBirth, now);
+      await suggestFlagsAgainForBirthDate(
+        tx,
+        row.userId,
+        { from: row.dateOfBirth, to: details.dateOfBirth },
+        now,
+      );
     await recordAudit(tx, actor, {
       action: "attendee.details.correct",
       subjectUserId: row.userId,

@@ -1,9 +1,10 @@
-import { and, asc, count, eq, gte, isNotNull, isNull, ne, sql } from "drizzle-orm";
+import { and, asc, count, eq, gte, isNull, ne, sql } from "drizzle-orm";
 import { can, type StaffActor } from "#app/domain/permissions";
 import type { Db } from "#app/db/client.server";
 import { enquiry, event, testResult } from "#app/db/schema";
 import { londonDate } from "#app/domain/london-time";
 import { placesTakenByEvent } from "./booking/places.server";
+import { RESULTS_LISTED } from "./results-admin.server";
 
 export interface DashboardEvent {
   id: string;
@@ -27,7 +28,7 @@ export async function dashboardSummary(db: Db, actor: Pick<StaffActor, "roles">,
     ? gte(event.eventDate, today)
     : eq(event.eventDate, today);
   const places = placesTakenByEvent(db, now);
-  const [events, [awaiting], [enquiries]] = await Promise.all([
+  const [events, [awaiting], [toCheck], [enquiries]] = await Promise.all([
     db
       .select({
         id: event.id,
@@ -44,10 +45,8 @@ export async function dashboardSummary(db: Db, actor: Pick<StaffActor, "roles">,
       .where(and(fromToday, ne(event.status, "cancelled")))
       .orderBy(asc(event.eventDate), asc(event.startTime))
       .limit(20),
-    db
-      .select({ count: count() })
-      .from(testResult)
-      .where(and(isNull(testResult.releasedAt), isNotNull(testResult.psaValue))),
+    db.select({ count: count() }).from(testResult).where(RESULTS_LISTED.awaiting),
+    db.select({ count: count() }).from(testResult).where(RESULTS_LISTED["to-check"]),
     db.select({ count: count() }).from(enquiry).where(isNull(enquiry.handledAt)),
   ]);
   const upcoming = events.map((row) => ({ ...row, startTime: row.startTime.slice(0, 5) }));
@@ -57,6 +56,8 @@ export async function dashboardSummary(db: Db, actor: Pick<StaffActor, "roles">,
     /** Today's events (London), for check-in at the door. */
     today: upcoming.filter((row) => row.eventDate === today),
     resultsAwaitingRelease: awaiting?.count ?? 0,
+    /** Released flags to check again: his date of birth changed after release. */
+    flagsToCheck: toCheck?.count ?? 0,
     unhandledEnquiries: enquiries?.count ?? 0,
   };
 }

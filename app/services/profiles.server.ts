@@ -37,9 +37,9 @@ export async function updateOwnProfile(
   now = new Date(),
 ): Promise<ProfileSaveResult> {
   return db.transaction(async (tx): Promise<ProfileSaveResult> => {
+    // His lock first, as a booking and a staff correction take it before his profile's row.
+    await lockPerson(tx, userId);
     if (update.dateOfBirth === null) {
-      // Under his lock, as a booking takes it before reading his date of birth.
-      await lockPerson(tx, userId);
       const [needed] = await tx
         .select({ id: booking.id })
         .from(booking)
@@ -74,7 +74,12 @@ export async function updateOwnProfile(
       .set({ ...update, updatedAt: new Date() })
       .where(eq(profile.userId, userId));
     if (update.dateOfBirth !== undefined && update.dateOfBirth !== before.dateOfBirth)
-      await suggestFlagsAgainForBirthDate(tx, userId, update.dateOfBirth, now);
+      await suggestFlagsAgainForBirthDate(
+        tx,
+        userId,
+        { from: before.dateOfBirth, to: update.dateOfBirth },
+        now,
+      );
     await tx
       .update(user)
       .set({ name: `${update.firstName} ${update.lastName}`, updatedAt: new Date() })

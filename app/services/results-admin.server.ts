@@ -12,7 +12,7 @@ import {
   testResultRevision,
   user,
 } from "#app/db/schema";
-import { ageOn } from "#app/domain/age";
+import { ageAtSample } from "#app/domain/age";
 import { attendeeName } from "#app/domain/attendees";
 import { normaliseBookingReference } from "#app/domain/booking-reference";
 import { londonDate } from "#app/domain/london-time";
@@ -125,7 +125,6 @@ export async function saveThresholds(
 /* ---------------------------------------------------------------------------------------------- */
 /* Import                                                                                         */
 
-/** Looks up every booking the rows name, by reference or sample id, with what the checks need. */
 /** Which bookings an import's rows name, by reference or sample id; undefined when none. */
 function namedBookings(rows: readonly RawImportRow[]) {
   const references = [
@@ -502,6 +501,13 @@ export interface ResultListItem {
   flagCheckSince: Date | null;
 }
 
+/** Which results each list shows (the dashboard counts the same). */
+export const RESULTS_LISTED = {
+  awaiting: and(isNull(testResult.releasedAt), isNotNull(testResult.psaValue)),
+  released: isNotNull(testResult.releasedAt),
+  "to-check": and(isNotNull(testResult.releasedAt), isNotNull(testResult.flagCheckSince)),
+} satisfies Record<ResultListFilter, unknown>;
+
 /**
  * Results awaiting release (imported, not released), oldest first; the most recently released; or
  * the released ones whose flag is to be checked again, longest waiting first.
@@ -514,16 +520,11 @@ export async function listResults(
   limit = 200,
 ): Promise<ResultListItem[]> {
   assertCan(staff, "result:read");
-  const { where, order } = {
-    awaiting: {
-      where: and(isNull(testResult.releasedAt), isNotNull(testResult.psaValue)),
-      order: [asc(event.eventDate), asc(booking.reference)],
-    },
-    released: { where: isNotNull(testResult.releasedAt), order: [desc(testResult.releasedAt)] },
-    "to-check": {
-      where: and(isNotNull(testResult.releasedAt), isNotNull(testResult.flagCheckSince)),
-      order: [asc(testResult.flagCheckSince), asc(booking.reference)],
-    },
+  const where = RESULTS_LISTED[filter];
+  const order = {
+    awaiting: [asc(event.eventDate), asc(booking.reference)],
+    released: [desc(testResult.releasedAt)],
+    "to-check": [asc(testResult.flagCheckSince), asc(booking.reference)],
   }[filter];
   const found = await db
     .select({
@@ -651,7 +652,6 @@ export async function viewResult(
       .where(eq(user.id, result.releasedBy));
     releasedByName = by?.name ?? null;
   }
-  const on = result.sampleDate ?? found.eventDate;
   return {
     id: result.id,
     psaValue: result.psaValue,
@@ -674,7 +674,7 @@ export async function viewResult(
     eventDate: found.eventDate,
     patientName: attendeeName(found),
     dateOfBirth: found.dateOfBirth,
-    age: found.dateOfBirth ? ageOn(found.dateOfBirth, on) : null,
+    age: ageAtSample(found.dateOfBirth, result.sampleDate, found.eventDate),
   };
 }
 
@@ -772,8 +772,9 @@ export type CorrectResult =
  * (append-only: value, flag, comments, who released it, who replaced it and why). The audit row
  * (result.correct) names the fields changed and the reason chosen from the list, never the
  * values; `correctedAt` is set and the patient is told by e-mail (without the value). A changed
- * value gets its suggested flag again. Refused ("changed") unless the result is still the version
- * the clinician opened (`correction.seen`).
+ * value gets its suggested flag again; a new flag or retest interval answers a check of the flag
+ * (`flagCheckSince`). Refused ("changed") unless the result is still the version the clinician
+ * opened (`correction.seen`).
  */
 export async function correctResult(
   db: Db,
@@ -798,11 +799,15 @@ export async function correctResult(
     };
     const changed = changedFields(result, next);
     if (changed.length === 0) return { ok: false, reason: "unchanged" };
+    // A new flag or retest interval answers a check asked for after his date of birth changed;
+    // other changes leave it for "The flag stands".
+    const flagCheckAnswered =
+      result.flagCheckSince !== null &&
+      (changed.includes("flag") || changed.includes("retestYears"));
     let suggestedFlag = result.suggestedFlag;
     if (changed.includes("psaValue")) {
       const bands = await listThresholds(tx);
-      const on = result.sampleDate ?? found.eventDate;
-      const age = found.dateOfBirth ? ageOn(found.dateOfBirth, on) : null;
+      const age = ageAtSample(found.dateOfBirth, result.sampleDate, found.eventDate);
       suggestedFlag = suggestFlag(next.psaValue, age, bands);
     }
     // The version the patient had seen, kept before it is replaced (same transaction, row locked).
@@ -825,8 +830,7 @@ export async function correctResult(
         ...next,
         suggestedFlag,
         correctedAt: now,
-        // A correction answers a check asked for after his date of birth changed.
-        flagCheckSince: null,
+        flagCheckSince: flagCheckAnswered ? null : result.flagCheckSince,
         updatedAt: nextUpdatedAt(result.updatedAt, now),
       })
       .where(eq(testResult.id, resultId));
@@ -835,7 +839,11 @@ export async function correctResult(
       subjectUserId: found.userId,
       entityType: "test_result",
       entityId: resultId,
-      details: { fields: changed.join(","), reason: correction.reason },
+      details: {
+        fields: changed.join(","),
+        reason: correction.reason,
+        ...(flagCheckAnswered && { flagCheckAnswered: true }),
+      },
     });
     await enqueueEmail(tx, { to: found.email, ...resultEmail("updated", found.firstName) });
     return { ok: true, changed };
@@ -881,19 +889,19 @@ export async function confirmReleasedFlag(
 }
 
 /**
- * His date of birth has changed (he corrected it, or staff did): each of his results with a value
- * gets the flag suggested for his age on its sample's day again, and moves to a new version where
- * it changed, so a release or correction opened against the old one is refused. A released result
- * whose flag no longer agrees is marked for a clinician to check (`flagCheckSince`); the patient's
- * result is not changed. Run inside the transaction that changed the date, after it. Gives how
- * many released results are marked.
+ * His date of birth has changed (he corrected it, or staff did) `from` one date `to` another: each
+ * of his results with a value gets the flag suggested for his age at its sample, with the
+ * thresholds as they are now, and a new version where that changed, so a release or correction
+ * opened against the old one is refused. A released result is not changed for him: where he is now
+ * in another age band (`releasedFlagNeedsCheck`) it is marked for a clinician (`flagCheckSince`).
+ * Run inside the transaction that changed the date, after it.
  */
 export async function suggestFlagsAgainForBirthDate(
   tx: Db,
   userId: string,
-  dateOfBirth: string | null,
+  { from, to }: { from: string | null; to: string | null },
   now = new Date(),
-): Promise<{ toCheck: number }> {
+): Promise<void> {
   const results = await tx
     .select({ result: testResult, eventDate: event.eventDate })
     .from(testResult)
@@ -901,22 +909,20 @@ export async function suggestFlagsAgainForBirthDate(
     .innerJoin(event, eq(event.id, booking.eventId))
     .where(and(eq(booking.userId, userId), isNotNull(testResult.psaValue)))
     .for("update", { of: testResult });
-  if (results.length === 0) return { toCheck: 0 };
+  if (results.length === 0) return;
   const bands = await listThresholds(tx);
-  let toCheck = 0;
   for (const { result, eventDate } of results) {
-    const age = dateOfBirth ? ageOn(dateOfBirth, result.sampleDate ?? eventDate) : null;
-    const suggestedFlag = suggestFlag(result.psaValue!, age, bands);
+    const ageNow = ageAtSample(to, result.sampleDate, eventDate);
+    const suggestedFlag = suggestFlag(result.psaValue!, ageNow, bands);
     const checkAsked = result.flagCheckSince !== null;
     const check =
       result.releasedAt !== null &&
       releasedFlagNeedsCheck({
-        given: result.flag,
-        suggestedBefore: result.suggestedFlag,
-        suggestedNow: suggestedFlag,
+        ageBefore: ageAtSample(from, result.sampleDate, eventDate),
+        ageNow,
+        bands,
         alreadyAsked: checkAsked,
       });
-    if (check) toCheck++;
     if (suggestedFlag === result.suggestedFlag && check === checkAsked) continue;
     await tx
       .update(testResult)
@@ -927,7 +933,6 @@ export async function suggestFlagsAgainForBirthDate(
       })
       .where(eq(testResult.id, result.id));
   }
-  return { toCheck };
 }
 
 /* ---------------------------------------------------------------------------------------------- */

@@ -27,8 +27,8 @@ import { insertSampledBooking } from "#tests/support/fixtures/results";
 
 /**
  * A man's date of birth changes after his result came in: the flag suggested for his age is worked
- * out again, and a released flag that no longer agrees goes to the clinicians to check. The seeded
- * thresholds (migration 0006): 1.00 ng/ml from 40 to 49, 2.00 from 50 to 59.
+ * out again, and a released flag decided for another age band goes to the clinicians to check. The
+ * seeded thresholds (migration 0006): 1.00 ng/ml from 40 to 49, 2.00 from 50 to 59.
  */
 
 const database = testDatabaseForThisFile();
@@ -56,6 +56,7 @@ async function resultFor(
   psa: string,
   dateOfBirth: string,
   release?: { flag: "green" | "amber" | "red"; retestYears: number | null },
+  sampleDate = "",
 ) {
   const { db } = database;
   const man = await insertPatient(db, { dateOfBirth });
@@ -64,7 +65,7 @@ async function resultFor(
     userId: man.id,
     eventDate: EVENT_DATE,
   });
-  const text = `reference,sample id,psa,unit,sample date\r\n${place.reference},,${psa},ng/ml,\r\n`;
+  const text = `reference,sample id,psa,unit,sample date\r\n${place.reference},,${psa},ng/ml,${sampleDate}\r\n`;
   const created = await createImport(db, clinician, { filename: "lab.csv", text }, NOW);
   if (!created.ok) throw new Error(`import refused: ${created.error}`);
   expect(await commitImport(db, clinician, created.id, NOW)).toMatchObject({ imported: 1 });
@@ -127,6 +128,17 @@ describe("a date of birth corrected before release", () => {
     expect(await stored(place.id)).toMatchObject({ flag: null, releasedAt: null });
   });
 
+  it("counts his age to the laboratory's sample date, not the event's day", async () => {
+    // Born 15 June 1976: 49 on the event's day (10 June), 50 on the sample date (20 June).
+    const { man, place } = await resultFor("1.50", BORN_AT_45, undefined, "2026-06-20");
+    expect(await correctsHisOwnDate(man.id, "1976-06-15")).toEqual({ ok: true });
+    // At 50 the threshold is 2.00: green. (At 49 it would be 1.00: amber.)
+    expect(await stored(place.id)).toMatchObject({
+      sampleDate: "2026-06-20",
+      suggestedFlag: "green",
+    });
+  });
+
   it("leaves a result alone when the new date moves no suggestion", async () => {
     // 0.50 is below both bands' thresholds: green at 55 and at 45.
     const { man, place } = await resultFor("0.50", BORN_AT_55);
@@ -140,7 +152,7 @@ describe("a date of birth corrected before release", () => {
 });
 
 describe("a date of birth corrected after release", () => {
-  it("puts a released flag that no longer agrees on the clinicians' list; his result is unchanged", async () => {
+  it("puts a flag decided for another age band on the clinicians' list; his result is unchanged", async () => {
     const { db } = database;
     const { man, place, resultId } = await resultFor("1.50", BORN_AT_55, {
       flag: "green",
@@ -235,16 +247,64 @@ describe("a date of birth corrected after release", () => {
     );
     expect(corrected).toEqual({ ok: true, changed: ["flag", "retestYears"] });
     expect(await stored(place.id)).toMatchObject({ flagCheckSince: null, flag: "amber" });
+    expect(await auditRows(db, { action: "result.correct", entityId: resultId })).toMatchObject([
+      { details: { fields: "flag,retestYears", reason: "flag-reviewed", flagCheckAnswered: true } },
+    ]);
     expect((await viewResult(db, clinician, resultId))!.flagCheckSince).toBeNull();
   });
 
-  it("is not asked when the suggestion for his age now is the flag he was given", async () => {
-    // At 55 the clinician gave amber over a green suggestion; at 45 amber is what is suggested.
+  it("is asked whatever the flag given, and kept when the date goes back", async () => {
+    // At 55 the clinician gave amber over a green suggestion; at 45 amber is what is suggested,
+    // yet he was judged as a man of another band.
     const { man, place } = await resultFor("1.50", BORN_AT_55, {
       flag: "amber",
       retestYears: null,
     });
     expect(await correctsHisOwnDate(man.id, BORN_AT_45)).toEqual({ ok: true });
-    expect(await stored(place.id)).toMatchObject({ suggestedFlag: "amber", flagCheckSince: null });
+    expect(await stored(place.id)).toMatchObject({ suggestedFlag: "amber" });
+    expect((await stored(place.id)).flagCheckSince).toEqual(LATER);
+
+    // Put back: only a clinician answers the question.
+    expect(await correctsHisOwnDate(man.id, BORN_AT_55)).toEqual({ ok: true });
+    expect(await stored(place.id)).toMatchObject({ suggestedFlag: "green" });
+    expect((await stored(place.id)).flagCheckSince).toEqual(LATER);
+  });
+
+  it("is not asked for a date within the same band, nor for a date removed", async () => {
+    // 55 and 57 are both in the 50s band.
+    const { man, place } = await resultFor("1.50", BORN_AT_55, { flag: "green", retestYears: 2 });
+    const released = await stored(place.id);
+    expect(await correctsHisOwnDate(man.id, "1969-01-15")).toEqual({ ok: true });
+    expect(await stored(place.id)).toEqual(released);
+
+    // Removed (allowed once nothing is to come): nothing to check the flag against.
+    const removed = await portalEditOf(database.db, man.id, { dateOfBirth: null });
+    expect(await updateOwnProfile(database.db, man.id, removed, LATER)).toEqual({ ok: true });
+    expect(await stored(place.id)).toMatchObject({ flagCheckSince: null, flag: "green" });
+  });
+
+  it("is left open by a correction of the comments alone", async () => {
+    const { db } = database;
+    const { man, place, resultId } = await resultFor("1.50", BORN_AT_55, {
+      flag: "green",
+      retestYears: 2,
+    });
+    expect(await correctsHisOwnDate(man.id, BORN_AT_45)).toEqual({ ok: true });
+    const corrected = await correctResult(
+      db,
+      clinician,
+      resultId,
+      {
+        psaValue: "1.50",
+        flag: "green",
+        retestYears: 2,
+        comments: "Please read the leaflet about PSA.",
+        reason: "comments-changed",
+        seen: await seenOf(place.id),
+      },
+      LATER,
+    );
+    expect(corrected).toEqual({ ok: true, changed: ["comments"] });
+    expect((await stored(place.id)).flagCheckSince).toEqual(LATER);
   });
 });

@@ -51,6 +51,13 @@ describe("the dashboard", () => {
         psaValue: "0.50",
         releasedAt: NOW,
       },
+      // Released, then his date of birth changed: its flag is to be checked again.
+      {
+        bookingId: (await addBooking(other.id, "confirmed", null)).id,
+        psaValue: "1.50",
+        releasedAt: NOW,
+        flagCheckSince: NOW,
+      },
     ]);
     await db.insert(enquiry).values([
       {
@@ -79,10 +86,11 @@ describe("the dashboard", () => {
         .map((row) => [row.name, row.booked, row.held, row.total]),
     ).toEqual([
       ["Soon", 1, 2, 30],
-      // Its confirmed booking (the one with a result) counts: counts come from bookings.
-      ["Other", 1, 1, 40],
+      // Its confirmed bookings (the ones with a result) count: counts come from bookings.
+      ["Other", 2, 1, 40],
     ]);
     expect(summary.resultsAwaitingRelease).toBe(1);
+    expect(summary.flagsToCheck).toBe(1);
     expect(summary.unhandledEnquiries).toBe(1);
   });
 

@@ -7,6 +7,7 @@ import {
   createImport,
   suggestFlagsAgainForBirthDate,
 } from "#app/services/results-admin.server";
+import { lockPerson } from "#app/services/booking/places.server";
 import { racingPostgresForThisFile } from "#tests/support/database";
 import {
   insertBooking,
@@ -127,13 +128,17 @@ describe.skipIf(!onPostgres)(
       let corrected!: () => void;
       const correctionSaved = new Promise<void>((resolve) => (corrected = resolve));
       const correction = db.transaction(async (tx) => {
+        await lockPerson(tx, patient.id);
         await tx
           .update(profile)
           .set({ dateOfBirth: "1981-01-15" })
           .where(eq(profile.userId, patient.id));
-        expect(await suggestFlagsAgainForBirthDate(tx, patient.id, "1981-01-15", NOW)).toEqual({
-          toCheck: 0,
-        });
+        await suggestFlagsAgainForBirthDate(
+          tx,
+          patient.id,
+          { from: "1971-01-15", to: "1981-01-15" },
+          NOW,
+        );
         corrected();
         await correctionMayFinish;
       });

@@ -44,6 +44,7 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
     today,
     canCheckIn,
     resultsAwaitingRelease,
+    flagsToCheck,
     unhandledEnquiries,
     isClinician,
     canRunEvents,
@@ -63,6 +64,13 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
             <span className="admin-stat__number">{resultsAwaitingRelease}</span>{" "}
             {resultsAwaitingRelease === 1 ? "result" : "results"} awaiting release{" "}
             <Link to="/admin/results">Review results</Link>
+          </li>
+        )}
+        {isClinician && flagsToCheck > 0 && (
+          <li className="admin-stat">
+            <span className="admin-stat__number">{flagsToCheck}</span> released{" "}
+            {flagsToCheck === 1 ? "flag" : "flags"} to check again, as a date of birth changed{" "}
+            <Link to="/admin/results?show=to-check">Check the flags</Link>
           </li>
         )}
         {handlesEnquiries && (

@@ -13,6 +13,7 @@ import { formValues, parseForm } from "#app/domain/forms";
 import { FLAG_ACTIONS, FLAG_LABELS, RESULT_FLAGS, type ResultFlag } from "#app/domain/psa-flag";
 import {
   CHANGED_SINCE_OPENED,
+  confirmFlagSchema,
   CORRECTED_SINCE_OPENED,
   correctionSchema,
   keptWhenChanged,
@@ -21,13 +22,19 @@ import {
 import {
   CORRECTION_FIELD_ORDER,
   CORRECTION_REASONS,
+  FLAG_CHECK_MESSAGES,
   MAX_COMMENTS,
   RELEASE_FIELD_ORDER,
   RELEASE_MESSAGES,
   RETEST_YEARS,
 } from "#app/domain/result-release-options";
 import { staffRoute } from "#app/services/guards.server";
-import { correctResult, releaseResult, viewResult } from "#app/services/results-admin.server";
+import {
+  confirmReleasedFlag,
+  correctResult,
+  releaseResult,
+  viewResult,
+} from "#app/services/results-admin.server";
 import { NO_STORE, pipeHeaders } from "#app/utils/headers";
 import { readForm } from "#app/utils/http.server";
 import { revalidateWhenAnswered } from "#app/utils/revalidate";
@@ -49,12 +56,22 @@ export const loader = staffRoute("result:read", async (args: Route.LoaderArgs, s
         importedLabel: result.importedAt ? formatLondonDateTime(result.importedAt) : null,
         releasedLabel: result.releasedAt ? formatLondonDateTime(result.releasedAt) : null,
         correctedLabel: result.correctedAt ? formatLondonDateTime(result.correctedAt) : null,
+        flagCheckLabel: result.flagCheckSince ? formatLondonDateTime(result.flagCheckSince) : null,
       },
-      done: search.has("released") ? "released" : search.has("corrected") ? "corrected" : null,
+      done: DONE.find((key) => search.has(key)) ?? null,
     },
     { headers: NO_STORE },
   );
 });
+
+const DONE = ["released", "corrected", "flag-confirmed"] as const;
+
+const DONE_MESSAGES: Record<(typeof DONE)[number], string> = {
+  released:
+    "Result released. The patient has been e-mailed that his results are ready (the e-mail does not contain the result).",
+  corrected: "Result corrected. The patient has been e-mailed that his results were updated.",
+  "flag-confirmed": "The flag stands, as released. The patient has not been told anything.",
+};
 
 type ActionData = {
   fieldErrors: FieldErrors;
@@ -79,8 +96,9 @@ export const shouldRevalidate = revalidateWhenAnswered("changed");
 const NOT_UNDERSTOOD = "This form was not understood. Reload the page and try again.";
 
 /**
- * Release (intent "release") or correction (intent "correct"); any other intent is refused with
- * 400. Either is refused with 409 when the result changed after the page was opened (`seen`).
+ * Release (intent "release"), correction (intent "correct") or confirming a flag to check again
+ * (intent "confirm-flag"); any other intent is refused with 400. Each is refused with 409 when the
+ * result changed after the page was opened (`seen`).
  */
 export const action = staffRoute("result:read", async (args: Route.ActionArgs, staff) => {
   const form = await readForm(args.request);
@@ -108,6 +126,21 @@ export const action = staffRoute("result:read", async (args: Route.ActionArgs, s
     const formError =
       outcome.reason === "unchanged" ? RELEASE_MESSAGES.unchanged : RELEASE_MESSAGES.notReleased;
     return refuse({ fieldErrors: {}, values, formError }, 400);
+  }
+
+  if (values.intent === "confirm-flag") {
+    const parsed = parseForm(confirmFlagSchema, values);
+    if (!parsed.ok) return refuse({ fieldErrors: {}, formError: NOT_UNDERSTOOD }, 400);
+    const outcome = await confirmReleasedFlag(db(), staff, resultId, parsed.data.seen);
+    if (outcome.ok) return redirect(`${back}?flag-confirmed`);
+    if (outcome.reason === "not-found")
+      throw data({ error: "Not found" }, { status: 404, headers: NO_STORE });
+    return refuse(
+      outcome.reason === "changed"
+        ? { fieldErrors: {}, formError: FLAG_CHECK_MESSAGES.changed, changed: true }
+        : { fieldErrors: {}, formError: FLAG_CHECK_MESSAGES.notAsked, changed: true },
+      409,
+    );
   }
 
   if (values.intent === "release") {
@@ -161,18 +194,22 @@ export default function ResultPage({ loaderData, actionData }: Route.ComponentPr
   return (
     <>
       <p>
-        <Link to={released ? "/admin/results?show=released" : "/admin/results"}>
+        <Link
+          to={
+            result.flagCheckLabel
+              ? "/admin/results?show=to-check"
+              : released
+                ? "/admin/results?show=released"
+                : "/admin/results"
+          }
+        >
           Back to results
         </Link>
       </p>
       <h1>Result for {result.patientName}</h1>
       {done && (
         <div className="notice-panel" role="status">
-          <p>
-            {done === "released"
-              ? "Result released. The patient has been e-mailed that his results are ready (the e-mail does not contain the result)."
-              : "Result corrected. The patient has been e-mailed that his results were updated."}
-          </p>
+          <p>{DONE_MESSAGES[done]}</p>
         </div>
       )}
       <dl className="event-details">
@@ -236,6 +273,8 @@ export default function ResultPage({ loaderData, actionData }: Route.ComponentPr
         </p>
       )}
 
+      {released && result.flagCheckLabel && <FlagCheck result={result} />}
+
       {released ? (
         <CorrectionForm result={result} actionData={actionData} />
       ) : result.psaValue ? (
@@ -248,6 +287,51 @@ export default function ResultPage({ loaderData, actionData }: Route.ComponentPr
 }
 
 type FormProps = { actionData: ActionData | undefined };
+type ShownResult = Route.ComponentProps["loaderData"]["result"];
+
+/** Asked when his date of birth changed after release: correct the result, or say the flag stands. */
+function FlagCheck({ result }: { result: ShownResult }) {
+  const navigation = useNavigation();
+  const busy = navigation.state !== "idle";
+  return (
+    <section className="warning" aria-labelledby="flag-check">
+      <h2 id="flag-check">Check this flag again</h2>
+      <p>
+        His date of birth was changed on {result.flagCheckLabel}, after this result was released,
+        and puts him in another age band than the one his flag was decided for.
+      </p>
+      <dl className="event-details">
+        <dt>Flag he was given</dt>
+        <dd>
+          {result.flag ? (
+            <FlagText flag={result.flag} retestYears={result.retestYears} />
+          ) : (
+            "Not set"
+          )}
+        </dd>
+        <dt>Suggested for his age now</dt>
+        <dd>
+          {result.suggestedFlag ? (
+            <FlagText flag={result.suggestedFlag} />
+          ) : (
+            "None for this age: the flag is yours to decide"
+          )}
+        </dd>
+      </dl>
+      <p>
+        If his flag or retest interval should change, correct the result below: he is e-mailed that
+        his results were updated. If they stand, say so here: he is told nothing.
+      </p>
+      <Form method="post" noValidate key={result.seen}>
+        <input type="hidden" name="intent" value="confirm-flag" />
+        <input type="hidden" name="seen" value={result.seen} />
+        <SubmitButton busy={busy} busyLabel="Saving..." className="button--secondary">
+          The flag stands
+        </SubmitButton>
+      </Form>
+    </section>
+  );
+}
 
 function ReleaseForm({ seen, actionData }: FormProps & { seen: string }) {
   const navigation = useNavigation();
@@ -276,12 +360,7 @@ function ReleaseForm({ seen, actionData }: FormProps & { seen: string }) {
   );
 }
 
-function CorrectionForm({
-  result,
-  actionData,
-}: FormProps & {
-  result: Route.ComponentProps["loaderData"]["result"];
-}) {
+function CorrectionForm({ result, actionData }: FormProps & { result: ShownResult }) {
   const navigation = useNavigation();
   const busy = navigation.state !== "idle";
   const errors = actionData?.fieldErrors ?? {};

@@ -16,12 +16,23 @@ export const headers = pipeHeaders;
 const FILTERS: Record<ResultListFilter, string> = {
   awaiting: "Awaiting release",
   released: "Recently released",
+  "to-check": "Flags to check again",
 };
+
+const NONE_YET: Record<ResultListFilter, string> = {
+  awaiting: "No results are waiting for release.",
+  released: "No results have been released yet.",
+  "to-check": "No released flags are waiting to be checked again.",
+};
+
+function isFilter(value: string | null): value is ResultListFilter {
+  return value !== null && Object.hasOwn(FILTERS, value);
+}
 
 /** Results awaiting the clinician's decision, or those released lately. Each person shown is audited. */
 export const loader = staffRoute("result:read", async (args: Route.LoaderArgs, staff) => {
   const show = new URL(args.request.url).searchParams.get("show");
-  const filter: ResultListFilter = show === "released" ? "released" : "awaiting";
+  const filter: ResultListFilter = isFilter(show) ? show : "awaiting";
   const results = await listResults(db(), staff, filter);
   return data(
     {
@@ -30,6 +41,7 @@ export const loader = staffRoute("result:read", async (args: Route.LoaderArgs, s
         ...row,
         importedOn: row.importedAt ? londonDate(row.importedAt) : null,
         releasedLabel: row.releasedAt ? formatLondonDateTime(row.releasedAt) : null,
+        checkAskedOn: row.flagCheckSince ? londonDate(row.flagCheckSince) : null,
       })),
     },
     { headers: NO_STORE },
@@ -67,12 +79,15 @@ export default function Results({ loaderData }: Route.ComponentProps) {
       </nav>
 
       <h2>{FILTERS[filter]}</h2>
-      {results.length === 0 ? (
+      {filter === "to-check" && (
         <p>
-          {filter === "awaiting"
-            ? "No results are waiting for release."
-            : "No results have been released yet."}
+          Each man here had his date of birth changed after his result was released, into another
+          age band than the one his flag was decided for. Open each result to correct it or to
+          confirm that the flag stands. He has been told nothing.
         </p>
+      )}
+      {results.length === 0 ? (
+        <p>{NONE_YET[filter]}</p>
       ) : (
         <div className="table-scroll" role="region" aria-label={FILTERS[filter]} tabIndex={0}>
           <table className="admin-table">
@@ -82,8 +97,18 @@ export default function Results({ loaderData }: Route.ComponentProps) {
                 <th scope="col">Booking</th>
                 <th scope="col">Event</th>
                 <th scope="col">PSA</th>
-                <th scope="col">{filter === "awaiting" ? "Suggested flag" : "Flag"}</th>
-                <th scope="col">{filter === "awaiting" ? "Imported" : "Released"}</th>
+                {filter === "to-check" ? (
+                  <>
+                    <th scope="col">Flag given</th>
+                    <th scope="col">Suggested now</th>
+                    <th scope="col">Date of birth changed</th>
+                  </>
+                ) : (
+                  <>
+                    <th scope="col">{filter === "awaiting" ? "Suggested flag" : "Flag"}</th>
+                    <th scope="col">{filter === "awaiting" ? "Imported" : "Released"}</th>
+                  </>
+                )}
               </tr>
             </thead>
             <tbody>
@@ -102,28 +127,38 @@ export default function Results({ loaderData }: Route.ComponentProps) {
                   <td>
                     {row.psaValue} {row.unit}
                   </td>
-                  <td>
-                    {filter === "awaiting"
-                      ? row.suggestedFlag
-                        ? FLAG_LABELS[row.suggestedFlag]
-                        : "None: set it yourself"
-                      : row.flag
-                        ? FLAG_LABELS[row.flag]
-                        : "Not set"}
-                  </td>
-                  <td>
-                    {filter === "awaiting"
-                      ? row.importedOn
-                        ? formatLongDate(row.importedOn)
-                        : "Not recorded"
-                      : row.releasedLabel}
-                    {row.correctedAt && (
-                      <>
-                        <br />
-                        <span className="status-tag">Corrected</span>
-                      </>
-                    )}
-                  </td>
+                  {filter === "to-check" ? (
+                    <>
+                      <td>{row.flag ? FLAG_LABELS[row.flag] : "Not set"}</td>
+                      <td>{row.suggestedFlag ? FLAG_LABELS[row.suggestedFlag] : "None"}</td>
+                      <td>{row.checkAskedOn && formatLongDate(row.checkAskedOn)}</td>
+                    </>
+                  ) : (
+                    <>
+                      <td>
+                        {filter === "awaiting"
+                          ? row.suggestedFlag
+                            ? FLAG_LABELS[row.suggestedFlag]
+                            : "None: set it yourself"
+                          : row.flag
+                            ? FLAG_LABELS[row.flag]
+                            : "Not set"}
+                      </td>
+                      <td>
+                        {filter === "awaiting"
+                          ? row.importedOn
+                            ? formatLongDate(row.importedOn)
+                            : "Not recorded"
+                          : row.releasedLabel}
+                        {row.correctedAt && (
+                          <>
+                            <br />
+                            <span className="status-tag">Corrected</span>
+                          </>
+                        )}
+                      </td>
+                    </>
+                  )}
                 </tr>
               ))}
             </tbody>
