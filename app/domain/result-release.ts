@@ -29,7 +29,7 @@ export const CORRECTED_SINCE_OPENED =
   "Someone else corrected this result after you opened it. It is shown below as it is now, and the form starts again from it: make your correction again if it is still needed.";
 
 export const CHANGED_SINCE_OPENED =
-  "This result changed after you opened it (a new file was imported, or someone else changed it). It is shown below as it is now: check it, and choose the flag again. What you typed is kept.";
+  "This result changed after you opened it (a new file was imported, his date of birth was corrected, or someone else changed it). It is shown below as it is now: check it, and choose the flag again. What you typed is kept.";
 
 /**
  * What stays of a form refused because its result changed. A release keeps what was typed, not the
