@@ -628,9 +628,9 @@ export const testResult = pgTable(
     /** Set when a released result is changed; the patient is told and the audit log keeps the change. */
     correctedAt: timestamp("corrected_at", { withTimezone: true }),
     /**
-     * Set when his date of birth changed after release and the flag suggested for his age now is
-     * not the one he was given (releasedFlagNeedsCheck); cleared when a clinician corrects the
-     * result or confirms the flag.
+     * Set when his date of birth changed after release into another age band than the one his
+     * flag was decided for (releasedFlagNeedsCheck); cleared only by a clinician: a new flag or
+     * retest interval, or "The flag stands".
      */
     flagCheckSince: timestamp("flag_check_since", { withTimezone: true }),
     createdAt: createdAt(),

@@ -26,7 +26,7 @@ const flagField = z.enum(RESULT_FLAGS, { error: RELEASE_MESSAGES.flag });
  * version that is no longer there.
  */
 export const CORRECTED_SINCE_OPENED =
-  "Someone else corrected this result after you opened it. It is shown below as it is now, and the form starts again from it: make your correction again if it is still needed.";
+  "This result changed after you opened it (someone else corrected it, or his date of birth was corrected). It is shown below as it is now, and the form starts again from it: make your correction again if it is still needed.";
 
 export const CHANGED_SINCE_OPENED =
   "This result changed after you opened it (a new file was imported, his date of birth was corrected, or someone else changed it). It is shown below as it is now: check it, and choose the flag again. What you typed is kept.";

@@ -1,4 +1,4 @@
-import { and, asc, count, eq, gte, isNull, ne, sql } from "drizzle-orm";
+import { and, asc, count, eq, gte, isNull, ne, sql, type SQL } from "drizzle-orm";
 import { can, type StaffActor } from "#app/domain/permissions";
 import type { Db } from "#app/db/client.server";
 import { enquiry, event, testResult } from "#app/db/schema";
@@ -20,14 +20,20 @@ export interface DashboardEvent {
 /**
  * The first screen of the back office: what is coming up and what is waiting for someone (counts
  * only). Whoever may not read the coming events (`event:read`: event staff, on a tablet left in a
- * hall) gets today's alone, so other days' names are never sent to them.
+ * hall) gets today's alone, so other days' names are never sent to them. Each count goes only to
+ * whoever may act on it (0 for the others).
  */
+function countResults(db: Db, where: SQL | undefined) {
+  return db.select({ count: count() }).from(testResult).where(where);
+}
+
 export async function dashboardSummary(db: Db, actor: Pick<StaffActor, "roles">, now = new Date()) {
   const today = londonDate(now);
   const fromToday = can(actor, "event:read")
     ? gte(event.eventDate, today)
     : eq(event.eventDate, today);
   const places = placesTakenByEvent(db, now);
+  const readsResults = can(actor, "result:read");
   const [events, [awaiting], [toCheck], [enquiries]] = await Promise.all([
     db
       .select({
@@ -45,9 +51,11 @@ export async function dashboardSummary(db: Db, actor: Pick<StaffActor, "roles">,
       .where(and(fromToday, ne(event.status, "cancelled")))
       .orderBy(asc(event.eventDate), asc(event.startTime))
       .limit(20),
-    db.select({ count: count() }).from(testResult).where(RESULTS_LISTED.awaiting),
-    db.select({ count: count() }).from(testResult).where(RESULTS_LISTED["to-check"]),
-    db.select({ count: count() }).from(enquiry).where(isNull(enquiry.handledAt)),
+    readsResults ? countResults(db, RESULTS_LISTED.awaiting) : [],
+    readsResults ? countResults(db, RESULTS_LISTED["to-check"]) : [],
+    can(actor, "enquiry:handle")
+      ? db.select({ count: count() }).from(enquiry).where(isNull(enquiry.handledAt))
+      : [],
   ]);
   const upcoming = events.map((row) => ({ ...row, startTime: row.startTime.slice(0, 5) }));
   return {

@@ -872,8 +872,8 @@ export async function confirmReleasedFlag(
     const found = await lockAndLoadResult(tx, resultId);
     if (!found) return { ok: false, reason: "not-found" };
     const { result } = found;
-    if (!isSeenVersion(result.updatedAt, seen)) return { ok: false, reason: "changed" };
     if (!result.releasedAt || !result.flagCheckSince) return { ok: false, reason: "not-asked" };
+    if (!isSeenVersion(result.updatedAt, seen)) return { ok: false, reason: "changed" };
     await tx
       .update(testResult)
       .set({ flagCheckSince: null, updatedAt: nextUpdatedAt(result.updatedAt, now) })
@@ -891,8 +891,8 @@ export async function confirmReleasedFlag(
 /**
  * His date of birth has changed (he corrected it, or staff did) `from` one date `to` another: each
  * of his results with a value gets the flag suggested for his age at its sample, with the
- * thresholds as they are now, and a new version where that changed, so a release or correction
- * opened against the old one is refused. A released result is not changed for him: where he is now
+ * thresholds as they are now. Where his age at the sample changed, the result moves to a new
+ * version, so a release, correction or confirmation opened for the man of the old age is refused. A released result is not changed for him: where he is now
  * in another age band (`releasedFlagNeedsCheck`) it is marked for a clinician (`flagCheckSince`).
  * Run inside the transaction that changed the date, after it.
  */
@@ -912,18 +912,18 @@ export async function suggestFlagsAgainForBirthDate(
   if (results.length === 0) return;
   const bands = await listThresholds(tx);
   for (const { result, eventDate } of results) {
+    const ageBefore = ageAtSample(from, result.sampleDate, eventDate);
     const ageNow = ageAtSample(to, result.sampleDate, eventDate);
+    if (ageNow === ageBefore) continue;
     const suggestedFlag = suggestFlag(result.psaValue!, ageNow, bands);
-    const checkAsked = result.flagCheckSince !== null;
     const check =
       result.releasedAt !== null &&
       releasedFlagNeedsCheck({
-        ageBefore: ageAtSample(from, result.sampleDate, eventDate),
+        ageBefore,
         ageNow,
         bands,
-        alreadyAsked: checkAsked,
+        alreadyAsked: result.flagCheckSince !== null,
       });
-    if (suggestedFlag === result.suggestedFlag && check === checkAsked) continue;
     await tx
       .update(testResult)
       .set({

@@ -277,7 +277,7 @@ describe("a result that changes while its page is open", () => {
       await page.getByRole("button", { name: "Save the correction" }).click();
       await page
         .getByRole("alert")
-        .filter({ hasText: "Someone else corrected this result after you opened it" })
+        .filter({ hasText: "someone else corrected it, or his date of birth was corrected" })
         .waitFor();
       expect(await page.getByLabel("PSA value (ng/ml)").inputValue()).toBe("4.50");
       const [now] = await query<{ comments: string | null }>(

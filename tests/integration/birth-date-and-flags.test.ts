@@ -139,14 +139,29 @@ describe("a date of birth corrected before release", () => {
     });
   });
 
-  it("leaves a result alone when the new date moves no suggestion", async () => {
-    // 0.50 is below both bands' thresholds: green at 55 and at 45.
-    const { man, place } = await resultFor("0.50", BORN_AT_55);
-    const before = await stored(place.id);
-    expect(before.suggestedFlag).toBe("green");
-
+  it("refuses a release opened for his old age even when the suggestion stays", async () => {
+    // 2.50 is above both bands' thresholds: amber at 55 and at 45. The clinician opened the page
+    // for a man of 55 and may choose green for him; at 45 he must look again.
+    const { man, place, resultId } = await resultFor("2.50", BORN_AT_55);
+    const openedAt = await seenOf(place.id);
     expect(await correctsHisOwnDate(man.id, BORN_AT_45)).toEqual({ ok: true });
 
+    expect(await stored(place.id)).toMatchObject({ suggestedFlag: "amber" });
+    const release = await releaseResult(
+      database.db,
+      clinician,
+      resultId,
+      { flag: "green", retestYears: 1, comments: null, seen: openedAt },
+      LATER,
+    );
+    expect(release).toEqual({ ok: false, reason: "changed" });
+  });
+
+  it("leaves a result alone when his age at the sample is the same", async () => {
+    // A day later, still 55 on the event's day.
+    const { man, place } = await resultFor("1.50", BORN_AT_55);
+    const before = await stored(place.id);
+    expect(await correctsHisOwnDate(man.id, "1971-01-16")).toEqual({ ok: true });
     expect(await stored(place.id)).toEqual(before);
   });
 });
@@ -200,6 +215,13 @@ describe("a date of birth corrected after release", () => {
     ).rejects.toBeInstanceOf(PermissionDenied);
     // A page opened before his date changed did not show the question.
     expect(await confirmReleasedFlag(db, clinician, resultId, openedBefore, LATER)).toEqual({
+      ok: false,
+      reason: "changed",
+    });
+    // Nor did one opened before it changed again (to 44): the question was about a man of 45.
+    const askedAt45 = await seenOf(place.id);
+    expect(await correctsHisOwnDate(man.id, "1981-12-01")).toEqual({ ok: true });
+    expect(await confirmReleasedFlag(db, clinician, resultId, askedAt45, LATER)).toEqual({
       ok: false,
       reason: "changed",
     });
@@ -273,9 +295,12 @@ describe("a date of birth corrected after release", () => {
   it("is not asked for a date within the same band, nor for a date removed", async () => {
     // 55 and 57 are both in the 50s band.
     const { man, place } = await resultFor("1.50", BORN_AT_55, { flag: "green", retestYears: 2 });
-    const released = await stored(place.id);
     expect(await correctsHisOwnDate(man.id, "1969-01-15")).toEqual({ ok: true });
-    expect(await stored(place.id)).toEqual(released);
+    expect(await stored(place.id)).toMatchObject({
+      flagCheckSince: null,
+      flag: "green",
+      suggestedFlag: "green",
+    });
 
     // Removed (allowed once nothing is to come): nothing to check the flag against.
     const removed = await portalEditOf(database.db, man.id, { dateOfBirth: null });

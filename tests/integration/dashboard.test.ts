@@ -9,6 +9,7 @@ const database = testDatabaseForThisFile();
 const NOW = new Date("2026-06-01T09:00:00Z");
 const coordinator = { roles: ["coordinator"] as const };
 const eventStaff = { roles: ["event_staff"] as const };
+const clinician = { roles: ["clinician"] as const };
 const later = (minutes: number) => new Date(NOW.getTime() + minutes * 60_000);
 
 /** A booking by someone new (one live booking per person and event). */
@@ -89,9 +90,14 @@ describe("the dashboard", () => {
       // Its confirmed bookings (the ones with a result) count: counts come from bookings.
       ["Other", 2, 1, 40],
     ]);
-    expect(summary.resultsAwaitingRelease).toBe(1);
-    expect(summary.flagsToCheck).toBe(1);
     expect(summary.unhandledEnquiries).toBe(1);
+    // Each count only for whoever acts on it: results are the clinician's.
+    expect(summary).toMatchObject({ resultsAwaitingRelease: 0, flagsToCheck: 0 });
+    expect(await dashboardSummary(db, clinician, NOW)).toMatchObject({
+      resultsAwaitingRelease: 1,
+      flagsToCheck: 1,
+      unhandledEnquiries: 0,
+    });
   });
 
   it("lists today's events (London) apart, for check-in at the door", async () => {

@@ -1,19 +1,16 @@
 import { eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "#app/db/client.server";
-import { booking, profile, testResult } from "#app/db/schema";
-import {
-  commitImport,
-  createImport,
-  suggestFlagsAgainForBirthDate,
-} from "#app/services/results-admin.server";
-import { lockPerson } from "#app/services/booking/places.server";
+import { booking, testResult } from "#app/db/schema";
+import { commitImport, createImport } from "#app/services/results-admin.server";
+import { updateOwnProfile } from "#app/services/profiles.server";
 import { racingPostgresForThisFile } from "#tests/support/database";
 import {
   insertBooking,
   insertFreeEvent,
   insertPatient,
   insertStaff,
+  portalEditOf,
 } from "#tests/support/fixtures";
 import { insertSampledBooking } from "#tests/support/fixtures/results";
 
@@ -121,24 +118,15 @@ describe.skipIf(!onPostgres)(
       );
       if (!created.ok) throw new Error(created.error);
 
-      // The correction, as the services make it: the date saved and his results (none yet)
-      // suggested again, then held open while the import is committed.
+      // His own correction on the portal, held open (inside a transaction of the test's, as a
+      // savepoint) after the service has saved it, while the import is committed.
       let letCorrectionFinish!: () => void;
       const correctionMayFinish = new Promise<void>((resolve) => (letCorrectionFinish = resolve));
       let corrected!: () => void;
       const correctionSaved = new Promise<void>((resolve) => (corrected = resolve));
       const correction = db.transaction(async (tx) => {
-        await lockPerson(tx, patient.id);
-        await tx
-          .update(profile)
-          .set({ dateOfBirth: "1981-01-15" })
-          .where(eq(profile.userId, patient.id));
-        await suggestFlagsAgainForBirthDate(
-          tx,
-          patient.id,
-          { from: "1971-01-15", to: "1981-01-15" },
-          NOW,
-        );
+        const edit = await portalEditOf(tx, patient.id, { dateOfBirth: "1981-01-15" });
+        expect(await updateOwnProfile(tx, patient.id, edit, NOW)).toEqual({ ok: true });
         corrected();
         await correctionMayFinish;
       });
@@ -153,6 +141,57 @@ describe.skipIf(!onPostgres)(
       await correction;
       expect(settledEarly).toBe(false);
       expect(await commit).toMatchObject({ status: "committed", imported: 1 });
+      const [stored] = await db
+        .select()
+        .from(testResult)
+        .where(eq(testResult.bookingId, sampled.id));
+      expect(stored).toMatchObject({ psaValue: "1.50", suggestedFlag: "amber" });
+    });
+
+    it("suggests again for a date of birth corrected while the file is being committed", async () => {
+      const ev = await insertFreeEvent(db, { eventDate: "2026-06-10" });
+      const clinician = (await insertStaff(db, ["clinician"], { clientAddress: "203.0.113.7" }))
+        .actor;
+      // As above: typed in as 55 (green for 1.50), really 45 (amber).
+      const patient = await insertPatient(db, { dateOfBirth: "1971-01-15" });
+      const sampled = await insertSampledBooking(db, {
+        eventId: ev.id,
+        userId: patient.id,
+        eventDate: ev.eventDate,
+      });
+      const created = await createImport(
+        db,
+        clinician,
+        {
+          filename: "lab.csv",
+          text: `reference,sample id,psa,unit,sample date\r\n${sampled.reference},,1.50,ng/ml,\r\n`,
+        },
+        NOW,
+      );
+      if (!created.ok) throw new Error(created.error);
+
+      // The import, held open (as a savepoint of the test's transaction) once it has written.
+      let letImportFinish!: () => void;
+      const importMayFinish = new Promise<void>((resolve) => (letImportFinish = resolve));
+      let written!: () => void;
+      const importWritten = new Promise<void>((resolve) => (written = resolve));
+      const commit = db.transaction(async (tx) => {
+        expect(await commitImport(tx, clinician, created.id, NOW)).toMatchObject({ imported: 1 });
+        written();
+        await importMayFinish;
+      });
+      await importWritten;
+
+      const edit = await portalEditOf(db, patient.id, { dateOfBirth: "1981-01-15" });
+      const saving = updateOwnProfile(db, patient.id, edit, NOW);
+      const settledEarly = await Promise.race([
+        saving.then(() => true),
+        new Promise<false>((resolve) => setTimeout(() => resolve(false), 500)),
+      ]);
+      letImportFinish();
+      await commit;
+      expect(settledEarly).toBe(false);
+      expect(await saving).toEqual({ ok: true });
       const [stored] = await db
         .select()
         .from(testResult)

@@ -298,7 +298,7 @@ function FlagCheck({ result }: { result: ShownResult }) {
       <h2 id="flag-check">Check this flag again</h2>
       <p>
         His date of birth was changed on {result.flagCheckLabel}, after this result was released,
-        and puts him in another age band than the one his flag was decided for.
+        which put him in another age band than the one his flag was decided for.
       </p>
       <dl className="event-details">
         <dt>Flag he was given</dt>
