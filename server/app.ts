@@ -26,6 +26,7 @@ import {
 export { config, log, SetupError };
 export { createAdminFromCommandLine } from "./cli";
 export { fixedFiles } from "./static-files";
+export { answerClientError } from "./client-error";
 
 declare module "react-router" {
   interface AppLoadContext {

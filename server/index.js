@@ -69,6 +69,8 @@ const cannotListen = (error) => {
   process.stderr.write(`Cannot listen on ${settings.HOST} port ${settings.PORT}: ${error.code}\n`);
   process.exit(1);
 };
+// A request too broken to read gets its 400 or 431 even while its body is still arriving.
+listener.on("clientError", server.answerClientError);
 listener.once("error", cannotListen);
 listener.listen(settings.PORT, settings.HOST, () => {
   listener.off("error", cannotListen);

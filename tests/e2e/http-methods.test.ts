@@ -87,3 +87,43 @@ describe("methods the site does not serve (finding 9: TRACE answered 500, OPTION
     expect(errorLines()).toEqual([]);
   });
 });
+
+/**
+ * A request Node cannot read (its address over 16 KB) while its body is still being sent: Node's
+ * own answer destroyed the connection at once, so about one such POST in three got a reset and no
+ * answer (the fuzz test found it on /admin/products). Each now gets its 431.
+ */
+describe("a request whose address is too long to read, sent with a body", () => {
+  it("is answered 431 every time, not cut off", async () => {
+    const url = new URL(server.url);
+    const target = `/admin/products?${encodeURIComponent("𝕏".repeat(2000))}`;
+    const body = Buffer.from(`name=${"b".repeat(200_000)}`);
+    const post = () =>
+      new Promise<number | string>((resolve) => {
+        const request = http.request({
+          host: url.hostname,
+          port: url.port,
+          method: "POST",
+          path: target,
+          agent: false,
+          headers: {
+            origin: url.origin,
+            "content-type": "application/x-www-form-urlencoded",
+            "content-length": String(body.length),
+          },
+        });
+        request.on("response", (response) => {
+          response.resume();
+          response.on("end", () => {
+            resolve(response.statusCode!);
+            request.destroy();
+          });
+        });
+        request.on("error", (error: NodeJS.ErrnoException) => resolve(error.code ?? "error"));
+        request.end(body);
+      });
+    const answers: (number | string)[] = [];
+    for (let attempt = 0; attempt < 20; attempt++) answers.push(await post());
+    expect(answers).toEqual(Array(20).fill(431));
+  });
+});
