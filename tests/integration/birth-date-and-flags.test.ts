@@ -2,6 +2,7 @@ import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { outboxEmail, testResult } from "#app/db/schema";
 import { PermissionDenied } from "#app/domain/permissions";
+import type { ResultCorrection } from "#app/domain/result-release";
 import { correctAttendeeDetails } from "#app/services/attendee-details.server";
 import { listAppointmentsAndResults } from "#app/services/booking/appointments.server";
 import { updateOwnProfile } from "#app/services/profiles.server";
@@ -99,6 +100,16 @@ async function seenOf(bookingId: string) {
 async function correctsHisOwnDate(userId: string, dateOfBirth: string) {
   const edit = await portalEditOf(database.db, userId, { dateOfBirth });
   return updateOwnProfile(database.db, userId, edit, LATER);
+}
+
+/** A clinician's correction of a released 1.50, made on the version as it is now. */
+async function clinicianCorrects(
+  resultId: string,
+  bookingId: string,
+  decision: Omit<ResultCorrection, "psaValue" | "seen">,
+) {
+  const correction = { psaValue: "1.50", ...decision, seen: await seenOf(bookingId) };
+  return correctResult(database.db, clinician, resultId, correction, LATER);
 }
 
 const mailTo = (email: string) =>
@@ -253,20 +264,12 @@ describe("a date of birth corrected after release", () => {
       retestYears: 2,
     });
     expect(await correctsHisOwnDate(man.id, BORN_AT_45)).toEqual({ ok: true });
-    const corrected = await correctResult(
-      db,
-      clinician,
-      resultId,
-      {
-        psaValue: "1.50",
-        flag: "amber",
-        retestYears: null,
-        comments: null,
-        reason: "flag-reviewed",
-        seen: await seenOf(place.id),
-      },
-      LATER,
-    );
+    const corrected = await clinicianCorrects(resultId, place.id, {
+      flag: "amber",
+      retestYears: null,
+      comments: null,
+      reason: "flag-reviewed",
+    });
     expect(corrected).toEqual({ ok: true, changed: ["flag", "retestYears"] });
     expect(await stored(place.id)).toMatchObject({ flagCheckSince: null, flag: "amber" });
     expect(await auditRows(db, { action: "result.correct", entityId: resultId })).toMatchObject([
@@ -309,26 +312,17 @@ describe("a date of birth corrected after release", () => {
   });
 
   it("is left open by a correction of the comments alone", async () => {
-    const { db } = database;
     const { man, place, resultId } = await resultFor("1.50", BORN_AT_55, {
       flag: "green",
       retestYears: 2,
     });
     expect(await correctsHisOwnDate(man.id, BORN_AT_45)).toEqual({ ok: true });
-    const corrected = await correctResult(
-      db,
-      clinician,
-      resultId,
-      {
-        psaValue: "1.50",
-        flag: "green",
-        retestYears: 2,
-        comments: "Please read the leaflet about PSA.",
-        reason: "comments-changed",
-        seen: await seenOf(place.id),
-      },
-      LATER,
-    );
+    const corrected = await clinicianCorrects(resultId, place.id, {
+      flag: "green",
+      retestYears: 2,
+      comments: "Please read the leaflet about PSA.",
+      reason: "comments-changed",
+    });
     expect(corrected).toEqual({ ok: true, changed: ["comments"] });
     expect((await stored(place.id)).flagCheckSince).toEqual(LATER);
   });

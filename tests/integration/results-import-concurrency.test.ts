@@ -23,6 +23,13 @@ import { insertSampledBooking } from "#tests/support/fixtures/results";
 const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
 const NOW = new Date("2026-06-20T09:00:00Z");
 
+/** Whether `promise` settles within half a second: a write that should wait for a lock does not. */
+const settlesSoon = (promise: Promise<unknown>) =>
+  Promise.race([
+    promise.then(() => true),
+    new Promise<false>((resolve) => setTimeout(() => resolve(false), 500)),
+  ]);
+
 describe.skipIf(!onPostgres)(
   onPostgres
     ? "a result import racing an undone sample (PostgreSQL)"
@@ -81,10 +88,7 @@ describe.skipIf(!onPostgres)(
 
       const commit = commitImport(db, clinician, created.id, NOW);
       // Give the commit every chance to run past the undo, as it could before.
-      const settledEarly = await Promise.race([
-        commit.then(() => true),
-        new Promise<false>((resolve) => setTimeout(() => resolve(false), 500)),
-      ]);
+      const settledEarly = await settlesSoon(commit);
       letUndoFinish();
       await undo;
       expect(settledEarly).toBe(false);
@@ -94,13 +98,14 @@ describe.skipIf(!onPostgres)(
       ).toEqual([]);
     });
 
-    // D-181: the suggestion is read against his date of birth, which may change at that moment.
-    it("suggests the flag for a date of birth corrected while the file is committed", async () => {
+    /**
+     * D-181: a man typed in as 55 on the event's day (1.50 is below the 50s' 2.00: green) who is
+     * really 45 (the 40s' threshold is 1.00: amber), and the lab's file with his PSA, uploaded.
+     */
+    async function misdatedManInTheLabFile() {
       const ev = await insertFreeEvent(db, { eventDate: "2026-06-10" });
       const clinician = (await insertStaff(db, ["clinician"], { clientAddress: "203.0.113.7" }))
         .actor;
-      // 55 on the event's day as typed (1.50 is below the 50s' 2.00: green); really 45 (the
-      // 40s' threshold is 1.00: amber).
       const patient = await insertPatient(db, { dateOfBirth: "1971-01-15" });
       const sampled = await insertSampledBooking(db, {
         eventId: ev.id,
@@ -117,86 +122,66 @@ describe.skipIf(!onPostgres)(
         NOW,
       );
       if (!created.ok) throw new Error(created.error);
+      const correctDate = async (on: Db) =>
+        updateOwnProfile(
+          on,
+          patient.id,
+          await portalEditOf(on, patient.id, { dateOfBirth: "1981-01-15" }),
+          NOW,
+        );
+      const suggested = async () =>
+        (await db.select().from(testResult).where(eq(testResult.bookingId, sampled.id)))[0];
+      return { clinician, importId: created.id, correctDate, suggested };
+    }
 
-      // His own correction on the portal, held open (inside a transaction of the test's, as a
-      // savepoint) after the service has saved it, while the import is committed.
-      let letCorrectionFinish!: () => void;
-      const correctionMayFinish = new Promise<void>((resolve) => (letCorrectionFinish = resolve));
-      let corrected!: () => void;
-      const correctionSaved = new Promise<void>((resolve) => (corrected = resolve));
-      const correction = db.transaction(async (tx) => {
-        const edit = await portalEditOf(tx, patient.id, { dateOfBirth: "1981-01-15" });
-        expect(await updateOwnProfile(tx, patient.id, edit, NOW)).toEqual({ ok: true });
-        corrected();
-        await correctionMayFinish;
+    /**
+     * Runs `work` as a savepoint of a transaction of the test's, and keeps that transaction (and
+     * the locks the work took) open until `release` is called. Resolves once the work is done.
+     */
+    async function heldOpen(work: (tx: Db) => Promise<void>) {
+      let release!: () => void;
+      const released = new Promise<void>((resolve) => (release = resolve));
+      let done!: () => void;
+      const workDone = new Promise<void>((resolve) => (done = resolve));
+      const finished = db.transaction(async (tx) => {
+        await work(tx);
+        done();
+        await released;
       });
-      await correctionSaved;
+      await workDone;
+      return { release, finished };
+    }
 
-      const commit = commitImport(db, clinician, created.id, NOW);
-      const settledEarly = await Promise.race([
-        commit.then(() => true),
-        new Promise<false>((resolve) => setTimeout(() => resolve(false), 500)),
-      ]);
-      letCorrectionFinish();
-      await correction;
+    it("suggests the flag for a date of birth corrected while the file is committed", async () => {
+      const { clinician, importId, correctDate, suggested } = await misdatedManInTheLabFile();
+      // His own correction on the portal, held open after the service has saved it.
+      const correction = await heldOpen(async (tx) => {
+        expect(await correctDate(tx)).toEqual({ ok: true });
+      });
+
+      const commit = commitImport(db, clinician, importId, NOW);
+      const settledEarly = await settlesSoon(commit);
+      correction.release();
+      await correction.finished;
       expect(settledEarly).toBe(false);
       expect(await commit).toMatchObject({ status: "committed", imported: 1 });
-      const [stored] = await db
-        .select()
-        .from(testResult)
-        .where(eq(testResult.bookingId, sampled.id));
-      expect(stored).toMatchObject({ psaValue: "1.50", suggestedFlag: "amber" });
+      expect(await suggested()).toMatchObject({ psaValue: "1.50", suggestedFlag: "amber" });
     });
 
     it("suggests again for a date of birth corrected while the file is being committed", async () => {
-      const ev = await insertFreeEvent(db, { eventDate: "2026-06-10" });
-      const clinician = (await insertStaff(db, ["clinician"], { clientAddress: "203.0.113.7" }))
-        .actor;
-      // As above: typed in as 55 (green for 1.50), really 45 (amber).
-      const patient = await insertPatient(db, { dateOfBirth: "1971-01-15" });
-      const sampled = await insertSampledBooking(db, {
-        eventId: ev.id,
-        userId: patient.id,
-        eventDate: ev.eventDate,
+      const { clinician, importId, correctDate, suggested } = await misdatedManInTheLabFile();
+      // The import, held open once it has written.
+      const commit = await heldOpen(async (tx) => {
+        expect(await commitImport(tx, clinician, importId, NOW)).toMatchObject({ imported: 1 });
       });
-      const created = await createImport(
-        db,
-        clinician,
-        {
-          filename: "lab.csv",
-          text: `reference,sample id,psa,unit,sample date\r\n${sampled.reference},,1.50,ng/ml,\r\n`,
-        },
-        NOW,
-      );
-      if (!created.ok) throw new Error(created.error);
 
-      // The import, held open (as a savepoint of the test's transaction) once it has written.
-      let letImportFinish!: () => void;
-      const importMayFinish = new Promise<void>((resolve) => (letImportFinish = resolve));
-      let written!: () => void;
-      const importWritten = new Promise<void>((resolve) => (written = resolve));
-      const commit = db.transaction(async (tx) => {
-        expect(await commitImport(tx, clinician, created.id, NOW)).toMatchObject({ imported: 1 });
-        written();
-        await importMayFinish;
-      });
-      await importWritten;
-
-      const edit = await portalEditOf(db, patient.id, { dateOfBirth: "1981-01-15" });
-      const saving = updateOwnProfile(db, patient.id, edit, NOW);
-      const settledEarly = await Promise.race([
-        saving.then(() => true),
-        new Promise<false>((resolve) => setTimeout(() => resolve(false), 500)),
-      ]);
-      letImportFinish();
-      await commit;
+      const saving = correctDate(db);
+      const settledEarly = await settlesSoon(saving);
+      commit.release();
+      await commit.finished;
       expect(settledEarly).toBe(false);
       expect(await saving).toEqual({ ok: true });
-      const [stored] = await db
-        .select()
-        .from(testResult)
-        .where(eq(testResult.bookingId, sampled.id));
-      expect(stored).toMatchObject({ psaValue: "1.50", suggestedFlag: "amber" });
+      expect(await suggested()).toMatchObject({ psaValue: "1.50", suggestedFlag: "amber" });
     });
   },
 );
