@@ -633,6 +633,12 @@ export const testResult = pgTable(
      * retest interval, or "The flag stands".
      */
     flagCheckSince: timestamp("flag_check_since", { withTimezone: true }),
+    /**
+     * His age at the sample as the clinician saw it when the flag he was given was last decided:
+     * at release, at a correction of the flag or retest interval, or when it stood. A changed date
+     * of birth is checked against its band. Null: his age was unknown then.
+     */
+    flagDecidedAge: integer("flag_decided_age"),
     createdAt: createdAt(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },

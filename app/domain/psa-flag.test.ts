@@ -177,8 +177,8 @@ describe("readThresholdForm", () => {
 });
 
 describe("releasedFlagNeedsCheck (his date of birth changed after release)", () => {
-  const check = (ageBefore: number | null, ageNow: number | null, alreadyAsked = false) =>
-    releasedFlagNeedsCheck({ ageBefore, ageNow, bands: BANDS, alreadyAsked });
+  const check = (decidedAge: number | null, ageNow: number | null, alreadyAsked = false) =>
+    releasedFlagNeedsCheck({ decidedAge, ageNow, bands: BANDS, alreadyAsked });
 
   it("asks when he is now in another age band, whatever the flags say", () => {
     expect(check(55, 45)).toBe(true);

@@ -139,25 +139,27 @@ export function suggestFlag(
 
 /**
  * Whether a released result goes on the clinicians' list to check again after his date of birth
- * changed: the flag he was given was decided for a man in another age band than he now is (or of
- * no known age). Not when his date of birth is now unknown: there is nothing to check it against.
- * Once asked, only a clinician's answer takes it off the list, whatever the date does next.
+ * changed: the flag he was given was last decided for a man in another age band than he now is
+ * (or of no known age). Checked against the age it was decided for, not the date just replaced: a
+ * date removed and put back as it was asks nothing. Not when his date of birth is now unknown:
+ * there is nothing to check it against. Once asked, only a clinician's answer takes it off the
+ * list, whatever the date does next.
  */
 export function releasedFlagNeedsCheck({
-  ageBefore,
+  decidedAge,
   ageNow,
   bands,
   alreadyAsked,
 }: {
-  ageBefore: number | null;
+  decidedAge: number | null;
   ageNow: number | null;
   bands: readonly ThresholdBand[];
   alreadyAsked: boolean;
 }): boolean {
   if (alreadyAsked) return true;
   if (ageNow === null) return false;
-  const bandBefore = ageBefore === null ? null : bandForAge(ageBefore, bands);
-  return bandBefore !== bandForAge(ageNow, bands);
+  const decidedBand = decidedAge === null ? null : bandForAge(decidedAge, bands);
+  return decidedBand !== bandForAge(ageNow, bands);
 }
 
 /** The thresholds page's field for a band. */

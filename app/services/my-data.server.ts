@@ -768,6 +768,7 @@ export async function eraseEndedRetainedResults(db: Db, now: Date): Promise<{ er
           flag: null,
           suggestedFlag: null,
           flagCheckSince: null,
+          flagDecidedAge: null,
           retestYears: null,
           comments: null,
           sampleDate: null,

@@ -588,6 +588,8 @@ export interface ResultDetail {
   correctedAt: Date | null;
   /** Since when a clinician is asked to check the released flag (his date of birth changed). */
   flagCheckSince: Date | null;
+  /** His age when the flag he was given was last decided (null: unknown then). */
+  flagDecidedAge: number | null;
   /** The version: changed by every write (import, release, correction). */
   updatedAt: Date;
   reference: string;
@@ -666,6 +668,7 @@ export async function viewResult(
     releasedByName,
     correctedAt: result.correctedAt,
     flagCheckSince: result.flagCheckSince,
+    flagDecidedAge: result.flagDecidedAge,
     updatedAt: result.updatedAt,
     reference: found.reference,
     sampleId: found.sampleId,
@@ -749,6 +752,7 @@ export async function releaseResult(
         comments: decision.comments,
         releasedAt: now,
         releasedBy: staff.id,
+        flagDecidedAge: ageAtSample(found.dateOfBirth, found.result.sampleDate, found.eventDate),
         updatedAt: nextUpdatedAt(found.result.updatedAt, now),
       })
       .where(eq(testResult.id, resultId));
@@ -799,16 +803,14 @@ export async function correctResult(
     };
     const changed = changedFields(result, next);
     if (changed.length === 0) return { ok: false, reason: "unchanged" };
-    // A new flag or retest interval answers a check asked for after his date of birth changed;
-    // other changes leave it for "The flag stands".
-    const flagCheckAnswered =
-      result.flagCheckSince !== null &&
-      (changed.includes("flag") || changed.includes("retestYears"));
+    // A new flag or retest interval is a flag decided again, for his age now: it answers a check
+    // asked for after his date of birth changed. Other changes leave it for "The flag stands".
+    const flagDecided = changed.includes("flag") || changed.includes("retestYears");
+    const flagCheckAnswered = result.flagCheckSince !== null && flagDecided;
+    const age = ageAtSample(found.dateOfBirth, result.sampleDate, found.eventDate);
     let suggestedFlag = result.suggestedFlag;
     if (changed.includes("psaValue")) {
-      const bands = await listThresholds(tx);
-      const age = ageAtSample(found.dateOfBirth, result.sampleDate, found.eventDate);
-      suggestedFlag = suggestFlag(next.psaValue, age, bands);
+      suggestedFlag = suggestFlag(next.psaValue, age, await listThresholds(tx));
     }
     // The version the patient had seen, kept before it is replaced (same transaction, row locked).
     await tx.insert(testResultRevision).values({
@@ -831,6 +833,7 @@ export async function correctResult(
         suggestedFlag,
         correctedAt: now,
         flagCheckSince: flagCheckAnswered ? null : result.flagCheckSince,
+        flagDecidedAge: flagDecided ? age : result.flagDecidedAge,
         updatedAt: nextUpdatedAt(result.updatedAt, now),
       })
       .where(eq(testResult.id, resultId));
@@ -876,7 +879,11 @@ export async function confirmReleasedFlag(
     if (!isSeenVersion(result.updatedAt, seen)) return { ok: false, reason: "changed" };
     await tx
       .update(testResult)
-      .set({ flagCheckSince: null, updatedAt: nextUpdatedAt(result.updatedAt, now) })
+      .set({
+        flagCheckSince: null,
+        flagDecidedAge: ageAtSample(found.dateOfBirth, result.sampleDate, found.eventDate),
+        updatedAt: nextUpdatedAt(result.updatedAt, now),
+      })
       .where(eq(testResult.id, resultId));
     await recordAudit(tx, staff, {
       action: "result.flag-confirm",
@@ -892,8 +899,9 @@ export async function confirmReleasedFlag(
  * His date of birth has changed (he corrected it, or staff did) `from` one date `to` another: each
  * of his results with a value gets the flag suggested for his age at its sample, with the
  * thresholds as they are now. Where his age at the sample changed, the result moves to a new
- * version, so a release, correction or confirmation opened for the man of the old age is refused. A released result is not changed for him: where he is now
- * in another age band (`releasedFlagNeedsCheck`) it is marked for a clinician (`flagCheckSince`).
+ * version, so a release, correction or confirmation opened for the man of the old age is refused.
+ * A released result is not changed for him: where he is now in another age band than the one its
+ * flag was decided for (`releasedFlagNeedsCheck`), it is marked for a clinician (`flagCheckSince`).
  * Run inside the transaction that changed the date, after it.
  */
 export async function suggestFlagsAgainForBirthDate(
@@ -919,7 +927,7 @@ export async function suggestFlagsAgainForBirthDate(
     const check =
       result.releasedAt !== null &&
       releasedFlagNeedsCheck({
-        ageBefore,
+        decidedAge: result.flagDecidedAge,
         ageNow,
         bands,
         alreadyAsked: result.flagCheckSince !== null,

@@ -49,6 +49,7 @@ async function flagToCheck() {
     retestYears: 2,
     suggestedFlag: "green",
     sampleDate: event.eventDate,
+    flagDecidedAge: 55,
   });
   const edit = await portalEditOf(server.db, patient.id, {
     dateOfBirth: yearsBefore(event.eventDate, 45),
@@ -83,6 +84,10 @@ describe.each([
     await row.getByRole("link", { name: new RegExp(patient.lastName) }).click();
     await page.waitForURL(`**/admin/results/${result.id}`);
     const question = page.getByRole("region", { name: "Check this flag again" });
+    expect(await question.locator("dt").allInnerTexts()).toEqual([
+      "Flag he was given, decided for a man of 55",
+      "Suggested for his age now (45)",
+    ]);
     expect(await question.locator("dd").allInnerTexts()).toEqual([
       "Green: test again in 2 years",
       "Amber: a little raised: repeat the test in 3 months",

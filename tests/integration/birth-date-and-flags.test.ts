@@ -311,6 +311,42 @@ describe("a date of birth corrected after release", () => {
     expect(await stored(place.id)).toMatchObject({ flagCheckSince: null, flag: "green" });
   });
 
+  it("is not asked when a removed date comes back in the band his flag was decided for", async () => {
+    const { man, place } = await resultFor("1.50", BORN_AT_55, { flag: "green", retestYears: 2 });
+    const removed = await portalEditOf(database.db, man.id, { dateOfBirth: null });
+    expect(await updateOwnProfile(database.db, man.id, removed, LATER)).toEqual({ ok: true });
+
+    // 57: the band of the 55 his flag was decided for.
+    expect(await correctsHisOwnDate(man.id, "1969-01-15")).toEqual({ ok: true });
+    expect(await stored(place.id)).toMatchObject({ flagCheckSince: null, suggestedFlag: "green" });
+
+    // Gone again, then back as 45: another band than 55.
+    expect(await updateOwnProfile(database.db, man.id, removed, LATER)).toEqual({ ok: true });
+    expect(await correctsHisOwnDate(man.id, BORN_AT_45)).toEqual({ ok: true });
+    expect((await stored(place.id)).flagCheckSince).toEqual(LATER);
+  });
+
+  it("is asked against the age the flag was last decided for: at release, or when it stood", async () => {
+    const { db } = database;
+    const { man, place, resultId } = await resultFor("1.50", BORN_AT_55, {
+      flag: "green",
+      retestYears: 2,
+    });
+    expect(await correctsHisOwnDate(man.id, BORN_AT_45)).toEqual({ ok: true });
+    expect(
+      await confirmReleasedFlag(db, clinician, resultId, await seenOf(place.id), LATER),
+    ).toEqual({ ok: true });
+
+    // Green now stands for a man of 45: a date removed and put back at 45 asks nothing...
+    const removed = await portalEditOf(db, man.id, { dateOfBirth: null });
+    expect(await updateOwnProfile(db, man.id, removed, LATER)).toEqual({ ok: true });
+    expect(await correctsHisOwnDate(man.id, BORN_AT_45)).toEqual({ ok: true });
+    expect((await stored(place.id)).flagCheckSince).toBeNull();
+    // ...while 55 again is another band than the one it stood for.
+    expect(await correctsHisOwnDate(man.id, BORN_AT_55)).toEqual({ ok: true });
+    expect((await stored(place.id)).flagCheckSince).toEqual(LATER);
+  });
+
   it("is left open by a correction of the comments alone", async () => {
     const { man, place, resultId } = await resultFor("1.50", BORN_AT_55, {
       flag: "green",

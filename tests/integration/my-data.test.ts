@@ -90,6 +90,8 @@ async function personWithEverything(
     comments: `${label} comment ${id}`,
     sampleDate: "2026-06-10",
     releasedAt: new Date(NOW.getTime() - 2 * DAY),
+    suggestedFlag: "green",
+    flagDecidedAge: 57,
   });
   const other = await insertFreeEvent(database.db, { eventDate: "2026-06-11" });
   const awaiting = await insertSampledBooking(database.db, {
@@ -372,7 +374,15 @@ describe("deleting my account (deleteMyAccount)", () => {
         .select()
         .from(testResult)
         .where(eq(testResult.bookingId, me.testedBookingId)),
-    ).toEqual([expect.objectContaining({ psaValue: null, comments: null, flag: null })]);
+    ).toEqual([
+      expect.objectContaining({
+        psaValue: null,
+        comments: null,
+        flag: null,
+        suggestedFlag: null,
+        flagDecidedAge: null,
+      }),
+    ]);
     // The other man's own result is not his to lose.
     const theirs = await database.db
       .select()

@@ -301,7 +301,12 @@ function FlagCheck({ result }: { result: ShownResult }) {
         which put him in another age band than the one his flag was decided for.
       </p>
       <dl className="event-details">
-        <dt>Flag he was given</dt>
+        <dt>
+          Flag he was given
+          {result.flagDecidedAge === null
+            ? ", when his age was not known"
+            : `, decided for a man of ${result.flagDecidedAge}`}
+        </dt>
         <dd>
           {result.flag ? (
             <FlagText flag={result.flag} retestYears={result.retestYears} />
@@ -309,7 +314,7 @@ function FlagCheck({ result }: { result: ShownResult }) {
             "Not set"
           )}
         </dd>
-        <dt>Suggested for his age now</dt>
+        <dt>Suggested for his age now{result.age !== null && ` (${result.age})`}</dt>
         <dd>
           {result.suggestedFlag ? (
             <FlagText flag={result.suggestedFlag} />
