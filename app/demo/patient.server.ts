@@ -4,10 +4,13 @@ import type { Db } from "#app/db/client.server";
 import { booking, consent, event, outboxEmail, testResult, user } from "#app/db/schema";
 import { generateBookingReference } from "#app/domain/booking-reference";
 import { CONSENT_WORDING_VERSION, type ConsentAnswers } from "#app/domain/consent";
+import { ageAtSample } from "#app/domain/age";
 import { addLondonDays, londonInstant } from "#app/domain/london-time";
+import { suggestFlag } from "#app/domain/psa-flag";
 import { authFor, withPendingProfile, type ProfileDraft } from "#app/services/auth.server";
 import { submitConsent } from "#app/services/booking/consent.server";
 import { holdPlace } from "#app/services/booking/hold.server";
+import { listThresholds } from "#app/services/results-admin.server";
 import { demoEventsNamed, demoPayment } from "./bookings.server";
 
 /** The demo patient's sign-in, quoted in the README. The password passes the site's strength rule. */
@@ -109,6 +112,7 @@ export async function seedDemoPatient(tx: Db, now: Date) {
     tx,
     past.map((visit) => visit.eventName),
   );
+  const bands = await listThresholds(tx);
   for (const visit of past) {
     const found = events.find((candidate) => candidate.event.name === visit.eventName);
     if (!found) continue;
@@ -143,6 +147,8 @@ export async function seedDemoPatient(tx: Db, now: Date) {
     });
     if (visit.result) {
       const releasedOn = addLondonDays(row.eventDate, visit.result.releasedAfterDays);
+      // Released as a clinician would have: for his age at the sample.
+      const age = ageAtSample(profileDraft.dateOfBirth ?? null, row.eventDate, row.eventDate);
       await tx.insert(testResult).values({
         bookingId: made!.id,
         psaValue: visit.result.psaValue,
@@ -151,6 +157,8 @@ export async function seedDemoPatient(tx: Db, now: Date) {
         retestYears: visit.result.retestYears,
         comments: visit.result.comments,
         sampleDate: row.eventDate,
+        suggestedFlag: suggestFlag(visit.result.psaValue, age, bands),
+        flagDecidedAge: age,
         releasedAt: londonInstant(releasedOn, "10:00"),
       });
     }

@@ -185,8 +185,9 @@ describe("releasedFlagNeedsCheck (his date of birth changed after release)", () 
     expect(check(49, 50)).toBe(true);
     // Both bands without a threshold: the clinician judged a man of 65, not of 75.
     expect(check(65, 75)).toBe(true);
-    // Judged with no age at all.
+    // Judged with no age at all, whatever his age now (even below every band).
     expect(check(null, 45)).toBe(true);
+    expect(check(null, 38)).toBe(true);
   });
 
   it("does not ask within one band, nor when his age is now unknown", () => {

@@ -140,7 +140,7 @@ export function suggestFlag(
 /**
  * Whether a released result goes on the clinicians' list to check again after his date of birth
  * changed: the flag he was given was last decided for a man in another age band than he now is
- * (or of no known age). Checked against the age it was decided for, not the date just replaced: a
+ * (or when his age was not known). Checked against the age it was decided for, not the date just replaced: a
  * date removed and put back as it was asks nothing. Not when his date of birth is now unknown:
  * there is nothing to check it against. Once asked, only a clinician's answer takes it off the
  * list, whatever the date does next.
@@ -158,8 +158,9 @@ export function releasedFlagNeedsCheck({
 }): boolean {
   if (alreadyAsked) return true;
   if (ageNow === null) return false;
-  const decidedBand = decidedAge === null ? null : bandForAge(decidedAge, bands);
-  return decidedBand !== bandForAge(ageNow, bands);
+  // Decided with no age known: any age he now has is one the clinician never saw.
+  if (decidedAge === null) return true;
+  return bandForAge(decidedAge, bands) !== bandForAge(ageNow, bands);
 }
 
 /** The thresholds page's field for a band. */

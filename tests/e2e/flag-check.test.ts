@@ -86,7 +86,7 @@ describe.each([
     const question = page.getByRole("region", { name: "Check this flag again" });
     expect(await question.locator("dt").allInnerTexts()).toEqual([
       "Flag he was given, decided for a man of 55",
-      "Suggested for his age now (45)",
+      "Suggested for his age at the sample as it stands now (45)",
     ]);
     expect(await question.locator("dd").allInnerTexts()).toEqual([
       "Green: test again in 2 years",

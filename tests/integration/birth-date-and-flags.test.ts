@@ -55,7 +55,7 @@ beforeAll(async () => {
 /** A sampled booking whose PSA came in through the laboratory's file; released when told. */
 async function resultFor(
   psa: string,
-  dateOfBirth: string,
+  dateOfBirth: string | null,
   release?: { flag: "green" | "amber" | "red"; retestYears: number | null },
   sampleDate = "",
 ) {
@@ -271,7 +271,12 @@ describe("a date of birth corrected after release", () => {
       reason: "flag-reviewed",
     });
     expect(corrected).toEqual({ ok: true, changed: ["flag", "retestYears"] });
-    expect(await stored(place.id)).toMatchObject({ flagCheckSince: null, flag: "amber" });
+    // Amber is now the flag decided for a man of 45.
+    expect(await stored(place.id)).toMatchObject({
+      flagCheckSince: null,
+      flag: "amber",
+      flagDecidedAge: 45,
+    });
     expect(await auditRows(db, { action: "result.correct", entityId: resultId })).toMatchObject([
       { details: { fields: "flag,retestYears", reason: "flag-reviewed", flagCheckAnswered: true } },
     ]);
@@ -347,6 +352,24 @@ describe("a date of birth corrected after release", () => {
     expect((await stored(place.id)).flagCheckSince).toEqual(LATER);
   });
 
+  it("is asked for a flag released when his date of birth was not known", async () => {
+    const { db } = database;
+    // A man whose date of birth was never on record (older accounts, or staff who left it out).
+    const { man, place, resultId } = await resultFor("1.50", null);
+    const released = await releaseResult(
+      db,
+      clinician,
+      resultId,
+      { flag: "green", retestYears: 2, comments: null, seen: await seenOf(place.id) },
+      LATER,
+    );
+    expect(released).toEqual({ ok: true });
+    expect(await stored(place.id)).toMatchObject({ flagDecidedAge: null, suggestedFlag: null });
+
+    expect(await correctsHisOwnDate(man.id, BORN_AT_55)).toEqual({ ok: true });
+    expect((await stored(place.id)).flagCheckSince).toEqual(LATER);
+  });
+
   it("is left open by a correction of the comments alone", async () => {
     const { man, place, resultId } = await resultFor("1.50", BORN_AT_55, {
       flag: "green",
@@ -360,6 +383,6 @@ describe("a date of birth corrected after release", () => {
       reason: "comments-changed",
     });
     expect(corrected).toEqual({ ok: true, changed: ["comments"] });
-    expect((await stored(place.id)).flagCheckSince).toEqual(LATER);
+    expect(await stored(place.id)).toMatchObject({ flagCheckSince: LATER, flagDecidedAge: 55 });
   });
 });

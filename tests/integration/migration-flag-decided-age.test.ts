@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { testResult } from "#app/db/schema";
+import { profile, testResult } from "#app/db/schema";
 import { ageAtSample } from "#app/domain/age";
 import { testDatabaseForThisFile } from "#tests/support/database";
 import { insertFreeEvent, insertPatient } from "#tests/support/fixtures";
@@ -46,13 +46,27 @@ describe("migration 0018's backfill of flag_decided_age", () => {
       const result = await insertResult(db, place.id, { sampleDate, flagDecidedAge: null });
       released.push({ id: result.id, expected: ageAtSample(dateOfBirth, sampleDate, EVENT_DATE) });
     }
-    const unreleasedMan = await insertPatient(db, { dateOfBirth: "1960-01-01" });
-    const unreleasedPlace = await insertSampledBooking(db, {
-      eventId: event.id,
-      userId: unreleasedMan.id,
-      eventDate: EVENT_DATE,
+    // Left alone: not released; already waiting for a clinician's check (the age it was decided
+    // for is not the date on record now); and a man without a profile.
+    const placeOf = async (dateOfBirth: string) => {
+      const man = await insertPatient(db, { dateOfBirth });
+      const place = await insertSampledBooking(db, {
+        eventId: event.id,
+        userId: man.id,
+        eventDate: EVENT_DATE,
+      });
+      return { man, place };
+    };
+    const unreleased = await insertResult(db, (await placeOf("1960-01-01")).place.id, {
+      releasedAt: null,
     });
-    const unreleased = await insertResult(db, unreleasedPlace.id, { releasedAt: null });
+    const marked = await insertResult(db, (await placeOf("1960-01-01")).place.id, {
+      flagCheckSince: new Date(),
+      flagDecidedAge: null,
+    });
+    const withoutProfile = await placeOf("1960-01-01");
+    await db.delete(profile).where(eq(profile.userId, withoutProfile.man.id));
+    const noProfile = await insertResult(db, withoutProfile.place.id, { flagDecidedAge: null });
 
     await db.execute(sql.raw(BACKFILL));
 
@@ -61,5 +75,7 @@ describe("migration 0018's backfill of flag_decided_age", () => {
     for (const { id, expected } of released) expect(await ageOf(id)).toBe(expected);
     expect(released.map((row) => row.expected)).toEqual([22, 23, 55, 54, null]);
     expect(await ageOf(unreleased.id)).toBeNull();
+    expect(await ageOf(marked.id)).toBeNull();
+    expect(await ageOf(noProfile.id)).toBeNull();
   });
 });

@@ -297,14 +297,14 @@ function FlagCheck({ result }: { result: ShownResult }) {
     <section className="warning" aria-labelledby="flag-check">
       <h2 id="flag-check">Check this flag again</h2>
       <p>
-        His date of birth was changed on {result.flagCheckLabel}, after this result was released,
-        which put him in another age band than the one his flag was decided for.
+        His date of birth was changed on {result.flagCheckLabel}, after this result was released.
+        Check that the flag he was given is right for his age when the sample was taken.
       </p>
       <dl className="event-details">
         <dt>
           Flag he was given
           {result.flagDecidedAge === null
-            ? ", when his age was not known"
+            ? " (his age then is not on record)"
             : `, decided for a man of ${result.flagDecidedAge}`}
         </dt>
         <dd>
@@ -314,7 +314,10 @@ function FlagCheck({ result }: { result: ShownResult }) {
             "Not set"
           )}
         </dd>
-        <dt>Suggested for his age now{result.age !== null && ` (${result.age})`}</dt>
+        <dt>
+          Suggested for his age at the sample as it stands now
+          {result.age !== null && ` (${result.age})`}
+        </dt>
         <dd>
           {result.suggestedFlag ? (
             <FlagText flag={result.suggestedFlag} />
