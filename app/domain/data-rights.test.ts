@@ -3,6 +3,7 @@ import {
   consentAnswersDue,
   consentShreddingCutoff,
   erasedAccountEmail,
+  isNeverDelivered,
   erasureBlockers,
   resultRetainedUntil,
   retainedResultDue,
@@ -236,6 +237,10 @@ describe("consent answers", () => {
 describe("the erased account's address", () => {
   it("is not deliverable and carries only the account's id", () => {
     expect(erasedAccountEmail("b7c1")).toBe("deleted-b7c1@deleted.invalid");
+    expect(isNeverDelivered(erasedAccountEmail("b7c1"))).toBe(true);
+    expect(isNeverDelivered("Someone@Example.INVALID.")).toBe(true);
+    expect(isNeverDelivered("someone@invalid.example.org")).toBe(false);
+    expect(isNeverDelivered("someone@example.org")).toBe(false);
   });
 });
 

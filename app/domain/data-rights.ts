@@ -118,6 +118,9 @@ export function consentAnswersDue(
 export const ERASED_ACCOUNT_NAME = "Deleted account";
 export const erasedAccountEmail = (userId: string) => `deleted-${userId}@deleted.invalid`;
 
+/** An address in `.invalid`, the domain reserved never to exist (RFC 2606): an erased account's. */
+export const isNeverDelivered = (address: string) => /\.invalid\.?$/i.test(address.trim());
+
 /**
  * A regular expression (Postgres's `~` on lower-cased text, and JavaScript's alike) that finds
  * this address in a text as a whole address only: every other character of it escaped (so `_`,

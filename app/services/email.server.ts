@@ -4,6 +4,7 @@ import { nextAttemptDelayMs, shouldGiveUp } from "#app/domain/backoff";
 import { onPostgresServer, type Db } from "#app/db/client.server";
 import { outboxEmail } from "#app/db/schema";
 import { noteDatabaseError } from "#app/db/health.server";
+import { isNeverDelivered } from "#app/domain/data-rights";
 import { log } from "./log.server";
 
 /** A file sent with a message, such as a booking's calendar entry; text content, sent as UTF-8. */
@@ -32,9 +33,17 @@ const listeners = new Set<Listener>();
 
 /**
  * Queues a message. Pass the transaction that makes the change the mail reports, so that both
- * commit together. Never put health data (consent, results, NHS number) in a message.
+ * commit together. Never put health data (consent, results, NHS number) in a message. A message
+ * to an address that can never be delivered (an erased account's) is not queued: null.
  */
-export async function enqueueEmail(db: Db, message: OutgoingEmail) {
+export async function enqueueEmail(db: Db, message: OutgoingEmail): Promise<string | null> {
+  if (isNeverDelivered(message.to)) {
+    log.info(
+      { code: "outbox.never-delivered" },
+      "outbox: not queued, the address is never delivered",
+    );
+    return null;
+  }
   const [row] = await db
     .insert(outboxEmail)
     .values({

@@ -13,6 +13,7 @@ import {
   user,
 } from "#app/db/schema";
 import { ageAtSample } from "#app/domain/age";
+import { isNeverDelivered } from "#app/domain/data-rights";
 import { attendeeName } from "#app/domain/attendees";
 import { normaliseBookingReference } from "#app/domain/booking-reference";
 import { londonDate } from "#app/domain/london-time";
@@ -768,14 +769,15 @@ export async function releaseResult(
 }
 
 export type CorrectResult =
-  | { ok: true; changed: string[] }
+  | { ok: true; changed: string[]; told: boolean }
   | { ok: false; reason: "not-found" | "not-released" | "unchanged" | "changed" };
 
 /**
  * Changes a released result. What the patient had seen is kept first in test_result_revision
  * (append-only: value, flag, comments, who released it, who replaced it and why). The audit row
  * (result.correct) names the fields changed and the reason chosen from the list, never the
- * values; `correctedAt` is set and the patient is told by e-mail (without the value). A changed
+ * values; `correctedAt` is set and the patient is told by e-mail (without the value), unless his
+ * account has since been deleted (`told`). A changed
  * value gets its suggested flag again; a new flag or retest interval answers a check of the flag
  * (`flagCheckSince`). Refused ("changed") unless the result is still the version the clinician
  * opened (`correction.seen`).
@@ -848,8 +850,11 @@ export async function correctResult(
         ...(flagCheckAnswered && { flagCheckAnswered: true }),
       },
     });
-    await enqueueEmail(tx, { to: found.email, ...resultEmail("updated", found.firstName) });
-    return { ok: true, changed };
+    // His account may have been deleted since release (the result is kept): no one to tell.
+    const told = !isNeverDelivered(found.email);
+    if (told)
+      await enqueueEmail(tx, { to: found.email, ...resultEmail("updated", found.firstName) });
+    return { ok: true, changed, told };
   });
 }
 

@@ -270,7 +270,7 @@ describe("a date of birth corrected after release", () => {
       comments: null,
       reason: "flag-reviewed",
     });
-    expect(corrected).toEqual({ ok: true, changed: ["flag", "retestYears"] });
+    expect(corrected).toEqual({ ok: true, changed: ["flag", "retestYears"], told: true });
     // Amber is now the flag decided for a man of 45.
     expect(await stored(place.id)).toMatchObject({
       flagCheckSince: null,
@@ -382,7 +382,7 @@ describe("a date of birth corrected after release", () => {
       comments: "Please read the leaflet about PSA.",
       reason: "comments-changed",
     });
-    expect(corrected).toEqual({ ok: true, changed: ["comments"] });
+    expect(corrected).toEqual({ ok: true, changed: ["comments"], told: true });
     expect(await stored(place.id)).toMatchObject({ flagCheckSince: LATER, flagDecidedAge: 55 });
   });
 });

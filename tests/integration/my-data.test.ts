@@ -25,6 +25,7 @@ import {
   eraseEndedRetainedResults,
   shredExpiredConsentAnswers,
 } from "#app/services/my-data.server";
+import { correctResult } from "#app/services/results-admin.server";
 import { testDatabaseForThisFile } from "#tests/support/database";
 import {
   consentForm,
@@ -32,6 +33,7 @@ import {
   insertFreeEvent,
   insertPatient,
   insertSession,
+  insertStaff,
   insertWaitlistEntry,
   uniqueEmail,
   uniqueId,
@@ -389,6 +391,39 @@ describe("deleting my account (deleteMyAccount)", () => {
       .from(testResult)
       .where(eq(testResult.id, someoneElse.resultId));
     expect(theirs[0]!.psaValue).toBe(someoneElse.psaValue);
+  });
+
+  it("keeps his result correctable by a clinician, who is told that no one was e-mailed", async () => {
+    const me = await personWithEverything("Corrected", { password: true, awaitingResult: false });
+    const deleted = await deleteMyAccount(database.db, { userId: me.id, password: PASSWORD }, NOW);
+    expect(deleted).toMatchObject({ outcome: "deleted", retainedResults: 1 });
+    const { actor: clinician } = await insertStaff(database.db, ["clinician"]);
+    const [kept] = await database.db
+      .select()
+      .from(testResult)
+      .where(eq(testResult.id, me.resultId));
+    const mailsBefore = await database.db.select({ to: outboxEmail.to }).from(outboxEmail);
+
+    const corrected = await correctResult(
+      database.db,
+      clinician,
+      me.resultId,
+      {
+        psaValue: kept!.psaValue!,
+        flag: "amber",
+        retestYears: null,
+        comments: kept!.comments,
+        reason: "flag-reviewed",
+        seen: kept!.updatedAt.toISOString(),
+      },
+      NOW,
+    );
+
+    expect(corrected).toEqual({ ok: true, changed: ["flag", "retestYears"], told: false });
+    // Nothing queued for the erased account's address (in the never-delivered .invalid domain).
+    const mailsAfter = await database.db.select({ to: outboxEmail.to }).from(outboxEmail);
+    expect(mailsAfter).toHaveLength(mailsBefore.length);
+    expect(mailsAfter.filter((mail) => mail.to.endsWith(".invalid"))).toEqual([]);
   });
 
   it("refuses a wrong password and changes nothing", async () => {

@@ -26,7 +26,7 @@ describe("outbox delivery", () => {
     const { db } = database;
     const failing = await startSmtpSink({ rejectWith: "mailbox busy" });
     try {
-      const id = await enqueueEmail(db, { to: "a@example.com", subject: "Hello", text: "Body" });
+      const id = (await enqueueEmail(db, { to: "a@example.com", subject: "Hello", text: "Body" }))!;
       const start = aMomentLater();
       const sent = await deliverDueEmails(
         db,
@@ -51,11 +51,18 @@ describe("outbox delivery", () => {
     }
   });
 
+  it("queues nothing for an address that is never delivered (an erased account's)", async () => {
+    const { db } = database;
+    const to = `deleted-${crypto.randomUUID()}@deleted.invalid`;
+    expect(await enqueueEmail(db, { to, subject: "Your results", text: "Body" })).toBeNull();
+    expect(await db.select().from(outboxEmail).where(eq(outboxEmail.to, to))).toEqual([]);
+  });
+
   it("delivers a retried message once SMTP recovers", async () => {
     const { db } = database;
     const sink = await startSmtpSink();
     try {
-      const id = await enqueueEmail(db, { to: "b@example.com", subject: "Retry", text: "Body" });
+      const id = (await enqueueEmail(db, { to: "b@example.com", subject: "Retry", text: "Body" }))!;
       await db.update(outboxEmail).set({ attempts: 3 }).where(eq(outboxEmail.id, id));
       expect(
         await deliverDueEmails(db, nodemailer.createTransport(sink.url), FROM, aMomentLater),
@@ -121,7 +128,11 @@ describe("outbox delivery", () => {
     const { db } = database;
     const failing = await startSmtpSink({ rejectWith: "no such user" });
     try {
-      const id = await enqueueEmail(db, { to: "c@example.com", subject: "Doomed", text: "Body" });
+      const id = (await enqueueEmail(db, {
+        to: "c@example.com",
+        subject: "Doomed",
+        text: "Body",
+      }))!;
       await db
         .update(outboxEmail)
         .set({ attempts: MAX_DELIVERY_ATTEMPTS - 1 })

@@ -570,7 +570,11 @@ describe("release and correction", () => {
       },
       correctedAt,
     );
-    expect(corrected).toEqual({ ok: true, changed: ["psaValue", "flag", "retestYears"] });
+    expect(corrected).toEqual({
+      ok: true,
+      changed: ["psaValue", "flag", "retestYears"],
+      told: true,
+    });
 
     const [row] = await db.select().from(testResult).where(eq(testResult.id, resultId));
     expect(row).toMatchObject({

@@ -64,12 +64,14 @@ export const loader = staffRoute("result:read", async (args: Route.LoaderArgs, s
   );
 });
 
-const DONE = ["released", "corrected", "flag-confirmed"] as const;
+const DONE = ["released", "corrected", "corrected-untold", "flag-confirmed"] as const;
 
 const DONE_MESSAGES: Record<(typeof DONE)[number], string> = {
   released:
     "Result released. The patient has been e-mailed that his results are ready (the e-mail does not contain the result).",
   corrected: "Result corrected. The patient has been e-mailed that his results were updated.",
+  "corrected-untold":
+    "Result corrected. He has deleted his account, so no one has been e-mailed about it.",
   "flag-confirmed": "The flag stands, as released. The patient has not been told anything.",
 };
 
@@ -110,7 +112,7 @@ export const action = staffRoute("result:read", async (args: Route.ActionArgs, s
     const parsed = parseForm(correctionSchema, values);
     if (!parsed.ok) return refuse({ fieldErrors: parsed.fieldErrors, values }, 400);
     const outcome = await correctResult(db(), staff, resultId, parsed.data);
-    if (outcome.ok) return redirect(`${back}?corrected`);
+    if (outcome.ok) return redirect(`${back}?${outcome.told ? "corrected" : "corrected-untold"}`);
     if (outcome.reason === "not-found")
       throw data({ error: "Not found" }, { status: 404, headers: NO_STORE });
     if (outcome.reason === "changed")
