@@ -47,6 +47,7 @@ export const CHECK_IN_MESSAGES = {
   changedMeanwhile:
     "This person's check-in changed since the page was loaded. Check the row and try again.",
   notConfirmed: "Only confirmed bookings can be checked in.",
+  accountDeleted: "He has deleted his account, so no sample can be recorded for this booking.",
   noConsent:
     "No consent is recorded for him, so no sample can be taken yet. E-mail him the consent form to fill in on his phone, then record the sample.",
   notYet: (appointmentDate: string) =>

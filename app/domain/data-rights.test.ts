@@ -3,6 +3,7 @@ import {
   consentAnswersDue,
   consentShreddingCutoff,
   erasedAccountEmail,
+  isErasedAccount,
   isNeverDelivered,
   erasureBlockers,
   resultRetainedUntil,
@@ -238,6 +239,9 @@ describe("the erased account's address", () => {
   it("is not deliverable and carries only the account's id", () => {
     expect(erasedAccountEmail("b7c1")).toBe("deleted-b7c1@deleted.invalid");
     expect(isNeverDelivered(erasedAccountEmail("b7c1"))).toBe(true);
+    expect(isErasedAccount({ id: "b7c1", email: "deleted-b7c1@deleted.invalid" })).toBe(true);
+    expect(isErasedAccount({ id: "b7c1", email: "deleted-a000@deleted.invalid" })).toBe(false);
+    expect(isErasedAccount({ id: "b7c1", email: "b7c1@example.org" })).toBe(false);
     expect(isNeverDelivered("Someone@Example.INVALID.")).toBe(true);
     expect(isNeverDelivered("someone@invalid.example.org")).toBe(false);
     expect(isNeverDelivered("someone@example.org")).toBe(false);

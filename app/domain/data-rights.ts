@@ -118,6 +118,10 @@ export function consentAnswersDue(
 export const ERASED_ACCOUNT_NAME = "Deleted account";
 export const erasedAccountEmail = (userId: string) => `deleted-${userId}@deleted.invalid`;
 
+/** Whether this account is one its owner deleted (`deleteMyAccount` anonymised it). */
+export const isErasedAccount = (account: { id: string; email: string }) =>
+  account.email === erasedAccountEmail(account.id);
+
 /** An address in `.invalid`, the domain reserved never to exist (RFC 2606): an erased account's. */
 export const isNeverDelivered = (address: string) => /\.invalid\.?$/i.test(address.trim());
 

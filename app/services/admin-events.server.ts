@@ -837,7 +837,7 @@ export async function cancelEvent(
     for (const row of active) {
       const person = people.find((candidate) => candidate.id === row.userId);
       if (!person) continue;
-      await enqueueEmail(
+      const queued = await enqueueEmail(
         tx,
         cancellationEmail({
           to: person.email,
@@ -846,7 +846,7 @@ export async function cancelEvent(
           row,
         }),
       );
-      emailsQueued++;
+      if (queued) emailsQueued++;
     }
     if (newlyCancelled || active.length > 0 || waitingListClosed > 0) {
       await recordAudit(tx, actor, {

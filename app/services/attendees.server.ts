@@ -10,6 +10,7 @@ import {
   compareAttendees,
   matchesAttendeeSearch,
 } from "#app/domain/attendees";
+import { isErasedAccount } from "#app/domain/data-rights";
 import {
   applyCheckIn,
   CHECK_IN_MESSAGES,
@@ -472,6 +473,13 @@ export async function recordCheckIn(
       return { outcome: "done", reference: row.reference, changed: false, to: outcome.to };
 
     if (command.intent === "sample") {
+      // His result could reach no one, and no kept copy of it would say whose it was.
+      const [owner] = await tx
+        .select({ id: user.id, email: user.email })
+        .from(user)
+        .where(eq(user.id, row.userId));
+      if (!owner || isErasedAccount(owner))
+        return refuse("sampleId", CHECK_IN_MESSAGES.accountDeleted);
       if (!(await hasConsentOnRecord(tx, row, appointmentDate)))
         return refuse("sampleId", CHECK_IN_MESSAGES.noConsent);
       await tx.execute(sql`select pg_advisory_xact_lock(${SAMPLE_ID_LOCK})`);

@@ -13,7 +13,7 @@ import {
   user,
 } from "#app/db/schema";
 import { ageAtSample } from "#app/domain/age";
-import { isNeverDelivered } from "#app/domain/data-rights";
+import { isErasedAccount } from "#app/domain/data-rights";
 import { attendeeName } from "#app/domain/attendees";
 import { normaliseBookingReference } from "#app/domain/booking-reference";
 import { londonDate } from "#app/domain/london-time";
@@ -851,7 +851,7 @@ export async function correctResult(
       },
     });
     // His account may have been deleted since release (the result is kept): no one to tell.
-    const told = !isNeverDelivered(found.email);
+    const told = !isErasedAccount({ id: found.userId, email: found.email });
     if (told)
       await enqueueEmail(tx, { to: found.email, ...resultEmail("updated", found.firstName) });
     return { ok: true, changed, told };

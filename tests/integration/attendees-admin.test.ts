@@ -12,6 +12,7 @@ import {
   viewAttendees,
 } from "#app/services/attendees.server";
 import { recordConsent, submitConsent } from "#app/services/booking/consent.server";
+import { deleteMyAccount } from "#app/services/my-data.server";
 import { testDatabaseForThisFile } from "#tests/support/database";
 import {
   auditRows,
@@ -604,6 +605,31 @@ describe("check-in", () => {
       outcome: "done",
       to: "sample_taken",
     });
+  });
+
+  it("takes no sample for a man who has since deleted his account", async () => {
+    const { db } = database;
+    const ev = await insertFreeEvent(db, { name: `Erased Clinic ${uniqueId()}` });
+    const password = "correct horse battery staple 72";
+    const man = await person({ firstName: "Ernest", lastName: "Leaver", password });
+    const place = await book(ev.id, man.id, { slotTime: "10:10" });
+    await insertConsent(place.id, man.id, CONSENT_WORDING_VERSION, weekBefore);
+    const staff = await coordinator();
+    expect(await checkIn(staff, ev.id, arrived(place.id), 130)).toMatchObject({ outcome: "done" });
+    // After the event (it ends at 12:00), with no sample recorded, nothing stops his deleting it.
+    expect(await deleteMyAccount(db, { userId: man.id, password }, later(300))).toMatchObject({
+      outcome: "deleted",
+    });
+
+    // His result could reach no one, and no kept copy would say whose it was.
+    const sampleId = `S-${uniqueId()}`.slice(0, 40);
+    expect(await checkIn(staff, ev.id, sample(place.id, sampleId), 310)).toEqual({
+      outcome: "refused",
+      reference: place.reference,
+      field: "sampleId",
+      message: "He has deleted his account, so no sample can be recorded for this booking.",
+    });
+    expect(await stored(place.id)).toMatchObject({ sampleId: null });
   });
 
   it("lets a tablet that still shows a sample another replaced undo nothing", async () => {
