@@ -140,10 +140,10 @@ export function suggestFlag(
 /**
  * Whether a released result goes on the clinicians' list to check again after his date of birth
  * changed: the flag he was given was last decided for a man in another age band than he now is
- * (or when his age was not known). Checked against the age it was decided for, not the date just replaced: a
- * date removed and put back as it was asks nothing. Not when his date of birth is now unknown:
- * there is nothing to check it against. Once asked, only a clinician's answer takes it off the
- * list, whatever the date does next.
+ * (or when his age was not known). Checked against the age it was decided for, not the date just
+ * replaced: a date removed and put back as it was asks nothing. Not when his date of birth is now
+ * unknown: there is nothing to check it against. Once asked, only a clinician's answer takes it
+ * off the list, whatever the date does next.
  */
 export function releasedFlagNeedsCheck({
   decidedAge,

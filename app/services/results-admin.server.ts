@@ -627,7 +627,12 @@ async function loadResult(db: Db, resultId: string) {
     .innerJoin(user, eq(user.id, booking.userId))
     .leftJoin(profile, eq(profile.userId, booking.userId))
     .where(eq(testResult.id, resultId));
-  return found ?? null;
+  if (!found) return null;
+  // His age at the sample as his date of birth stands: shown, and recorded with a flag decided.
+  return {
+    ...found,
+    age: ageAtSample(found.dateOfBirth, found.result.sampleDate, found.eventDate),
+  };
 }
 
 /** A result for the clinician's page, or null (404). Audited as result.view before it is returned. */
@@ -678,7 +683,7 @@ export async function viewResult(
     eventDate: found.eventDate,
     patientName: attendeeName(found),
     dateOfBirth: found.dateOfBirth,
-    age: ageAtSample(found.dateOfBirth, result.sampleDate, found.eventDate),
+    age: found.age,
   };
 }
 
@@ -753,7 +758,7 @@ export async function releaseResult(
         comments: decision.comments,
         releasedAt: now,
         releasedBy: staff.id,
-        flagDecidedAge: ageAtSample(found.dateOfBirth, found.result.sampleDate, found.eventDate),
+        flagDecidedAge: found.age,
         updatedAt: nextUpdatedAt(found.result.updatedAt, now),
       })
       .where(eq(testResult.id, resultId));
@@ -777,9 +782,8 @@ export type CorrectResult =
  * (append-only: value, flag, comments, who released it, who replaced it and why). The audit row
  * (result.correct) names the fields changed and the reason chosen from the list, never the
  * values; `correctedAt` is set and the patient is told by e-mail (without the value), unless his
- * account has since been deleted (`told`). A changed
- * value gets its suggested flag again; a new flag or retest interval answers a check of the flag
- * (`flagCheckSince`). Refused ("changed") unless the result is still the version the clinician
+ * account has since been deleted (`told`). A changed value gets its suggested flag again; a new
+ * flag or retest interval answers a check of the flag (`flagCheckSince`). Refused ("changed") unless the result is still the version the clinician
  * opened (`correction.seen`).
  */
 export async function correctResult(
@@ -809,10 +813,9 @@ export async function correctResult(
     // asked for after his date of birth changed. Other changes leave it for "The flag stands".
     const flagDecided = changed.includes("flag") || changed.includes("retestYears");
     const flagCheckAnswered = result.flagCheckSince !== null && flagDecided;
-    const age = ageAtSample(found.dateOfBirth, result.sampleDate, found.eventDate);
     let suggestedFlag = result.suggestedFlag;
     if (changed.includes("psaValue")) {
-      suggestedFlag = suggestFlag(next.psaValue, age, await listThresholds(tx));
+      suggestedFlag = suggestFlag(next.psaValue, found.age, await listThresholds(tx));
     }
     // The version the patient had seen, kept before it is replaced (same transaction, row locked).
     await tx.insert(testResultRevision).values({
@@ -835,7 +838,7 @@ export async function correctResult(
         suggestedFlag,
         correctedAt: now,
         flagCheckSince: flagCheckAnswered ? null : result.flagCheckSince,
-        flagDecidedAge: flagDecided ? age : result.flagDecidedAge,
+        flagDecidedAge: flagDecided ? found.age : result.flagDecidedAge,
         updatedAt: nextUpdatedAt(result.updatedAt, now),
       })
       .where(eq(testResult.id, resultId));
@@ -886,7 +889,7 @@ export async function confirmReleasedFlag(
       .update(testResult)
       .set({
         flagCheckSince: null,
-        flagDecidedAge: ageAtSample(found.dateOfBirth, result.sampleDate, found.eventDate),
+        flagDecidedAge: found.age,
         updatedAt: nextUpdatedAt(result.updatedAt, now),
       })
       .where(eq(testResult.id, resultId));

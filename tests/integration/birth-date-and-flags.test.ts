@@ -97,7 +97,7 @@ async function seenOf(bookingId: string) {
 }
 
 /** His own correction on the portal's form: everything as it is but the date. */
-async function correctsHisOwnDate(userId: string, dateOfBirth: string) {
+async function correctsHisOwnDate(userId: string, dateOfBirth: string | null) {
   const edit = await portalEditOf(database.db, userId, { dateOfBirth });
   return updateOwnProfile(database.db, userId, edit, LATER);
 }
@@ -311,22 +311,20 @@ describe("a date of birth corrected after release", () => {
     });
 
     // Removed (allowed once nothing is to come): nothing to check the flag against.
-    const removed = await portalEditOf(database.db, man.id, { dateOfBirth: null });
-    expect(await updateOwnProfile(database.db, man.id, removed, LATER)).toEqual({ ok: true });
+    expect(await correctsHisOwnDate(man.id, null)).toEqual({ ok: true });
     expect(await stored(place.id)).toMatchObject({ flagCheckSince: null, flag: "green" });
   });
 
   it("is not asked when a removed date comes back in the band his flag was decided for", async () => {
     const { man, place } = await resultFor("1.50", BORN_AT_55, { flag: "green", retestYears: 2 });
-    const removed = await portalEditOf(database.db, man.id, { dateOfBirth: null });
-    expect(await updateOwnProfile(database.db, man.id, removed, LATER)).toEqual({ ok: true });
+    expect(await correctsHisOwnDate(man.id, null)).toEqual({ ok: true });
 
     // 57: the band of the 55 his flag was decided for.
     expect(await correctsHisOwnDate(man.id, "1969-01-15")).toEqual({ ok: true });
     expect(await stored(place.id)).toMatchObject({ flagCheckSince: null, suggestedFlag: "green" });
 
     // Gone again, then back as 45: another band than 55.
-    expect(await updateOwnProfile(database.db, man.id, removed, LATER)).toEqual({ ok: true });
+    expect(await correctsHisOwnDate(man.id, null)).toEqual({ ok: true });
     expect(await correctsHisOwnDate(man.id, BORN_AT_45)).toEqual({ ok: true });
     expect((await stored(place.id)).flagCheckSince).toEqual(LATER);
   });
@@ -343,8 +341,7 @@ describe("a date of birth corrected after release", () => {
     ).toEqual({ ok: true });
 
     // Green now stands for a man of 45: a date removed and put back at 45 asks nothing...
-    const removed = await portalEditOf(db, man.id, { dateOfBirth: null });
-    expect(await updateOwnProfile(db, man.id, removed, LATER)).toEqual({ ok: true });
+    expect(await correctsHisOwnDate(man.id, null)).toEqual({ ok: true });
     expect(await correctsHisOwnDate(man.id, BORN_AT_45)).toEqual({ ok: true });
     expect((await stored(place.id)).flagCheckSince).toBeNull();
     // ...while 55 again is another band than the one it stood for.
