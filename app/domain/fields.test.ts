@@ -48,3 +48,17 @@ describe("a line break in a single-line field is refused (CR/LF forged lines in 
     expect(lastName.parse("  O'Neill-Smith Jr ")).toBe("O'Neill-Smith Jr");
   });
 });
+
+describe("an e-mail address", () => {
+  it("in .invalid, the domain reserved never to exist, is refused: no mail would ever reach it", () => {
+    const message =
+      "An address ending in .invalid can never receive email. Enter the email address you use";
+    expect(firstMessage(emailField(), "john@example.invalid")).toBe(message);
+    expect(firstMessage(emailField(), "  John@Mail.INVALID ")).toBe(message);
+  });
+
+  it("elsewhere is accepted, trimmed and lowercased", () => {
+    expect(emailField().parse(" John@Example.org ")).toBe("john@example.org");
+    expect(emailField().parse("john@invalid.example.org")).toBe("john@invalid.example.org");
+  });
+});

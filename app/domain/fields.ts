@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { AGE_MESSAGES, isEligibleAge, readDateOfBirth } from "./age";
+import { isNeverDelivered } from "./data-rights";
 import { COUNTRIES } from "./field-options";
 import { NHS_MESSAGES, validateNhsNumber } from "./nhs-number";
 import { PASSWORD_MESSAGES, passwordProblem } from "./password";
@@ -20,6 +21,8 @@ export const FIELD_MESSAGES = {
   lineBreak: "Enter this on one line, without line breaks",
   tooLong: (max: number) => `Must be ${max} characters or fewer`,
   email: "Enter an email address in the correct format, like name@example.com",
+  neverDelivered:
+    "An address ending in .invalid can never receive email. Enter the email address you use",
   phone: "Enter a phone number, like 01632 960 001 or +44 1632 960 001",
   postcode: "Enter a real postcode, like CM1 0XX",
 } as const;
@@ -107,14 +110,18 @@ export function optionalChoice<T extends readonly [string, ...string[]]>(
     .transform((value) => value || null);
 }
 
-/** RFC 5321 allows 254 characters in an address; trimmed and lowercased. */
+/**
+ * RFC 5321 allows 254 characters in an address; trimmed and lowercased. An address in `.invalid`
+ * is refused: no mail is ever sent there (`isNeverDelivered`), so an account could not be verified.
+ */
 export function emailField(missing = "Enter your email address") {
   return singleLine(missing)
     .trim()
     .min(1, { error: missing })
     .max(254, { error: FIELD_MESSAGES.tooLong(254) })
     .toLowerCase()
-    .pipe(z.email({ error: FIELD_MESSAGES.email }));
+    .pipe(z.email({ error: FIELD_MESSAGES.email }))
+    .refine((address) => !isNeverDelivered(address), { error: FIELD_MESSAGES.neverDelivered });
 }
 
 export const PHONE_PATTERN = /^\+?[0-9 ()-]{7,20}$/;
