@@ -3,9 +3,11 @@ import { describe, expect, it, vi } from "vitest";
 import {
   booking,
   consent,
+  event,
   eventAccessCode,
   eventUnlock,
   outboxEmail,
+  screeningProduct,
   testResult,
 } from "#app/db/schema";
 import { changeOwnBooking, changePage } from "#app/services/booking/change.server";
@@ -393,6 +395,48 @@ describe("what changing refuses", () => {
       expect(await refused(setup, { eventId: target.id, slotTime: "11:00" })).toBe(
         "different-terms",
       );
+  });
+
+  it("keeps, at his own event, the terms he booked on: a new price, a lab that needs an NHS number or a private event does not stop a move to another time", async () => {
+    const setup = await paidBooking();
+    // After he booked at £25.00: the product's price goes up (his event follows the product's),
+    // the event moves to a laboratory that needs the NHS number he has not given, and it becomes
+    // private, with no code unlocked by him.
+    await db()
+      .update(screeningProduct)
+      .set({ pricePence: 3000 })
+      .where(eq(screeningProduct.id, setup.product.id));
+    await db()
+      .update(event)
+      .set({ labName: "ESNEFT", isPublic: false })
+      .where(eq(event.id, setup.ev.id));
+
+    const page = await changePage(
+      db(),
+      { userId: setup.patient.id, reference: setup.row.reference },
+      NOW,
+    );
+    expect(page!.events.map((option) => [option.id, option.availableTimes])).toEqual([
+      [setup.ev.id, 3],
+    ]);
+
+    const result = await changeOwnBooking(
+      db(),
+      {
+        userId: setup.patient.id,
+        reference: setup.row.reference,
+        eventId: setup.ev.id,
+        slotTime: "11:30",
+      },
+      NOW,
+    );
+    expect(result.ok).toBe(true);
+    expect(await bookingRow(setup.row.id)).toMatchObject({
+      eventId: setup.ev.id,
+      slotTime: "11:30",
+      pricePence: 2500,
+      paymentStatus: "paid",
+    });
   });
 
   it("refuses an event he already has a booking at", async () => {

@@ -57,6 +57,29 @@ function sameTerms(row: Booking, oldEvent: EventRow, target: EventRow, productPr
   );
 }
 
+/**
+ * Why his booking may not move to `target`, or null. At his own event he keeps what he booked on
+ * (its price, its access and his eligibility as they were judged then), so only its being
+ * published is asked; another event must be open to him, on the same terms, and one he may book.
+ * The change page and the change itself both ask here.
+ */
+async function moveRefusal(
+  db: Db,
+  userId: string,
+  row: Booking,
+  own: EventRow,
+  target: EventRow,
+  targetProductPrice: number,
+  person: Awaited<ReturnType<typeof personForEligibility>>,
+): Promise<"event-not-found" | "locked" | "different-terms" | "not-eligible" | null> {
+  if (target.id === own.id) return target.status === "published" ? null : "event-not-found";
+  const closed = await eventClosedTo(db, target, userId);
+  if (closed) return closed;
+  if (!sameTerms(row, own, target, targetProductPrice)) return "different-terms";
+  if (!bookingEligibility(person, target).eligible) return "not-eligible";
+  return null;
+}
+
 /** Whether the booking can be moved at all at `now`: its stage, and the policy's notice. */
 function bookingChangeTerms(
   row: Booking,
@@ -162,12 +185,16 @@ export async function changeOwnBooking(
     if (!target) return { ok: false, reason: "event-not-found" };
     if (target.id === row.eventId && row.slotTime === input.slotTime)
       return { ok: false, reason: "same-time" };
-    const closed = await eventClosedTo(tx, target, input.userId);
-    if (closed) return { ok: false, reason: closed };
-    if (!sameTerms(row, oldEvent, target, await productPrice(tx, target.productId)))
-      return { ok: false, reason: "different-terms" };
-    if (!bookingEligibility(await personForEligibility(tx, input.userId), target).eligible)
-      return { ok: false, reason: "not-eligible" };
+    const moveRefused = await moveRefusal(
+      tx,
+      input.userId,
+      row,
+      oldEvent,
+      target,
+      await productPrice(tx, target.productId),
+      await personForEligibility(tx, input.userId),
+    );
+    if (moveRefused) return { ok: false, reason: moveRefused };
 
     // His other bookings at the chosen event: one active booking per person per event.
     const toLetGo: string[] = [];
@@ -512,13 +539,8 @@ async function eventOptions(
   let others = 0;
   for (const { event: ev, productPrice: price } of candidates) {
     const current = ev.id === own.id;
-    if (!current) {
-      if (others >= MAX_OTHER_EVENTS) continue;
-      if (bookedAt.has(ev.id)) continue;
-      if (!sameTerms(row, own, ev, price)) continue;
-      if ((await eventClosedTo(db, ev, userId)) !== null) continue;
-      if (!bookingEligibility(person, ev).eligible) continue;
-    }
+    if (!current && (others >= MAX_OTHER_EVENTS || bookedAt.has(ev.id))) continue;
+    if ((await moveRefusal(db, userId, row, own, ev, price, person)) !== null) continue;
     const times = await offeredTimes(db, ev, row.id, now);
     const availableTimes = times.filter(
       (choice) => choice.state === "available" && !(current && choice.time === row.slotTime),
