@@ -16,6 +16,8 @@ export const PASSWORD_MESSAGES = {
   tooCommon:
     "This password is too easy to guess. Avoid common passwords, names and patterns like 12345678. Three or four unrelated words work well.",
   doNotMatch: "Passwords do not match",
+  resetLinkExpired:
+    "This link has expired or has already been used. Ask for a new one from the sign-in page.",
 } as const;
 
 let estimator: ZxcvbnFactory | undefined;

@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { account, outboxEmail, profile, user, verification } from "#app/db/schema";
 import { config } from "#app/config.server";
 import { authFor, withPendingProfile, type ProfileDraft } from "#app/services/auth.server";
+import { resetPasswordFromLink } from "#app/services/password-reset.server";
 import { enqueueUnaskedMail } from "#app/services/recipient-mail.server";
 import { signIn } from "#app/services/session.server";
 import { sendNewConfirmationLink } from "#app/services/sign-up.server";
@@ -149,6 +150,39 @@ describe("mail bombing: password resets for one address", () => {
     const mine = tokens.filter((token) => token.value === created!.id);
     expect(mine).toHaveLength(1);
     expect(resets[0]!.text).toContain(mine[0]!.identifier.slice("reset-password:".length));
+  });
+});
+
+describe("a new password from a reset link", () => {
+  it("is refused when it is his own name or e-mail address, as at sign-up", async () => {
+    const email = uniqueEmail("arthur.pembridge");
+    const created = await signUp(email, draft(email));
+    await auth.api.requestPasswordReset({
+      body: { email, redirectTo: "/reset-password" },
+      headers: new Headers({ origin: "http://localhost:3000" }),
+    });
+    const [link] = await database.db
+      .select()
+      .from(verification)
+      .where(eq(verification.value, created.user.id));
+    const token = link!.identifier.replace(/^reset-password:/, "");
+    const reset = (password: string) =>
+      resetPasswordFromLink(
+        database.db,
+        { newPassword: password, confirmPassword: password, token },
+        new Headers({ origin: "http://localhost:3000" }),
+      );
+    const tooEasy = {
+      ok: false,
+      fieldErrors: {
+        newPassword:
+          "This password is too easy to guess. Avoid common passwords, names and patterns like 12345678. Three or four unrelated words work well.",
+      },
+    };
+
+    expect(await reset("Pembridge1946")).toEqual(tooEasy);
+    expect(await reset(email)).toEqual(tooEasy);
+    expect(await reset("a brand new phrase")).toEqual({ ok: true });
   });
 });
 

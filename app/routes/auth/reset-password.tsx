@@ -1,13 +1,12 @@
 import { Form, data, redirect, useNavigation } from "react-router";
 import { Link } from "#app/components/link";
-import { APIError } from "better-auth";
-import { z } from "zod";
 import type { Route } from "./+types/reset-password";
 import { ErrorSummary, SubmitButton, TextField } from "#app/components/form";
 import { pageMeta } from "#app/components/meta";
-import { newPasswordFields, prepareNewPassword } from "#app/domain/fields";
-import { parseForm, type FieldErrors } from "#app/domain/forms";
-import { auth } from "#app/services/auth.server";
+import type { FieldErrors } from "#app/domain/forms";
+import { db } from "#app/db/client.server";
+import { PASSWORD_MESSAGES } from "#app/domain/password";
+import { resetPasswordFromLink } from "#app/services/password-reset.server";
 import { TOKEN_LINK_HEADERS, pipeHeaders } from "#app/utils/headers";
 import { readForm } from "#app/utils/http.server";
 
@@ -16,25 +15,6 @@ export const meta = () =>
 
 /** The token is in the address: never cached, and never sent on to another site as a referrer. */
 export const headers = pipeHeaders;
-
-const EXPIRED =
-  "This link has expired or has already been used. Ask for a new one from the sign-in page.";
-
-const resetSchema = z.preprocess(
-  (input) => {
-    const values = input as Record<string, unknown>;
-    const prepared = prepareNewPassword(values, [], {
-      password: "newPassword",
-      confirm: "confirmPassword",
-    });
-    return { ...values, newPassword: prepared.password, confirmPassword: prepared.confirmPassword };
-  },
-  z.object({
-    newPassword: newPasswordFields.password,
-    confirmPassword: newPasswordFields.confirmPassword,
-    token: z.string().min(1, { error: EXPIRED }).max(200, { error: EXPIRED }),
-  }),
-);
 
 export function loader({ request }: Route.LoaderArgs) {
   const url = new URL(request.url);
@@ -50,29 +30,20 @@ export function loader({ request }: Route.LoaderArgs) {
 
 export async function action({ request }: Route.ActionArgs) {
   const form = await readForm(request);
-  const parsed = parseForm(resetSchema, {
-    newPassword: String(form.get("newPassword") ?? ""),
-    confirmPassword: String(form.get("confirmPassword") ?? ""),
-    token: String(form.get("token") ?? ""),
-  });
-  if (!parsed.ok)
+  const reset = await resetPasswordFromLink(
+    db(),
+    {
+      newPassword: String(form.get("newPassword") ?? ""),
+      confirmPassword: String(form.get("confirmPassword") ?? ""),
+      token: String(form.get("token") ?? ""),
+    },
+    request.headers,
+  );
+  if (!reset.ok)
     return data<{ fieldErrors: FieldErrors }>(
-      { fieldErrors: parsed.fieldErrors },
+      { fieldErrors: reset.fieldErrors },
       { status: 400, headers: TOKEN_LINK_HEADERS },
     );
-  try {
-    await auth().api.resetPassword({
-      body: { newPassword: parsed.data.newPassword, token: parsed.data.token },
-      headers: request.headers,
-    });
-  } catch (error) {
-    if (error instanceof APIError)
-      return data<{ fieldErrors: FieldErrors }>(
-        { fieldErrors: { newPassword: EXPIRED } },
-        { status: 400, headers: TOKEN_LINK_HEADERS },
-      );
-    throw error;
-  }
   // Every other session was signed out (revokeSessionsOnPasswordReset); sign in with the new password.
   return redirect("/login?reset=1");
 }
@@ -85,7 +56,7 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
       <section className="section">
         <div className="page-width narrow">
           <h1>Reset your password</h1>
-          <p className="warning">{EXPIRED}</p>
+          <p className="warning">{PASSWORD_MESSAGES.resetLinkExpired}</p>
           <Link className="button" to="/login">
             Go to sign in
           </Link>
