@@ -47,6 +47,7 @@ import {
   ERASED_ACCOUNT_NAME,
   erasedAccountEmail,
   erasureBlockers,
+  isErasedAccount,
   resultRetainedUntil,
   type BookingForErasure,
   type ErasureBlocker,
@@ -460,6 +461,8 @@ export const DELETE_PASSWORD_WINDOW_MS = 15 * 60_000;
 
 export type DeleteOutcome =
   | { outcome: "deleted"; retainedResults: number; heldPlacesFreed: number }
+  /** a press that overlapped another: the account was deleted by that one */
+  | { outcome: "already-deleted" }
   | { outcome: "wrong-password" }
   | { outcome: "too-many-attempts"; retryAfterSeconds: number }
   /** staff, or something stands in the way (the page says what) */
@@ -502,6 +505,12 @@ export async function deleteMyAccount(
 
   const outcome = await db.transaction(async (tx): Promise<DeleteOutcome> => {
     await lockPerson(tx, userId);
+    // A second press checked the password before the first's erasure committed.
+    const [me] = await tx
+      .select({ id: user.id, email: user.email })
+      .from(user)
+      .where(eq(user.id, userId));
+    if (!me || isErasedAccount(me)) return { outcome: "already-deleted" };
     const check = await erasureCheck(tx, userId, now);
     if (check.kind !== "allowed") return { outcome: "refused", check };
 

@@ -393,6 +393,29 @@ describe("deleting my account (deleteMyAccount)", () => {
     expect(theirs[0]!.psaValue).toBe(someoneElse.psaValue);
   });
 
+  it("deletes once when he presses twice at once: the second press finds the account deleted", async () => {
+    const me = await personWithEverything("Twice", { password: true, awaitingResult: false });
+
+    const outcomes = await Promise.all(
+      [1, 2].map(() => deleteMyAccount(database.db, { userId: me.id, password: PASSWORD }, NOW)),
+    );
+
+    expect(outcomes.map((outcome) => outcome.outcome).sort()).toEqual([
+      "already-deleted",
+      "deleted",
+    ]);
+    const kept = await database.db
+      .select()
+      .from(retainedResult)
+      .where(eq(retainedResult.testResultId, me.resultId));
+    expect(kept).toHaveLength(1);
+    const audits = await database.db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.subjectUserId, me.id), eq(auditLog.action, "my-data.erase")));
+    expect(audits).toHaveLength(1);
+  });
+
   it("keeps his result correctable by a clinician, who is told that no one was e-mailed", async () => {
     const me = await personWithEverything("Corrected", { password: true, awaitingResult: false });
     const deleted = await deleteMyAccount(database.db, { userId: me.id, password: PASSWORD }, NOW);

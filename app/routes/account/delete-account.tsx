@@ -61,6 +61,7 @@ export async function action({ request }: Route.ActionArgs) {
     });
     switch (outcome.outcome) {
       case "deleted":
+      case "already-deleted":
         // His sessions are gone with the account; this clears the cookie in his browser too.
         return redirect("/account-deleted", { headers: cookieHeaders(await signOut(request)) });
       case "wrong-password":
