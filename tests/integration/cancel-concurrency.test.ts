@@ -1,10 +1,11 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, like, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "#app/db/client.server";
-import { booking } from "#app/db/schema";
+import { booking, outboxEmail } from "#app/db/schema";
 import { capturePayment } from "#app/services/booking/capture.server";
 import { cancelOwnBooking } from "#app/services/booking/cancel.server";
 import { holdPlace } from "#app/services/booking/hold.server";
+import { lockPerson } from "#app/services/booking/places.server";
 import { retryDueRefunds } from "#app/services/payments/refunds.server";
 import { racingPostgresForThisFile } from "#tests/support/database";
 import {
@@ -25,6 +26,19 @@ import {
  */
 
 const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
+
+/** Waits until a statement on this database is waiting for a row lock (up to 5 seconds). */
+async function waitForALockWait(db: Db) {
+  for (let tries = 0; tries < 100; tries++) {
+    const waiting = await db.execute<{ n: number }>(
+      sql`select count(*)::int as n from pg_stat_activity
+          where datname = current_database() and wait_event_type = 'Lock'`,
+    );
+    if (waiting.rows[0]!.n > 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error("nothing waited for a lock");
+}
 /** Monday 1 June 2026, nine days before the fixture's event (Wednesday 10 June). */
 const NOW = new Date("2026-06-01T09:00:00Z");
 const fakePayPal = fakePayPalForThisFile();
@@ -119,6 +133,41 @@ describe.skipIf(!onPostgres)(
       expect(granted).toBeLessThanOrEqual(50);
       // The places were counted from the bookings as they changed: some freed places were taken.
       expect(granted).toBeGreaterThan(0);
+    });
+
+    it("cancels the booking where a change that committed first put it, and says so in the e-mail", async () => {
+      const first = await insertFreeEvent(db, { name: "First Screening", eventDate: "2026-06-10" });
+      const second = await insertFreeEvent(db, {
+        name: "Second Screening",
+        eventDate: "2026-06-20",
+      });
+      const who = await insertPatient(db);
+      const row = await insertBooking(db, {
+        eventId: first.id,
+        userId: who.id,
+        slotTime: "10:00",
+        confirmedAt: NOW,
+      });
+
+      // A change holds his lock (as changeOwnBooking does) while the cancel arrives.
+      let cancelling: ReturnType<typeof cancelOwnBooking> | undefined;
+      await db.transaction(async (tx) => {
+        await lockPerson(tx, who.id);
+        cancelling = cancelOwnBooking(db, { userId: who.id, reference: row.reference }, NOW);
+        await waitForALockWait(db);
+        await tx
+          .update(booking)
+          .set({ eventId: second.id, slotTime: "11:00" })
+          .where(eq(booking.id, row.id));
+      });
+      expect((await cancelling!).ok).toBe(true);
+
+      const [mail] = await db
+        .select()
+        .from(outboxEmail)
+        .where(and(eq(outboxEmail.to, who.email), like(outboxEmail.subject, "%is cancelled")));
+      expect(mail!.text).toContain("Event: Second Screening");
+      expect(mail!.text).not.toContain("First Screening");
     });
 
     it("makes one refund call to PayPal when the button is pressed three times and two workers retry at once", async () => {

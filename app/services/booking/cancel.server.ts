@@ -151,16 +151,19 @@ type Decided =
 async function cancelInTransaction(tx: Db, input: CancelInput, now: Date): Promise<Decided> {
   const reference = normaliseBookingReference(input.reference);
   if (!reference) return { ok: false, reason: "not-found" };
+  // His lock first, as a change takes it: the booking's event is read after any change of his
+  // has committed, so the policy, the e-mail and the freed place are of the event it is at.
+  await lockPerson(tx, input.userId);
   const [found] = await tx
     .select({ id: booking.id, eventId: booking.eventId })
     .from(booking)
     .where(and(eq(booking.reference, reference), eq(booking.userId, input.userId)));
   if (!found) return { ok: false, reason: "not-found" };
 
-  await lockPerson(tx, input.userId);
   const ev = await lockEvent(tx, found.eventId);
   const row = await lockBooking(tx, found.id);
-  if (!ev || row.userId !== input.userId) return { ok: false, reason: "not-found" };
+  if (!ev || row.userId !== input.userId || row.eventId !== found.eventId)
+    return { ok: false, reason: "not-found" };
 
   const stage = bookingStage(row);
   if (stage === "cancelled" || stage === "refunded")
