@@ -30,11 +30,11 @@ const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
 /** Waits until a statement on this database is waiting for a row lock (up to 5 seconds). */
 async function waitForALockWait(db: Db) {
   for (let tries = 0; tries < 100; tries++) {
-    const waiting = await db.execute<{ n: number }>(
-      sql`select count(*)::int as n from pg_stat_activity
-          where datname = current_database() and wait_event_type = 'Lock'`,
-    );
-    if (waiting.rows[0]!.n > 0) return;
+    const [waiting] = await db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(sql`pg_stat_activity`)
+      .where(sql`datname = current_database() and wait_event_type = 'Lock'`);
+    if (waiting!.n > 0) return;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   throw new Error("nothing waited for a lock");
