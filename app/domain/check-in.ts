@@ -48,6 +48,8 @@ export const CHECK_IN_MESSAGES = {
     "This person's check-in changed since the page was loaded. Check the row and try again.",
   notConfirmed: "Only confirmed bookings can be checked in.",
   accountDeleted: "He has deleted his account, so no sample can be recorded for this booking.",
+  noNhsNumber:
+    "This event's laboratory needs his NHS number, and none is recorded for him. Ask him for it and add it with 'Correct date of birth or NHS number', then record the sample.",
   noConsent:
     "No consent is recorded for him, so no sample can be taken yet. E-mail him the consent form to fill in on his phone, then record the sample.",
   notYet: (appointmentDate: string) =>

@@ -11,6 +11,7 @@ import {
   matchesAttendeeSearch,
 } from "#app/domain/attendees";
 import { isErasedAccount } from "#app/domain/data-rights";
+import { needsNhsNumber } from "#app/domain/eligibility";
 import {
   applyCheckIn,
   CHECK_IN_MESSAGES,
@@ -437,6 +438,15 @@ async function hasConsentOnRecord(
 /** Sample ids are checked for duplicates one at a time, whoever records them. */
 const SAMPLE_ID_LOCK = 0x4d484154_5341; // "MHATSA"
 
+async function hasNhsNumberIfLabNeedsOne(tx: Db, eventId: string, userId: string) {
+  const [found] = await tx
+    .select({ labName: event.labName, nhsNumber: profile.nhsNumber })
+    .from(event)
+    .leftJoin(profile, eq(profile.userId, userId))
+    .where(eq(event.id, eventId));
+  return !needsNhsNumber(found?.labName) || Boolean(found?.nhsNumber);
+}
+
 /**
  * Records an arrival, a no-show, a sample or an undo for a booking of this event, under the
  * booking's row lock; nothing but an undo before the appointment's day (London). A sample id already on another booking is refused (checked across events,
@@ -482,6 +492,10 @@ export async function recordCheckIn(
         return refuse("sampleId", CHECK_IN_MESSAGES.accountDeleted);
       if (!(await hasConsentOnRecord(tx, row, appointmentDate)))
         return refuse("sampleId", CHECK_IN_MESSAGES.noConsent);
+      // The lab would refuse the tube, and no result would ever come (the event's lab can change
+      // after he booked, and booking asks for the number only of the lab chosen then).
+      if (!(await hasNhsNumberIfLabNeedsOne(tx, eventId, row.userId)))
+        return refuse("sampleId", CHECK_IN_MESSAGES.noNhsNumber);
       await tx.execute(sql`select pg_advisory_xact_lock(${SAMPLE_ID_LOCK})`);
       const [taken] = await tx
         .select({ reference: booking.reference, eventId: booking.eventId })

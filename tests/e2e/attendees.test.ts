@@ -21,10 +21,11 @@ import { signedInStaff } from "./staff-support";
 const browser = browserForThisFile();
 const server = serverDatabaseForThisFile();
 
-async function eventToday() {
+async function eventToday(labName: string | null = null) {
   const event = await insertFreeEvent(server.db, {
     name: `Check-in Clinic ${uniqueId()}`,
     eventDate: londonDay(0),
+    labName,
   });
   const first = await insertPatient(server.db, { firstName: "Horace", lastName: "Wetherby" });
   const second = await insertPatient(server.db, { firstName: "Cedric", lastName: "Allingham" });
@@ -219,6 +220,44 @@ describe.each([
       [horace.userId],
     );
     expect(saved).toEqual({ nhs_number: "9434765919", date_of_birth: "1965-03-01" });
+    await page.context().close();
+  });
+});
+
+describe("a laboratory that needs an NHS number", () => {
+  it("shows who has none, and takes his sample once it is added at the door", async () => {
+    // insertPatient records no NHS number; the event's laboratory (ESNEFT) needs one.
+    const { event, horace } = await eventToday("ESNEFT");
+    const { jar } = await signedInStaff(server.db, ["event_staff"]);
+    const page = await newPage(browser(), { viewport: { width: 768, height: 1024 } });
+    await jar.into(page.context());
+    await page.goto(`/admin/events/${event.id}/attendees`);
+    const card = page.locator(`#booking-${horace.reference}`);
+    expect(await card.textContent()).toContain(
+      "Not recorded, and this event's laboratory needs it before a sample is recorded",
+    );
+
+    const sampleId = `PSA-${uniqueId().toUpperCase()}`;
+    await page.getByLabel("Sample id for Horace Wetherby").fill(sampleId);
+    await page.getByRole("button", { name: "Record sample for Horace Wetherby" }).click();
+    const message =
+      "This event's laboratory needs his NHS number, and none is recorded for him. Ask him for it and add it with 'Correct date of birth or NHS number', then record the sample.";
+    const summary = page.getByRole("alert").filter({ hasText: "There is a problem" });
+    await summary.waitFor();
+    expect(await summary.getByRole("link").allTextContents()).toEqual([message]);
+    expect(await card.textContent()).toContain(message);
+    expect(await page.getByLabel("Sample id for Horace Wetherby").inputValue()).toBe(sampleId);
+    await expectNoAxeViolations(page);
+
+    await page
+      .getByRole("link", { name: "Correct date of birth or NHS number for Horace Wetherby" })
+      .click();
+    await page.getByLabel(/NHS number/).fill("943 476 5919");
+    await page.getByRole("button", { name: /^Save/ }).click();
+    await page.waitForURL((url) => url.pathname === `/admin/events/${event.id}/attendees`);
+    await page.getByLabel("Sample id for Horace Wetherby").fill(sampleId);
+    await page.getByRole("button", { name: "Record sample for Horace Wetherby" }).click();
+    await expect.poll(() => card.textContent()).toContain(`sample id ${sampleId}`);
     await page.context().close();
   });
 });

@@ -2,7 +2,7 @@ import crypto from "node:crypto";
 import { parse } from "csv-parse/sync";
 import { eq, inArray } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { auditLog, booking, consent, testResult } from "#app/db/schema";
+import { auditLog, booking, consent, profile, testResult } from "#app/db/schema";
 import { CHECK_IN_MESSAGES, type CheckInCommand } from "#app/domain/check-in";
 import { CONSENT_WORDING_VERSION } from "#app/domain/consent";
 import {
@@ -102,10 +102,12 @@ async function eventWithBookings() {
     .from(booking)
     .where(eq(booking.reference, held.reference));
 
+  // The event's laboratory (ESNEFT) needs an NHS number: everyone sampled here has one.
   const bernard = await person({
     firstName: "Bernard",
     lastName: "Zeal",
     dateOfBirth: "1970-12-31",
+    nhsNumber: "9434765927",
   });
   const bernardBooking = await book(ev.id, bernard.id, {
     slotTime: "10:00",
@@ -116,7 +118,11 @@ async function eventWithBookings() {
   await insertConsent(bernardBooking.id, bernard.id, "2025-01", later(-60 * 24 * 30));
   await insertConsent(bernardBooking.id, bernard.id, "2026-11", later(-60 * 24 * 8));
 
-  const formula = await person({ firstName: "=HYPERLINK(1)", lastName: "-Minus", nhsNumber: null });
+  const formula = await person({
+    firstName: "=HYPERLINK(1)",
+    lastName: "-Minus",
+    nhsNumber: "9434765935",
+  });
   const formulaBooking = await book(ev.id, formula.id, { slotTime: "11:00" });
   await insertConsent(formulaBooking.id, formula.id, "2026-11", later(-60 * 24 * 8));
 
@@ -607,6 +613,36 @@ describe("check-in", () => {
     });
   });
 
+  it("takes no sample for a laboratory that needs an NHS number until his is recorded", async () => {
+    const { db } = database;
+    // He booked while the event sent its samples elsewhere; then it moved to ESNEFT, which matches
+    // samples by NHS number and will not test one without.
+    const ev = await insertFreeEvent(db, {
+      name: `Lab Move Clinic ${uniqueId()}`,
+      labName: "ESNEFT",
+    });
+    const man = await person({ firstName: "Norman", lastName: "Numberless" });
+    const place = await book(ev.id, man.id, { slotTime: "10:10" });
+    await insertConsent(place.id, man.id, CONSENT_WORDING_VERSION, weekBefore);
+    const staff = await coordinator();
+    const sampleId = `S-${uniqueId()}`.slice(0, 40);
+
+    expect(await checkIn(staff, ev.id, sample(place.id, sampleId), 130)).toEqual({
+      outcome: "refused",
+      reference: place.reference,
+      field: "sampleId",
+      message:
+        "This event's laboratory needs his NHS number, and none is recorded for him. Ask him for it and add it with 'Correct date of birth or NHS number', then record the sample.",
+    });
+    expect(await stored(place.id)).toMatchObject({ sampleId: null });
+
+    await db.update(profile).set({ nhsNumber: "9434765919" }).where(eq(profile.userId, man.id));
+    expect(await checkIn(staff, ev.id, sample(place.id, sampleId), 135)).toMatchObject({
+      outcome: "done",
+      to: "sample_taken",
+    });
+  });
+
   it("takes no sample for a man who has since deleted his account", async () => {
     const { db } = database;
     const ev = await insertFreeEvent(db, { name: `Erased Clinic ${uniqueId()}` });
@@ -782,7 +818,7 @@ describe("the lab CSV", () => {
         bookings.formula.reference,
         "'=HYPERLINK(1) -Minus",
         "1966-03-01",
-        "",
+        "9434765935",
         second,
         "2026-06-10",
         "ESNEFT",

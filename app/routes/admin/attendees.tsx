@@ -24,6 +24,7 @@ import {
 } from "#app/domain/check-in";
 import { CONSENT_LINK_REFUSALS, consentLinkRefusal } from "#app/domain/consent-link";
 import { formatLondonDateTime, formatLongDate, formatLondonTime } from "#app/domain/date-labels";
+import { needsNhsNumber } from "#app/domain/eligibility";
 import { londonDate } from "#app/domain/london-time";
 import type { FieldErrors } from "#app/domain/form-basics";
 import { formValues, parseForm } from "#app/domain/forms";
@@ -663,7 +664,14 @@ export default function Attendees({ loaderData, actionData }: Route.ComponentPro
                   </div>
                   <div>
                     <dt>NHS number</dt>
-                    <dd className="nowrap">{notRecorded(formatNhsNumber(row.nhsNumber))}</dd>
+                    {row.nhsNumber === null && row.hasProfile && needsNhsNumber(event.labName) ? (
+                      <dd>
+                        <strong>Not recorded, and this event's laboratory needs it</strong> before a
+                        sample is recorded
+                      </dd>
+                    ) : (
+                      <dd className="nowrap">{notRecorded(formatNhsNumber(row.nhsNumber))}</dd>
+                    )}
                   </div>
                   <div>
                     <dt>Consent</dt>
