@@ -312,6 +312,11 @@ export interface AttendeeView {
   closingTimeReached: boolean;
   /** Confirmed and still waiting, whatever the search: whom "mark as no-shows" would mark. */
   stillWaiting: Pick<AttendeeRow, "bookingId" | "name" | "slotTime">[];
+  /**
+   * Confirmed, arrived, and no sample recorded, whatever the search: a tap on "Record sample"
+   * missed, or a man who left untested. Closing time lists them, since no result can come.
+   */
+  arrivedWithoutSample: Pick<AttendeeRow, "bookingId" | "name" | "slotTime" | "reference">[];
 }
 
 /** The attendee list page: the event's attendees matching the search, each read audited. */
@@ -361,6 +366,14 @@ export async function viewAttendees(
     stillWaiting: all.active
       .filter((row) => row.status === "confirmed" && row.checkIn === "waiting")
       .map(({ bookingId, name, slotTime }) => ({ bookingId, name, slotTime })),
+    arrivedWithoutSample: all.active
+      .filter((row) => row.status === "confirmed" && row.checkIn === "arrived")
+      .map(({ bookingId, name, slotTime, reference }) => ({
+        bookingId,
+        name,
+        slotTime,
+        reference,
+      })),
   };
 }
 

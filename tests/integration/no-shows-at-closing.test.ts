@@ -2,7 +2,7 @@ import { inArray } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { booking } from "#app/db/schema";
 import { PermissionDenied } from "#app/domain/permissions";
-import { markRemainingNoShows } from "#app/services/attendees.server";
+import { markRemainingNoShows, viewAttendees } from "#app/services/attendees.server";
 import { testDatabaseForThisFile } from "#tests/support/database";
 import {
   auditRows,
@@ -168,5 +168,24 @@ describe("marking everyone still waiting as a no-show", () => {
           now: AFTER_THE_END,
         }),
       ).toEqual({ outcome: "not-found" });
+  });
+});
+
+describe("what closing time lists", () => {
+  it("lists apart those who arrived with no sample recorded: a tap missed, or a man who left", async () => {
+    const { event, waiting, arrived } = await eventWithEveryState();
+    const coordinator = (await insertStaff(database.db, ["coordinator"])).actor;
+
+    const view = await viewAttendees(database.db, coordinator, {
+      eventId: event.id,
+      now: AFTER_THE_END,
+    });
+
+    expect(view!.stillWaiting.map((row) => row.bookingId).sort()).toEqual(
+      waiting.map((row) => row.id).sort(),
+    );
+    expect(view!.arrivedWithoutSample).toEqual([
+      expect.objectContaining({ bookingId: arrived.id, reference: arrived.reference }),
+    ]);
   });
 });

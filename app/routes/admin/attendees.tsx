@@ -448,6 +448,7 @@ export default function Attendees({ loaderData, actionData }: Route.ComponentPro
     checkInOpensOn,
     closingTimeReached,
     stillWaiting,
+    arrivedWithoutSample,
     closed,
     today,
     canEditEvent,
@@ -518,57 +519,79 @@ export default function Attendees({ loaderData, actionData }: Route.ComponentPro
       {closed && (
         <Confirmation message="Everyone who was still waiting is now marked as a no-show." />
       )}
-      {!checkInOpensOn && stillWaiting.length > 0 && (
-        <section className="closing" aria-labelledby="closing-title">
-          <h2 id="closing-title">Closing time</h2>
-          <p id={fieldId("closing")} tabIndex={-1}>
-            {stillWaiting.length} confirmed{" "}
-            {stillWaiting.length === 1 ? "booking is" : "bookings are"} still waiting.{" "}
-            {closingTimeReached
-              ? "If they have not come, mark them as no-shows: their results page then says that no test was taken."
-              : `When the event ends at ${event.endTime}, you can mark them all as no-shows here.`}
-          </p>
-          {closingError && (
-            <p className="field-error">
-              <span className="visually-hidden">Error:</span> {closingError}
-            </p>
-          )}
-          {closingTimeReached && (
-            // A second step, so that one stray tap marks no one.
-            <details className="closing__confirm">
-              <summary className="button button--secondary">
-                Mark the {stillWaiting.length} still waiting as no-shows
-              </summary>
-              <Form method="post" action={formAction}>
+      {!checkInOpensOn &&
+        (stillWaiting.length > 0 || (closingTimeReached && arrivedWithoutSample.length > 0)) && (
+          <section className="closing" aria-labelledby="closing-title">
+            <h2 id="closing-title">Closing time</h2>
+            {closingTimeReached && arrivedWithoutSample.length > 0 && (
+              <>
                 <p>
-                  {stillWaiting.length === 1 ? "This booking" : "These bookings"} will be marked as{" "}
-                  {stillWaiting.length === 1 ? "a no-show" : "no-shows"}. Each mark can be undone on
-                  its own.
+                  {arrivedWithoutSample.length === 1
+                    ? "1 man arrived but has no sample recorded. Record his sample, or, if he left without one, mark him as a no-show"
+                    : `${arrivedWithoutSample.length} men arrived but have no sample recorded. Record each sample, or, if he left without one, mark him as a no-show`}
+                  : until then his results page says that a result is coming.
                 </p>
                 <ul>
-                  {stillWaiting.map((row) => (
+                  {arrivedWithoutSample.map((row) => (
                     <li key={row.bookingId}>
-                      {row.slotTime} {row.name}
-                      <input type="hidden" name="bookingId" value={row.bookingId} />
+                      <a href={`#booking-${row.reference}`}>
+                        {row.slotTime} {row.name}
+                      </a>
                     </li>
                   ))}
                 </ul>
-                <button
-                  type="submit"
-                  name="intent"
-                  value="no-show-rest"
-                  className="button"
-                  disabled={busy}
-                >
-                  Yes, mark{" "}
-                  {stillWaiting.length === 1 ? "this one" : `these ${stillWaiting.length}`} as{" "}
-                  {stillWaiting.length === 1 ? "a no-show" : "no-shows"}
-                </button>
-              </Form>
-            </details>
-          )}
-        </section>
-      )}
+              </>
+            )}
+            {stillWaiting.length > 0 && (
+              <p id={fieldId("closing")} tabIndex={-1}>
+                {stillWaiting.length} confirmed{" "}
+                {stillWaiting.length === 1 ? "booking is" : "bookings are"} still waiting.{" "}
+                {closingTimeReached
+                  ? "If they have not come, mark them as no-shows: their results page then says that no test was taken."
+                  : `When the event ends at ${event.endTime}, you can mark them all as no-shows here.`}
+              </p>
+            )}
+            {closingError && (
+              <p className="field-error">
+                <span className="visually-hidden">Error:</span> {closingError}
+              </p>
+            )}
+            {closingTimeReached && stillWaiting.length > 0 && (
+              // A second step, so that one stray tap marks no one.
+              <details className="closing__confirm">
+                <summary className="button button--secondary">
+                  Mark the {stillWaiting.length} still waiting as no-shows
+                </summary>
+                <Form method="post" action={formAction}>
+                  <p>
+                    {stillWaiting.length === 1 ? "This booking" : "These bookings"} will be marked
+                    as {stillWaiting.length === 1 ? "a no-show" : "no-shows"}. Each mark can be
+                    undone on its own.
+                  </p>
+                  <ul>
+                    {stillWaiting.map((row) => (
+                      <li key={row.bookingId}>
+                        {row.slotTime} {row.name}
+                        <input type="hidden" name="bookingId" value={row.bookingId} />
+                      </li>
+                    ))}
+                  </ul>
+                  <button
+                    type="submit"
+                    name="intent"
+                    value="no-show-rest"
+                    className="button"
+                    disabled={busy}
+                  >
+                    Yes, mark{" "}
+                    {stillWaiting.length === 1 ? "this one" : `these ${stillWaiting.length}`} as{" "}
+                    {stillWaiting.length === 1 ? "a no-show" : "no-shows"}
+                  </button>
+                </Form>
+              </details>
+            )}
+          </section>
+        )}
 
       <div className="attendees-downloads">
         <div className="admin-actions">
