@@ -6,6 +6,7 @@ const base = {
   checkIn: "waiting",
   testDate: "2031-05-10",
   today: "2031-05-01",
+  hasProfile: true,
 } as const;
 
 describe("consentLinkRefusal", () => {
@@ -21,5 +22,9 @@ describe("consentLinkRefusal", () => {
     expect(consentLinkRefusal({ ...base, today: "2031-05-11" })).toBe("test-passed");
     expect(consentLinkRefusal({ ...base, checkIn: "sample_taken" })).toBe("sample-taken");
     expect(consentLinkRefusal({ ...base, checkIn: "no_show" })).toBe("no-show");
+  });
+
+  it("refuses an account with no patient details: a deleted one has no address to send to", () => {
+    expect(consentLinkRefusal({ ...base, hasProfile: false })).toBe("no-patient-details");
   });
 });

@@ -41,7 +41,7 @@ export async function sendConsentLink(
       .innerJoin(user, eq(user.id, booking.userId))
       .leftJoin(profile, eq(profile.userId, booking.userId))
       .where(and(eq(booking.id, bookingId), eq(booking.eventId, eventId)));
-    if (!row || !row.profile) return { outcome: "not-found" };
+    if (!row) return { outcome: "not-found" };
     const reference = row.booking.reference;
     const testDate = row.event.eventDate;
     const reason = consentLinkRefusal({
@@ -49,8 +49,10 @@ export async function sendConsentLink(
       checkIn: checkInState(row.booking),
       testDate,
       today: londonDate(now),
+      hasProfile: row.profile !== null,
     });
     if (reason) return { outcome: "refused", reference, reason };
+    if (!row.profile) return { outcome: "not-found" };
 
     const query = signedConsentQuery({
       profileId: row.profile.reference,

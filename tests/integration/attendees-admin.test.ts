@@ -12,6 +12,7 @@ import {
   viewAttendees,
 } from "#app/services/attendees.server";
 import { recordConsent, submitConsent } from "#app/services/booking/consent.server";
+import { sendConsentLink } from "#app/services/consent-link-mail.server";
 import { deleteMyAccount } from "#app/services/my-data.server";
 import { testDatabaseForThisFile } from "#tests/support/database";
 import {
@@ -666,6 +667,26 @@ describe("check-in", () => {
       message: "He has deleted his account, so no sample can be recorded for this booking.",
     });
     expect(await stored(place.id)).toMatchObject({ sampleId: null });
+  });
+
+  it("e-mails no consent form to a man who has deleted his account, and says why", async () => {
+    const { db } = database;
+    const ev = await insertFreeEvent(db, { name: `Erased Link Clinic ${uniqueId()}` });
+    const password = "correct horse battery staple 73";
+    const man = await person({ firstName: "Edwin", lastName: "Gone", password });
+    const place = await book(ev.id, man.id, { slotTime: "10:10" });
+    // After the event (it ends at 12:00), with no sample recorded, nothing stops his deleting it.
+    expect(await deleteMyAccount(db, { userId: man.id, password }, later(300))).toMatchObject({
+      outcome: "deleted",
+    });
+
+    expect(
+      await sendConsentLink(db, await coordinator(), {
+        eventId: ev.id,
+        bookingId: place.id,
+        now: later(310),
+      }),
+    ).toEqual({ outcome: "refused", reference: place.reference, reason: "no-patient-details" });
   });
 
   it("lets a tablet that still shows a sample another replaced undo nothing", async () => {

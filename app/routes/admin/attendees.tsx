@@ -660,6 +660,7 @@ export default function Attendees({ loaderData, actionData }: Route.ComponentPro
                 checkIn: row.checkIn,
                 testDate: event.eventDate,
                 today,
+                hasProfile: row.hasProfile,
               }) === null;
             // What the address says was just done to this row, while it still holds.
             const doneIntent =
