@@ -6,6 +6,7 @@ import {
   formatDateOfBirth,
   formatNhsNumber,
   matchesAttendeeSearch,
+  printedCount,
 } from "./attendees";
 
 const arthur = { name: "Arthur Tester", reference: "MHAT-7KQ3-9XZ2" };
@@ -106,5 +107,20 @@ describe("confirmationHolds", () => {
     // Undo a sample, record it again, Back: "Undone. Now: sample taken." would be untrue.
     expect(confirmationHolds("undo", "sample_taken", "arrived")).toBe(false);
     expect(confirmationHolds("undo", "waiting")).toBe(false);
+  });
+});
+
+describe("printedCount", () => {
+  it("counts the confirmed, and those not confirmed yet apart", () => {
+    expect(printedCount([])).toBe("0 confirmed bookings.");
+    expect(printedCount([{ status: "confirmed" }])).toBe("1 confirmed booking.");
+    expect(
+      printedCount([
+        { status: "confirmed" },
+        { status: "confirmed" },
+        { status: "held" },
+        { status: "awaiting_payment" },
+      ]),
+    ).toBe("2 confirmed bookings, and 2 not confirmed yet (marked).");
   });
 });

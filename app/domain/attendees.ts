@@ -152,3 +152,14 @@ export function formatDateOfBirth(date: string | null): string | null {
   const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(date);
   return match ? `${match[3]}/${match[2]}/${match[1]}` : date;
 }
+
+/**
+ * The printed list's count: confirmed bookings, and apart those not confirmed yet (a hold, or a
+ * payment under review), which the list marks and which cannot be checked in as they stand.
+ */
+export function printedCount(rows: { status: string }[]): string {
+  const confirmed = rows.filter((row) => row.status === "confirmed").length;
+  const others = rows.length - confirmed;
+  const count = `${confirmed} confirmed ${confirmed === 1 ? "booking" : "bookings"}`;
+  return others === 0 ? `${count}.` : `${count}, and ${others} not confirmed yet (marked).`;
+}

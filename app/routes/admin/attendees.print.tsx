@@ -3,7 +3,12 @@ import { Link } from "#app/components/link";
 import type { Route } from "./+types/attendees.print";
 import { pageMeta } from "#app/components/meta";
 import { db } from "#app/db/client.server";
-import { BOOKING_STATUS_LABELS, formatDateOfBirth, formatNhsNumber } from "#app/domain/attendees";
+import {
+  BOOKING_STATUS_LABELS,
+  formatDateOfBirth,
+  formatNhsNumber,
+  printedCount,
+} from "#app/domain/attendees";
 import { formatLongDate, formatLondonTime } from "#app/domain/date-labels";
 import { londonDate } from "#app/domain/london-time";
 import { printAttendees } from "#app/services/attendees.server";
@@ -66,9 +71,9 @@ export default function PrintableAttendees({ loaderData }: Route.ComponentProps)
         {event.addressLine1}, {event.city}, {event.postcode}. Lab: {event.labName ?? "not set"}.
       </p>
       <p className="print-sheet__note">
-        {rows.length} {rows.length === 1 ? "person" : "people"} booked. Printed{" "}
-        {formatLongDate(printedOn)} at {formatLondonTime(printedAt)}. This list holds personal
-        details: keep it with you, and shred it after the event once check-in has been entered.
+        {printedCount(rows)} Printed {formatLongDate(printedOn)} at {formatLondonTime(printedAt)}.
+        This list holds personal details: keep it with you, and shred it after the event once
+        check-in has been entered.
       </p>
       {rows.length === 0 ? (
         <p>Nobody has booked yet.</p>
