@@ -201,6 +201,30 @@ describe("changing one's own booking", () => {
     expect((await bookingRow(row.id)).calendarVersion).toBe(2);
   });
 
+  it("answers a second press of the same change with same-time, even once the new time is too near to change", async () => {
+    const setup = await paidBooking();
+    // Tuesday 2 June: open to booking on Monday 1 June, but too near for a change of its own.
+    const sooner = await insertEvent(db(), setup.product.id, {
+      paymentRequired: true,
+      eventDate: "2026-06-02",
+    });
+    const press = () =>
+      changeOwnBooking(
+        db(),
+        {
+          userId: setup.patient.id,
+          reference: setup.row.reference,
+          eventId: sooner.id,
+          slotTime: "11:00",
+        },
+        NOW,
+      );
+
+    expect((await press()).ok).toBe(true);
+    expect(await press()).toEqual({ ok: false, reason: "same-time" });
+    expect(await mailsTo(setup.patient.email)).toHaveLength(2);
+  });
+
   it("answers not-found for another person's booking and for an unknown reference, changing nothing", async () => {
     const { ev, row } = await paidBooking();
     const stranger = await insertPatient(db());

@@ -151,7 +151,9 @@ export async function action({ request, params }: Route.ActionArgs) {
     eventId,
     slotTime,
   });
-  if (result.ok) return redirect(changePath(result.booking.reference, "?changed"));
+  // Already where he asked to be: the answer to a second press (a double click with no script).
+  if (result.ok || result.reason === "same-time")
+    return redirect(changePath(params.reference, "?changed"));
   if (result.reason === "not-found") throw data(null, { status: 404, headers: NO_STORE });
   if (BOOKING_REFUSALS.includes(result.reason))
     return data<ActionData>({ refusal: result.reason, values }, { status: 409, headers: NO_STORE });

@@ -177,14 +177,16 @@ export async function changeOwnBooking(
     if (row.userId !== input.userId || row.eventId !== found.eventId)
       return { ok: false, reason: "not-changeable" };
 
+    // Where he already is: first, so that a second press of the same change is known as one even
+    // when the time it moved to is too near to change again.
+    if (input.eventId === row.eventId && row.slotTime === input.slotTime)
+      return { ok: false, reason: "same-time" };
     const refused = termsRefusal(
       bookingChangeTerms(row, oldEvent, await hasResult(tx, row.id), now),
     );
     if (refused) return { ok: false, reason: refused };
 
     if (!target) return { ok: false, reason: "event-not-found" };
-    if (target.id === row.eventId && row.slotTime === input.slotTime)
-      return { ok: false, reason: "same-time" };
     const moveRefused = await moveRefusal(
       tx,
       input.userId,
