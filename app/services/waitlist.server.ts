@@ -586,6 +586,8 @@ export interface OfferView {
   live: boolean;
   /** what became of it: offered (live or run out), accepted, left, lapsed, closed */
   status: WaitlistStatus;
+  /** the hold it became, once accepted */
+  bookingId: string | null;
 }
 
 /**
@@ -615,6 +617,7 @@ export async function offerFor(
     address: [ev.addressLine1, ev.city, ev.postcode].join(", "),
     live: ev.status === "published" && isOfferLive(entry, now),
     status: entry.status,
+    bookingId: entry.bookingId,
   };
 }
 

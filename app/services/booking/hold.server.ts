@@ -405,7 +405,7 @@ export function holdRefusalMessage(result: Extract<HoldResult, { ok: false }>): 
   }
 }
 
-function heldBooking(row: Booking): HeldBooking {
+export function heldBooking(row: Booking): HeldBooking {
   return {
     id: row.id,
     reference: row.reference,

@@ -1,12 +1,15 @@
+import { and, eq } from "drizzle-orm";
 import type { Db } from "#app/db/client.server";
+import { booking } from "#app/db/schema";
+import { isHoldLive } from "#app/domain/booking-lifecycle";
 import { offerFor } from "../waitlist.server";
-import { holdPlace, type HoldResult } from "./hold.server";
+import { heldBooking, holdPlace, type HoldResult } from "./hold.server";
 
 export type TakeOfferResult =
   | HoldResult
   /** not this person's offer, or no such offer */
   | { ok: false; reason: "offer-not-found" }
-  /** the offer ran out, was turned down or taken already */
+  /** the offer ran out or was turned down, or the hold it became has ended */
   | { ok: false; reason: "offer-ended" };
 
 /**
@@ -21,6 +24,14 @@ export async function takeOfferedPlace(
 ): Promise<TakeOfferResult> {
   const offer = await offerFor(db, input, now);
   if (!offer) return { ok: false, reason: "offer-not-found" };
+  if (offer.status === "accepted" && offer.bookingId) {
+    // Taken already, by a first press of the button: the hold it made, while it lasts.
+    const [made] = await db
+      .select()
+      .from(booking)
+      .where(and(eq(booking.id, offer.bookingId), eq(booking.userId, input.userId)));
+    if (made && isHoldLive(made, now)) return { ok: true, booking: heldBooking(made) };
+  }
   if (!offer.live) return { ok: false, reason: "offer-ended" };
   return holdPlace(
     db,
