@@ -18,6 +18,7 @@ export const AUDIT_ACTIONS = {
   "result.release": "Released a result",
   "result.correct": "Corrected a released result",
   "result.flag-confirm": "Confirmed a released flag after his date of birth changed",
+  "result.withdraw": "Withdrew an unreleased result whose sample was recorded for the wrong man",
   "thresholds.update": "Changed the PSA thresholds",
   "enquiries.view": "Viewed enquiries",
   "enquiry.handled": "Marked an enquiry handled",

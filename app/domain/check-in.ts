@@ -57,7 +57,7 @@ export const CHECK_IN_MESSAGES = {
   notEndedYet: (endTime: string) =>
     `Everyone still waiting can be marked as a no-show once the event has ended, at ${endTime}.`,
   resultImported:
-    "A result has already been imported for this sample, so it cannot be undone here. Ask a clinician.",
+    "A result has already been imported for this sample, so it cannot be undone here. If the sample was recorded for the wrong man, ask a clinician to withdraw the result on its page first.",
   intent: "Choose what to record",
   booking: "Choose a booking",
 } as const;

@@ -26,6 +26,10 @@ export const RELEASE_MESSAGES = {
   noValue: "This result has no value yet, so it cannot be released.",
   noSample:
     "No sample is recorded for this booking at check-in, so this result cannot be released. Check it is the right person, and ask the coordinator to record the sample.",
+  withdrawReleased:
+    "This result has been released, so it cannot be withdrawn. If it is wrong, correct it instead.",
+  withdrawn:
+    "Result withdrawn. The patient was told nothing. The sample can now be undone on the event's attendee list and recorded for the right man; then import the laboratory's row again, matched by the sample id.",
 } as const;
 
 /** The check asked for when his date of birth changed after release (confirmReleasedFlag). */

@@ -903,6 +903,42 @@ export async function confirmReleasedFlag(
   });
 }
 
+export type WithdrawResult =
+  { ok: true } | { ok: false; reason: "not-found" | "changed" | "released" };
+
+/**
+ * Takes back an imported result that is not his: the sample was recorded at check-in against the
+ * wrong man, so the laboratory's value belongs to someone else. Only before release (a released
+ * result is corrected, never removed: he has seen it). The result row goes, so the nurse's record
+ * of the sample can be undone and the tube recorded for the right man, whose result a new import
+ * then brings; the audit row (result.withdraw) keeps that it happened, with ids only. Refused
+ * ("changed") unless the result is still the version the clinician opened.
+ */
+export async function withdrawResult(
+  db: Db,
+  staff: StaffActor,
+  resultId: string,
+  seen: string,
+): Promise<WithdrawResult> {
+  return db.transaction(async (tx): Promise<WithdrawResult> => {
+    assertCan(staff, "result:import");
+    if (!isUuid(resultId)) return { ok: false, reason: "not-found" };
+    const found = await lockAndLoadResult(tx, resultId);
+    if (!found) return { ok: false, reason: "not-found" };
+    if (found.result.releasedAt) return { ok: false, reason: "released" };
+    if (!isSeenVersion(found.result.updatedAt, seen)) return { ok: false, reason: "changed" };
+    await tx.delete(testResult).where(eq(testResult.id, resultId));
+    await recordAudit(tx, staff, {
+      action: "result.withdraw",
+      subjectUserId: found.userId,
+      entityType: "test_result",
+      entityId: resultId,
+      details: { bookingId: found.result.bookingId },
+    });
+    return { ok: true };
+  });
+}
+
 /**
  * His date of birth has changed (he corrected it, or staff did) `from` one date `to` another: each
  * of his results with a value gets the flag suggested for his age at its sample, with the

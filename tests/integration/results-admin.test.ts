@@ -25,7 +25,10 @@ import {
   saveThresholds,
   viewImport,
   viewResult,
+  withdrawResult,
 } from "#app/services/results-admin.server";
+import { recordCheckIn } from "#app/services/attendees.server";
+import { PermissionDenied } from "#app/domain/permissions";
 import { testDatabaseForThisFile } from "#tests/support/database";
 import {
   auditRows,
@@ -374,6 +377,86 @@ describe("a thresholds post without its band fields (issue 14, item 9)", () => {
     );
     expect(await listThresholds(db)).toEqual(before);
     expect(await auditRows(db, { action: "thresholds.update" })).toHaveLength(audited);
+  });
+});
+
+describe("withdrawing a result whose sample was recorded for the wrong man", () => {
+  it("removes an unreleased result, audited with ids, so that the nurse can undo the sample", async () => {
+    const { db } = database;
+    const wrong = await bookedPatient();
+    await commitImport(
+      db,
+      clinician,
+      await importFile(csv([`${wrong.reference},,4.20,ng/ml,`])),
+      NOW,
+    );
+    const [result] = await resultOf(wrong.bookingId);
+    const [row] = await db.select().from(booking).where(eq(booking.id, wrong.bookingId));
+
+    // At the door the undo is refused while the result is there.
+    const coordinator = (await insertStaff(db, ["coordinator"])).actor;
+    const undo = () =>
+      recordCheckIn(db, coordinator, {
+        eventId,
+        command: {
+          intent: "undo",
+          bookingId: wrong.bookingId,
+          from: "sample_taken",
+          sampleId: row!.sampleId!,
+        },
+        now: NOW,
+      });
+    expect(await undo()).toMatchObject({ outcome: "refused" });
+
+    // A page opened before the last import is refused; the one opened now withdraws it.
+    expect(await withdrawResult(db, clinician, result!.id, "2026-06-19T09:00:00.000Z")).toEqual({
+      ok: false,
+      reason: "changed",
+    });
+    expect(await withdrawResult(db, clinician, result!.id, await seenOf(result!.id))).toEqual({
+      ok: true,
+    });
+    expect(await resultOf(wrong.bookingId)).toEqual([]);
+    const audited = await auditRows(db, { action: "result.withdraw", entityId: result!.id });
+    expect(audited.map((entry) => [entry.actorUserId, entry.subjectUserId, entry.details])).toEqual(
+      [[clinician.id, wrong.userId, { bookingId: wrong.bookingId }]],
+    );
+    expect(await undo()).toMatchObject({ outcome: "done", changed: true });
+    const [undone] = await db.select().from(booking).where(eq(booking.id, wrong.bookingId));
+    expect(undone!.sampleId).toBeNull();
+    // Gone is gone: a second press finds nothing.
+    expect(await withdrawResult(db, clinician, result!.id, "")).toEqual({
+      ok: false,
+      reason: "not-found",
+    });
+  });
+
+  it("never removes a released result, and is not for staff who cannot import results", async () => {
+    const { db } = database;
+    const patient = await bookedPatient();
+    await commitImport(
+      db,
+      clinician,
+      await importFile(csv([`${patient.reference},,1.10,ng/ml,`])),
+      NOW,
+    );
+    const [result] = await resultOf(patient.bookingId);
+    const coordinator = (await insertStaff(db, ["coordinator"])).actor;
+    await expect(
+      withdrawResult(db, coordinator, result!.id, await seenOf(result!.id)),
+    ).rejects.toBeInstanceOf(PermissionDenied);
+    await releaseResult(
+      db,
+      clinician,
+      result!.id,
+      { flag: "green", retestYears: 3, comments: null, seen: await seenOf(result!.id) },
+      NOW,
+    );
+    expect(await withdrawResult(db, clinician, result!.id, await seenOf(result!.id))).toEqual({
+      ok: false,
+      reason: "released",
+    });
+    expect(await resultOf(patient.bookingId)).toHaveLength(1);
   });
 });
 

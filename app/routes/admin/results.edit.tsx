@@ -34,7 +34,9 @@ import {
   correctResult,
   releaseResult,
   viewResult,
+  withdrawResult,
 } from "#app/services/results-admin.server";
+import { can } from "#app/domain/permissions";
 import { NO_STORE, pipeHeaders } from "#app/utils/headers";
 import { readForm } from "#app/utils/http.server";
 import { revalidateWhenAnswered } from "#app/utils/revalidate";
@@ -46,6 +48,7 @@ export const headers = pipeHeaders;
 export const loader = staffRoute("result:read", async (args: Route.LoaderArgs, staff) => {
   const result = await viewResult(db(), staff, args.params.resultId);
   if (!result) throw data({ error: "Not found" }, { status: 404, headers: NO_STORE });
+  const canWithdraw = can(staff, "result:import");
   const search = new URL(args.request.url).searchParams;
   return data(
     {
@@ -59,6 +62,7 @@ export const loader = staffRoute("result:read", async (args: Route.LoaderArgs, s
         flagCheckLabel: result.flagCheckSince ? formatLondonDateTime(result.flagCheckSince) : null,
       },
       done: DONE.find((key) => search.has(key)) ?? null,
+      canWithdraw,
     },
     { headers: NO_STORE },
   );
@@ -145,6 +149,21 @@ export const action = staffRoute("result:read", async (args: Route.ActionArgs, s
     );
   }
 
+  if (values.intent === "withdraw") {
+    const parsed = parseForm(confirmFlagSchema, values);
+    if (!parsed.ok) return refuse({ fieldErrors: {}, formError: NOT_UNDERSTOOD }, 400);
+    const outcome = await withdrawResult(db(), staff, resultId, parsed.data.seen);
+    if (outcome.ok) return redirect("/admin/results?withdrawn");
+    if (outcome.reason === "not-found")
+      throw data({ error: "Not found" }, { status: 404, headers: NO_STORE });
+    return refuse(
+      outcome.reason === "changed"
+        ? { fieldErrors: {}, formError: CHANGED_SINCE_OPENED, changed: true }
+        : { fieldErrors: {}, formError: RELEASE_MESSAGES.withdrawReleased, changed: true },
+      409,
+    );
+  }
+
   if (values.intent === "release") {
     const parsed = parseForm(releaseSchema, values);
     if (!parsed.ok) return refuse({ fieldErrors: parsed.fieldErrors, values }, 400);
@@ -191,7 +210,7 @@ function FlagText({ flag, retestYears }: { flag: ResultFlag; retestYears?: numbe
 }
 
 export default function ResultPage({ loaderData, actionData }: Route.ComponentProps) {
-  const { result, done } = loaderData;
+  const { result, done, canWithdraw } = loaderData;
   const released = result.releasedAt !== null;
   return (
     <>
@@ -284,6 +303,7 @@ export default function ResultPage({ loaderData, actionData }: Route.ComponentPr
       ) : (
         <p>This result has no value yet, so it cannot be released.</p>
       )}
+      {!released && canWithdraw && <WithdrawForm seen={result.seen} />}
     </>
   );
 }
@@ -367,6 +387,29 @@ function ReleaseForm({ seen, actionData }: FormProps & { seen: string }) {
         </SubmitButton>
       </Form>
     </>
+  );
+}
+
+/** For an imported value that is someone else's: the tube was recorded against the wrong man. */
+function WithdrawForm({ seen }: { seen: string }) {
+  const navigation = useNavigation();
+  const busy = navigation.state !== "idle";
+  return (
+    <details className="withdraw-result">
+      <summary>This result is not his: the sample was recorded for the wrong man</summary>
+      <p>
+        Withdraw it, and it is removed before anyone sees it; the audit log keeps that you did. Then
+        the sample can be undone on the event&apos;s attendee list and recorded for the right man,
+        and his result imported again.
+      </p>
+      <Form method="post" noValidate key={seen}>
+        <input type="hidden" name="intent" value="withdraw" />
+        <input type="hidden" name="seen" value={seen} />
+        <SubmitButton busy={busy} busyLabel="Withdrawing..." className="button--secondary">
+          Withdraw this result
+        </SubmitButton>
+      </Form>
+    </details>
   );
 }
 

@@ -6,6 +6,7 @@ import { db } from "#app/db/client.server";
 import { formatLondonDateTime, formatLongDate } from "#app/domain/date-labels";
 import { londonDate } from "#app/domain/london-time";
 import { FLAG_LABELS } from "#app/domain/psa-flag";
+import { RELEASE_MESSAGES } from "#app/domain/result-release-options";
 import { staffRoute } from "#app/services/guards.server";
 import { listResults, type ResultListFilter } from "#app/services/results-admin.server";
 import { NO_STORE, pipeHeaders } from "#app/utils/headers";
@@ -31,12 +32,14 @@ function isFilter(value: string | null): value is ResultListFilter {
 
 /** Results awaiting the clinician's decision, or those released lately. Each person shown is audited. */
 export const loader = staffRoute("result:read", async (args: Route.LoaderArgs, staff) => {
-  const show = new URL(args.request.url).searchParams.get("show");
+  const search = new URL(args.request.url).searchParams;
+  const show = search.get("show");
   const filter: ResultListFilter = isFilter(show) ? show : "awaiting";
   const results = await listResults(db(), staff, filter);
   return data(
     {
       filter,
+      withdrawn: search.has("withdrawn"),
       results: results.map((row) => ({
         ...row,
         importedOn: row.importedAt ? londonDate(row.importedAt) : null,
@@ -49,10 +52,15 @@ export const loader = staffRoute("result:read", async (args: Route.LoaderArgs, s
 });
 
 export default function Results({ loaderData }: Route.ComponentProps) {
-  const { filter, results } = loaderData;
+  const { filter, results, withdrawn } = loaderData;
   return (
     <>
       <h1>Results</h1>
+      {withdrawn && (
+        <div className="notice-panel" role="status">
+          <p>{RELEASE_MESSAGES.withdrawn}</p>
+        </div>
+      )}
       <p className="admin-actions">
         <Link className="button" to="/admin/results/import">
           Import the laboratory&apos;s results
