@@ -796,6 +796,41 @@ describe("payment", () => {
   });
 });
 
+describe("a payment PayPal completes only after the event", () => {
+  it("books nothing for a past event: the money goes back in full, and he is told by e-mail", async () => {
+    const fake = fakePayPal();
+    const { db } = database;
+    const { ev, who, reference, orderId } = await paidBookingAtCheckout();
+    fake.setOutcome(orderId, "pending");
+    fake.approve(orderId);
+    expect((await capturePayment(db, { userId: who.id, orderId }, minutes(3))).outcome).toBe(
+      "pending",
+    );
+    const [captureId] = fake.captures.keys();
+
+    // The event was on Wednesday 10 June, 10:00 to 12:00 (London); PayPal finishes on the 11th.
+    fake.captures.get(captureId!)!.status = "COMPLETED";
+    const dayAfter = new Date("2026-06-11T09:00:00Z");
+    expect(await reconcilePayments(db, dayAfter)).toMatchObject({ confirmed: 0, failed: 1 });
+
+    expect(await bookingRow(reference)).toMatchObject({
+      status: "cancelled",
+      cancelledBy: "payment",
+      paymentStatus: "refunded",
+      refundOwed: false,
+    });
+    expect(await confirmedCount(ev.id)).toBe(0);
+    expect(fake.requestsTo("POST", `/v2/payments/captures/${captureId}/refund`)).toHaveLength(1);
+    const mails = await mailTo(who.email);
+    expect(mails.map((mail) => mail.subject)).toEqual([
+      `Your payment for booking ${reference} is being refunded`,
+    ]);
+    expect(mails[0]!.text).toContain(
+      "came through only after the event had ended, so no appointment was booked with it",
+    );
+  });
+});
+
 describe("the payment worker", () => {
   it("confirms a paid order whose browser never came back", async () => {
     const fake = fakePayPal();

@@ -1,10 +1,13 @@
 import crypto from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import { config } from "#app/config.server";
+import { organisation } from "#app/content/organisation";
 import type { Db } from "#app/db/client.server";
 import { booking } from "#app/db/schema";
 import { bookingStage, canTake, isHoldLive } from "#app/domain/booking-lifecycle";
+import { formatLongDate } from "#app/domain/date-labels";
 import { eventEnd } from "#app/domain/events";
+import { enqueueEmail } from "../email.server";
 import { eventsChanged } from "../events.server";
 import { log, logError } from "../log.server";
 import {
@@ -29,7 +32,7 @@ import {
   lockPerson,
   type Booking,
 } from "./places.server";
-import { bookingForOrder } from "./view.server";
+import { bookingForOrder, bookingRecipient } from "./view.server";
 
 /**
  * Capture: the last step of a paid booking. The money for an approved order is taken and the
@@ -256,6 +259,45 @@ async function lookUpAndSettle(
   return settle(db, provider, found, order, { kind: "reconcile", requestId: null }, now);
 }
 
+/** Money taken for a booking that cannot stand: cancelled, and the payment owed back in full. */
+async function cancelForRefund(tx: Db, row: Booking, now: Date) {
+  await tx
+    .update(booking)
+    .set({
+      status: "cancelled",
+      cancelledAt: now,
+      cancelledBy: "payment",
+      paymentStatus: "paid",
+      refundOwed: true,
+      captureRequestId: null,
+      updatedAt: now,
+    })
+    .where(eq(booking.id, row.id));
+}
+
+function paidAfterTheEventEmail(
+  person: { email: string; firstName: string },
+  reference: string,
+  eventDate: string,
+) {
+  const helpline = organisation.phones.booking;
+  return {
+    to: person.email,
+    subject: `Your payment for booking ${reference} is being refunded`,
+    text: [
+      `Hello ${person.firstName},`,
+      "",
+      `PayPal was still checking your payment for the screening on ${formatLongDate(eventDate)}. It came through only after the event had ended, so no appointment was booked with it.`,
+      "",
+      "We are refunding it in full, to the card or PayPal account you paid with. You do not need to do anything. You are welcome to book another event on our website.",
+      "",
+      `If you have any questions, call our ${helpline.label.toLowerCase()} on ${helpline.display}, quoting booking ${reference}.`,
+      "",
+      organisation.name,
+    ].join("\n"),
+  };
+}
+
 /**
  * Acts on an order PayPal has answered with: a COMPLETED capture confirms the booking ("paid by
  * card"); PENDING keeps the place; DECLINED or FAILED releases it. The capture is recorded once
@@ -322,6 +364,26 @@ export async function settle(
           refunding: true,
         };
       }
+      if (now.getTime() >= eventEnd(ev).getTime()) {
+        // PayPal finished reviewing the payment only after the event: no appointment is left to
+        // keep (he could not be checked in while it was under review), so the money goes back.
+        log.warn(
+          { code: "payment_after_event", bookingId: row.id },
+          "payment: completed after the event ended; refunding it",
+        );
+        await cancelForRefund(tx, row, now);
+        const person = await bookingRecipient(tx, row.userId);
+        await enqueueEmail(tx, paidAfterTheEventEmail(person, reference, ev.eventDate));
+        changed = true;
+        refund = "booking";
+        return {
+          outcome: "failed",
+          reference,
+          message: PAYMENT_MESSAGES.afterEvent,
+          debugId: null,
+          refunding: true,
+        };
+      }
       if (capture.amountPence !== row.pricePence || capture.currency !== "GBP") {
         // Orders are priced here, so only an order changed at PayPal's end gets this far: the
         // money goes back, and nothing is booked for it.
@@ -329,18 +391,7 @@ export async function settle(
           { code: "payment_amount_mismatch", bookingId: row.id },
           "payment: captured amount differs from the booking's price; refunding it",
         );
-        await tx
-          .update(booking)
-          .set({
-            status: "cancelled",
-            cancelledAt: now,
-            cancelledBy: "payment",
-            paymentStatus: "paid",
-            refundOwed: true,
-            captureRequestId: null,
-            updatedAt: now,
-          })
-          .where(eq(booking.id, row.id));
+        await cancelForRefund(tx, row, now);
         changed = true;
         refund = "booking";
         return {

@@ -31,6 +31,8 @@ export const PAYMENT_MESSAGES = {
     "Your payment was not the price of this booking, so we have not booked it. The money you paid is being refunded in full, to the card or PayPal account you paid with.",
   eventCancelled:
     "This event has been cancelled, so your booking could not be made. Your payment is being refunded in full.",
+  afterEvent:
+    "Your payment came through only after the event had ended, so no appointment was booked with it. It is being refunded in full, to the card or PayPal account you paid with.",
   declined:
     "Your payment was not completed. Please try again, or choose another card or payment method.",
   failed:
