@@ -1,7 +1,9 @@
 import { APIError } from "better-auth";
+import { eq } from "drizzle-orm";
 import { config } from "#app/config.server";
 import { limitKeyForAddress } from "#app/domain/client-address";
 import type { Db } from "#app/db/client.server";
+import { user } from "#app/db/schema";
 import type { ProfileDraft } from "./auth.server";
 import { auth, hashPassword, sendAlreadyRegisteredNotice, withPendingProfile } from "./auth.server";
 import { hitRateLimit } from "./rate-limit.server";
@@ -63,14 +65,16 @@ export async function signUpPatient(
     );
     return { outcome: "done", headers };
   } catch (error) {
-    if (
-      error instanceof APIError &&
-      String(error.body?.code ?? "").startsWith("USER_ALREADY_EXISTS")
-    ) {
+    if (!(error instanceof APIError)) throw error;
+    if (String(error.body?.code ?? "").startsWith("USER_ALREADY_EXISTS")) {
       await hashPassword(password);
       await sendAlreadyRegisteredNotice(db, email);
       return { outcome: "done", headers: null };
     }
+    // Two presses at once: both found the address free, and the other request's account won the
+    // unique key. It was made this instant, by the same form; nobody else needs telling.
+    const [made] = await db.select({ id: user.id }).from(user).where(eq(user.email, email));
+    if (made) return { outcome: "done", headers: null };
     throw error;
   }
 }

@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import { and, eq, inArray } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { booking, event, eventAccessCode, testResult } from "#app/db/schema";
+import { booking, event, eventAccessCode, testResult, user } from "#app/db/schema";
 import { cancelEvent, findEventForAdmin } from "#app/services/admin-events.server";
 import {
   createAccessCode,
@@ -348,6 +348,31 @@ describe("sign-ups per client address (finding 2)", () => {
     expect(refused).toMatchObject({ outcome: "too-many" });
     expect(refused.outcome === "too-many" && refused.retryAfterSeconds).toBeGreaterThan(0);
     expect((await signUpFrom("192.0.2.45", 11)).outcome).toBe("done");
+  });
+
+  it("makes one account when 'Create account' is pressed twice at once, and answers both as done", async () => {
+    const email = uniqueEmail("double-press");
+    const press = () =>
+      signUpPatient(database.db, {
+        profile: {
+          firstName: "Dennis",
+          lastName: "Twice",
+          dateOfBirth: "1958-02-03",
+          phone: "01632 960 201",
+          homeAddressLine1: "4 Mill Lane",
+          homePostcode: "CM1 2AB",
+          homeCountry: "United Kingdom",
+        },
+        email,
+        password: "correct horse battery",
+        clientAddress: "192.0.2.60",
+        headers: new Headers({ origin: "http://localhost:3000" }),
+      });
+
+    const outcomes = await Promise.all([press(), press()]);
+
+    expect(outcomes.map((outcome) => outcome.outcome)).toEqual(["done", "done"]);
+    expect(await database.db.select().from(user).where(eq(user.email, email))).toHaveLength(1);
   });
 });
 
