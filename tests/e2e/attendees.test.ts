@@ -258,6 +258,18 @@ describe("a laboratory that needs an NHS number", () => {
     await page.getByLabel("Sample id for Horace Wetherby").fill(sampleId);
     await page.getByRole("button", { name: "Record sample for Horace Wetherby" }).click();
     await expect.poll(() => card.textContent()).toContain(`sample id ${sampleId}`);
+
+    // Corrected again once his sample is recorded: the lab's file may hold the old details, and
+    // event staff cannot send it, so they are told who can.
+    await page
+      .getByRole("link", { name: "Correct date of birth or NHS number for Horace Wetherby" })
+      .click();
+    await page.getByLabel("Year").fill("1965");
+    await page.getByRole("button", { name: /^Save/ }).click();
+    await page.waitForURL((url) => url.pathname === `/admin/events/${event.id}/attendees`);
+    expect(await card.textContent()).toContain(
+      "tell the event's coordinator, who sends the lab its file, that his details changed.",
+    );
     await page.context().close();
   });
 });

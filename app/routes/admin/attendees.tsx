@@ -432,6 +432,14 @@ function Consent({
   );
 }
 
+/** After a sampled man's details are corrected: the lab's file may already hold the old ones. */
+const SAMPLED_DETAILS_CHANGED = {
+  canExport:
+    "His sample is already recorded: if the lab CSV has gone to the lab, download it again and send the new one.",
+  tellCoordinator:
+    "His sample is already recorded: tell the event's coordinator, who sends the lab its file, that his details changed.",
+};
+
 function notRecorded(value: string | null) {
   return value ?? <span className="hint">Not recorded</span>;
 }
@@ -736,8 +744,8 @@ export default function Attendees({ loaderData, actionData }: Route.ComponentPro
                 {(doneIntent === "details" || doneIntent === "details-unchanged") && (
                   <Confirmation
                     message={
-                      doneIntent === "details" && row.checkIn === "sample_taken" && canExportLabCsv
-                        ? `${DONE_MESSAGES.details} His sample is already recorded: if the lab CSV has gone to the lab, download it again and send the new one.`
+                      doneIntent === "details" && row.checkIn === "sample_taken"
+                        ? `${DONE_MESSAGES.details} ${canExportLabCsv ? SAMPLED_DETAILS_CHANGED.canExport : SAMPLED_DETAILS_CHANGED.tellCoordinator}`
                         : DONE_MESSAGES[doneIntent]
                     }
                   />
