@@ -8,10 +8,12 @@ import { parseForm, type FieldErrors } from "#app/domain/forms";
 import { PASSWORD_MESSAGES } from "#app/domain/password";
 import { auth } from "./auth.server";
 
+/** better-auth's tokens are letters and digits; anything else (a NUL, say) never reaches a query. */
 const tokenField = z
   .string()
   .min(1, { error: PASSWORD_MESSAGES.resetLinkExpired })
-  .max(200, { error: PASSWORD_MESSAGES.resetLinkExpired });
+  .max(200, { error: PASSWORD_MESSAGES.resetLinkExpired })
+  .regex(/^[A-Za-z0-9_-]+$/, { error: PASSWORD_MESSAGES.resetLinkExpired });
 
 /**
  * The name and address of the account a reset link is for (better-auth keeps the link as

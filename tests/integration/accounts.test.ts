@@ -184,6 +184,29 @@ describe("a new password from a reset link", () => {
     expect(await reset(email)).toEqual(tooEasy);
     expect(await reset("a brand new phrase")).toEqual({ ok: true });
   });
+
+  it("answers a link whose token is not one (a NUL, a space) as refused, without asking the database", async () => {
+    const reset = (token: string) =>
+      resetPasswordFromLink(
+        database.db,
+        { newPassword: "a brand new phrase", confirmPassword: "a brand new phrase", token },
+        new Headers({ origin: "http://localhost:3000" }),
+      );
+    const expired = {
+      ok: false,
+      fieldErrors: {
+        token:
+          "This link has expired or has already been used. Ask for a new one from the sign-in page.",
+      },
+    };
+    expect(await reset("abc def")).toEqual(expired);
+    expect(await reset("")).toEqual(expired);
+    // Postgres refuses a NUL in text: it must be stopped before any query.
+    expect(await reset("\u0000")).toMatchObject({
+      ok: false,
+      fieldErrors: { token: expect.any(String) },
+    });
+  });
 });
 
 describe("sign-in lock-out of someone else's account", () => {
