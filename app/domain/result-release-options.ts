@@ -29,7 +29,7 @@ export const RELEASE_MESSAGES = {
   withdrawReleased:
     "This result has been released, so it cannot be withdrawn. If it is wrong, correct it instead.",
   withdrawn:
-    "Result withdrawn. The patient was told nothing. The sample can now be undone on the event's attendee list and recorded for the right man; then import the laboratory's row again, matched by the sample id.",
+    "Result withdrawn, and the sample recorded for him undone: he shows as arrived with no sample. The patient was told nothing. Ask the event's coordinator to record the tube for the right man; then import the laboratory's row again with its sample id only (its booking reference is the wrong man's).",
 } as const;
 
 /** The check asked for when his date of birth changed after release (confirmReleasedFlag). */

@@ -909,16 +909,18 @@ export type WithdrawResult =
 /**
  * Takes back an imported result that is not his: the sample was recorded at check-in against the
  * wrong man, so the laboratory's value belongs to someone else. Only before release (a released
- * result is corrected, never removed: he has seen it). The result row goes, so the nurse's record
- * of the sample can be undone and the tube recorded for the right man, whose result a new import
- * then brings; the audit row (result.withdraw) keeps that it happened, with ids only. Refused
- * ("changed") unless the result is still the version the clinician opened.
+ * result is corrected, never removed: he has seen it). The result row goes, and so does the
+ * sample recorded for him (he is "arrived" again), so that the same file imported again cannot
+ * put the value back on him and the tube can be recorded for the right man, whose result a new
+ * import then brings. Audited with ids only (result.withdraw, and checkin.update for the sample).
+ * Refused ("changed") unless the result is still the version the clinician opened.
  */
 export async function withdrawResult(
   db: Db,
   staff: StaffActor,
   resultId: string,
   seen: string,
+  now = new Date(),
 ): Promise<WithdrawResult> {
   return db.transaction(async (tx): Promise<WithdrawResult> => {
     assertCan(staff, "result:import");
@@ -927,14 +929,48 @@ export async function withdrawResult(
     if (!found) return { ok: false, reason: "not-found" };
     if (found.result.releasedAt) return { ok: false, reason: "released" };
     if (!isSeenVersion(found.result.updatedAt, seen)) return { ok: false, reason: "changed" };
+    const bookingId = found.result.bookingId;
     await tx.delete(testResult).where(eq(testResult.id, resultId));
-    await recordAudit(tx, staff, {
-      action: "result.withdraw",
-      subjectUserId: found.userId,
-      entityType: "test_result",
-      entityId: resultId,
-      details: { bookingId: found.result.bookingId },
-    });
+    const [sampled] = await tx
+      .select({ eventId: booking.eventId, sampleTakenAt: booking.sampleTakenAt })
+      .from(booking)
+      .where(eq(booking.id, bookingId))
+      .for("update");
+    await tx
+      .update(booking)
+      .set({
+        sampleId: null,
+        sampleTakenAt: null,
+        arrivedAt: sql`coalesce(${booking.arrivedAt}, ${booking.sampleTakenAt})`,
+        updatedAt: now,
+      })
+      .where(eq(booking.id, bookingId));
+    await recordAudit(tx, staff, [
+      {
+        action: "result.withdraw",
+        subjectUserId: found.userId,
+        entityType: "test_result",
+        entityId: resultId,
+        details: { bookingId },
+      },
+      ...(sampled?.sampleTakenAt
+        ? [
+            {
+              action: "checkin.update" as const,
+              subjectUserId: found.userId,
+              entityType: "booking",
+              entityId: bookingId,
+              details: {
+                eventId: sampled.eventId,
+                intent: "undo",
+                from: "sample_taken",
+                to: "arrived",
+                withdrawnResult: resultId,
+              },
+            },
+          ]
+        : []),
+    ]);
     return { ok: true };
   });
 }

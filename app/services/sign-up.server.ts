@@ -73,8 +73,10 @@ export async function signUpPatient(
     }
     // Two presses at once: both found the address free, and the other request's account won the
     // unique key. It was made this instant, by the same form; nobody else needs telling.
-    const [made] = await db.select({ id: user.id }).from(user).where(eq(user.email, email));
-    if (made) return { outcome: "done", headers: null };
+    if (error.body?.code === "FAILED_TO_CREATE_USER") {
+      const [made] = await db.select({ id: user.id }).from(user).where(eq(user.email, email));
+      if (made) return { outcome: "done", headers: null };
+    }
     throw error;
   }
 }

@@ -309,7 +309,7 @@ describe.each([
     );
     expect(
       await closing.getByRole("link", { name: "10:00 Ambrose Closeby" }).getAttribute("href"),
-    ).toBe(`#booking-${came.reference}`);
+    ).toBe(`/admin/events/${event.id}/attendees#booking-${came.reference}`);
     // None of them consented: no sample form, and what to do instead.
     expect(await page.getByLabel("Sample id for Basil Closeby").count()).toBe(0);
     const basil = await page.locator(`#booking-${first.reference}`).textContent();

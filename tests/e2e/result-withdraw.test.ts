@@ -70,11 +70,14 @@ describe.each([
     await page.waitForURL(
       (url) => url.pathname === "/admin/results" && url.search === "?withdrawn",
     );
-    expect(await page.getByRole("status").innerText()).toContain(
-      "Result withdrawn. The patient was told nothing.",
-    );
+    const notice = await page.getByRole("status").innerText();
+    expect(notice).toContain("Result withdrawn, and the sample recorded for him undone");
+    expect(notice).toContain("The patient was told nothing.");
     if (javaScriptEnabled) await expectNoAxeViolations(page);
     expect(await query("select 1 from test_result where id = $1", [result.id])).toEqual([]);
+    expect(await query("select sample_id from booking where id = $1", [result.bookingId])).toEqual([
+      { sample_id: null },
+    ]);
     expect((await page.goto(`/admin/results/${result.id}`))?.status()).toBe(404);
     await page.context().close();
   });

@@ -223,6 +223,15 @@ describe("changing one's own booking", () => {
     expect((await press()).ok).toBe(true);
     expect(await press()).toEqual({ ok: false, reason: "same-time" });
     expect(await mailsTo(setup.patient.email)).toHaveLength(2);
+
+    // Once cancelled, the same press is refused for what the booking is, not taken as done.
+    await db()
+      .update(booking)
+      .set({ status: "cancelled", cancelledAt: NOW })
+      .where(eq(booking.id, setup.row.id));
+    const afterCancel = await press();
+    expect(afterCancel.ok).toBe(false);
+    expect(afterCancel).not.toEqual({ ok: false, reason: "same-time" });
   });
 
   it("answers not-found for another person's booking and for an unknown reference, changing nothing", async () => {

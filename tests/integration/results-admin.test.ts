@@ -27,7 +27,6 @@ import {
   viewResult,
   withdrawResult,
 } from "#app/services/results-admin.server";
-import { recordCheckIn } from "#app/services/attendees.server";
 import { PermissionDenied } from "#app/domain/permissions";
 import { testDatabaseForThisFile } from "#tests/support/database";
 import {
@@ -381,49 +380,41 @@ describe("a thresholds post without its band fields (issue 14, item 9)", () => {
 });
 
 describe("withdrawing a result whose sample was recorded for the wrong man", () => {
-  it("removes an unreleased result, audited with ids, so that the nurse can undo the sample", async () => {
+  it("removes an unreleased result and the sample recorded for him, so the same file cannot put it back", async () => {
     const { db } = database;
     const wrong = await bookedPatient();
-    await commitImport(
-      db,
-      clinician,
-      await importFile(csv([`${wrong.reference},,4.20,ng/ml,`])),
-      NOW,
-    );
+    const file = csv([`${wrong.reference},,4.20,ng/ml,`]);
+    await commitImport(db, clinician, await importFile(file), NOW);
     const [result] = await resultOf(wrong.bookingId);
-    const [row] = await db.select().from(booking).where(eq(booking.id, wrong.bookingId));
-
-    // At the door the undo is refused while the result is there.
-    const coordinator = (await insertStaff(db, ["coordinator"])).actor;
-    const undo = () =>
-      recordCheckIn(db, coordinator, {
-        eventId,
-        command: {
-          intent: "undo",
-          bookingId: wrong.bookingId,
-          from: "sample_taken",
-          sampleId: row!.sampleId!,
-        },
-        now: NOW,
-      });
-    expect(await undo()).toMatchObject({ outcome: "refused" });
 
     // A page opened before the last import is refused; the one opened now withdraws it.
     expect(await withdrawResult(db, clinician, result!.id, "2026-06-19T09:00:00.000Z")).toEqual({
       ok: false,
       reason: "changed",
     });
-    expect(await withdrawResult(db, clinician, result!.id, await seenOf(result!.id))).toEqual({
+    expect(await withdrawResult(db, clinician, result!.id, await seenOf(result!.id), NOW)).toEqual({
       ok: true,
     });
     expect(await resultOf(wrong.bookingId)).toEqual([]);
-    const audited = await auditRows(db, { action: "result.withdraw", entityId: result!.id });
-    expect(audited.map((entry) => [entry.actorUserId, entry.subjectUserId, entry.details])).toEqual(
-      [[clinician.id, wrong.userId, { bookingId: wrong.bookingId }]],
-    );
-    expect(await undo()).toMatchObject({ outcome: "done", changed: true });
-    const [undone] = await db.select().from(booking).where(eq(booking.id, wrong.bookingId));
-    expect(undone!.sampleId).toBeNull();
+    // He is back to "arrived", with no sample: the tube can go to the right man.
+    const [row] = await db.select().from(booking).where(eq(booking.id, wrong.bookingId));
+    expect(row).toMatchObject({
+      sampleId: null,
+      sampleTakenAt: null,
+      arrivedAt: new Date("2026-06-10T09:10:00Z"),
+    });
+    const withdrawn = await auditRows(db, { action: "result.withdraw", entityId: result!.id });
+    expect(
+      withdrawn.map((entry) => [entry.actorUserId, entry.subjectUserId, entry.details]),
+    ).toEqual([[clinician.id, wrong.userId, { bookingId: wrong.bookingId }]]);
+    const undone = await auditRows(db, { action: "checkin.update", entityId: wrong.bookingId });
+    expect(undone.map((entry) => entry.details)).toEqual([
+      expect.objectContaining({ intent: "undo", from: "sample_taken", to: "arrived" }),
+    ]);
+
+    // The same file again: refused for him, as he has no sample now.
+    const again = await viewImport(db, clinician, await importFile(file));
+    expect(again!.rows[0]!.errors).toContain(IMPORT_MESSAGES.noSample);
     // Gone is gone: a second press finds nothing.
     expect(await withdrawResult(db, clinician, result!.id, "")).toEqual({
       ok: false,

@@ -542,7 +542,7 @@ export default function Attendees({ loaderData, actionData }: Route.ComponentPro
                 <ul>
                   {arrivedWithoutSample.map((row) => (
                     <li key={row.bookingId}>
-                      <a href={`#booking-${row.reference}`}>
+                      <a href={`${base}/attendees#booking-${row.reference}`}>
                         {row.slotTime} {row.name}
                       </a>
                     </li>

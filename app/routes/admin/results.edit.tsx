@@ -398,9 +398,9 @@ function WithdrawForm({ seen }: { seen: string }) {
     <details className="withdraw-result">
       <summary>This result is not his: the sample was recorded for the wrong man</summary>
       <p>
-        Withdraw it, and it is removed before anyone sees it; the audit log keeps that you did. Then
-        the sample can be undone on the event&apos;s attendee list and recorded for the right man,
-        and his result imported again.
+        Withdraw it, and it is removed before anyone sees it, with the sample recorded for him; the
+        audit log keeps that you did. Then the tube can be recorded for the right man on the
+        event&apos;s attendee list, and his result imported again.
       </p>
       <Form method="post" noValidate key={seen}>
         <input type="hidden" name="intent" value="withdraw" />

@@ -177,9 +177,14 @@ export async function changeOwnBooking(
     if (row.userId !== input.userId || row.eventId !== found.eventId)
       return { ok: false, reason: "not-changeable" };
 
-    // Where he already is: first, so that a second press of the same change is known as one even
-    // when the time it moved to is too near to change again.
-    if (input.eventId === row.eventId && row.slotTime === input.slotTime)
+    // Where he already is: before the notice the policy asks, so that a second press of the same
+    // change is known as one even when the time it moved to is too near to change again.
+    if (
+      input.eventId === row.eventId &&
+      row.slotTime === input.slotTime &&
+      canTake(bookingStage(row), "patient-change") &&
+      oldEvent.status === "published"
+    )
       return { ok: false, reason: "same-time" };
     const refused = termsRefusal(
       bookingChangeTerms(row, oldEvent, await hasResult(tx, row.id), now),

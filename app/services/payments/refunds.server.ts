@@ -195,7 +195,7 @@ function refundNote(row: Pick<BookingRow, "cancelledBy">): string {
     case "patient":
       return "You cancelled your screening appointment in good time: a full refund.";
     case "payment":
-      return "Your payment was not the price of the booking, so nothing was booked: a full refund.";
+      return "Nothing was booked with your payment: a full refund.";
     default:
       return "The screening event you booked was cancelled: a full refund.";
   }
