@@ -5,6 +5,7 @@ import { spawn } from "node:child_process";
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { decodeEntities, htmlToJsx } from "./html-to-jsx.mjs";
 import { startBuiltServer } from "./start-server.mjs";
 
 const PROJECT = fileURLToPath(new URL("../..", import.meta.url));
@@ -28,22 +29,12 @@ export function pageParts(html) {
   return { body: withoutScripts(body), title, stylesheets };
 }
 
-/** The entities React writes in text. */
-function decodeEntities(text) {
-  const named = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'" };
-  return text.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (whole, name) => {
-    if (name[0] !== "#") return named[name] ?? whole;
-    return String.fromCodePoint(
-      name[1] === "x" ? parseInt(name.slice(2), 16) : Number(name.slice(1)),
-    );
-  });
-}
-
 /**
  * Writes and builds the app in `dir`: a root with <Meta>, <Links>, <ScrollRestoration> and
- * <Scripts>, and one route at `pathname` whose component renders `body` as it is.
+ * <Scripts>, and one route at `pathname` whose component renders `body`: as one string
+ * (`dangerouslySetInnerHTML`), or with `as: "elements"` as the same elements written in JSX.
  * @param {string} dir an empty folder
- * @param {{ pathname: string, body: string, title: string, stylesheets: string[] }} page
+ * @param {{ pathname: string, body: string, title: string, stylesheets: string[], as?: "string" | "elements" }} page
  */
 export async function buildStockApp(dir, page) {
   const write = (file, text) => {
@@ -119,13 +110,19 @@ export default function App() {
   );
   write(
     "app/routes/page.jsx",
-    `const BODY = ${JSON.stringify(page.body)};
-
-export const meta = () => [{ title: ${JSON.stringify(page.title)} }];
+    `export const meta = () => [{ title: ${JSON.stringify(page.title)} }];
 export const links = () => ${JSON.stringify(page.stylesheets)}.map((href) => ({ rel: "stylesheet", href }));
+
+${
+  page.as === "elements"
+    ? `export default function Page() {
+  return ${htmlToJsx(page.body)};
+}`
+    : `const BODY = ${JSON.stringify(page.body)};
 
 export default function Page() {
   return <div dangerouslySetInnerHTML={{ __html: BODY }} />;
+}`
 }
 `,
   );
