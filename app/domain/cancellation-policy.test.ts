@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { cancellationTerms, changeTerms, type PolicyInput } from "./cancellation-policy";
+import {
+  cancellationTerms,
+  changeTerms,
+  withFullRefund,
+  type PolicyInput,
+} from "./cancellation-policy";
 
 // Instants are written in UTC with the London time beside them: British Summer Time began on
 // Sunday 29 March 2026 (UTC+1) and ends on Sunday 25 October 2026.
@@ -81,6 +86,38 @@ describe("cancelling a paid booking", () => {
     expect(
       cancellationTerms(paid(easterWeek, "2026-03-01T09:00:00Z", { sampleTakenOrResult: true })),
     ).toEqual({ allowed: false, reason: "sample-taken" });
+  });
+});
+
+describe("the charity giving back everything he paid", () => {
+  const easterWeek = "2026-04-08T09:00:00Z";
+
+  it("refunds in full on the day, by 14 working days from today", () => {
+    // Wednesday 1 April 2026, too late by the policy. Fourteen working days on, skipping Good
+    // Friday (3 April) and Easter Monday (6 April): Thursday 23 April.
+    const now = new Date("2026-04-01T07:00:00Z");
+    expect(
+      withFullRefund(cancellationTerms(paid(easterWeek, now.toISOString())), 2500, now),
+    ).toEqual({
+      allowed: true,
+      refundPence: 2500,
+      refundBy: "2026-04-23",
+      chargedInFull: false,
+      fullRefundUntil: "2026-03-31",
+    });
+  });
+
+  it("changes nothing for a free booking, a refund already in full, or a refusal", () => {
+    const early = new Date("2026-03-31T15:00:00Z");
+    const free = cancellationTerms(paid(easterWeek, early.toISOString(), { paidPence: 0 }));
+    expect(withFullRefund(free, 0, early)).toBe(free);
+    const inTime = cancellationTerms(paid(easterWeek, early.toISOString()));
+    expect(withFullRefund(inTime, 2500, early)).toBe(inTime);
+    const begun = new Date(easterWeek);
+    expect(withFullRefund(cancellationTerms(paid(easterWeek, easterWeek)), 2500, begun)).toEqual({
+      allowed: false,
+      reason: "started",
+    });
   });
 });
 

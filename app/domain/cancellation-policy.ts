@@ -91,6 +91,21 @@ export function cancellationTerms(input: PolicyInput): CancelTerms {
   };
 }
 
+/**
+ * The terms when the charity chooses to give back everything he paid, whatever the notice (a
+ * coordinator cancelling for him, D-189). A refusal stays a refusal: no choice of refund lets a
+ * booking with a sample, or one already begun, be cancelled.
+ */
+export function withFullRefund(terms: CancelTerms, paidPence: number, now: Date): CancelTerms {
+  if (!terms.allowed || paidPence <= 0 || terms.refundPence === paidPence) return terms;
+  return {
+    ...terms,
+    refundPence: paidPence,
+    refundBy: addBusinessDays(londonDate(now), REFUND_WITHIN_BUSINESS_DAYS),
+    chargedInFull: false,
+  };
+}
+
 /** The last instant at which the booking can still be moved to another time. */
 export function changeDeadline(appointmentStart: Date): Date {
   const byHours = appointmentStart.getTime() - CHANGE_NOTICE_HOURS * 3_600_000;

@@ -81,6 +81,16 @@ describe("erasureBlockers", () => {
       null,
     ],
     [
+      "a coordinator cancelled it when he asked, with the policy's no refund: kept",
+      { status: "cancelled", paymentStatus: "paid", cancelledBy: "staff" },
+      null,
+    ],
+    [
+      "a coordinator cancelled it when he asked, refund still owed",
+      { status: "cancelled", paymentStatus: "paid", cancelledBy: "staff", refundOwed: true },
+      "payment",
+    ],
+    [
       "he cancelled in time, refund still owed",
       { status: "cancelled", paymentStatus: "paid", cancelledBy: "patient", refundOwed: true },
       "payment",

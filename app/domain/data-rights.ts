@@ -36,11 +36,12 @@ export type ErasureBlocker =
   | { kind: "result-awaited"; reference: string; eventName: string; eventDate: string };
 
 /**
- * A booking he cancelled too late for a refund: the money paid is kept for good, so nothing about
- * it is still on its way (the same rule as My bookings' "kept").
+ * A booking cancelled at his wish (by him, or by a coordinator when he asked) too late for a
+ * refund: the money paid is kept for good, so nothing about it is still on its way (the same rule
+ * as My bookings' "kept"). A cancelled event or a payment that booked nothing is always refunded.
  */
 export function paymentKept(row: Pick<BookingForErasure, "cancelledBy" | "refundOwed">): boolean {
-  return row.cancelledBy === "patient" && !row.refundOwed;
+  return (row.cancelledBy === "patient" || row.cancelledBy === "staff") && !row.refundOwed;
 }
 
 /**

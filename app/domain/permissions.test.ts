@@ -24,6 +24,7 @@ const EXPECTED: Record<Capability, readonly StaffRole[]> = {
   "event:read": ["admin", "coordinator", "clinician"],
   "event:edit": ["admin", "coordinator"],
   "event:cancel": ["admin", "coordinator"],
+  "booking:cancel": ["coordinator"],
   "access-code:manage": ["admin", "coordinator"],
   "product:edit": ["admin", "coordinator"],
   "attendee:read": ["coordinator", "event_staff"],

@@ -14,6 +14,11 @@ export const CAPABILITIES = [
   "event:edit",
   /** cancel an event (everyone booked is told and refunded), and retry its refunds */
   "event:cancel",
+  /**
+   * cancel one man's booked place when he asks us to (by phone or letter): the policy's refund,
+   * or everything he paid
+   */
+  "booking:cancel",
   /** make and revoke a private event's access codes */
   "access-code:manage",
   /** screening products and their prices */
@@ -77,6 +82,7 @@ export const ROLE_CAPABILITIES: Record<StaffRole, readonly Capability[]> = {
     "attendee:check-in",
     "attendee:correct-details",
     "attendee:any-day",
+    "booking:cancel",
     "consent-link:send",
     "lab-csv:export",
     "enquiry:handle",

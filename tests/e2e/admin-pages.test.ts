@@ -34,6 +34,7 @@ const OPENED_BY: Record<string, "admin" | "coordinator" | "clinician"> = {
   "/admin/events/:eventId/attendees": "coordinator",
   "/admin/events/:eventId/attendees/print": "coordinator",
   "/admin/events/:eventId/attendees/:bookingId": "coordinator",
+  "/admin/events/:eventId/attendees/:bookingId/cancel": "coordinator",
   "/admin/results": "clinician",
   "/admin/results/import": "clinician",
   "/admin/results/thresholds": "clinician",
@@ -64,6 +65,7 @@ const SHOWN: Record<string, () => string> = {
   "/admin/events/:eventId/attendees": () => ids.attendeeName,
   "/admin/events/:eventId/attendees/print": () => ids.attendeeName,
   "/admin/events/:eventId/attendees/:bookingId": () => ids.attendeeName,
+  "/admin/events/:eventId/attendees/:bookingId/cancel": () => ids.attendeeName,
   "/admin/results": () => ids.awaitingReleaseReference,
   "/admin/enquiries": () => ids.enquirerName,
 };

@@ -343,3 +343,80 @@ describe.each([
     await page.context().close();
   });
 });
+
+describe.each([
+  { javaScript: true, name: "with JavaScript" },
+  { javaScript: false, name: "without JavaScript" },
+])("a coordinator cancelling a man's booking when he phones, $name", ({ javaScript }) => {
+  it("asks what he gets back, says so beside the choice, then cancels and tells him", async () => {
+    // Tomorrow: too late for a refund by the policy, so the coordinator chooses.
+    const event = await insertFreeEvent(server.db, {
+      name: `Phone Cancel Clinic ${uniqueId()}`,
+      eventDate: londonDay(1),
+    });
+    const man = await insertPatient(server.db, { firstName: "Ambrose", lastName: "Kettering" });
+    const place = await insertBooking(server.db, {
+      eventId: event.id,
+      userId: man.id,
+      slotTime: "10:40",
+      paymentRequired: true,
+      pricePence: 2500,
+      paymentStatus: "paid",
+    });
+    const { staff, jar } = await signedInStaff(server.db, ["coordinator"]);
+    const page = await newPage(browser(), {
+      javaScriptEnabled: javaScript,
+      viewport: { width: 768, height: 1024 },
+    });
+    await jar.into(page.context());
+    await page.goto(`/admin/events/${event.id}/attendees`);
+    await page.getByRole("link", { name: "Cancel this booking for Ambrose Kettering" }).click();
+    await page.getByRole("heading", { level: 1, name: /Ambrose Kettering/ }).waitFor();
+    expect(await page.locator("main").textContent()).toContain(`Booking ${place.reference}`);
+
+    // No choice made: the message beside the choice and in the summary; nothing cancelled.
+    await page.getByRole("button", { name: "Cancel Ambrose Kettering's booking" }).click();
+    const summary = page.getByRole("alert").filter({ hasText: "There is a problem" });
+    await summary.waitFor();
+    expect(await summary.getByRole("link").allTextContents()).toEqual(["Choose what he gets back"]);
+    const choice = page.getByRole("group", { name: "What he gets back" });
+    expect(await choice.textContent()).toContain("Choose what he gets back");
+    if (javaScript) await expectNoAxeViolations(page);
+    const [still] = await query<{ status: string }>("select status from booking where id = $1", [
+      place.id,
+    ]);
+    expect(still!.status).toBe("confirmed");
+
+    await choice.getByLabel("Nothing, as the cancellation policy says").check();
+    await page.getByRole("button", { name: "Cancel Ambrose Kettering's booking" }).click();
+    await page.waitForURL((url) => url.pathname === `/admin/events/${event.id}/attendees`);
+    const notice = page.getByRole("status").filter({ hasText: place.reference });
+    expect(await notice.textContent()).toContain(
+      `Ambrose Kettering's booking ${place.reference} is cancelled, and he has been e-mailed. Nothing is paid back.`,
+    );
+    const cancelledTable = page.getByRole("region", { name: "Cancelled bookings" });
+    expect(await cancelledTable.textContent()).toContain("Ambrose Kettering");
+    expect(
+      await page.getByRole("link", { name: "Cancel this booking for Ambrose Kettering" }).count(),
+    ).toBe(0);
+    if (javaScript) await expectNoAxeViolations(page);
+
+    const [row] = await query<{ status: string; cancelled_by: string; refund_owed: boolean }>(
+      "select status, cancelled_by, refund_owed from booking where id = $1",
+      [place.id],
+    );
+    expect(row).toEqual({ status: "cancelled", cancelled_by: "staff", refund_owed: false });
+    const mails = await query<{ text: string }>(
+      "select text from outbox_email where \"to\" = $1 and subject like '%is cancelled'",
+      [man.email],
+    );
+    expect(mails).toHaveLength(1);
+    expect(mails[0]!.text).toContain("as you asked us to");
+    const [audit] = await query<{ count: number }>(
+      "select count(*)::int as count from audit_log where action = 'booking.cancel' and actor_email = $1",
+      [staff.email],
+    );
+    expect(audit!.count).toBe(1);
+    await page.context().close();
+  });
+});

@@ -61,6 +61,19 @@ function isDoneIntent(value: string | null): value is DoneIntent {
 export const CONSENT_LINK_THROTTLED =
   "A consent link was e-mailed to this person a few minutes ago. Ask him to check his inbox and spam folder, or try again later.";
 
+/** What the list says after a booking was cancelled for him, with where his money stands. */
+function cancelledMessage(row: AttendeeRow, refund: string | null): string {
+  const done = `${row.name}'s booking ${row.reference} is cancelled, and he has been e-mailed.`;
+  switch (refund) {
+    case "made":
+      return `${done} His refund has gone to PayPal.`;
+    case "owed":
+      return `${done} His refund could not be made just now: it is tried again by itself, and listed under Refunds until it is made.`;
+    default:
+      return `${done} Nothing is paid back.`;
+  }
+}
+
 function listPath(eventId: string, search: string) {
   const base = `/admin/events/${eventId}/attendees`;
   return search ? `${base}?${new URLSearchParams({ q: search })}` : base;
@@ -82,6 +95,9 @@ export const loader = staffRoute("attendee:read", async (args: Route.LoaderArgs,
   const left = url.searchParams.get("now");
   // "Mark the rest as no-shows" was done; said only while nobody confirmed is still waiting.
   const closed = url.searchParams.has("closed") && view.totals.waiting === 0;
+  // A booking cancelled for him (attendees.cancel.tsx); said only while it is on the cancelled list.
+  const cancelledRow =
+    done === "cancelled" ? view.cancelled.find((row) => row.reference === reference) : undefined;
   return data(
     {
       ...view,
@@ -90,11 +106,15 @@ export const loader = staffRoute("attendee:read", async (args: Route.LoaderArgs,
           ? { intent: done, reference, left: isCheckInState(left) ? left : null }
           : null,
       closed,
+      cancelledNotice: cancelledRow
+        ? cancelledMessage(cancelledRow, url.searchParams.get("refund"))
+        : null,
       today: londonDate(new Date()),
       // Event staff check people in; the event's own page and the lab's file are the coordinator's.
       canEditEvent: can(staff, "event:edit"),
       canExportLabCsv: can(staff, "lab-csv:export"),
       canCorrectDetails: can(staff, "attendee:correct-details"),
+      canCancelBookings: can(staff, "booking:cancel"),
     },
     { headers: NO_STORE },
   );
@@ -458,10 +478,12 @@ export default function Attendees({ loaderData, actionData }: Route.ComponentPro
     stillWaiting,
     arrivedWithoutSample,
     closed,
+    cancelledNotice,
     today,
     canEditEvent,
     canExportLabCsv,
     canCorrectDetails,
+    canCancelBookings,
   } = loaderData;
   const navigation = useNavigation();
   const busy = navigation.state === "submitting";
@@ -527,6 +549,7 @@ export default function Attendees({ loaderData, actionData }: Route.ComponentPro
       {closed && (
         <Confirmation message="Everyone who was still waiting is now marked as a no-show." />
       )}
+      {cancelledNotice && <Confirmation message={cancelledNotice} />}
       {!checkInOpensOn &&
         (stillWaiting.length > 0 || (closingTimeReached && arrivedWithoutSample.length > 0)) && (
           <section className="closing" aria-labelledby="closing-title">
@@ -737,6 +760,14 @@ export default function Attendees({ loaderData, actionData }: Route.ComponentPro
                   <p className="attendee__correct">
                     <Link to={`${base}/attendees/${row.bookingId}`}>
                       Correct date of birth or NHS number
+                      <span className="visually-hidden"> for {row.name}</span>
+                    </Link>
+                  </p>
+                )}
+                {canCancelBookings && row.status === "confirmed" && row.checkIn === "waiting" && (
+                  <p className="attendee__correct">
+                    <Link to={`${base}/attendees/${row.bookingId}/cancel`}>
+                      Cancel this booking
                       <span className="visually-hidden"> for {row.name}</span>
                     </Link>
                   </p>

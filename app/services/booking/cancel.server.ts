@@ -1,13 +1,23 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { organisation } from "#app/content/organisation";
 import type { Db } from "#app/db/client.server";
-import { booking, testResult } from "#app/db/schema";
+import { booking, event, profile, testResult, user } from "#app/db/schema";
+import { attendeeName } from "#app/domain/attendees";
 import { bookingStage, canTake } from "#app/domain/booking-lifecycle";
 import { appointmentInstants } from "#app/domain/calendar";
-import { cancellationTerms, type Refusal } from "#app/domain/cancellation-policy";
+import {
+  cancellationTerms,
+  withFullRefund,
+  type CancelTerms,
+  type Refusal,
+} from "#app/domain/cancellation-policy";
 import { formatLongDate } from "#app/domain/date-labels";
 import { normaliseBookingReference } from "#app/domain/booking-reference";
+import { isUuid } from "#app/domain/ids";
 import { cancelTermsSentences } from "#app/domain/my-bookings";
+import { assertCan, type StaffActor } from "#app/domain/permissions";
+import { openAttendeeEvent, type AttendeeEvent } from "../attendees.server";
+import { recordAudit } from "../audit.server";
 import { enqueueEmail, type OutgoingEmail } from "../email.server";
 import { log } from "../log.server";
 import { refundOwedBooking, type RefundOutcome } from "../payments/refunds.server";
@@ -18,7 +28,9 @@ import { lockBooking, lockEvent, lockPerson, type Booking, type EventRow } from 
 import { bookingRecipient, toBookingView } from "./view.server";
 
 /**
- * A patient cancelling his own booking. One transaction, with the locks in the order
+ * A patient cancelling his own booking, or a coordinator cancelling it for him when he asks by
+ * phone or letter (`booking:cancel`, D-189: the same gates, the policy's refund or, by the
+ * coordinator's choice, everything he paid; audited). One transaction, with the locks in the order
  * places.server.ts keeps (person, event, booking), checks that the booking is his, that the
  * lifecycle allows it (`patient-cancel`: only a confirmed booking he has not come to), that no
  * result exists, and the policy (`cancellationTerms`); it then cancels, notes a refund owed,
@@ -94,6 +106,7 @@ function cancellationEmail(details: {
   ev: EventRow;
   address: string;
   sentences: string[];
+  by: Canceller["by"];
   now: Date;
 }): OutgoingEmail {
   const { row, ev } = details;
@@ -101,7 +114,9 @@ function cancellationEmail(details: {
   const lines = [
     `Hello ${details.firstName},`,
     "",
-    "You have cancelled your screening appointment.",
+    details.by === "patient"
+      ? "You have cancelled your screening appointment."
+      : "We have cancelled your screening appointment, as you asked us to.",
     "",
     `Booking reference: ${row.reference}`,
     `Event: ${ev.name}`,
@@ -144,25 +159,67 @@ export interface CancelInput {
   shownRefundPence?: number | null;
 }
 
+/** How much a coordinator gives back: what the policy gives, or everything he paid. */
+export type StaffRefundChoice = "policy" | "full";
+
+/** Who cancels: he himself (his booking by its reference), or a coordinator (a booking of an event). */
+type Canceller =
+  | { by: "patient"; userId: string; reference: string }
+  | {
+      by: "staff";
+      actor: StaffActor;
+      eventId: string;
+      bookingId: string;
+      refund: StaffRefundChoice;
+    };
+
 type Decided =
   | { ok: false; reason: CancelRefusal }
   | { ok: true; bookingId: string; reference: string; refundPence: number };
 
-async function cancelInTransaction(tx: Db, input: CancelInput, now: Date): Promise<Decided> {
-  const reference = normaliseBookingReference(input.reference);
-  if (!reference) return { ok: false, reason: "not-found" };
-  // His lock first, as a change takes it: the booking's event is read after any change of his
-  // has committed, so the policy, the e-mail and the freed place are of the event it is at.
-  await lockPerson(tx, input.userId);
+/** The booking's id, event and person, read before his lock is taken; null when there is none. */
+async function findCancelled(tx: Db, who: Canceller) {
+  if (who.by === "patient") {
+    const reference = normaliseBookingReference(who.reference);
+    if (!reference) return null;
+    const [found] = await tx
+      .select({ id: booking.id, eventId: booking.eventId, userId: booking.userId })
+      .from(booking)
+      .where(and(eq(booking.reference, reference), eq(booking.userId, who.userId)));
+    return found ?? null;
+  }
+  if (!isUuid(who.bookingId)) return null;
   const [found] = await tx
-    .select({ id: booking.id, eventId: booking.eventId })
+    .select({ id: booking.id, eventId: booking.eventId, userId: booking.userId })
     .from(booking)
-    .where(and(eq(booking.reference, reference), eq(booking.userId, input.userId)));
+    .where(and(eq(booking.id, who.bookingId), eq(booking.eventId, who.eventId)));
+  return found ?? null;
+}
+
+/** The terms this cancellation gives: the policy's, or everything paid when a coordinator says so. */
+function termsFor(who: Canceller, row: Booking, policy: CancelTerms, now: Date): CancelTerms {
+  return who.by === "staff" && who.refund === "full"
+    ? withFullRefund(policy, paidPence(row), now)
+    : policy;
+}
+
+async function cancelInTransaction(
+  tx: Db,
+  who: Canceller,
+  shownRefundPence: number | null | undefined,
+  now: Date,
+): Promise<Decided> {
+  // His own lock is taken first by a patient's request; a coordinator's finds whose it is first.
+  if (who.by === "patient") await lockPerson(tx, who.userId);
+  const found = await findCancelled(tx, who);
   if (!found) return { ok: false, reason: "not-found" };
+  // His lock before the event's, as a change takes it: the booking's event is read after any
+  // change of his has committed, so the policy, the e-mail and the freed place are of its event.
+  if (who.by === "staff") await lockPerson(tx, found.userId);
 
   const ev = await lockEvent(tx, found.eventId);
   const row = await lockBooking(tx, found.id);
-  if (!ev || row.userId !== input.userId || row.eventId !== found.eventId)
+  if (!ev || row.userId !== found.userId || row.eventId !== found.eventId)
     return { ok: false, reason: "not-found" };
 
   const stage = bookingStage(row);
@@ -176,10 +233,15 @@ async function cancelInTransaction(tx: Db, input: CancelInput, now: Date): Promi
     .from(testResult)
     .where(eq(testResult.bookingId, row.id));
   const { start } = appointmentInstants(ev.eventDate, row.slotTime, ev.sessionDuration);
-  const terms = cancellationTerms(policyInput(row, start, result !== undefined, now));
+  const terms = termsFor(
+    who,
+    row,
+    cancellationTerms(policyInput(row, start, result !== undefined, now)),
+    now,
+  );
   if (!terms.allowed) return { ok: false, reason: terms.reason };
-  // He agreed to the refund he was shown: never cancel for less (nor without knowing what he saw).
-  const shown = input.shownRefundPence;
+  // The refund shown was agreed to: never cancel for less (nor without knowing what was seen).
+  const shown = shownRefundPence;
   if (shown === null || (shown !== undefined && terms.refundPence < shown))
     return { ok: false, reason: "terms-changed" };
 
@@ -189,7 +251,7 @@ async function cancelInTransaction(tx: Db, input: CancelInput, now: Date): Promi
     .set({
       status: "cancelled",
       cancelledAt: now,
-      cancelledBy: "patient",
+      cancelledBy: who.by,
       refundOwed,
       updatedAt: now,
     })
@@ -207,9 +269,18 @@ async function cancelInTransaction(tx: Db, input: CancelInput, now: Date): Promi
       ev,
       address: view.address,
       sentences: cancelTermsSentences(terms, paidPence(row), "done"),
+      by: who.by,
       now,
     }),
   );
+  if (who.by === "staff")
+    await recordAudit(tx, who.actor, {
+      action: "booking.cancel",
+      subjectUserId: row.userId,
+      entityType: "booking",
+      entityId: row.id,
+      details: { eventId: ev.id, refund: who.refund, refundPence: terms.refundPence },
+    });
   await offerFreedPlaces(tx, ev, now);
   return { ok: true, bookingId: row.id, reference: row.reference, refundPence: terms.refundPence };
 }
@@ -229,10 +300,20 @@ export async function cancelOwnBooking(
   input: CancelInput,
   now = new Date(),
 ): Promise<CancelOutcome> {
-  const decided = await db.transaction((tx) => cancelInTransaction(tx, input, now));
+  const who = { by: "patient", userId: input.userId, reference: input.reference } as const;
+  return cancelAndRefund(db, who, input.shownRefundPence, now);
+}
+
+async function cancelAndRefund(
+  db: Db,
+  who: Canceller,
+  shownRefundPence: number | null | undefined,
+  now: Date,
+): Promise<CancelOutcome> {
+  const decided = await db.transaction((tx) => cancelInTransaction(tx, who, shownRefundPence, now));
   if (!decided.ok) return decided;
   log.info(
-    { code: "booking_cancelled_by_patient", bookingId: decided.bookingId },
+    { code: `booking_cancelled_by_${who.by}`, bookingId: decided.bookingId },
     "booking cancelled",
   );
   if (decided.refundPence === 0)
@@ -242,7 +323,115 @@ export async function cancelOwnBooking(
     refund = refundState(await refundOwedBooking(db, decided.bookingId, now));
   } catch (error) {
     // The booking is cancelled and the refund still owed: the worker tries again.
-    log.error({ err: error, code: "patient_refund_error", bookingId: decided.bookingId }, "refund");
+    log.error({ err: error, code: "cancel_refund_error", bookingId: decided.bookingId }, "refund");
   }
   return { ok: true, reference: decided.reference, refundPence: decided.refundPence, refund };
+}
+
+/** What the coordinator's page shows before cancelling a booking for him. */
+export interface StaffCancelPreview {
+  event: AttendeeEvent;
+  bookingId: string;
+  reference: string;
+  name: string;
+  slotTime: string;
+  /** what he paid, in pence (0: free, or nothing taken) */
+  paidPence: number;
+  /** what the policy gives back today, in pence; null when it cannot be cancelled */
+  policyRefundPence: number | null;
+  /** why it cannot be cancelled, in words for the coordinator; null when it can */
+  refusal: string | null;
+}
+
+/** Why a coordinator cannot cancel a booking, in words for them. */
+export const STAFF_CANCEL_REFUSALS: Record<
+  Exclude<CancelRefusal, "not-found" | "terms-changed">,
+  string
+> = {
+  "already-cancelled": "This booking is already cancelled.",
+  started:
+    "His appointment has begun, so the booking can no longer be cancelled. If he has not come, mark him as a no-show on the list.",
+  "sample-taken": "A sample has been taken for this booking, so it cannot be cancelled.",
+  "not-cancellable":
+    "Only a booked place he has not yet come to can be cancelled: this one is checked in, marked as a no-show, or not booked yet.",
+};
+
+/** The booking of this event, for the coordinator's page; null when there is none. */
+export async function staffCancelPreview(
+  db: Db,
+  actor: StaffActor,
+  { eventId, bookingId, now = new Date() }: { eventId: string; bookingId: string; now?: Date },
+): Promise<StaffCancelPreview | null> {
+  assertCan(actor, "booking:cancel");
+  const ev = await openAttendeeEvent(db, actor, eventId, now);
+  if (!ev || !isUuid(bookingId)) return null;
+  const [found] = await db
+    .select({
+      row: booking,
+      sessionDuration: event.sessionDuration,
+      firstName: profile.firstName,
+      lastName: profile.lastName,
+      accountName: user.name,
+      hasResult: sql<boolean>`exists (select 1 from ${testResult} where ${testResult.bookingId} = ${booking.id})`,
+    })
+    .from(booking)
+    .innerJoin(event, eq(event.id, booking.eventId))
+    .innerJoin(user, eq(user.id, booking.userId))
+    .leftJoin(profile, eq(profile.userId, booking.userId))
+    .where(and(eq(booking.id, bookingId), eq(booking.eventId, ev.id)));
+  if (!found) return null;
+  const { row } = found;
+  const stage = bookingStage(row);
+  const { start } = appointmentInstants(ev.eventDate, row.slotTime, found.sessionDuration);
+  const terms = cancellationTerms(policyInput(row, start, found.hasResult, now));
+  const reason: keyof typeof STAFF_CANCEL_REFUSALS | null =
+    stage === "cancelled" || stage === "refunded"
+      ? "already-cancelled"
+      : !canTake(stage, "patient-cancel")
+        ? stage === "sample_taken"
+          ? "sample-taken"
+          : "not-cancellable"
+        : terms.allowed
+          ? null
+          : terms.reason;
+  return {
+    event: ev,
+    bookingId: row.id,
+    reference: row.reference,
+    name: attendeeName(found),
+    slotTime: row.slotTime,
+    paidPence: paidPence(row),
+    policyRefundPence: reason === null && terms.allowed ? terms.refundPence : null,
+    refusal: reason === null ? null : STAFF_CANCEL_REFUSALS[reason],
+  };
+}
+
+/**
+ * A coordinator cancels one booked place of this event for him, with the policy's refund or
+ * everything he paid, through the same transaction as his own cancellation (locks, lifecycle,
+ * policy, e-mail, waiting list), audited; then the refund is made as for his own.
+ */
+export async function cancelBookingForHim(
+  db: Db,
+  actor: StaffActor,
+  input: {
+    eventId: string;
+    bookingId: string;
+    refund: StaffRefundChoice;
+    /** the refund the page showed, in pence: cancelling for less is refused */
+    shownRefundPence: number;
+  },
+  now = new Date(),
+): Promise<CancelOutcome> {
+  assertCan(actor, "booking:cancel");
+  const ev = await openAttendeeEvent(db, actor, input.eventId, now);
+  if (!ev) return { ok: false, reason: "not-found" };
+  const who = {
+    by: "staff",
+    actor,
+    eventId: ev.id,
+    bookingId: input.bookingId,
+    refund: input.refund,
+  } as const;
+  return cancelAndRefund(db, who, input.shownRefundPence, now);
 }

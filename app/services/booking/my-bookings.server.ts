@@ -23,6 +23,7 @@ import {
   type MyBookingState,
 } from "#app/domain/my-bookings";
 import { refundRetriesStopped } from "#app/domain/refund-retries";
+import { paymentKept } from "#app/domain/data-rights";
 import { bookingTermsSentences } from "#app/domain/terms-wording";
 import { checkBookingLink } from "../booking-links.server";
 import { failedRefundAttempts } from "../payments/refunds.server";
@@ -96,8 +97,8 @@ function refundNote(
   const note = { pence: row.pricePence, lastFullRefundDay: lastFullRefundDay(eventDate) };
   if (row.paymentStatus === "refunded") return { state: "made", by, ...note };
   if (row.paymentStatus !== "paid") return null;
-  // A patient who cancelled too late keeps no refund; any other cancellation is refunded.
-  if (row.cancelledBy === "patient" && !row.refundOwed) return { state: "kept", by: null, ...note };
+  // Cancelled at his wish too late for a refund: kept; any other cancellation is refunded.
+  if (paymentKept(row)) return { state: "kept", by: null, ...note };
   return { state: refundRetriesStopped(failedRefunds) ? "stalled" : "owed", by, ...note };
 }
 

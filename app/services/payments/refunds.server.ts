@@ -196,6 +196,8 @@ function refundNote(row: Pick<BookingRow, "cancelledBy">): string {
       return "You cancelled your screening appointment in good time: a full refund.";
     case "payment":
       return "Nothing was booked with your payment: a full refund.";
+    case "staff":
+      return "We cancelled your screening appointment as you asked: a refund of what you paid.";
     default:
       return "The screening event you booked was cancelled: a full refund.";
   }
