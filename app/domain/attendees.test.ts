@@ -7,6 +7,7 @@ import {
   formatNhsNumber,
   matchesAttendeeSearch,
   printedCount,
+  withoutNeededNhsNumber,
 } from "./attendees";
 
 const arthur = { name: "Arthur Tester", reference: "MHAT-7KQ3-9XZ2" };
@@ -122,5 +123,38 @@ describe("printedCount", () => {
         { status: "awaiting_payment" },
       ]),
     ).toBe("2 confirmed bookings, and 2 not confirmed yet (marked).");
+  });
+});
+
+describe("withoutNeededNhsNumber", () => {
+  const row = (values: Partial<Parameters<typeof withoutNeededNhsNumber>[0][number]> = {}) => ({
+    status: "confirmed",
+    checkIn: "waiting",
+    hasProfile: true,
+    nhsNumber: null as string | null,
+    ...values,
+  });
+
+  it("lists those still to give a sample with none recorded, when the laboratory needs one", () => {
+    const waiting = row();
+    const arrived = row({ checkIn: "arrived", nhsNumber: "" });
+    expect(
+      withoutNeededNhsNumber(
+        [
+          waiting,
+          arrived,
+          row({ nhsNumber: "9434765919" }),
+          row({ checkIn: "sample_taken" }),
+          row({ checkIn: "no_show" }),
+          row({ status: "held" }),
+          row({ hasProfile: false }),
+        ],
+        true,
+      ),
+    ).toEqual([waiting, arrived]);
+  });
+
+  it("lists no one when the laboratory does not need one", () => {
+    expect(withoutNeededNhsNumber([row()], false)).toEqual([]);
   });
 });

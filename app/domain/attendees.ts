@@ -163,3 +163,22 @@ export function printedCount(rows: { status: string }[]): string {
   const count = `${confirmed} confirmed ${confirmed === 1 ? "booking" : "bookings"}`;
   return others === 0 ? `${count}.` : `${count}, and ${others} not confirmed yet (marked).`;
 }
+
+/**
+ * Booked men still to give a sample (confirmed, waiting or arrived) with no NHS number recorded, at
+ * a laboratory that rejects a sample without one: none when the laboratory does not need it. A
+ * booking made before the event's laboratory changed, or by a staff account without a profile
+ * (nothing to record it in), is why one can lack it.
+ */
+export function withoutNeededNhsNumber<
+  Row extends { status: string; checkIn: string; hasProfile: boolean; nhsNumber: string | null },
+>(rows: readonly Row[], labNeedsOne: boolean): Row[] {
+  if (!labNeedsOne) return [];
+  return rows.filter(
+    (row) =>
+      row.status === "confirmed" &&
+      (row.checkIn === "waiting" || row.checkIn === "arrived") &&
+      row.hasProfile &&
+      !row.nhsNumber,
+  );
+}

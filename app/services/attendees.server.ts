@@ -9,6 +9,7 @@ import {
   cleanSearch,
   compareAttendees,
   matchesAttendeeSearch,
+  withoutNeededNhsNumber,
 } from "#app/domain/attendees";
 import { isErasedAccount } from "#app/domain/data-rights";
 import { needsNhsNumber } from "#app/domain/eligibility";
@@ -317,6 +318,16 @@ export interface AttendeeView {
    * missed, or a man who left untested. Closing time lists them, since no result can come.
    */
   arrivedWithoutSample: Pick<AttendeeRow, "bookingId" | "name" | "slotTime" | "reference">[];
+  /**
+   * Still to give a sample, with no NHS number recorded, at a laboratory that needs one, whatever
+   * the search: no sample can be recorded for them until it is (D-186).
+   */
+  withoutNhsNumber: Pick<AttendeeRow, "bookingId" | "name" | "slotTime" | "reference">[];
+}
+
+/** A man named in one of the list's notices, linked to his card. */
+function listed({ bookingId, name, slotTime, reference }: AttendeeRow) {
+  return { bookingId, name, slotTime, reference };
 }
 
 /** The attendee list page: the event's attendees matching the search, each read audited. */
@@ -368,12 +379,8 @@ export async function viewAttendees(
       .map(({ bookingId, name, slotTime }) => ({ bookingId, name, slotTime })),
     arrivedWithoutSample: all.active
       .filter((row) => row.status === "confirmed" && row.checkIn === "arrived")
-      .map(({ bookingId, name, slotTime, reference }) => ({
-        bookingId,
-        name,
-        slotTime,
-        reference,
-      })),
+      .map(listed),
+    withoutNhsNumber: withoutNeededNhsNumber(all.active, needsNhsNumber(found.labName)).map(listed),
   };
 }
 

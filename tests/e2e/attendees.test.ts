@@ -236,6 +236,15 @@ describe("a laboratory that needs an NHS number", () => {
     expect(await card.textContent()).toContain(
       "Not recorded, and this event's laboratory needs it before a sample is recorded",
     );
+    // Above the list, everyone still lacking one, so that he can be asked before his turn.
+    const needed = page.getByRole("region", { name: "NHS numbers needed" });
+    expect(await needed.textContent()).toContain(
+      "This event's laboratory (ESNEFT) rejects a sample without an NHS number, and 2 men booked have none recorded.",
+    );
+    expect(await needed.getByRole("link").allTextContents()).toEqual([
+      "10:00 Cedric Allingham",
+      "10:20 Horace Wetherby",
+    ]);
 
     const sampleId = `PSA-${uniqueId().toUpperCase()}`;
     await page.getByLabel("Sample id for Horace Wetherby").fill(sampleId);
@@ -255,6 +264,8 @@ describe("a laboratory that needs an NHS number", () => {
     await page.getByLabel(/NHS number/).fill("943 476 5919");
     await page.getByRole("button", { name: /^Save/ }).click();
     await page.waitForURL((url) => url.pathname === `/admin/events/${event.id}/attendees`);
+    expect(await needed.getByRole("link").allTextContents()).toEqual(["10:00 Cedric Allingham"]);
+    expect(await needed.textContent()).toContain("1 man booked has none recorded.");
     await page.getByLabel("Sample id for Horace Wetherby").fill(sampleId);
     await page.getByRole("button", { name: "Record sample for Horace Wetherby" }).click();
     await expect.poll(() => card.textContent()).toContain(`sample id ${sampleId}`);

@@ -477,6 +477,7 @@ export default function Attendees({ loaderData, actionData }: Route.ComponentPro
     closingTimeReached,
     stillWaiting,
     arrivedWithoutSample,
+    withoutNhsNumber,
     closed,
     cancelledNotice,
     today,
@@ -550,6 +551,31 @@ export default function Attendees({ loaderData, actionData }: Route.ComponentPro
         <Confirmation message="Everyone who was still waiting is now marked as a no-show." />
       )}
       {cancelledNotice && <Confirmation message={cancelledNotice} />}
+      {withoutNhsNumber.length > 0 && (
+        <section className="closing notice-panel" aria-labelledby="nhs-numbers-title">
+          <h2 id="nhs-numbers-title">NHS numbers needed</h2>
+          <p>
+            This event&apos;s laboratory ({event.labName}) rejects a sample without an NHS number,
+            and{" "}
+            {withoutNhsNumber.length === 1
+              ? "1 man booked has none recorded. No sample can be recorded for him until it is."
+              : `${withoutNhsNumber.length} men booked have none recorded. No sample can be recorded for them until it is.`}{" "}
+            Ask for it{checkInOpensOn ? " by phone before the day, or" : ""} at the door: it is on a
+            letter from the NHS, a prescription or the NHS App.
+            {canCorrectDetails &&
+              " Add it with “Correct date of birth or NHS number” on his card."}
+          </p>
+          <ul>
+            {withoutNhsNumber.map((row) => (
+              <li key={row.bookingId}>
+                <a href={`${base}/attendees#booking-${row.reference}`}>
+                  {row.slotTime} {row.name}
+                </a>
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
       {!checkInOpensOn &&
         (stillWaiting.length > 0 || (closingTimeReached && arrivedWithoutSample.length > 0)) && (
           <section className="closing" aria-labelledby="closing-title">

@@ -8,7 +8,8 @@ import { recordAudit } from "../audit.server";
 import { failedRefundAttempts, refundOwedBooking, type RefundOutcome } from "./refunds.server";
 
 /**
- * Refunds still owed to patients who cancelled in time: the worker retries each until it is made,
+ * Refunds still owed to patients who cancelled in time (or whom a coordinator cancelled for with a
+ * refund, D-189): the worker retries each until it is made,
  * then stops after a number of failed tries. Staff see them all on the dashboard (a patient's own
  * cancellation of an event that goes ahead appears on no event's page), and can try one again,
  * for instance after refunding it in PayPal by hand (PayPal then answers that it is refunded).
