@@ -562,8 +562,7 @@ export default function Attendees({ loaderData, actionData }: Route.ComponentPro
               : `${withoutNhsNumber.length} men booked have none recorded. No sample can be recorded for them until it is.`}{" "}
             Ask for it{checkInOpensOn ? " by phone before the day, or" : ""} at the door: it is on a
             letter from the NHS, a prescription or the NHS App.
-            {canCorrectDetails &&
-              " Add it with “Correct date of birth or NHS number” on his card."}
+            {canCorrectDetails && " Add it with “Correct date of birth or NHS number” on his card."}
           </p>
           <ul>
             {withoutNhsNumber.map((row) => (
