@@ -111,6 +111,7 @@ export default [
       route("events/:eventId/attendees", "routes/admin/attendees.tsx"),
       route("events/:eventId/attendees/:bookingId", "routes/admin/attendees.details.tsx"),
       route("events/:eventId/attendees/:bookingId/cancel", "routes/admin/attendees.cancel.tsx"),
+      route("events/:eventId/attendees/:bookingId/move", "routes/admin/attendees.move.tsx"),
       route("products", "routes/admin/products.tsx"),
       route("results", "routes/admin/results.tsx"),
       route("results/import", "routes/admin/results.import.tsx"),

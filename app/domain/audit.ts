@@ -12,6 +12,7 @@ export const AUDIT_ACTIONS = {
   "attendee.details.view": "Opened someone's date of birth and NHS number to correct them",
   "attendee.details.correct": "Corrected someone's date of birth or NHS number",
   "booking.cancel": "Cancelled someone's booking when he asked",
+  "booking.move": "Moved someone's booking to another time when he asked",
   "results.import.preview": "Uploaded a results file",
   "results.import.commit": "Imported results",
   "results.view": "Viewed results",

@@ -101,6 +101,18 @@ describe("canTake", () => {
     expect(canTake(stage, "patient-change")).toBe(allowed);
   });
 
+  it.each([
+    ["confirmed", true],
+    ["held", false],
+    ["awaiting_payment", false],
+    ["checked_in", false],
+    ["no_show", false],
+    ["sample_taken", false],
+    ["cancelled", false],
+  ] as const)("lets a coordinator move a %s booking to another time: %s", (stage, allowed) => {
+    expect(canTake(stage, "staff-move")).toBe(allowed);
+  });
+
   it("refunds only a cancelled booking, once", () => {
     expect(canTake("cancelled", "refund")).toBe(true);
     expect(canTake("refunded", "refund")).toBe(false);

@@ -25,6 +25,7 @@ const EXPECTED: Record<Capability, readonly StaffRole[]> = {
   "event:edit": ["admin", "coordinator"],
   "event:cancel": ["admin", "coordinator"],
   "booking:cancel": ["coordinator"],
+  "booking:move": ["coordinator"],
   "access-code:manage": ["admin", "coordinator"],
   "product:edit": ["admin", "coordinator"],
   "attendee:read": ["coordinator", "event_staff"],

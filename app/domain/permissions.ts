@@ -19,6 +19,8 @@ export const CAPABILITIES = [
    * or everything he paid
    */
   "booking:cancel",
+  /** move one man's booked place to another time of its event when he asks us to */
+  "booking:move",
   /** make and revoke a private event's access codes */
   "access-code:manage",
   /** screening products and their prices */
@@ -83,6 +85,7 @@ export const ROLE_CAPABILITIES: Record<StaffRole, readonly Capability[]> = {
     "attendee:correct-details",
     "attendee:any-day",
     "booking:cancel",
+    "booking:move",
     "consent-link:send",
     "lab-csv:export",
     "enquiry:handle",

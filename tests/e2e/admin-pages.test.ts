@@ -35,6 +35,7 @@ const OPENED_BY: Record<string, "admin" | "coordinator" | "clinician"> = {
   "/admin/events/:eventId/attendees/print": "coordinator",
   "/admin/events/:eventId/attendees/:bookingId": "coordinator",
   "/admin/events/:eventId/attendees/:bookingId/cancel": "coordinator",
+  "/admin/events/:eventId/attendees/:bookingId/move": "coordinator",
   "/admin/results": "clinician",
   "/admin/results/import": "clinician",
   "/admin/results/thresholds": "clinician",
@@ -66,6 +67,7 @@ const SHOWN: Record<string, () => string> = {
   "/admin/events/:eventId/attendees/print": () => ids.attendeeName,
   "/admin/events/:eventId/attendees/:bookingId": () => ids.attendeeName,
   "/admin/events/:eventId/attendees/:bookingId/cancel": () => ids.attendeeName,
+  "/admin/events/:eventId/attendees/:bookingId/move": () => ids.attendeeName,
   "/admin/results": () => ids.awaitingReleaseReference,
   "/admin/enquiries": () => ids.enquirerName,
 };

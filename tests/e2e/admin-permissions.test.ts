@@ -30,6 +30,7 @@ const EXPECTED: Record<string, readonly Role[]> = {
   "/admin/events/:eventId/attendees/print": ["coordinator"],
   "/admin/events/:eventId/attendees/:bookingId": ["coordinator"],
   "/admin/events/:eventId/attendees/:bookingId/cancel": ["coordinator"],
+  "/admin/events/:eventId/attendees/:bookingId/move": ["coordinator"],
   "/admin/events/:eventId/lab.csv": ["coordinator"],
   "/admin/results": ["clinician"],
   "/admin/results/import": ["clinician"],

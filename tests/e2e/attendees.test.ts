@@ -1,5 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { insertBooking, insertConsentFor } from "#tests/support/fixtures/bookings";
+import {
+  insertBooking,
+  insertConfirmedBookings,
+  insertConsentFor,
+} from "#tests/support/fixtures/bookings";
 import { insertFreeEvent, londonDay } from "#tests/support/fixtures/events";
 import { insertPatient, uniqueId } from "#tests/support/fixtures/people";
 import {
@@ -431,3 +435,82 @@ describe.each([
     await page.context().close();
   });
 });
+
+describe.each([
+  { javaScript: true, name: "with JavaScript" },
+  { javaScript: false, name: "without JavaScript" },
+])(
+  "a coordinator moving a man's booking to another time when he phones, $name",
+  ({ javaScript }) => {
+    it("offers only the free times, asks for one, then moves him and tells him", async () => {
+      // Tomorrow, 10:00 to 12:00 in 30-minute appointments of 2 places; 11:00 is full.
+      const event = await insertFreeEvent(server.db, {
+        name: `Phone Move Clinic ${uniqueId()}`,
+        eventDate: londonDay(1),
+      });
+      await insertConfirmedBookings(server.db, event.id, 2, "11:00");
+      const man = await insertPatient(server.db, {
+        firstName: "Cuthbert",
+        lastName: "Ravensworth",
+      });
+      const place = await insertBooking(server.db, {
+        eventId: event.id,
+        userId: man.id,
+        slotTime: "10:00",
+      });
+      const { staff, jar } = await signedInStaff(server.db, ["coordinator"]);
+      const page = await newPage(browser(), {
+        javaScriptEnabled: javaScript,
+        viewport: { width: 768, height: 1024 },
+      });
+      await jar.into(page.context());
+      await page.goto(`/admin/events/${event.id}/attendees`);
+      await page
+        .getByRole("link", { name: "Move to another time for Cuthbert Ravensworth" })
+        .click();
+      await page.getByRole("heading", { level: 1, name: /Cuthbert Ravensworth/ }).waitFor();
+      expect(await page.locator("main").textContent()).toContain(`Booking ${place.reference}`);
+      const times = page.getByRole("group", { name: "His new time" });
+      expect(
+        await times
+          .getByRole("radio")
+          .evaluateAll((radios) => radios.map((radio) => (radio as HTMLInputElement).value)),
+      ).toEqual(["10:30", "11:30"]);
+
+      // No time chosen: the message beside the choice and in the summary; nothing moved.
+      await page.getByRole("button", { name: "Move Cuthbert Ravensworth to this time" }).click();
+      const summary = page.getByRole("alert").filter({ hasText: "There is a problem" });
+      await summary.waitFor();
+      expect(await summary.getByRole("link").allTextContents()).toEqual(["Choose his new time"]);
+      expect(await times.textContent()).toContain("Choose his new time");
+      if (javaScript) await expectNoAxeViolations(page);
+
+      await times.getByLabel("11:30").check();
+      await page.getByRole("button", { name: "Move Cuthbert Ravensworth to this time" }).click();
+      await page.waitForURL((url) => url.pathname === `/admin/events/${event.id}/attendees`);
+      const notice = page.getByRole("status").filter({ hasText: place.reference });
+      expect(await notice.textContent()).toContain(
+        `Cuthbert Ravensworth's booking ${place.reference} is moved to 11:30, and he has been e-mailed his new time.`,
+      );
+      if (javaScript) await expectNoAxeViolations(page);
+
+      const [row] = await query<{ slot_time: string; status: string }>(
+        "select slot_time, status from booking where id = $1",
+        [place.id],
+      );
+      expect(row).toEqual({ slot_time: "11:30", status: "confirmed" });
+      const mails = await query<{ text: string }>(
+        "select text from outbox_email where \"to\" = $1 and subject like '%has a new time'",
+        [man.email],
+      );
+      expect(mails).toHaveLength(1);
+      expect(mails[0]!.text).toContain("as you asked us to");
+      const [audit] = await query<{ count: number }>(
+        "select count(*)::int as count from audit_log where action = 'booking.move' and actor_email = $1",
+        [staff.email],
+      );
+      expect(audit!.count).toBe(1);
+      await page.context().close();
+    });
+  },
+);

@@ -3,13 +3,16 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "#app/db/client.server";
 import { booking } from "#app/db/schema";
 import { changeOwnBooking, type ChangeResult } from "#app/services/booking/change.server";
+import { cancelOwnBooking } from "#app/services/booking/cancel.server";
 import { holdPlace, type HoldResult } from "#app/services/booking/hold.server";
+import { moveBookingForHim, type StaffMoveOutcome } from "#app/services/booking/staff-move.server";
 import { racingPostgresForThisFile } from "#tests/support/database";
 import {
   insertBooking,
   insertEvent,
   insertPatient,
   insertProduct,
+  insertStaff,
   nextClientAddress,
 } from "#tests/support/fixtures";
 
@@ -71,7 +74,7 @@ describe.skipIf(!onPostgres)(
           ),
         );
 
-    function tally(results: PromiseSettledResult<ChangeResult | HoldResult>[]) {
+    function tally(results: PromiseSettledResult<ChangeResult | HoldResult | StaffMoveOutcome>[]) {
       const counts: Record<string, number> = {};
       for (const result of results) {
         const key =
@@ -170,6 +173,76 @@ describe.skipIf(!onPostgres)(
         expect(counts.ok).toBe(1);
         expect(Object.keys(counts).filter((key) => key.startsWith("error"))).toEqual([]);
         expect(await activeAt(to.id)).toHaveLength(1);
+      }
+    });
+
+    it("never overfills a time when a coordinator moves some men while others change their own", async () => {
+      const product = await insertProduct(db, 0);
+      const ev = await insertEvent(db, product.id, {
+        paymentRequired: false,
+        totalSpaces: 100,
+        placesPerSlot: 30,
+        startTime: "10:00",
+        endTime: "11:00",
+      });
+      const people = await bookedPatients(ev.id, 20);
+      // 10:30 has 30 places; 28 are taken by others, so two are free.
+      for (let n = 0; n < 28; n++) {
+        const other = await insertPatient(db);
+        await insertBooking(db, { eventId: ev.id, userId: other.id, slotTime: "10:30" });
+      }
+      const { actor } = await insertStaff(db, ["coordinator"]);
+
+      const results = await Promise.allSettled(
+        people.map((person, n) =>
+          n % 2 === 0
+            ? moveBookingForHim(
+                db,
+                actor,
+                { eventId: ev.id, bookingId: person.bookingId, slotTime: "10:30" },
+                NOW,
+              )
+            : changeOwnBooking(db, { ...person, eventId: ev.id, slotTime: "10:30" }, NOW),
+        ),
+      );
+
+      const counts = tally(results);
+      expect(counts.ok).toBe(2);
+      expect(counts["slot-unavailable"]).toBe(18);
+      expect((await activeAt(ev.id)).filter((row) => row.slotTime === "10:30")).toHaveLength(30);
+    });
+
+    it("settles a coordinator's move and his own cancellation of the same booking either way", async () => {
+      const { actor } = await insertStaff(db, ["coordinator"]);
+      for (let round = 0; round < 6; round++) {
+        const product = await insertProduct(db, 0);
+        const ev = await insertEvent(db, product.id, { paymentRequired: false });
+        const [man] = await bookedPatients(ev.id, 1);
+        const race = [
+          () =>
+            moveBookingForHim(
+              db,
+              actor,
+              { eventId: ev.id, bookingId: man!.bookingId, slotTime: "11:00" },
+              NOW,
+            ),
+          () =>
+            cancelOwnBooking(
+              db,
+              { userId: man!.userId, reference: man!.reference, shownRefundPence: 0 },
+              NOW,
+            ),
+        ];
+        const ordered = round % 2 === 0 ? race : [...race].reverse();
+        const settled = await Promise.allSettled(ordered.map((start) => start()));
+        const [moved, cancelled] = round % 2 === 0 ? settled : [...settled].reverse();
+        // His cancellation always stands; the move either came first or was refused after it.
+        expect(cancelled).toMatchObject({ status: "fulfilled", value: { ok: true } });
+        expect(moved).toMatchObject({ status: "fulfilled" });
+        const [row] = await db.select().from(booking).where(eq(booking.id, man!.bookingId));
+        expect(row!.status).toBe("cancelled");
+        if (moved!.status === "fulfilled" && moved!.value.ok) expect(row!.slotTime).toBe("11:00");
+        else expect(moved).toMatchObject({ value: { ok: false, reason: "not-movable" } });
       }
     });
 

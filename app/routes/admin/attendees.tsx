@@ -95,9 +95,12 @@ export const loader = staffRoute("attendee:read", async (args: Route.LoaderArgs,
   const left = url.searchParams.get("now");
   // "Mark the rest as no-shows" was done; said only while nobody confirmed is still waiting.
   const closed = url.searchParams.has("closed") && view.totals.waiting === 0;
-  // A booking cancelled for him (attendees.cancel.tsx); said only while it is on the cancelled list.
+  // A booking cancelled (attendees.cancel.tsx) or moved (attendees.move.tsx) for him; said only
+  // while the list still shows it so.
   const cancelledRow =
     done === "cancelled" ? view.cancelled.find((row) => row.reference === reference) : undefined;
+  const movedRow =
+    done === "moved" ? view.active.find((row) => row.reference === reference) : undefined;
   return data(
     {
       ...view,
@@ -106,15 +109,18 @@ export const loader = staffRoute("attendee:read", async (args: Route.LoaderArgs,
           ? { intent: done, reference, left: isCheckInState(left) ? left : null }
           : null,
       closed,
-      cancelledNotice: cancelledRow
+      bookingNotice: cancelledRow
         ? cancelledMessage(cancelledRow, url.searchParams.get("refund"))
-        : null,
+        : movedRow
+          ? `${movedRow.name}'s booking ${movedRow.reference} is moved to ${movedRow.slotTime}, and he has been e-mailed his new time.`
+          : null,
       today: londonDate(new Date()),
       // Event staff check people in; the event's own page and the lab's file are the coordinator's.
       canEditEvent: can(staff, "event:edit"),
       canExportLabCsv: can(staff, "lab-csv:export"),
       canCorrectDetails: can(staff, "attendee:correct-details"),
       canCancelBookings: can(staff, "booking:cancel"),
+      canMoveBookings: can(staff, "booking:move"),
     },
     { headers: NO_STORE },
   );
@@ -479,12 +485,13 @@ export default function Attendees({ loaderData, actionData }: Route.ComponentPro
     arrivedWithoutSample,
     withoutNhsNumber,
     closed,
-    cancelledNotice,
+    bookingNotice,
     today,
     canEditEvent,
     canExportLabCsv,
     canCorrectDetails,
     canCancelBookings,
+    canMoveBookings,
   } = loaderData;
   const navigation = useNavigation();
   const busy = navigation.state === "submitting";
@@ -550,7 +557,7 @@ export default function Attendees({ loaderData, actionData }: Route.ComponentPro
       {closed && (
         <Confirmation message="Everyone who was still waiting is now marked as a no-show." />
       )}
-      {cancelledNotice && <Confirmation message={cancelledNotice} />}
+      {bookingNotice && <Confirmation message={bookingNotice} />}
       {withoutNhsNumber.length > 0 && (
         <section className="closing notice-panel" aria-labelledby="nhs-numbers-title">
           <h2 id="nhs-numbers-title">NHS numbers needed</h2>
@@ -785,6 +792,14 @@ export default function Attendees({ loaderData, actionData }: Route.ComponentPro
                   <p className="attendee__correct">
                     <Link to={`${base}/attendees/${row.bookingId}`}>
                       Correct date of birth or NHS number
+                      <span className="visually-hidden"> for {row.name}</span>
+                    </Link>
+                  </p>
+                )}
+                {canMoveBookings && row.status === "confirmed" && row.checkIn === "waiting" && (
+                  <p className="attendee__correct">
+                    <Link to={`${base}/attendees/${row.bookingId}/move`}>
+                      Move to another time
                       <span className="visually-hidden"> for {row.name}</span>
                     </Link>
                   </p>

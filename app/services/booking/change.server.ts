@@ -238,48 +238,80 @@ export async function changeOwnBooking(
         .update(booking)
         .set({ status: "expired", updatedAt: now })
         .where(inArray(booking.id, toLetGo));
-    const [moved] = await tx
-      .update(booking)
-      .set({
-        eventId: target.id,
-        slotTime: input.slotTime,
-        calendarVersion: row.calendarVersion + 1,
-        // The reminder is for the new time.
-        reminderSentAt: null,
-        updatedAt: now,
-      })
-      .where(eq(booking.id, row.id))
-      .returning();
-    if (target.eventDate !== oldEvent.eventDate)
-      await tx
-        .update(consent)
-        .set({ testDate: target.eventDate })
-        .where(eq(consent.bookingId, row.id));
-
-    for (const message of await changeEmails(tx, {
-      before: row,
-      after: moved!,
+    const moved = await moveBookingRow(tx, {
+      row,
       oldEvent,
       target,
+      slotTime: input.slotTime,
+      by: "patient",
       now,
-    }))
-      await enqueueEmail(tx, message);
-    await offerFreedPlaces(tx, oldEvent, now);
+    });
 
     return {
       ok: true,
       booking: {
-        reference: moved!.reference,
+        reference: moved.reference,
         eventId: target.id,
-        slotTime: moved!.slotTime,
+        slotTime: moved.slotTime,
         eventDate: target.eventDate,
-        calendarVersion: moved!.calendarVersion,
+        calendarVersion: moved.calendarVersion,
         from: { eventId: oldEvent.id, slotTime: row.slotTime, eventDate: oldEvent.eventDate },
       },
     };
   });
   if (result.ok) eventsChanged();
   return result;
+}
+
+/** Who moves the booking: he himself online, or a coordinator when he asks (D-190). */
+export type Mover = "patient" | "staff";
+
+/**
+ * Moves the locked booking `row` to `slotTime` at `target` once every rule has been checked: a new
+ * calendar version and no reminder yet for the new time; his consent's test date follows it; the
+ * two e-mails are queued; the freed place is offered to the old event's waiting list. The
+ * patient's change and the coordinator's move both end here.
+ */
+export async function moveBookingRow(
+  tx: Db,
+  details: {
+    row: Booking;
+    oldEvent: EventRow;
+    target: EventRow;
+    slotTime: string;
+    by: Mover;
+    now: Date;
+  },
+): Promise<Booking> {
+  const { row, oldEvent, target, slotTime, by, now } = details;
+  const [moved] = await tx
+    .update(booking)
+    .set({
+      eventId: target.id,
+      slotTime,
+      calendarVersion: row.calendarVersion + 1,
+      // The reminder is for the new time.
+      reminderSentAt: null,
+      updatedAt: now,
+    })
+    .where(eq(booking.id, row.id))
+    .returning();
+  if (target.eventDate !== oldEvent.eventDate)
+    await tx
+      .update(consent)
+      .set({ testDate: target.eventDate })
+      .where(eq(consent.bookingId, row.id));
+  for (const message of await changeEmails(tx, {
+    before: row,
+    after: moved!,
+    oldEvent,
+    target,
+    by,
+    now,
+  }))
+    await enqueueEmail(tx, message);
+  await offerFreedPlaces(tx, oldEvent, now);
+  return moved!;
 }
 
 /**
@@ -289,9 +321,16 @@ export async function changeOwnBooking(
  */
 async function changeEmails(
   tx: Db,
-  details: { before: Booking; after: Booking; oldEvent: EventRow; target: EventRow; now: Date },
+  details: {
+    before: Booking;
+    after: Booking;
+    oldEvent: EventRow;
+    target: EventRow;
+    by: Mover;
+    now: Date;
+  },
 ): Promise<OutgoingEmail[]> {
-  const { before, after, oldEvent, target, now } = details;
+  const { before, after, oldEvent, target, by, now } = details;
   const person = await bookingRecipient(tx, after.userId);
   const [product] = await tx
     .select({ name: screeningProduct.name })
@@ -303,7 +342,9 @@ async function changeEmails(
   const lines = [
     `Hello ${person.firstName},`,
     "",
-    "Your screening appointment has been moved to a new time.",
+    by === "staff"
+      ? "We have moved your screening appointment to a new time, as you asked us to."
+      : "Your screening appointment has been moved to a new time.",
     "",
     `Booking reference: ${is.reference}`,
     "",
@@ -322,14 +363,14 @@ async function changeEmails(
       eventDate: target.eventDate,
     })}`,
     "",
-    `If you did not make this change, or need help, call our ${helpline.label.toLowerCase()} on ${helpline.display} or e-mail ${organisation.emails.bookings}, quoting your booking reference.`,
+    `If you did not ${by === "staff" ? "ask for" : "make"} this change, or need help, call our ${helpline.label.toLowerCase()} on ${helpline.display} or e-mail ${organisation.emails.bookings}, quoting your booking reference.`,
     "",
     organisation.name,
   ];
   const oldTimeLines = [
     `Hello ${person.firstName},`,
     "",
-    `You moved your screening appointment (booking reference ${is.reference}) to ${formatLongDate(is.eventDate)} at ${is.slotStart}. This is the old time, which is now cancelled:`,
+    `${by === "staff" ? "As you asked, we moved" : "You moved"} your screening appointment (booking reference ${is.reference}) to ${formatLongDate(is.eventDate)} at ${is.slotStart}. This is the old time, which is now cancelled:`,
     "",
     ...appointmentLines(was),
     "",

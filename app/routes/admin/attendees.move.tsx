@@ -1,0 +1,117 @@
+import { Form, data, redirect, useNavigation } from "react-router";
+import { Link } from "#app/components/link";
+import type { Route } from "./+types/attendees.move";
+import { ErrorSummary, SubmitButton } from "#app/components/form";
+import { pageMeta } from "#app/components/meta";
+import { RadioGroup } from "#app/components/radio-group";
+import { db } from "#app/db/client.server";
+import { formatLongDate } from "#app/domain/date-labels";
+import type { FieldErrors } from "#app/domain/form-basics";
+import { formValues, parseForm } from "#app/domain/forms";
+import { STAFF_MOVE_MESSAGES, staffMoveSchema } from "#app/domain/staff-move";
+import { moveBookingForHim, staffMovePreview } from "#app/services/booking/staff-move.server";
+import { staffRoute } from "#app/services/guards.server";
+import { NO_STORE, pipeHeaders } from "#app/utils/headers";
+import { readForm } from "#app/utils/http.server";
+
+export const meta = () =>
+  pageMeta("Move a booking", "Move a man's booking to another time of its event when he asks.");
+export const headers = pipeHeaders;
+
+function notFound(): never {
+  throw data(null, { status: 404, headers: NO_STORE });
+}
+
+/** The booking and the event's times, free or not. */
+export const loader = staffRoute("booking:move", async ({ params }: Route.LoaderArgs, staff) => {
+  const preview = await staffMovePreview(db(), staff, {
+    eventId: params.eventId,
+    bookingId: params.bookingId,
+  });
+  if (!preview) notFound();
+  return data(preview, { headers: NO_STORE });
+});
+
+type ActionData = { errors: FieldErrors; slotTime?: string };
+
+/** Moves it and goes back to the list, which says so. */
+export const action = staffRoute(
+  "booking:move",
+  async ({ request, params }: Route.ActionArgs, staff) => {
+    const parsed = parseForm(staffMoveSchema, formValues(await readForm(request)));
+    if (!parsed.ok)
+      return data<ActionData>(
+        { errors: { slotTime: parsed.fieldErrors.slotTime ?? STAFF_MOVE_MESSAGES.timeMissing } },
+        { status: 400, headers: NO_STORE },
+      );
+    const { slotTime } = parsed.data;
+    const outcome = await moveBookingForHim(db(), staff, {
+      eventId: params.eventId,
+      bookingId: params.bookingId,
+      slotTime,
+    });
+    if (outcome.ok) {
+      const back = new URLSearchParams({ done: "moved", ref: outcome.reference });
+      return redirect(`/admin/events/${params.eventId}/attendees?${back}`);
+    }
+    if (outcome.reason === "not-found") notFound();
+    return data<ActionData>(
+      { errors: { slotTime: STAFF_MOVE_MESSAGES[outcome.reason] }, slotTime },
+      { status: 409, headers: NO_STORE },
+    );
+  },
+);
+
+export default function MoveBooking({ loaderData, actionData }: Route.ComponentProps) {
+  const { event, reference, name, slotTime, times, refusal } = loaderData;
+  const navigation = useNavigation();
+  const failed = actionData as ActionData | undefined;
+  const errors = failed?.errors ?? {};
+  const back = `/admin/events/${event.id}/attendees#booking-${reference}`;
+  const free = times.filter((choice) => choice.state === "available" && choice.time !== slotTime);
+  return (
+    <>
+      <h1>
+        Move a booking<span className="visually-hidden">:</span>
+        <span className="admin-subtitle">{name}</span>
+      </h1>
+      <p>
+        Booking {reference}, {event.name}, {formatLongDate(event.eventDate)}. His time now:{" "}
+        <strong>{slotTime}</strong>.
+      </p>
+      {refusal !== null ? (
+        <>
+          <p className="notice-panel">{STAFF_MOVE_MESSAGES[refusal]}</p>
+          <p>
+            <Link to={back}>Back to the list</Link>
+          </p>
+        </>
+      ) : (
+        <>
+          <p>
+            Move him only when he has asked you to, by phone or in writing. He is e-mailed his new
+            time with a calendar entry, and told that the old time is cancelled. His payment and
+            consent stay with the booking.
+          </p>
+          <ErrorSummary errors={errors} fieldOrder={["slotTime"]} />
+          <Form method="post" noValidate className="form">
+            <RadioGroup
+              name="slotTime"
+              legend="His new time"
+              hint="Only times with a free place that have not begun are listed."
+              error={errors.slotTime}
+              checked={failed?.slotTime}
+              options={free.map((choice) => ({ value: choice.time, label: choice.time }))}
+            />
+            <div className="admin-actions">
+              <SubmitButton busy={navigation.state === "submitting"} busyLabel="Moving...">
+                Move {name} to this time
+              </SubmitButton>
+              <Link to={back}>Back to the list without moving</Link>
+            </div>
+          </Form>
+        </>
+      )}
+    </>
+  );
+}
