@@ -24,5 +24,10 @@ describe("the coordinator's cancel form", () => {
     expect(
       parseForm(staffCancelSchema, { refund: "everything", policyRefundPence: "0" }),
     ).toMatchObject({ ok: false });
+    // An empty field is not "nothing shown": it would let a cancellation for less through.
+    expect(parseForm(staffCancelSchema, { refund: "policy", policyRefundPence: "" })).toMatchObject(
+      { ok: false },
+    );
+    expect(parseForm(staffCancelSchema, { refund: "policy" })).toMatchObject({ ok: false });
   });
 });

@@ -14,5 +14,8 @@ export const STAFF_CANCEL_MESSAGES = {
 export const staffCancelSchema = z.object({
   refund: z.enum(["policy", "full"], { error: STAFF_CANCEL_MESSAGES.refundMissing }),
   /** the policy's refund the page showed, in pence: cancelling for less is refused */
-  policyRefundPence: z.coerce.number().int().min(0).max(10_000_000),
+  policyRefundPence: z
+    .string()
+    .regex(/^\d{1,8}$/)
+    .transform(Number),
 });

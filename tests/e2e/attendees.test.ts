@@ -434,6 +434,46 @@ describe.each([
     expect(audit!.count).toBe(1);
     await page.context().close();
   });
+
+  it("asks again, choosing nothing for him, when his full refund went while the page was open", async () => {
+    // Twenty days ahead: everything he paid comes back, so the page offers no choice.
+    const event = await insertFreeEvent(server.db, {
+      name: `Phone Cancel Late Clinic ${uniqueId()}`,
+      eventDate: londonDay(20),
+    });
+    const man = await insertPatient(server.db, { firstName: "Leopold", lastName: "Ashdown" });
+    const place = await insertBooking(server.db, {
+      eventId: event.id,
+      userId: man.id,
+      slotTime: "10:40",
+      paymentRequired: true,
+      pricePence: 2500,
+      paymentStatus: "paid",
+    });
+    const { jar } = await signedInStaff(server.db, ["coordinator"]);
+    const page = await newPage(browser(), { javaScriptEnabled: javaScript });
+    await jar.into(page.context());
+    await page.goto(`/admin/events/${event.id}/attendees/${place.id}/cancel`);
+    expect(await page.locator("main").textContent()).toContain("He gets back everything he paid");
+
+    // The event moves to tomorrow while the page is open: the policy now gives nothing back.
+    await query("update event set event_date = $1 where id = $2", [londonDay(1), event.id]);
+    const cancel = page.getByRole("button", { name: "Cancel Leopold Ashdown's booking" });
+    await cancel.click();
+    const choice = page.getByRole("group", { name: "What he gets back" });
+    await choice.waitFor();
+    expect(await choice.getByRole("radio", { checked: true }).count()).toBe(0);
+
+    // Pressed again without reading the choice: asked to choose, and nothing is cancelled.
+    await cancel.click();
+    const summary = page.getByRole("alert").filter({ hasText: "There is a problem" });
+    await summary.getByRole("link", { name: "Choose what he gets back" }).waitFor();
+    const [row] = await query<{ status: string }>("select status from booking where id = $1", [
+      place.id,
+    ]);
+    expect(row!.status).toBe("confirmed");
+    await page.context().close();
+  });
 });
 
 describe.each([

@@ -72,12 +72,14 @@ export const action = staffRoute(
       return redirect(`/admin/events/${params.eventId}/attendees?${back}`);
     }
     if (outcome.reason === "not-found") notFound();
-    const message =
-      outcome.reason === "terms-changed"
-        ? STAFF_CANCEL_MESSAGES.termsChanged
-        : STAFF_CANCEL_REFUSALS[outcome.reason];
+    // Terms that changed are chosen afresh: the choice he was given before is not kept for him.
+    if (outcome.reason === "terms-changed")
+      return data<ActionData>(
+        { errors: { refund: STAFF_CANCEL_MESSAGES.termsChanged } },
+        { status: 409, headers: NO_STORE },
+      );
     return data<ActionData>(
-      { errors: { refund: message }, refund },
+      { errors: { refund: STAFF_CANCEL_REFUSALS[outcome.reason] }, refund },
       { status: 409, headers: NO_STORE },
     );
   },
