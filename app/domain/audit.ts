@@ -11,6 +11,7 @@ export const AUDIT_ACTIONS = {
   "checkin.update": "Recorded a check-in",
   "attendee.details.view": "Opened someone's date of birth and NHS number to correct them",
   "attendee.details.correct": "Corrected someone's date of birth or NHS number",
+  "booking.view": "Opened someone's booking to cancel it or move it when he asked",
   "booking.cancel": "Cancelled someone's booking when he asked",
   "booking.move": "Moved someone's booking to another time when he asked",
   "results.import.preview": "Uploaded a results file",

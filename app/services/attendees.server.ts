@@ -347,7 +347,23 @@ export async function viewAttendees(
   const waitlist = waiting.filter((row) =>
     matchesAttendeeSearch({ name: row.name, reference: "" }, query),
   );
-  await auditShown(db, actor, "attendees.view", found.id, [...active, ...cancelled], {
+  const day = { today: londonDate(now), appointmentDate: found.eventDate };
+  const closed = checkInOpen(day) && closingTimeReached(found, now);
+  const stillWaiting = all.active.filter(
+    (row) => row.status === "confirmed" && row.checkIn === "waiting",
+  );
+  const arrivedWithoutSample = all.active.filter(
+    (row) => row.status === "confirmed" && row.checkIn === "arrived",
+  );
+  const withoutNhsNumber = withoutNeededNhsNumber(all.active, needsNhsNumber(found.labName));
+  // Everyone the page names is a read: the search's matches, and the men the lists above them
+  // name whom the search left out (those still waiting or arrived, once the event has ended).
+  const named = [
+    ...withoutNhsNumber,
+    ...(closed ? [...stillWaiting, ...arrivedWithoutSample] : []),
+  ];
+  const shown = new Map([...active, ...cancelled, ...named].map((row) => [row.bookingId, row]));
+  await auditShown(db, actor, "attendees.view", found.id, [...shown.values()], {
     searched: query !== "",
     // People on the waiting list shown, each audited below.
     ...(waitlist.length > 0 ? { waiting: waitlist.length } : {}),
@@ -364,7 +380,6 @@ export async function viewAttendees(
       details: { eventId: found.id },
     })),
   );
-  const day = { today: londonDate(now), appointmentDate: found.eventDate };
   return {
     event: found,
     active,
@@ -374,13 +389,13 @@ export async function viewAttendees(
     search: query,
     checkInOpensOn: checkInOpen(day) ? null : found.eventDate,
     closingTimeReached: closingTimeReached(found, now),
-    stillWaiting: all.active
-      .filter((row) => row.status === "confirmed" && row.checkIn === "waiting")
-      .map(({ bookingId, name, slotTime }) => ({ bookingId, name, slotTime })),
-    arrivedWithoutSample: all.active
-      .filter((row) => row.status === "confirmed" && row.checkIn === "arrived")
-      .map(listed),
-    withoutNhsNumber: withoutNeededNhsNumber(all.active, needsNhsNumber(found.labName)).map(listed),
+    stillWaiting: stillWaiting.map(({ bookingId, name, slotTime }) => ({
+      bookingId,
+      name,
+      slotTime,
+    })),
+    arrivedWithoutSample: arrivedWithoutSample.map(listed),
+    withoutNhsNumber: withoutNhsNumber.map(listed),
   };
 }
 

@@ -54,6 +54,8 @@ const SHOWS_PEOPLE = new Set([
   "/admin/events/:eventId/attendees",
   "/admin/events/:eventId/attendees/print",
   "/admin/events/:eventId/attendees/:bookingId",
+  "/admin/events/:eventId/attendees/:bookingId/cancel",
+  "/admin/events/:eventId/attendees/:bookingId/move",
   "/admin/results/:resultId",
   "/admin/enquiries",
   "/admin/staff",

@@ -345,6 +345,51 @@ describe("the attendee list", () => {
     expect(nobody!.active).toEqual([]);
   });
 
+  it("audits the men the lists above the search name, whom the search left out", async () => {
+    const { db } = database;
+    const ev = await insertFreeEvent(db, { name: `Lists ${uniqueId()}`, labName: "ESNEFT" });
+    const searched = await person({
+      firstName: "Alfred",
+      lastName: "Searchwell",
+      nhsNumber: "9434765919",
+    });
+    const numberless = await person({ firstName: "Bertram", lastName: "Numberless" });
+    const waiting = await person({
+      firstName: "Cyril",
+      lastName: "Stillhere",
+      nhsNumber: "9434765927",
+    });
+    await book(ev.id, searched.id, { slotTime: "10:00" });
+    const numberlessBooking = await book(ev.id, numberless.id, { slotTime: "10:30" });
+    const waitingBooking = await book(ev.id, waiting.id, { slotTime: "11:00" });
+    const subjects = async (staff: StaffMember["actor"]) =>
+      (await auditRows(db, { actorUserId: staff.id, action: "attendees.view" }))
+        .map((row) => row.subjectUserId)
+        .filter((id) => id !== null)
+        .sort();
+
+    // A week before: the men lacking an NHS number are named, searched for or not.
+    const before = await coordinator();
+    const early = await viewAttendees(db, before, {
+      eventId: ev.id,
+      search: "searchwell",
+      now: weekBefore,
+    });
+    expect(early!.active.map((row) => row.userId)).toEqual([searched.id]);
+    expect(early!.withoutNhsNumber.map((row) => row.bookingId)).toEqual([numberlessBooking.id]);
+    expect(await subjects(before)).toEqual([searched.id, numberless.id].sort());
+
+    // After the event has ended (12:00): everyone still waiting is named as well.
+    const after = await coordinator();
+    const late = await viewAttendees(db, after, {
+      eventId: ev.id,
+      search: "searchwell",
+      now: later(60 * 5),
+    });
+    expect(late!.stillWaiting.map((row) => row.bookingId)).toContain(waitingBooking.id);
+    expect(await subjects(after)).toEqual([searched.id, numberless.id, waiting.id].sort());
+  });
+
   it("shows consent given on the stand-alone form for his test's day, as the e-mailed link asks", async () => {
     const { db } = database;
     const ev = await insertFreeEvent(db, { name: `Door Consent Screening ${uniqueId()}` });

@@ -122,6 +122,13 @@ describe("a coordinator cancelling a man's booking when he asks", () => {
     );
     expect(mail!.text).toContain("The £25.00 you paid was not refunded.");
 
+    // Opening the page was a read of his booking.
+    const [read] = await auditRows(db, { action: "booking.view", entityId: bookingId });
+    expect(read).toMatchObject({
+      actorUserId: actor.id,
+      subjectUserId: man.id,
+      details: { eventId: ev.id },
+    });
     const [audit] = await auditRows(db, { action: "booking.cancel", entityId: bookingId });
     expect(audit).toMatchObject({
       actorUserId: actor.id,

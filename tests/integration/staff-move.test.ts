@@ -106,6 +106,13 @@ describe("a coordinator moving a man's booking to another time when he asks", ()
     expect(old!.text).toContain(`As you asked, we moved your screening appointment (booking`);
     expect(old!.text).toContain("Time: 10:00 to 10:30 (UK time)");
 
+    // Opening the page was a read of his booking.
+    const [read] = await auditRows(db, { action: "booking.view", entityId: bookingId });
+    expect(read).toMatchObject({
+      actorUserId: actor.id,
+      subjectUserId: man.id,
+      details: { eventId: ev.id },
+    });
     const [audit] = await auditRows(db, { action: "booking.move", entityId: bookingId });
     expect(audit).toMatchObject({
       actorUserId: actor.id,

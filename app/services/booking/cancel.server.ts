@@ -17,7 +17,7 @@ import { isUuid } from "#app/domain/ids";
 import { cancelTermsSentences } from "#app/domain/my-bookings";
 import { assertCan, type StaffActor } from "#app/domain/permissions";
 import { openAttendeeEvent, type AttendeeEvent } from "../attendees.server";
-import { recordAudit } from "../audit.server";
+import { bookingRead, recordAudit } from "../audit.server";
 import { enqueueEmail, type OutgoingEmail } from "../email.server";
 import { log } from "../log.server";
 import { refundOwedBooking, type RefundOutcome } from "../payments/refunds.server";
@@ -381,6 +381,7 @@ export async function staffCancelPreview(
     .where(and(eq(booking.id, bookingId), eq(booking.eventId, ev.id)));
   if (!found) return null;
   const { row } = found;
+  await recordAudit(db, actor, bookingRead(row, ev.id));
   const stage = bookingStage(row);
   const { start } = appointmentInstants(ev.eventDate, row.slotTime, found.sessionDuration);
   const terms = cancellationTerms(policyInput(row, start, found.hasResult, now));

@@ -8,7 +8,7 @@ import { assertCan, type StaffActor } from "#app/domain/permissions";
 import { slotChoices, type SlotChoice } from "#app/domain/slot-choices";
 import { staffMoveRefusal, type StaffMoveRefusal } from "#app/domain/staff-move";
 import { openAttendeeEvent, type AttendeeEvent } from "../attendees.server";
-import { recordAudit } from "../audit.server";
+import { bookingRead, recordAudit } from "../audit.server";
 import { eventsChanged } from "../events.server";
 import { log } from "../log.server";
 import { moveBookingRow } from "./change.server";
@@ -92,6 +92,7 @@ export async function staffMovePreview(
     .where(and(eq(booking.id, bookingId), eq(booking.eventId, ev.id)));
   if (!found) return null;
   const { row } = found;
+  await recordAudit(db, actor, bookingRead(row, ev.id));
   const times = await timesFor(db, found.event, row.id, now);
   return {
     event: ev,
