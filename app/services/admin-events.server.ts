@@ -42,6 +42,7 @@ import {
   takesPlace,
 } from "#app/domain/booking-lifecycle";
 import { createAccessCode, hashAccessCode } from "./access-codes.server";
+import { countWithoutNeededNhsNumber } from "./attendees.server";
 import { recordAudit } from "./audit.server";
 import {
   lockEvent,
@@ -345,6 +346,8 @@ export interface AdminEventDetail {
   ended: boolean;
   codes: AccessCodeRow[];
   refunds: RefundSummary;
+  /** booked men still to give a sample without the NHS number the event's laboratory needs */
+  withoutNhsNumber: number;
 }
 
 export async function findEventForAdmin(
@@ -365,7 +368,7 @@ export async function findEventForAdmin(
   if (!found) return null;
   // As cancelEvent decides: a booking with a sample taken or a result stays.
   const kept = sql`(${booking.sampleId} is not null or ${booking.sampleTakenAt} is not null or exists (select 1 from ${testResult} where ${testResult.bookingId} = ${booking.id}))`;
-  const [bookings, activeBookings, [paid], codes, refunds] = await Promise.all([
+  const [bookings, activeBookings, [paid], codes, refunds, withoutNhsNumber] = await Promise.all([
     bookingsSoFar(db, found.event, now),
     activeBookingCount(db, found.event, now),
     db
@@ -384,6 +387,7 @@ export async function findEventForAdmin(
       .where(and(eq(booking.eventId, eventId), inArray(booking.status, [...PLACE_STATUSES]))),
     listAccessCodes(db, eventId, now),
     refundSummary(db, eventId),
+    countWithoutNeededNhsNumber(db, found.event),
   ]);
   return {
     ...found,
@@ -396,6 +400,7 @@ export async function findEventForAdmin(
     ended: eventEnd(found.event).getTime() <= now.getTime(),
     codes,
     refunds,
+    withoutNhsNumber,
   };
 }
 

@@ -330,6 +330,37 @@ function listed({ bookingId, name, slotTime, reference }: AttendeeRow) {
   return { bookingId, name, slotTime, reference };
 }
 
+/**
+ * How many booked men still to give a sample have no NHS number recorded, at a laboratory that
+ * needs one (`withoutNeededNhsNumber`): a count for the event's own page, naming no one.
+ */
+export async function countWithoutNeededNhsNumber(
+  db: Db,
+  ev: { id: string; labName: string | null },
+): Promise<number> {
+  if (!needsNhsNumber(ev.labName)) return 0;
+  const rows = await db
+    .select({
+      status: booking.status,
+      arrivedAt: booking.arrivedAt,
+      noShowAt: booking.noShowAt,
+      sampleId: booking.sampleId,
+      sampleTakenAt: booking.sampleTakenAt,
+      firstName: profile.firstName,
+      nhsNumber: profile.nhsNumber,
+    })
+    .from(booking)
+    .leftJoin(profile, eq(profile.userId, booking.userId))
+    .where(and(eq(booking.eventId, ev.id), eq(booking.status, "confirmed")));
+  const men = rows.map((row) => ({
+    status: row.status,
+    checkIn: checkInState(row),
+    hasProfile: row.firstName !== null,
+    nhsNumber: row.nhsNumber,
+  }));
+  return withoutNeededNhsNumber(men, true).length;
+}
+
 /** The attendee list page: the event's attendees matching the search, each read audited. */
 export async function viewAttendees(
   db: Db,

@@ -287,6 +287,30 @@ describe("a laboratory that needs an NHS number", () => {
     );
     await page.context().close();
   });
+
+  it("is told on the event's page, after its laboratory changed, how many men lack one", async () => {
+    // Booked while the samples went elsewhere; then the coordinator moved them to ESNEFT.
+    const event = await insertFreeEvent(server.db, {
+      name: `Lab Change Clinic ${uniqueId()}`,
+      eventDate: londonDay(3),
+      labName: "ESNEFT",
+    });
+    const man = await insertPatient(server.db, { firstName: "Ignatius", lastName: "Pemberton" });
+    await insertBooking(server.db, { eventId: event.id, userId: man.id, slotTime: "10:30" });
+    const { jar } = await signedInStaff(server.db, ["coordinator"]);
+    const page = await newPage(browser(), { viewport: { width: 768, height: 1024 } });
+    await jar.into(page.context());
+    await page.goto(`/admin/events/${event.id}`);
+    const notice = page.locator("main .notice-panel").filter({ hasText: "NHS number" });
+    expect(await notice.textContent()).toContain(
+      "1 man booked has no NHS number recorded, and this event's laboratory needs one before a sample is recorded. Ask him for it before the day: the attendee list names him.",
+    );
+    await expectNoAxeViolations(page);
+    await notice.getByRole("link", { name: "attendee list" }).click();
+    const needed = page.getByRole("region", { name: "NHS numbers needed" });
+    expect(await needed.getByRole("link").allTextContents()).toEqual(["10:30 Ignatius Pemberton"]);
+    await page.context().close();
+  });
 });
 
 describe.each([

@@ -43,6 +43,8 @@ import {
   eventForm,
   fakePayPalForThisFile,
   holdFor,
+  insertAccount,
+  insertBooking,
   insertConfirmedBookings,
   insertEvent,
   insertPaidEvent,
@@ -1019,5 +1021,36 @@ describe("products", () => {
       { action: "product.create", details: { pricePence: 4000 } },
       { action: "product.update", details: { pricePenceBefore: 4000, pricePence: 4250 } },
     ]);
+  });
+});
+
+describe("the event's own page", () => {
+  it("counts the men still to give a sample without the NHS number its laboratory needs", async () => {
+    const { db } = database;
+    const ev = await paidEvent({ labName: "Synlab" });
+    const withNumber = await person();
+    const without = await insertPatient(db, { nhsNumber: null });
+    const sampled = await insertPatient(db, { nhsNumber: null });
+    const noShow = await insertPatient(db, { nhsNumber: null });
+    const cancelled = await insertPatient(db, { nhsNumber: null });
+    const staffAccount = await insertAccount(db);
+    await insertBooking(db, { eventId: ev.id, userId: withNumber.id });
+    await insertBooking(db, { eventId: ev.id, userId: without.id, slotTime: "10:30" });
+    await insertBooking(db, {
+      eventId: ev.id,
+      userId: sampled.id,
+      arrivedAt: NOW,
+      sampleTakenAt: NOW,
+      sampleId: `S-${crypto.randomUUID()}`,
+    });
+    await insertBooking(db, { eventId: ev.id, userId: noShow.id, noShowAt: NOW });
+    await insertBooking(db, { eventId: ev.id, userId: cancelled.id, status: "cancelled" });
+    await insertBooking(db, { eventId: ev.id, userId: staffAccount.id });
+    // A laboratory that matches on other details: nobody is short of anything.
+    expect((await findEventForAdmin(db, ev.id, NOW))!.withoutNhsNumber).toBe(0);
+
+    // The coordinator moves its samples to ESNEFT: one man booked, still to come, has none.
+    await db.update(event).set({ labName: "ESNEFT" }).where(eq(event.id, ev.id));
+    expect((await findEventForAdmin(db, ev.id, NOW))!.withoutNhsNumber).toBe(1);
   });
 });

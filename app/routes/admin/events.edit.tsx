@@ -100,6 +100,7 @@ export const loader = staffRoute("event:edit", async (args: Route.LoaderArgs, st
           : null,
       })),
       refunds: detail.refunds,
+      withoutNhsNumber: detail.ended || row.status === "cancelled" ? 0 : detail.withoutNhsNumber,
       values: eventFormValues(row),
       choices: await eventFormChoices(db()),
       confirmCancel:
@@ -263,6 +264,25 @@ export default function ManageEvent({ loaderData, actionData }: Route.ComponentP
       {loaderData.notice && (
         <div className="notice-panel" role="status">
           <p>{loaderData.notice}</p>
+        </div>
+      )}
+      {loaderData.withoutNhsNumber > 0 && (
+        <div className="notice-panel">
+          <p>
+            {loaderData.withoutNhsNumber === 1
+              ? "1 man booked has no NHS number recorded,"
+              : `${loaderData.withoutNhsNumber} men booked have no NHS number recorded,`}{" "}
+            and this event&apos;s laboratory needs one before a sample is recorded. Ask{" "}
+            {loaderData.withoutNhsNumber === 1 ? "him" : "each of them"} for it before the day
+            {loaderData.canSeeAttendees ? (
+              <>
+                : the <Link to={`/admin/events/${event.id}/attendees`}>attendee list</Link> names{" "}
+                {loaderData.withoutNhsNumber === 1 ? "him" : "them"}.
+              </>
+            ) : (
+              "."
+            )}
+          </p>
         </div>
       )}
       {actionData?.statusError && (
