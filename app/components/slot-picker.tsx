@@ -11,15 +11,20 @@ export function SlotPicker({
   selected,
   error,
   legend = "Available times",
+  hint = "Choose the time you would like. Each appointment takes a few minutes.",
   current,
+  currentNote = "your time now",
 }: {
   name?: string;
   choices: readonly SlotChoice[];
   selected?: string;
   error?: string;
   legend?: string;
+  hint?: string;
   /** the time the person has now (changing a booking): shown, and not offered */
   current?: string;
+  /** what `current` is called beside it */
+  currentNote?: string;
 }) {
   const id = `field-${name}`;
   const open = (choice: SlotChoice) => choice.state === "available" && choice.time !== current;
@@ -31,8 +36,7 @@ export function SlotPicker({
       <fieldset className="fieldset" aria-describedby={`${id}-hint${error ? ` ${id}-error` : ""}`}>
         <legend className="label label--large">{legend}</legend>
         <span className="field-hint" id={`${id}-hint`}>
-          Choose the time you would like. Each appointment takes a few minutes.{" "}
-          {available === 1 ? "1 time available." : `${available} times available.`}
+          {hint} {available === 1 ? "1 time available." : `${available} times available.`}
         </span>
         {error && (
           <span className="field-error" id={`${id}-error`}>
@@ -44,7 +48,7 @@ export function SlotPicker({
             const unavailable = !open(choice);
             const note =
               choice.time === current
-                ? "your time now"
+                ? currentNote
                 : choice.state !== "available"
                   ? SLOT_STATE_LABELS[choice.state]
                   : null;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { BookingStatus, PaymentStatus } from "./booking-lifecycle";
-import { isReminderDue, reminderWindow, type ReminderInput } from "./reminders";
+import { isReminderDue, remindedByMove, reminderWindow, type ReminderInput } from "./reminders";
 
 // Instants are written in UTC with the London time beside them. British Summer Time began on
 // Sunday 29 March 2026 (UTC+1) and ends on Sunday 25 October 2026; in November London is on UTC.
@@ -150,5 +150,25 @@ describe("is a reminder due, across a change of the clocks (48 real hours)", () 
     // The last hour is real time too: 09:00 UTC on the Monday is 09:00 GMT.
     expect(due(booking, "2026-10-26T08:59:59Z")).toBe(true);
     expect(due(booking, "2026-10-26T09:00:00Z")).toBe(false);
+  });
+});
+
+describe("a booking moved to a new time", () => {
+  // His new time: 10:00 on Wednesday 10 June 2026 (09:00 UTC); reminders 48 hours before.
+  const newTime = new Date("2026-06-10T09:00:00Z");
+  const hoursBefore = (hours: number) => new Date(newTime.getTime() - hours * 3_600_000);
+
+  it("is reminded by the move's own e-mail when moved on the day, or inside the window", () => {
+    expect(remindedByMove(newTime, hoursBefore(1), 48)).toBe(true);
+    expect(remindedByMove(newTime, hoursBefore(30), 48)).toBe(true);
+  });
+
+  it("is reminded by it until 12 hours before the window opens", () => {
+    expect(remindedByMove(newTime, hoursBefore(59), 48)).toBe(true);
+    expect(remindedByMove(newTime, hoursBefore(60), 48)).toBe(false);
+  });
+
+  it("is reminded as usual when moved days ahead", () => {
+    expect(remindedByMove(newTime, hoursBefore(24 * 7), 48)).toBe(false);
   });
 });

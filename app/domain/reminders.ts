@@ -10,6 +10,9 @@ import { bookingStage, type BookingState } from "./booking-lifecycle";
  *   appointment starts.
  * - The confirmation e-mail already says everything a reminder does, so a booking confirmed late
  *   gets its reminder no sooner than `REMINDER_AFTER_CONFIRMATION_HOURS` after it was confirmed.
+ * - A booking moved to a new time (by him or by a coordinator) is told the new time by the move's
+ *   own e-mail; it is reminded again only when the new time's window opens at least
+ *   `REMINDER_AFTER_CONFIRMATION_HOURS` after the move (`remindedByMove`).
  * - Never in the last `REMINDER_LAST_CALL_HOURS` before the start (he may be on his way), nor
  *   once the appointment has begun. A reminder that could not go in time is not sent late.
  * Hours are real elapsed time, so a clock change never stretches or shortens them.
@@ -53,4 +56,18 @@ export function isReminderDue(booking: ReminderInput, now: Date, hoursBefore: nu
   const window = reminderWindow(booking, hoursBefore);
   if (!window) return false;
   return now.getTime() >= window.from.getTime() && now.getTime() < window.until.getTime();
+}
+
+/**
+ * Whether the e-mail that moves a booking to a new time starting at `appointmentStart` stands as
+ * its reminder: the new time's reminder window opens less than
+ * `REMINDER_AFTER_CONFIRMATION_HOURS` after the move, so a reminder then would only repeat it.
+ */
+export function remindedByMove(
+  appointmentStart: Date,
+  movedAt: Date,
+  hoursBefore: number,
+): boolean {
+  const opens = appointmentStart.getTime() - hoursBefore * HOUR_MS;
+  return opens < movedAt.getTime() + REMINDER_AFTER_CONFIRMATION_HOURS * HOUR_MS;
 }

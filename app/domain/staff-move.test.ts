@@ -1,7 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { parseForm } from "./forms";
 import type { SlotChoice } from "./slot-choices";
-import { STAFF_MOVE_MESSAGES, staffMoveRefusal, staffMoveSchema } from "./staff-move";
+import {
+  STAFF_MOVE_MESSAGES,
+  otherFreeTimes,
+  sameEventTimeRefusal,
+  staffMoveRefusal,
+  staffMoveSchema,
+} from "./staff-move";
 
 describe("the coordinator's move form", () => {
   it("reads the time chosen", () => {
@@ -23,6 +29,39 @@ describe("the coordinator's move form", () => {
 });
 
 describe("whether a coordinator may move a booking", () => {
+  const his = {
+    stage: "confirmed",
+    hasResult: false,
+    accountDeleted: false,
+    eventCancelled: false,
+  } as const;
+
+  it("moves a booked place", () => {
+    expect(staffMoveRefusal(his)).toBeNull();
+  });
+
+  it.each([["checked_in"], ["no_show"], ["held"], ["awaiting_payment"], ["cancelled"]] as const)(
+    "refuses a %s booking",
+    (stage) => {
+      expect(staffMoveRefusal({ ...his, stage })).toBe("not-movable");
+    },
+  );
+
+  it("never moves a booking with a sample or a result", () => {
+    expect(staffMoveRefusal({ ...his, stage: "sample_taken" })).toBe("sample-taken");
+    expect(staffMoveRefusal({ ...his, hasResult: true })).toBe("sample-taken");
+  });
+
+  it("refuses at a cancelled event", () => {
+    expect(staffMoveRefusal({ ...his, eventCancelled: true })).toBe("event-cancelled");
+  });
+
+  it("refuses a booking whose account he has deleted", () => {
+    expect(staffMoveRefusal({ ...his, accountDeleted: true })).toBe("account-deleted");
+  });
+});
+
+describe("his new time at his own event", () => {
   // 10:00 has passed, 10:30 is his, 11:00 is full, 11:30 and 12:00 are free.
   const times: SlotChoice[] = [
     { time: "10:00", state: "passed" },
@@ -31,56 +70,17 @@ describe("whether a coordinator may move a booking", () => {
     { time: "11:30", state: "available" },
     { time: "12:00", state: "available" },
   ];
-  const his = {
-    stage: "confirmed",
-    hasResult: false,
-    eventCancelled: false,
-    times,
-    currentTime: "10:30",
-  } as const;
 
-  it("moves a booked place to a free time ahead", () => {
-    expect(staffMoveRefusal(his)).toBeNull();
-    expect(staffMoveRefusal({ ...his, chosen: "11:30" })).toBeNull();
-  });
-
-  it("moves a man who missed his time to a later one", () => {
-    const missed = { ...his, currentTime: "10:00" };
-    expect(staffMoveRefusal({ ...missed, chosen: "12:00" })).toBeNull();
+  it("is a free time ahead, even when his own has passed", () => {
+    expect(sameEventTimeRefusal(times, "10:30", "11:30")).toBeNull();
+    expect(sameEventTimeRefusal(times, "10:00", "12:00")).toBeNull();
+    expect(otherFreeTimes(times, "10:30").map((choice) => choice.time)).toEqual(["11:30", "12:00"]);
   });
 
   it("refuses a full time, a passed one, one the event does not have, and his own", () => {
-    expect(staffMoveRefusal({ ...his, chosen: "11:00" })).toBe("slot-unavailable");
-    expect(staffMoveRefusal({ ...his, chosen: "10:00" })).toBe("slot-unavailable");
-    expect(staffMoveRefusal({ ...his, chosen: "11:45" })).toBe("slot-unavailable");
-    expect(staffMoveRefusal({ ...his, chosen: "10:30" })).toBe("same-time");
-  });
-
-  it.each([["checked_in"], ["no_show"], ["held"], ["awaiting_payment"], ["cancelled"]] as const)(
-    "refuses a %s booking",
-    (stage) => {
-      expect(staffMoveRefusal({ ...his, stage, chosen: "11:30" })).toBe("not-movable");
-    },
-  );
-
-  it("never moves a booking with a sample or a result", () => {
-    expect(staffMoveRefusal({ ...his, stage: "sample_taken" })).toBe("sample-taken");
-    expect(staffMoveRefusal({ ...his, hasResult: true, chosen: "11:30" })).toBe("sample-taken");
-  });
-
-  it("refuses at a cancelled event", () => {
-    expect(staffMoveRefusal({ ...his, eventCancelled: true })).toBe("event-cancelled");
-    expect(staffMoveRefusal({ ...his, eventCancelled: true, chosen: "11:30" })).toBe(
-      "event-cancelled",
-    );
-  });
-
-  it("says when no other time is free, and that a time chosen has just gone", () => {
-    const onlyHis: SlotChoice[] = [
-      { time: "10:30", state: "available" },
-      { time: "11:00", state: "full" },
-    ];
-    expect(staffMoveRefusal({ ...his, times: onlyHis })).toBe("no-other-time");
-    expect(staffMoveRefusal({ ...his, times: onlyHis, chosen: "11:00" })).toBe("slot-unavailable");
+    expect(sameEventTimeRefusal(times, "10:30", "11:00")).toBe("slot-unavailable");
+    expect(sameEventTimeRefusal(times, "10:30", "10:00")).toBe("slot-unavailable");
+    expect(sameEventTimeRefusal(times, "10:30", "11:45")).toBe("slot-unavailable");
+    expect(sameEventTimeRefusal(times, "10:30", "10:30")).toBe("same-time");
   });
 });

@@ -4,7 +4,12 @@ import {
   insertConfirmedBookings,
   insertConsentFor,
 } from "#tests/support/fixtures/bookings";
-import { insertFreeEvent, londonDay } from "#tests/support/fixtures/events";
+import {
+  insertEvent,
+  insertFreeEvent,
+  insertProduct,
+  londonDay,
+} from "#tests/support/fixtures/events";
 import { insertPatient, uniqueId } from "#tests/support/fixtures/people";
 import {
   browserForThisFile,
@@ -534,12 +539,15 @@ describe.each([
         .click();
       await page.getByRole("heading", { level: 1, name: /Cuthbert Ravensworth/ }).waitFor();
       expect(await page.locator("main").textContent()).toContain(`Booking ${place.reference}`);
-      const times = page.getByRole("group", { name: "His new time" });
+      const times = page.getByRole("group", { name: "His new time at this event" });
+      // Every time is shown; only the free ones ahead can be chosen.
       expect(
         await times
-          .getByRole("radio")
+          .getByRole("radio", { disabled: false })
           .evaluateAll((radios) => radios.map((radio) => (radio as HTMLInputElement).value)),
       ).toEqual(["10:30", "11:30"]);
+      expect(await times.textContent()).toContain("10:00 (his time now)");
+      expect(await times.textContent()).toContain("11:00 (Full)");
 
       // No time chosen: the message beside the choice and in the summary; nothing moved.
       await page.getByRole("button", { name: "Move Cuthbert Ravensworth to this time" }).click();
@@ -554,7 +562,7 @@ describe.each([
       await page.waitForURL((url) => url.pathname === `/admin/events/${event.id}/attendees`);
       const notice = page.getByRole("status").filter({ hasText: place.reference });
       expect(await notice.textContent()).toContain(
-        `Cuthbert Ravensworth's booking ${place.reference} is moved to 11:30, and he has been e-mailed his new time.`,
+        `Cuthbert Ravensworth's booking ${place.reference} is moved to 11:30 at this event, and he has been e-mailed his new time.`,
       );
       if (javaScript) await expectNoAxeViolations(page);
 
@@ -574,6 +582,65 @@ describe.each([
         [staff.email],
       );
       expect(audit!.count).toBe(1);
+      await page.context().close();
+    });
+  },
+);
+
+describe.each([
+  { javaScript: true, name: "with JavaScript" },
+  { javaScript: false, name: "without JavaScript" },
+])(
+  "a coordinator moving a man's booking to another event when he phones, $name",
+  ({ javaScript }) => {
+    it("lists the events like his, shows one's times, and moves him there", async () => {
+      const product = await insertProduct(server.db, 0);
+      const own = await insertEvent(server.db, product.id, {
+        name: `Phone Move Own ${uniqueId()}`,
+        eventDate: londonDay(2),
+        paymentRequired: false,
+      });
+      const other = await insertEvent(server.db, product.id, {
+        name: `Phone Move Elsewhere ${uniqueId()}`,
+        eventDate: londonDay(9),
+        paymentRequired: false,
+      });
+      const man = await insertPatient(server.db, {
+        firstName: "Ebenezer",
+        lastName: "Quillfeather",
+      });
+      const place = await insertBooking(server.db, {
+        eventId: own.id,
+        userId: man.id,
+        slotTime: "10:00",
+      });
+      const { jar } = await signedInStaff(server.db, ["coordinator"]);
+      const page = await newPage(browser(), {
+        javaScriptEnabled: javaScript,
+        viewport: { width: 768, height: 1024 },
+      });
+      await jar.into(page.context());
+      await page.goto(`/admin/events/${own.id}/attendees/${place.id}/move`);
+      const elsewhere = page.getByRole("region", { name: "Or move him to another event" });
+      await elsewhere.getByLabel(new RegExp(other.name)).check();
+      await elsewhere.getByRole("button", { name: "Show its times" }).click();
+      const times = page.getByRole("group", { name: new RegExp(`His new time at ${other.name}`) });
+      await times.waitFor();
+      if (javaScript) await expectNoAxeViolations(page);
+      await times.getByLabel("11:00").check();
+      await page.getByRole("button", { name: "Move Ebenezer Quillfeather to this time" }).click();
+
+      // The list of the event he is now at says so.
+      await page.waitForURL((url) => url.pathname === `/admin/events/${other.id}/attendees`);
+      const notice = page.getByRole("status").filter({ hasText: place.reference });
+      expect(await notice.textContent()).toContain(
+        `Ebenezer Quillfeather's booking ${place.reference} is moved to 11:00 at this event`,
+      );
+      const [row] = await query<{ event_id: string; slot_time: string }>(
+        "select event_id, slot_time from booking where id = $1",
+        [place.id],
+      );
+      expect(row).toEqual({ event_id: other.id, slot_time: "11:00" });
       await page.context().close();
     });
   },

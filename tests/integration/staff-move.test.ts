@@ -1,9 +1,12 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { booking, consent, event, outboxEmail, testResult } from "#app/db/schema";
+import { booking, consent, event, outboxEmail, testResult, user } from "#app/db/schema";
+import { erasedAccountEmail } from "#app/domain/data-rights";
 import { PermissionDenied } from "#app/domain/permissions";
 import { capturePayment } from "#app/services/booking/capture.server";
 import { changeOwnBooking } from "#app/services/booking/change.server";
+import { emailReminderChannel } from "#app/services/booking/reminder-email.server";
+import { sendDueReminders } from "#app/services/booking/reminders.server";
 import { moveBookingForHim, staffMovePreview } from "#app/services/booking/staff-move.server";
 import { testDatabaseForThisFile } from "#tests/support/database";
 import {
@@ -13,9 +16,11 @@ import {
   fakePayPalForThisFile,
   insertBooking,
   insertConfirmedBookings,
+  insertEvent,
   insertFreeEvent,
   insertPaidEvent,
   insertPatient,
+  insertProduct,
   insertStaff,
 } from "#tests/support/fixtures";
 
@@ -71,17 +76,20 @@ describe("a coordinator moving a man's booking to another time when he asks", ()
       name: "Walter Pryce",
       slotTime: "10:00",
       refusal: null,
+      chosen: { id: ev.id, current: true },
+      // Every time, his own counted free; no other event has this event's own product.
       times: [
         { time: "10:00", state: "available" },
         { time: "10:30", state: "available" },
         { time: "11:00", state: "available" },
         { time: "11:30", state: "available" },
       ],
+      others: [],
     });
 
     expect(
       await moveBookingForHim(db, actor, { eventId: ev.id, bookingId, slotTime: "11:00" }, EARLY),
-    ).toEqual({ ok: true, reference, slotTime: "11:00" });
+    ).toEqual({ ok: true, reference, eventId: ev.id, slotTime: "11:00" });
     expect(await bookingRow(bookingId)).toMatchObject({
       eventId: ev.id,
       slotTime: "11:00",
@@ -117,7 +125,7 @@ describe("a coordinator moving a man's booking to another time when he asks", ()
     expect(audit).toMatchObject({
       actorUserId: actor.id,
       subjectUserId: man.id,
-      details: { eventId: ev.id, from: "10:00", to: "11:00" },
+      details: { eventId: ev.id, toEventId: ev.id, from: "10:00", to: "11:00" },
     });
   });
 
@@ -154,6 +162,41 @@ describe("a coordinator moving a man's booking to another time when he asks", ()
       ),
     ).toMatchObject({ ok: true, slotTime: "11:30" });
     expect((await bookingRow(row.id)).slotTime).toBe("11:30");
+  });
+
+  it("sends no second reminder after a move on the day; days ahead, the new time is reminded", async () => {
+    const { db } = database;
+    const reminders = async (email: string) =>
+      (await mailsTo(email)).filter((mail) => mail.subject.startsWith("Reminder"));
+    const actor = await coordinator();
+    // Reminded two days before his 10:00, then moved on the day to 11:30.
+    const { ev, man, row } = await freePlace({
+      slotTime: "10:00",
+      confirmedAt: EARLY,
+      reminderSentAt: new Date("2026-06-08T09:00:00Z"),
+    });
+    await moveBookingForHim(
+      db,
+      actor,
+      { eventId: ev.id, bookingId: row.id, slotTime: "11:30" },
+      MISSED,
+    );
+    await sendDueReminders(db, emailReminderChannel, new Date(MISSED.getTime() + 60_000), 48);
+    expect(await reminders(man.email)).toHaveLength(0);
+
+    // Moved nine days ahead: reminded 48 hours before the new time, once.
+    const early = await freePlace({ slotTime: "10:00", confirmedAt: EARLY });
+    await moveBookingForHim(
+      db,
+      actor,
+      { eventId: early.ev.id, bookingId: early.row.id, slotTime: "11:00" },
+      EARLY,
+    );
+    // 11:00 on 10 June is 10:00 UTC; 47 hours before it.
+    const inWindow = new Date("2026-06-08T11:00:00Z");
+    await sendDueReminders(db, emailReminderChannel, inWindow, 48);
+    await sendDueReminders(db, emailReminderChannel, new Date(inWindow.getTime() + 60_000), 48);
+    expect(await reminders(early.man.email)).toHaveLength(1);
   });
 
   it("keeps his consent with the booking and tells no one what it says", async () => {
@@ -271,6 +314,51 @@ describe("a coordinator moving a man's booking to another time when he asks", ()
     ).toEqual({ ok: false, reason: "event-cancelled" });
   });
 
+  it("refuses a booking whose account he has deleted: no e-mail could tell him", async () => {
+    const { db } = database;
+    const { ev, man, row } = await freePlace();
+    await db
+      .update(user)
+      .set({ email: erasedAccountEmail(man.id) })
+      .where(eq(user.id, man.id));
+    const actor = await coordinator();
+    expect(
+      (await staffMovePreview(db, actor, { eventId: ev.id, bookingId: row.id, now: EARLY }))
+        ?.refusal,
+    ).toBe("account-deleted");
+    expect(
+      await moveBookingForHim(
+        db,
+        actor,
+        { eventId: ev.id, bookingId: row.id, slotTime: "11:00" },
+        EARLY,
+      ),
+    ).toEqual({ ok: false, reason: "account-deleted" });
+  });
+
+  it("refuses a move from a time the page did not show, and takes a second press as done", async () => {
+    const { db } = database;
+    const { ev, man, row } = await freePlace({ slotTime: "10:00" });
+    const one = await coordinator();
+    const other = await coordinator();
+    const move = (actor: typeof one, slotTime: string) =>
+      moveBookingForHim(
+        db,
+        actor,
+        { eventId: ev.id, bookingId: row.id, slotTime, fromTime: "10:00" },
+        EARLY,
+      );
+    expect(await move(one, "11:00")).toMatchObject({ ok: true, slotTime: "11:00" });
+    // The same press again: done, and nothing moved or sent twice.
+    expect(await move(one, "11:00")).toMatchObject({ ok: true, slotTime: "11:00" });
+    // Another coordinator's page still showed 10:00.
+    expect(await move(other, "11:30")).toEqual({ ok: false, reason: "moved-meanwhile" });
+    expect(await bookingRow(row.id)).toMatchObject({ slotTime: "11:00", calendarVersion: 1 });
+    expect(await auditRows(db, { action: "booking.move", entityId: row.id })).toHaveLength(1);
+    const mails = await mailsTo(man.email);
+    expect(mails.filter((mail) => mail.subject.endsWith("has a new time"))).toHaveLength(1);
+  });
+
   it("finds nothing for a booking of another event, or an id that is not one", async () => {
     const { db } = database;
     const { row } = await freePlace();
@@ -309,4 +397,152 @@ describe("a coordinator moving a man's booking to another time when he asks", ()
       expect((await bookingRow(row.id)).slotTime).toBe("10:00");
     },
   );
+});
+
+describe("a coordinator moving a man's booking to another event when he asks", () => {
+  /** His free event on 10 June, and another like it (same product, free) on 17 June. */
+  async function twoEvents(targetValues: Parameters<typeof insertEvent>[2] = {}) {
+    const { db } = database;
+    const product = await insertProduct(db, 0);
+    const own = await insertEvent(db, product.id, {
+      eventDate: "2026-06-10",
+      paymentRequired: false,
+    });
+    const other = await insertEvent(db, product.id, {
+      name: "Halstead Rugby Club Screening",
+      eventDate: "2026-06-17",
+      paymentRequired: false,
+      ...targetValues,
+    });
+    const man = await insertPatient(db, { firstName: "Albert", lastName: "Honeysett" });
+    const row = await insertBooking(db, { eventId: own.id, userId: man.id, slotTime: "10:00" });
+    await db.insert(consent).values({
+      bookingId: row.id,
+      userId: man.id,
+      wordingVersion: "test",
+      agreedAt: EARLY,
+      testDate: "2026-06-10",
+    });
+    return { own, other, man, row };
+  }
+
+  it("lists the events like his, offers their free times, and moves him there", async () => {
+    const { db } = database;
+    const { own, other, man, row } = await twoEvents();
+    await insertConfirmedBookings(db, other.id, 2, "10:30");
+    // An event with another price is not one he can be moved to.
+    await insertFreeEvent(db, { eventDate: "2026-06-17" });
+    const actor = await coordinator();
+
+    const preview = await staffMovePreview(db, actor, {
+      eventId: own.id,
+      bookingId: row.id,
+      toEventId: other.id,
+      now: EARLY,
+    });
+    expect(preview?.others.map((option) => option.id)).toEqual([other.id]);
+    expect(preview?.chosen).toMatchObject({ id: other.id, current: false });
+    // 10:30 is full there; his own time of day is free there.
+    expect(preview?.times).toEqual([
+      { time: "10:00", state: "available" },
+      { time: "10:30", state: "full" },
+      { time: "11:00", state: "available" },
+      { time: "11:30", state: "available" },
+    ]);
+
+    expect(
+      await moveBookingForHim(
+        db,
+        actor,
+        { eventId: own.id, bookingId: row.id, toEventId: other.id, slotTime: "10:00" },
+        EARLY,
+      ),
+    ).toEqual({ ok: true, reference: row.reference, eventId: other.id, slotTime: "10:00" });
+    expect(await bookingRow(row.id)).toMatchObject({
+      eventId: other.id,
+      slotTime: "10:00",
+      status: "confirmed",
+      calendarVersion: 1,
+    });
+    const [kept] = await db.select().from(consent).where(eq(consent.bookingId, row.id));
+    expect(kept!.testDate).toBe("2026-06-17");
+    const moved = (await mailsTo(man.email)).find((mail) => mail.subject.endsWith("new time"));
+    expect(moved!.text).toContain("Event: Halstead Rugby Club Screening");
+    expect(moved!.text).toContain("Date: Wednesday, 17 June 2026");
+    const [audit] = await auditRows(db, { action: "booking.move", entityId: row.id });
+    expect(audit!.details).toEqual({
+      eventId: own.id,
+      toEventId: other.id,
+      from: "10:00",
+      to: "10:00",
+    });
+  });
+
+  it.each([
+    ["with another price", { pricePence: 1500, paymentRequired: true }, "different-terms"],
+    [
+      "whose laboratory needs an NHS number he has not given",
+      { labName: "ESNEFT" },
+      "not-eligible",
+    ],
+    ["not published", { status: "draft" as const }, "event-not-found"],
+  ] as const)("refuses an event %s", async (_label, values, reason) => {
+    const { db } = database;
+    const { own, other, row } = await twoEvents(values);
+    const actor = await coordinator();
+    expect(
+      (await staffMovePreview(db, actor, { eventId: own.id, bookingId: row.id, now: EARLY }))
+        ?.others,
+    ).toEqual([]);
+    expect(
+      await moveBookingForHim(
+        db,
+        actor,
+        { eventId: own.id, bookingId: row.id, toEventId: other.id, slotTime: "10:00" },
+        EARLY,
+      ),
+    ).toEqual({ ok: false, reason });
+    expect(await bookingRow(row.id)).toMatchObject({ eventId: own.id, calendarVersion: 0 });
+  });
+
+  it("takes a second press of a move to another event as done", async () => {
+    const { db } = database;
+    const { own, other, row } = await twoEvents();
+    const actor = await coordinator();
+    const move = () =>
+      moveBookingForHim(
+        db,
+        actor,
+        {
+          eventId: own.id,
+          bookingId: row.id,
+          toEventId: other.id,
+          slotTime: "11:00",
+          fromTime: "10:00",
+        },
+        EARLY,
+      );
+    const done = { ok: true, reference: row.reference, eventId: other.id, slotTime: "11:00" };
+    expect(await move()).toEqual(done);
+    expect(await move()).toEqual(done);
+    expect(await auditRows(db, { action: "booking.move", entityId: row.id })).toHaveLength(1);
+  });
+
+  it("refuses an event he already has a booking at, and a full time there", async () => {
+    const { db } = database;
+    const { own, other, man, row } = await twoEvents();
+    await insertConfirmedBookings(db, other.id, 2, "11:00");
+    const actor = await coordinator();
+    const move = (slotTime: string) =>
+      moveBookingForHim(
+        db,
+        actor,
+        { eventId: own.id, bookingId: row.id, toEventId: other.id, slotTime },
+        EARLY,
+      );
+    expect(await move("11:00")).toEqual({ ok: false, reason: "slot-unavailable" });
+    await insertBooking(db, { eventId: other.id, userId: man.id, slotTime: "11:30" });
+    expect(await move("10:00")).toEqual({ ok: false, reason: "already-booked" });
+    expect(await bookingRow(row.id)).toMatchObject({ eventId: own.id, slotTime: "10:00" });
+  });
 });

@@ -4,6 +4,7 @@ import type { Route } from "./+types/attendees.move";
 import { ErrorSummary, SubmitButton } from "#app/components/form";
 import { pageMeta } from "#app/components/meta";
 import { RadioGroup } from "#app/components/radio-group";
+import { SlotPicker } from "#app/components/slot-picker";
 import { db } from "#app/db/client.server";
 import { formatLongDate } from "#app/domain/date-labels";
 import type { FieldErrors } from "#app/domain/form-basics";
@@ -22,15 +23,19 @@ function notFound(): never {
   throw data(null, { status: 404, headers: NO_STORE });
 }
 
-/** The booking and the event's times, free or not. */
-export const loader = staffRoute("booking:move", async ({ params }: Route.LoaderArgs, staff) => {
-  const preview = await staffMovePreview(db(), staff, {
-    eventId: params.eventId,
-    bookingId: params.bookingId,
-  });
-  if (!preview) notFound();
-  return data(preview, { headers: NO_STORE });
-});
+/** The booking, the times he could take, and the other events he could be moved to. */
+export const loader = staffRoute(
+  "booking:move",
+  async ({ params, request }: Route.LoaderArgs, staff) => {
+    const preview = await staffMovePreview(db(), staff, {
+      eventId: params.eventId,
+      bookingId: params.bookingId,
+      toEventId: new URL(request.url).searchParams.get("event"),
+    });
+    if (!preview) notFound();
+    return data(preview, { headers: NO_STORE });
+  },
+);
 
 type ActionData = { errors: FieldErrors; slotTime?: string };
 
@@ -44,15 +49,18 @@ export const action = staffRoute(
         { errors: { slotTime: parsed.fieldErrors.slotTime ?? STAFF_MOVE_MESSAGES.timeMissing } },
         { status: 400, headers: NO_STORE },
       );
-    const { slotTime } = parsed.data;
+    const { slotTime, toEventId, fromTime } = parsed.data;
     const outcome = await moveBookingForHim(db(), staff, {
       eventId: params.eventId,
       bookingId: params.bookingId,
       slotTime,
+      toEventId,
+      fromTime,
     });
     if (outcome.ok) {
+      // To the list of the event he is now at, which says so.
       const back = new URLSearchParams({ done: "moved", ref: outcome.reference });
-      return redirect(`/admin/events/${params.eventId}/attendees?${back}`);
+      return redirect(`/admin/events/${outcome.eventId}/attendees?${back}`);
     }
     if (outcome.reason === "not-found") notFound();
     return data<ActionData>(
@@ -63,12 +71,14 @@ export const action = staffRoute(
 );
 
 export default function MoveBooking({ loaderData, actionData }: Route.ComponentProps) {
-  const { event, reference, name, slotTime, times, refusal } = loaderData;
+  const { event, reference, name, slotTime, others, chosen, times, refusal } = loaderData;
   const navigation = useNavigation();
   const failed = actionData as ActionData | undefined;
   const errors = failed?.errors ?? {};
   const back = `/admin/events/${event.id}/attendees#booking-${reference}`;
-  const free = times.filter((choice) => choice.state === "available" && choice.time !== slotTime);
+  const where = chosen.current
+    ? "this event"
+    : `${chosen.name}, ${formatLongDate(chosen.eventDate)}`;
   return (
     <>
       <h1>
@@ -94,22 +104,58 @@ export default function MoveBooking({ loaderData, actionData }: Route.ComponentP
             consent stay with the booking.
           </p>
           <ErrorSummary errors={errors} fieldOrder={["slotTime"]} />
-          <Form method="post" noValidate className="form">
-            <RadioGroup
-              name="slotTime"
-              legend="His new time"
-              hint="Only times with a free place that have not begun are listed."
-              error={errors.slotTime}
-              checked={failed?.slotTime}
-              options={free.map((choice) => ({ value: choice.time, label: choice.time }))}
-            />
-            <div className="admin-actions">
-              <SubmitButton busy={navigation.state === "submitting"} busyLabel="Moving...">
-                Move {name} to this time
-              </SubmitButton>
-              <Link to={back}>Back to the list without moving</Link>
-            </div>
-          </Form>
+          {times.some(
+            (choice) =>
+              choice.state === "available" && !(chosen.current && choice.time === slotTime),
+          ) ? (
+            <Form method="post" noValidate className="form">
+              <input type="hidden" name="fromTime" value={slotTime} />
+              {!chosen.current && <input type="hidden" name="toEventId" value={chosen.id} />}
+              <SlotPicker
+                choices={times}
+                legend={`His new time at ${where}`}
+                hint="Choose the time he asks for."
+                current={chosen.current ? slotTime : undefined}
+                currentNote="his time now"
+                error={errors.slotTime}
+                selected={failed?.slotTime}
+              />
+              <div className="admin-actions">
+                <SubmitButton busy={navigation.state === "submitting"} busyLabel="Moving...">
+                  Move {name} to this time
+                </SubmitButton>
+                <Link to={back}>Back to the list without moving</Link>
+              </div>
+            </Form>
+          ) : (
+            <p>
+              Every other time of this event is full or has begun. Choose another event below, or{" "}
+              <Link to={back}>go back to the list</Link>.
+            </p>
+          )}
+          {others.length > 0 && (
+            <section aria-labelledby="other-events-title">
+              <h2 id="other-events-title">Or move him to another event</h2>
+              <Form method="get" className="form">
+                <RadioGroup
+                  name="event"
+                  legend="Events with the same screening, price and way of paying, and a free time he could take"
+                  checked={chosen.id}
+                  options={[
+                    { value: event.id, label: `This event: ${event.name}` },
+                    ...others.map((option) => ({
+                      value: option.id,
+                      label: `${option.name}, ${formatLongDate(option.eventDate)}, ${option.startTime} to ${option.endTime}`,
+                      hint: `${option.address}. ${option.availableTimes} ${option.availableTimes === 1 ? "time" : "times"} free.`,
+                    })),
+                  ]}
+                />
+                <button type="submit" className="button button--secondary">
+                  Show its times
+                </button>
+              </Form>
+            </section>
+          )}
         </>
       )}
     </>

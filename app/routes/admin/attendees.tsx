@@ -112,7 +112,7 @@ export const loader = staffRoute("attendee:read", async (args: Route.LoaderArgs,
       bookingNotice: cancelledRow
         ? cancelledMessage(cancelledRow, url.searchParams.get("refund"))
         : movedRow
-          ? `${movedRow.name}'s booking ${movedRow.reference} is moved to ${movedRow.slotTime}, and he has been e-mailed his new time.`
+          ? `${movedRow.name}'s booking ${movedRow.reference} is moved to ${movedRow.slotTime} at this event, and he has been e-mailed his new time.`
           : null,
       today: londonDate(new Date()),
       // Event staff check people in; the event's own page and the lab's file are the coordinator's.
@@ -796,14 +796,17 @@ export default function Attendees({ loaderData, actionData }: Route.ComponentPro
                     </Link>
                   </p>
                 )}
-                {canMoveBookings && row.status === "confirmed" && row.checkIn === "waiting" && (
-                  <p className="attendee__correct">
-                    <Link to={`${base}/attendees/${row.bookingId}/move`}>
-                      Move to another time
-                      <span className="visually-hidden"> for {row.name}</span>
-                    </Link>
-                  </p>
-                )}
+                {canMoveBookings &&
+                  !closingTimeReached &&
+                  row.status === "confirmed" &&
+                  row.checkIn === "waiting" && (
+                    <p className="attendee__correct">
+                      <Link to={`${base}/attendees/${row.bookingId}/move`}>
+                        Move to another time
+                        <span className="visually-hidden"> for {row.name}</span>
+                      </Link>
+                    </p>
+                  )}
                 {canCancelBookings && row.status === "confirmed" && row.checkIn === "waiting" && (
                   <p className="attendee__correct">
                     <Link to={`${base}/attendees/${row.bookingId}/cancel`}>

@@ -1,4 +1,5 @@
 import { and, asc, eq, gte, inArray, ne } from "drizzle-orm";
+import { config } from "#app/config.server";
 import { organisation } from "#app/content/organisation";
 import type { Db } from "#app/db/client.server";
 import { booking, consent, event, profile, screeningProduct, testResult } from "#app/db/schema";
@@ -12,6 +13,7 @@ import { bookingEligibility } from "#app/domain/eligibility";
 import { joinAddress } from "#app/domain/events";
 import { londonDate, londonInstant } from "#app/domain/london-time";
 import { isPaidEvent } from "#app/domain/pricing";
+import { remindedByMove } from "#app/domain/reminders";
 import { slotChoices, type SlotChoice } from "#app/domain/slot-choices";
 import { enqueueEmail, type OutgoingEmail } from "../email.server";
 import { eventsChanged, isEventId } from "../events.server";
@@ -192,57 +194,22 @@ export async function changeOwnBooking(
     if (refused) return { ok: false, reason: refused };
 
     if (!target) return { ok: false, reason: "event-not-found" };
-    const moveRefused = await moveRefusal(
-      tx,
-      input.userId,
+    const taking = await targetRefusal(tx, {
+      userId: input.userId,
       row,
       oldEvent,
       target,
-      await productPrice(tx, target.productId),
-      await personForEligibility(tx, input.userId),
-    );
-    if (moveRefused) return { ok: false, reason: moveRefused };
+      slotTime: input.slotTime,
+      now,
+    });
+    if (!taking.ok) return taking;
 
-    // His other bookings at the chosen event: one active booking per person per event.
-    const toLetGo: string[] = [];
-    if (target.id !== row.eventId) {
-      const there = await tx
-        .select()
-        .from(booking)
-        .where(
-          and(
-            eq(booking.eventId, target.id),
-            eq(booking.userId, input.userId),
-            inArray(booking.status, [...PLACE_STATUSES]),
-          ),
-        )
-        .orderBy(booking.id)
-        .for("update");
-      for (const other of there) {
-        const stage = bookingStage(other);
-        // A hold that ran out, with no payment under way, is let go as a new hold would let it go.
-        const lapsed =
-          (stage === "held" || stage === "consented") &&
-          other.paymentStatus !== "pending" &&
-          !isHoldLive(other, now);
-        if (!lapsed) return { ok: false, reason: "already-booked" };
-        toLetGo.push(other.id);
-      }
-    }
-
-    const problem = await placeProblem(tx, target, input.slotTime, now, row.id);
-    if (problem) return { ok: false, reason: problem };
-
-    if (toLetGo.length > 0)
-      await tx
-        .update(booking)
-        .set({ status: "expired", updatedAt: now })
-        .where(inArray(booking.id, toLetGo));
     const moved = await moveBookingRow(tx, {
       row,
       oldEvent,
       target,
       slotTime: input.slotTime,
+      letGo: taking.toLetGo,
       by: "patient",
       now,
     });
@@ -263,14 +230,74 @@ export async function changeOwnBooking(
   return result;
 }
 
+/**
+ * Whether his locked booking `row` may take `slotTime` at `target`, with both events locked: the
+ * event open to him on the booking's terms (`moveRefusal`), no other booking of his there (a hold
+ * of his that ran out is let go, as a new hold would let it go: `toLetGo`), and a free place at
+ * that time. His own change and a coordinator's move to another event both ask here.
+ */
+export async function targetRefusal(
+  tx: Db,
+  details: {
+    userId: string;
+    row: Booking;
+    oldEvent: EventRow;
+    target: EventRow;
+    slotTime: string;
+    now: Date;
+  },
+): Promise<{ ok: false; reason: ChangeRefusal } | { ok: true; toLetGo: string[] }> {
+  const { userId, row, oldEvent, target, slotTime, now } = details;
+  const moveRefused = await moveRefusal(
+    tx,
+    userId,
+    row,
+    oldEvent,
+    target,
+    await productPrice(tx, target.productId),
+    await personForEligibility(tx, userId),
+  );
+  if (moveRefused) return { ok: false, reason: moveRefused };
+
+  // His other bookings at the chosen event: one active booking per person per event.
+  const toLetGo: string[] = [];
+  if (target.id !== row.eventId) {
+    const there = await tx
+      .select()
+      .from(booking)
+      .where(
+        and(
+          eq(booking.eventId, target.id),
+          eq(booking.userId, userId),
+          inArray(booking.status, [...PLACE_STATUSES]),
+        ),
+      )
+      .orderBy(booking.id)
+      .for("update");
+    for (const other of there) {
+      const stage = bookingStage(other);
+      const lapsed =
+        (stage === "held" || stage === "consented") &&
+        other.paymentStatus !== "pending" &&
+        !isHoldLive(other, now);
+      if (!lapsed) return { ok: false, reason: "already-booked" };
+      toLetGo.push(other.id);
+    }
+  }
+
+  const problem = await placeProblem(tx, target, slotTime, now, row.id);
+  if (problem) return { ok: false, reason: problem };
+  return { ok: true, toLetGo };
+}
+
 /** Who moves the booking: he himself online, or a coordinator when he asks (D-190). */
 export type Mover = "patient" | "staff";
 
 /**
- * Moves the locked booking `row` to `slotTime` at `target` once every rule has been checked: a new
- * calendar version and no reminder yet for the new time; his consent's test date follows it; the
- * two e-mails are queued; the freed place is offered to the old event's waiting list. The
- * patient's change and the coordinator's move both end here.
+ * Moves the locked booking `row` to `slotTime` at `target` once every rule has been checked: his
+ * lapsed holds there are let go; a new calendar version, and no reminder yet for the new time; his
+ * consent's test date follows it; the two e-mails are queued; the freed place is offered to the
+ * old event's waiting list. The patient's change and the coordinator's move both end here.
  */
 export async function moveBookingRow(
   tx: Db,
@@ -279,19 +306,32 @@ export async function moveBookingRow(
     oldEvent: EventRow;
     target: EventRow;
     slotTime: string;
+    /** his lapsed holds at `target` (`targetRefusal`), let go for this place */
+    letGo?: readonly string[];
     by: Mover;
     now: Date;
   },
 ): Promise<Booking> {
-  const { row, oldEvent, target, slotTime, by, now } = details;
+  const { row, oldEvent, target, slotTime, letGo = [], by, now } = details;
+  if (letGo.length > 0)
+    await tx
+      .update(booking)
+      .set({ status: "expired", updatedAt: now })
+      .where(inArray(booking.id, [...letGo]));
   const [moved] = await tx
     .update(booking)
     .set({
       eventId: target.id,
       slotTime,
       calendarVersion: row.calendarVersion + 1,
-      // The reminder is for the new time.
-      reminderSentAt: null,
+      // The reminder is for the new time, unless the move's own e-mail stands as it.
+      reminderSentAt: remindedByMove(
+        londonInstant(target.eventDate, slotTime),
+        now,
+        config().REMINDER_HOURS_BEFORE,
+      )
+        ? now
+        : null,
       updatedAt: now,
     })
     .where(eq(booking.id, row.id))
@@ -516,7 +556,7 @@ export async function changePage(
 }
 
 /** An event's times for the move: each available one a place could be taken at now. */
-async function offeredTimes(
+export async function offeredTimes(
   db: Db,
   row: EventRow,
   exceptBookingId: string,
@@ -544,7 +584,7 @@ async function offeredTimes(
  * The events he may move to: his own, then published events ahead with the same product, price
  * and payment, open to him, that he can book and has no booking at, with a free time.
  */
-async function eventOptions(
+export async function eventOptions(
   db: Db,
   row: Booking,
   own: EventRow,
