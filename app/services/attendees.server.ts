@@ -102,6 +102,43 @@ export async function openAttendeeEvent(
 }
 
 /**
+ * One booking of this event with its man's name, for a coordinator's page that acts on it (cancel
+ * or move); null when the event or the booking is not there. The read is audited.
+ */
+export async function openAttendeeBooking(
+  db: Db,
+  actor: StaffActor,
+  { eventId, bookingId, now }: { eventId: string; bookingId: string; now: Date },
+) {
+  const ev = await openAttendeeEvent(db, actor, eventId, now);
+  if (!ev || !isUuid(bookingId)) return null;
+  const [found] = await db
+    .select({
+      row: booking,
+      event,
+      firstName: profile.firstName,
+      lastName: profile.lastName,
+      accountName: user.name,
+      email: user.email,
+      hasResult: sql<boolean>`exists (select 1 from ${testResult} where ${testResult.bookingId} = ${booking.id})`,
+    })
+    .from(booking)
+    .innerJoin(event, eq(event.id, booking.eventId))
+    .innerJoin(user, eq(user.id, booking.userId))
+    .leftJoin(profile, eq(profile.userId, booking.userId))
+    .where(and(eq(booking.id, bookingId), eq(booking.eventId, ev.id)));
+  if (!found) return null;
+  await recordAudit(db, actor, {
+    action: "booking.view",
+    subjectUserId: found.row.userId,
+    entityType: "booking",
+    entityId: found.row.id,
+    details: { eventId: ev.id },
+  });
+  return { ...found, attendeeEvent: ev, name: attendeeName(found) };
+}
+
+/**
  * The event's day ("yyyy-MM-dd"), or null when there is no such event; refuses (PermissionDenied)
  * staff who work only on an event's own day when today is another. For a change to one booking.
  */

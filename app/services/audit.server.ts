@@ -43,14 +43,3 @@ export async function recordAudit(
     })),
   );
 }
-
-/** A staff read of one booking of an event (its man's name and time), before acting on it. */
-export function bookingRead(row: { id: string; userId: string }, eventId: string): AuditEntry {
-  return {
-    action: "booking.view",
-    subjectUserId: row.userId,
-    entityType: "booking",
-    entityId: row.id,
-    details: { eventId },
-  };
-}

@@ -1,8 +1,7 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { organisation } from "#app/content/organisation";
 import type { Db } from "#app/db/client.server";
-import { booking, event, profile, testResult, user } from "#app/db/schema";
-import { attendeeName } from "#app/domain/attendees";
+import { booking, testResult } from "#app/db/schema";
 import { bookingStage, canTake } from "#app/domain/booking-lifecycle";
 import { appointmentInstants } from "#app/domain/calendar";
 import {
@@ -16,8 +15,8 @@ import { normaliseBookingReference } from "#app/domain/booking-reference";
 import { isUuid } from "#app/domain/ids";
 import { cancelTermsSentences } from "#app/domain/my-bookings";
 import { assertCan, type StaffActor } from "#app/domain/permissions";
-import { openAttendeeEvent, type AttendeeEvent } from "../attendees.server";
-import { bookingRead, recordAudit } from "../audit.server";
+import { openAttendeeBooking, openAttendeeEvent, type AttendeeEvent } from "../attendees.server";
+import { recordAudit } from "../audit.server";
 import { enqueueEmail, type OutgoingEmail } from "../email.server";
 import { log } from "../log.server";
 import { refundOwedBooking, type RefundOutcome } from "../payments/refunds.server";
@@ -363,27 +362,11 @@ export async function staffCancelPreview(
   { eventId, bookingId, now = new Date() }: { eventId: string; bookingId: string; now?: Date },
 ): Promise<StaffCancelPreview | null> {
   assertCan(actor, "booking:cancel");
-  const ev = await openAttendeeEvent(db, actor, eventId, now);
-  if (!ev || !isUuid(bookingId)) return null;
-  const [found] = await db
-    .select({
-      row: booking,
-      sessionDuration: event.sessionDuration,
-      firstName: profile.firstName,
-      lastName: profile.lastName,
-      accountName: user.name,
-      hasResult: sql<boolean>`exists (select 1 from ${testResult} where ${testResult.bookingId} = ${booking.id})`,
-    })
-    .from(booking)
-    .innerJoin(event, eq(event.id, booking.eventId))
-    .innerJoin(user, eq(user.id, booking.userId))
-    .leftJoin(profile, eq(profile.userId, booking.userId))
-    .where(and(eq(booking.id, bookingId), eq(booking.eventId, ev.id)));
+  const found = await openAttendeeBooking(db, actor, { eventId, bookingId, now });
   if (!found) return null;
-  const { row } = found;
-  await recordAudit(db, actor, bookingRead(row, ev.id));
+  const { row, attendeeEvent: ev } = found;
   const stage = bookingStage(row);
-  const { start } = appointmentInstants(ev.eventDate, row.slotTime, found.sessionDuration);
+  const { start } = appointmentInstants(ev.eventDate, row.slotTime, found.event.sessionDuration);
   const terms = cancellationTerms(policyInput(row, start, found.hasResult, now));
   const reason: keyof typeof STAFF_CANCEL_REFUSALS | null =
     stage === "cancelled" || stage === "refunded"
@@ -399,7 +382,7 @@ export async function staffCancelPreview(
     event: ev,
     bookingId: row.id,
     reference: row.reference,
-    name: attendeeName(found),
+    name: found.name,
     slotTime: row.slotTime,
     paidPence: paidPence(row),
     policyRefundPence: reason === null && terms.allowed ? terms.refundPence : null,

@@ -1,7 +1,6 @@
-import { and, eq, sql } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import type { Db } from "#app/db/client.server";
-import { booking, event, profile, testResult, user } from "#app/db/schema";
-import { attendeeName } from "#app/domain/attendees";
+import { booking, event, testResult, user } from "#app/db/schema";
 import { bookingStage } from "#app/domain/booking-lifecycle";
 import type { ChangeRefusal } from "#app/domain/booking-change";
 import { isErasedAccount } from "#app/domain/data-rights";
@@ -14,8 +13,8 @@ import {
   staffMoveRefusal,
   type StaffMoveRefusal,
 } from "#app/domain/staff-move";
-import { openAttendeeEvent, type AttendeeEvent } from "../attendees.server";
-import { bookingRead, recordAudit } from "../audit.server";
+import { openAttendeeBooking, openAttendeeEvent, type AttendeeEvent } from "../attendees.server";
+import { recordAudit } from "../audit.server";
 import { eventsChanged } from "../events.server";
 import { log } from "../log.server";
 import {
@@ -101,30 +100,13 @@ export async function staffMovePreview(
   }: { eventId: string; bookingId: string; toEventId?: string | null; now?: Date },
 ): Promise<StaffMovePreview | null> {
   assertCan(actor, "booking:move");
-  const ev = await openAttendeeEvent(db, actor, eventId, now);
-  if (!ev || !isUuid(bookingId)) return null;
-  const [found] = await db
-    .select({
-      row: booking,
-      event,
-      firstName: profile.firstName,
-      lastName: profile.lastName,
-      accountName: user.name,
-      email: user.email,
-      hasResult: sql<boolean>`exists (select 1 from ${testResult} where ${testResult.bookingId} = ${booking.id})`,
-    })
-    .from(booking)
-    .innerJoin(event, eq(event.id, booking.eventId))
-    .innerJoin(user, eq(user.id, booking.userId))
-    .leftJoin(profile, eq(profile.userId, booking.userId))
-    .where(and(eq(booking.id, bookingId), eq(booking.eventId, ev.id)));
+  const found = await openAttendeeBooking(db, actor, { eventId, bookingId, now });
   if (!found) return null;
-  const { row, event: own } = found;
-  await recordAudit(db, actor, bookingRead(row, ev.id));
+  const { row, event: own, attendeeEvent: ev } = found;
   const preview = {
     event: ev,
     reference: row.reference,
-    name: attendeeName(found),
+    name: found.name,
     slotTime: row.slotTime,
   };
   const ownChoice = { id: own.id, name: own.name, eventDate: own.eventDate, current: true };
