@@ -118,7 +118,7 @@ export const BOOKING_STEPS = {
    */
   "patient-change": ["confirmed"],
   /**
-   * a coordinator moves his booked place to another time of its event when he asks (D-190): only
+   * a coordinator moves his booked place to another time when he asks (D-190): only
    * a place he has not yet come to, so never once checked in, marked as not come, or sampled
    */
   "staff-move": ["confirmed"],

@@ -19,7 +19,7 @@ export const CAPABILITIES = [
    * or everything he paid
    */
   "booking:cancel",
-  /** move one man's booked place to another time of its event when he asks us to */
+  /** move one man's booked place to another time (its event's, or a like event's) when he asks */
   "booking:move",
   /** make and revoke a private event's access codes */
   "access-code:manage",

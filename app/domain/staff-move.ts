@@ -3,8 +3,8 @@ import { canTake, type BookingStage } from "./booking-lifecycle";
 import type { SlotChoice } from "./slot-choices";
 
 /**
- * A coordinator moving a man's booked place to another time of its event, when he asks by phone
- * or in writing (D-190): the time chosen on the page.
+ * A coordinator moving a man's booked place to another time, at its event or another like it, when
+ * he asks by phone or in writing (D-190).
  */
 
 export type StaffMoveRefusal =
@@ -95,7 +95,7 @@ export function sameEventTimeRefusal(
   return free ? null : "slot-unavailable";
 }
 
-/** His event's times he could be moved to: free, not begun, and not his own. */
-export function otherFreeTimes(times: readonly SlotChoice[], currentTime: string): SlotChoice[] {
+/** The times he could be moved to: free, not begun, and not his own (`currentTime`, if given). */
+export function otherFreeTimes(times: readonly SlotChoice[], currentTime?: string): SlotChoice[] {
   return times.filter((choice) => choice.state === "available" && choice.time !== currentTime);
 }

@@ -9,14 +9,14 @@ import { db } from "#app/db/client.server";
 import { formatLongDate } from "#app/domain/date-labels";
 import type { FieldErrors } from "#app/domain/form-basics";
 import { formValues, parseForm } from "#app/domain/forms";
-import { STAFF_MOVE_MESSAGES, staffMoveSchema } from "#app/domain/staff-move";
+import { STAFF_MOVE_MESSAGES, otherFreeTimes, staffMoveSchema } from "#app/domain/staff-move";
 import { moveBookingForHim, staffMovePreview } from "#app/services/booking/staff-move.server";
 import { staffRoute } from "#app/services/guards.server";
 import { NO_STORE, pipeHeaders } from "#app/utils/headers";
 import { readForm } from "#app/utils/http.server";
 
 export const meta = () =>
-  pageMeta("Move a booking", "Move a man's booking to another time of its event when he asks.");
+  pageMeta("Move a booking", "Move a man's booking to another time when he asks.");
 export const headers = pipeHeaders;
 
 function notFound(): never {
@@ -104,10 +104,7 @@ export default function MoveBooking({ loaderData, actionData }: Route.ComponentP
             consent stay with the booking.
           </p>
           <ErrorSummary errors={errors} fieldOrder={["slotTime"]} />
-          {times.some(
-            (choice) =>
-              choice.state === "available" && !(chosen.current && choice.time === slotTime),
-          ) ? (
+          {otherFreeTimes(times, chosen.current ? slotTime : undefined).length > 0 ? (
             <Form method="post" noValidate className="form">
               <input type="hidden" name="fromTime" value={slotTime} />
               {!chosen.current && <input type="hidden" name="toEventId" value={chosen.id} />}

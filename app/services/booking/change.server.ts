@@ -105,7 +105,8 @@ function termsRefusal(terms: ReturnType<typeof bookingChangeTerms>): ChangeRefus
   return null;
 }
 
-async function hasResult(db: Db, bookingId: string): Promise<boolean> {
+/** Whether a result came in for the booking (a move or a cancellation would then lose it). */
+export async function hasResult(db: Db, bookingId: string): Promise<boolean> {
   const [row] = await db
     .select({ id: testResult.id })
     .from(testResult)
@@ -555,15 +556,21 @@ export async function changePage(
   return { booking: view, refusal: null, until, events, chosen, times };
 }
 
-/** An event's times for the move: each available one a place could be taken at now. */
+/**
+ * An event's times for the move, counting every place but his booking's: each free, full or
+ * passed. Unless `publicWindow` is false, a free time the public booking window closes (or the
+ * event's total places) is shown as full, as his own change needs; a coordinator's move to
+ * another time of his own event asks only for a free place.
+ */
 export async function offeredTimes(
   db: Db,
   row: EventRow,
   exceptBookingId: string,
   now: Date,
+  { publicWindow = true }: { publicWindow?: boolean } = {},
 ): Promise<SlotChoice[]> {
   const taken = await placesTaken(db, row.id, now, { exceptBookingId });
-  return slotChoices(
+  const choices = slotChoices(
     {
       eventDate: row.eventDate,
       startTime: hhmm(row.startTime),
@@ -573,7 +580,9 @@ export async function offeredTimes(
     },
     taken.perSlot,
     now,
-  ).map((choice) =>
+  );
+  if (!publicWindow) return choices;
+  return choices.map((choice) =>
     choice.state === "available" && placeProblemGiven(row, taken, choice.time, now)
       ? { ...choice, state: "full" }
       : choice,

@@ -1,12 +1,12 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "#app/db/client.server";
-import { booking, event, testResult, user } from "#app/db/schema";
+import { booking, event, user } from "#app/db/schema";
 import { bookingStage } from "#app/domain/booking-lifecycle";
 import type { ChangeRefusal } from "#app/domain/booking-change";
 import { isErasedAccount } from "#app/domain/data-rights";
 import { isUuid } from "#app/domain/ids";
 import { assertCan, type StaffActor } from "#app/domain/permissions";
-import { slotChoices, type SlotChoice } from "#app/domain/slot-choices";
+import type { SlotChoice } from "#app/domain/slot-choices";
 import {
   otherFreeTimes,
   sameEventTimeRefusal,
@@ -19,20 +19,13 @@ import { eventsChanged } from "../events.server";
 import { log } from "../log.server";
 import {
   eventOptions,
+  hasResult,
   moveBookingRow,
   offeredTimes,
   targetRefusal,
   type ChangeEventOption,
 } from "./change.server";
-import {
-  hhmm,
-  lockBooking,
-  lockEvent,
-  lockPerson,
-  placesTaken,
-  type Booking,
-  type EventRow,
-} from "./places.server";
+import { lockBooking, lockEvent, lockPerson, type Booking, type EventRow } from "./places.server";
 
 /**
  * A coordinator moves a man's booked place to another time when he asks, by phone or in writing
@@ -45,29 +38,9 @@ import {
  * the move is audited.
  */
 
-/** The event's times for his booking, counting every place but his own. */
-async function timesFor(tx: Db, ev: EventRow, bookingId: string, now: Date): Promise<SlotChoice[]> {
-  const taken = await placesTaken(tx, ev.id, now, { exceptBookingId: bookingId });
-  return slotChoices(
-    {
-      eventDate: ev.eventDate,
-      startTime: hhmm(ev.startTime),
-      endTime: hhmm(ev.endTime),
-      sessionDuration: ev.sessionDuration,
-      placesPerSlot: ev.placesPerSlot,
-    },
-    taken.perSlot,
-    now,
-  );
-}
-
-async function hasResult(tx: Db, bookingId: string): Promise<boolean> {
-  const [row] = await tx
-    .select({ id: testResult.id })
-    .from(testResult)
-    .where(eq(testResult.bookingId, bookingId));
-  return row !== undefined;
-}
+/** His own event's times, counting every place but his: the public booking window is not asked. */
+const timesAtHisEvent = (db: Db, ev: EventRow, bookingId: string, now: Date) =>
+  offeredTimes(db, ev, bookingId, now, { publicWindow: false });
 
 /** What the coordinator's page shows before moving a booking for him. */
 export interface StaffMovePreview {
@@ -127,7 +100,7 @@ export async function staffMovePreview(
     const times = await offeredTimes(db, target!, row.id, now);
     return { ...preview, others, chosen: { ...other, current: false }, times, refusal: null };
   }
-  const times = await timesFor(db, own, row.id, now);
+  const times = await timesAtHisEvent(db, own, row.id, now);
   const stuck = otherFreeTimes(times, row.slotTime).length === 0 && others.length === 0;
   return {
     ...preview,
@@ -213,7 +186,7 @@ export async function moveBookingForHim(
 
     let letGo: readonly string[] = [];
     if (target.id === own.id) {
-      const times = await timesFor(tx, own, row.id, now);
+      const times = await timesAtHisEvent(tx, own, row.id, now);
       const timeRefused = sameEventTimeRefusal(times, row.slotTime, input.slotTime);
       if (timeRefused) return { ok: false, reason: timeRefused };
     } else {
