@@ -54,6 +54,8 @@ export interface AttendeeRow {
   slotTime: string;
   status: "held" | "awaiting_payment" | "confirmed" | "expired" | "cancelled";
   paymentStatus: "not_required" | "unpaid" | "pending" | "paid" | "refunded";
+  /** A cancelled booking's refund is still to be made (the worker retries it). */
+  refundOwed: boolean;
   firstName: string;
   lastName: string;
   /** "First Last"; the account's name for someone without a profile (a staff account). */
@@ -138,6 +140,33 @@ export async function openAttendeeBooking(
   return { ...found, attendeeEvent: ev, name: attendeeName(found) };
 }
 
+/** A booking that is at another event than the page asked for: where it is now. */
+export interface BookingElsewhere {
+  reference: string;
+  slotTime: string;
+  event: AttendeeEvent;
+}
+
+/**
+ * Where a booking is, when it is not at `eventId`: he moved it to another event himself, or another
+ * coordinator did, while a page for it was open. Null when there is no such booking. Names no one.
+ */
+export async function bookingElsewhere(
+  db: Db,
+  actor: StaffActor,
+  { eventId, bookingId }: { eventId: string; bookingId: string },
+): Promise<BookingElsewhere | null> {
+  assertCan(actor, "attendee:read");
+  if (!isUuid(bookingId)) return null;
+  const [found] = await db
+    .select({ eventId: booking.eventId, reference: booking.reference, slotTime: booking.slotTime })
+    .from(booking)
+    .where(eq(booking.id, bookingId));
+  if (!found || found.eventId === eventId) return null;
+  const ev = await findAttendeeEvent(db, found.eventId);
+  return ev && { reference: found.reference, slotTime: found.slotTime, event: ev };
+}
+
 /**
  * The event's day ("yyyy-MM-dd"), or null when there is no such event; refuses (PermissionDenied)
  * staff who work only on an event's own day when today is another. For a change to one booking.
@@ -201,6 +230,7 @@ async function loadAttendees(
       status: booking.status,
       holdExpiresAt: booking.holdExpiresAt,
       paymentStatus: booking.paymentStatus,
+      refundOwed: booking.refundOwed,
       arrivedAt: booking.arrivedAt,
       noShowAt: booking.noShowAt,
       sampleId: booking.sampleId,
@@ -277,6 +307,7 @@ async function loadAttendees(
         slotTime: row.slotTime,
         status: row.status,
         paymentStatus: row.paymentStatus,
+        refundOwed: row.refundOwed,
         firstName: row.firstName ?? row.accountName,
         lastName,
         name: attendeeName(row),

@@ -445,6 +445,26 @@ describe.each([
     ).toBe(0);
     if (javaScript) await expectNoAxeViolations(page);
 
+    // Where his money stands comes from the booking, not from the address.
+    const noticeAt = async (address: string) => {
+      await page.goto(address);
+      return page.getByRole("status").filter({ hasText: place.reference }).textContent();
+    };
+    const listAddress = `/admin/events/${event.id}/attendees?done=cancelled&ref=${place.reference}`;
+    expect(await noticeAt(`${listAddress}&refund=made`)).toContain("Nothing is paid back.");
+    await query("update booking set refund_owed = true where id = $1", [place.id]);
+    expect(await noticeAt(listAddress)).toContain(
+      "His refund could not be made just now: it is tried again by itself",
+    );
+    await query(
+      "update booking set refund_owed = false, payment_status = 'refunded' where id = $1",
+      [place.id],
+    );
+    expect(await noticeAt(listAddress)).toContain("His refund has gone to PayPal.");
+    await query("update booking set refund_owed = false, payment_status = 'paid' where id = $1", [
+      place.id,
+    ]);
+
     const [row] = await query<{ status: string; cancelled_by: string; refund_owed: boolean }>(
       "select status, cancelled_by, refund_owed from booking where id = $1",
       [place.id],
@@ -501,6 +521,61 @@ describe.each([
       place.id,
     ]);
     expect(row!.status).toBe("confirmed");
+    await page.context().close();
+  });
+
+  it("says where his booking is when it moved to another event while the page was open", async () => {
+    const event = await insertFreeEvent(server.db, {
+      name: `Phone Cancel Moved Clinic ${uniqueId()}`,
+      eventDate: londonDay(20),
+    });
+    const later = await insertFreeEvent(server.db, {
+      name: `Phone Cancel Later Clinic ${uniqueId()}`,
+      eventDate: londonDay(27),
+    });
+    const man = await insertPatient(server.db, { firstName: "Barnaby", lastName: "Thistlewood" });
+    const place = await insertBooking(server.db, {
+      eventId: event.id,
+      userId: man.id,
+      slotTime: "10:40",
+    });
+    const { jar } = await signedInStaff(server.db, ["coordinator"]);
+    const page = await newPage(browser(), { javaScriptEnabled: javaScript });
+    await jar.into(page.context());
+    await page.goto(`/admin/events/${event.id}/attendees/${place.id}/cancel`);
+
+    // He moves it to the later event himself before the coordinator presses the button.
+    await query("update booking set event_id = $1, slot_time = '11:20' where id = $2", [
+      later.id,
+      place.id,
+    ]);
+    await page.getByRole("button", { name: "Cancel Barnaby Thistlewood's booking" }).click();
+    const notice = page.locator(".notice-panel");
+    await notice.waitFor();
+    expect(await notice.textContent()).toMatch(
+      new RegExp(
+        `^Booking ${place.reference} is no longer at this event: it is at ${later.name}, .+, at 11:20\\. Nothing has been changed here\\.$`,
+      ),
+    );
+    if (javaScript) await expectNoAxeViolations(page);
+    const [row] = await query<{ status: string }>("select status from booking where id = $1", [
+      place.id,
+    ]);
+    expect(row!.status).toBe("confirmed");
+
+    await page.getByRole("link", { name: "Cancel it at that event" }).click();
+    await page.getByRole("heading", { level: 1, name: /Barnaby Thistlewood/ }).waitFor();
+    expect(new URL(page.url()).pathname).toBe(
+      `/admin/events/${later.id}/attendees/${place.id}/cancel`,
+    );
+
+    // The move page of the first event says the same, and leads to the move page there.
+    await page.goto(`/admin/events/${event.id}/attendees/${place.id}/move`);
+    await page.getByRole("link", { name: "Move it from that event" }).click();
+    await page.getByRole("heading", { level: 1, name: /Barnaby Thistlewood/ }).waitFor();
+    expect(new URL(page.url()).pathname).toBe(
+      `/admin/events/${later.id}/attendees/${place.id}/move`,
+    );
     await page.context().close();
   });
 });

@@ -207,6 +207,7 @@ describe("the attendee list", () => {
       slotTime: "10:30",
       status: "confirmed",
       paymentStatus: "not_required",
+      refundOwed: false,
       firstName: "Arthur",
       lastName: people.arthur.lastName,
       name: `Arthur ${people.arthur.lastName}`,

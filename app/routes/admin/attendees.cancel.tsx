@@ -1,5 +1,6 @@
 import { Form, data, redirect, useNavigation } from "react-router";
 import { Link } from "#app/components/link";
+import { BookingAtAnotherEvent } from "#app/components/admin/booking-elsewhere";
 import type { Route } from "./+types/attendees.cancel";
 import { ErrorSummary, SubmitButton } from "#app/components/form";
 import { pageMeta } from "#app/components/meta";
@@ -10,13 +11,14 @@ import type { FieldErrors } from "#app/domain/form-basics";
 import { formValues, parseForm } from "#app/domain/forms";
 import { formatPounds } from "#app/domain/pricing";
 import { STAFF_CANCEL_MESSAGES, staffCancelSchema } from "#app/domain/staff-cancel";
-import { openAttendeeEvent } from "#app/services/attendees.server";
+import { bookingElsewhere, openAttendeeEvent } from "#app/services/attendees.server";
 import {
   STAFF_CANCEL_REFUSALS,
   cancelBookingForHim,
   staffCancelPreview,
+  type StaffCancelPreview,
 } from "#app/services/booking/cancel.server";
-import { staffRoute } from "#app/services/guards.server";
+import { staffRoute, type StaffUser } from "#app/services/guards.server";
 import { NO_STORE, pipeHeaders } from "#app/utils/headers";
 import { readForm } from "#app/utils/http.server";
 
@@ -28,14 +30,21 @@ function notFound(): never {
   throw data(null, { status: 404, headers: NO_STORE });
 }
 
+/** A booking not at this event: where it is now, if it is at another (else 404). */
+async function atAnotherEvent(staff: StaffUser, params: Route.LoaderArgs["params"]) {
+  const elsewhere = await bookingElsewhere(db(), staff, params);
+  if (!elsewhere) notFound();
+  return data({ elsewhere }, { headers: NO_STORE });
+}
+
 /** The booking, what he paid and what the policy gives back today. */
 export const loader = staffRoute("booking:cancel", async ({ params }: Route.LoaderArgs, staff) => {
   const preview = await staffCancelPreview(db(), staff, {
     eventId: params.eventId,
     bookingId: params.bookingId,
   });
-  if (!preview) notFound();
-  return data(preview, { headers: NO_STORE });
+  if (!preview) return atAnotherEvent(staff, params);
+  return data({ ...preview, elsewhere: null }, { headers: NO_STORE });
 });
 
 type ActionData = { errors: FieldErrors; refund?: string };
@@ -64,14 +73,11 @@ export const action = staffRoute(
       shownRefundPence: refund === "full" ? 0 : policyRefundPence,
     });
     if (outcome.ok) {
-      const back = new URLSearchParams({
-        done: "cancelled",
-        ref: outcome.reference,
-        refund: outcome.refund,
-      });
+      const back = new URLSearchParams({ done: "cancelled", ref: outcome.reference });
       return redirect(`/admin/events/${params.eventId}/attendees?${back}`);
     }
-    if (outcome.reason === "not-found") notFound();
+    // Gone from this event while the page was open: the page says where it is now.
+    if (outcome.reason === "not-found") return redirect(new URL(request.url).pathname);
     // Terms that changed are chosen afresh: the choice he was given before is not kept for him.
     if (outcome.reason === "terms-changed")
       return data<ActionData>(
@@ -85,10 +91,23 @@ export const action = staffRoute(
   },
 );
 
-export default function CancelBooking({ loaderData, actionData }: Route.ComponentProps) {
-  const { event, reference, name, slotTime, paidPence, policyRefundPence, refusal } = loaderData;
+export default function CancelBooking({ loaderData, actionData, params }: Route.ComponentProps) {
+  if (loaderData.elsewhere)
+    return (
+      <BookingAtAnotherEvent
+        title="Cancel a booking"
+        action="cancel"
+        bookingId={params.bookingId}
+        fromEventId={params.eventId}
+        elsewhere={loaderData.elsewhere}
+      />
+    );
+  return <CancelForm preview={loaderData} failed={actionData as ActionData | undefined} />;
+}
+
+function CancelForm({ preview, failed }: { preview: StaffCancelPreview; failed?: ActionData }) {
+  const { event, reference, name, slotTime, paidPence, policyRefundPence, refusal } = preview;
   const navigation = useNavigation();
-  const failed = actionData as ActionData | undefined;
   const errors = failed?.errors ?? {};
   const back = `/admin/events/${event.id}/attendees#booking-${reference}`;
   // A choice only where the policy gives back less than he paid.

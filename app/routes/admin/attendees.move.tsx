@@ -1,5 +1,6 @@
 import { Form, data, redirect, useNavigation } from "react-router";
 import { Link } from "#app/components/link";
+import { BookingAtAnotherEvent } from "#app/components/admin/booking-elsewhere";
 import type { Route } from "./+types/attendees.move";
 import { ErrorSummary, SubmitButton } from "#app/components/form";
 import { pageMeta } from "#app/components/meta";
@@ -10,8 +11,13 @@ import { formatLongDate } from "#app/domain/date-labels";
 import type { FieldErrors } from "#app/domain/form-basics";
 import { formValues, parseForm } from "#app/domain/forms";
 import { STAFF_MOVE_MESSAGES, otherFreeTimes, staffMoveSchema } from "#app/domain/staff-move";
-import { moveBookingForHim, staffMovePreview } from "#app/services/booking/staff-move.server";
-import { staffRoute } from "#app/services/guards.server";
+import { bookingElsewhere } from "#app/services/attendees.server";
+import {
+  moveBookingForHim,
+  staffMovePreview,
+  type StaffMovePreview,
+} from "#app/services/booking/staff-move.server";
+import { staffRoute, type StaffUser } from "#app/services/guards.server";
 import { NO_STORE, pipeHeaders } from "#app/utils/headers";
 import { readForm } from "#app/utils/http.server";
 
@@ -23,6 +29,13 @@ function notFound(): never {
   throw data(null, { status: 404, headers: NO_STORE });
 }
 
+/** A booking not at this event: where it is now, if it is at another (else 404). */
+async function atAnotherEvent(staff: StaffUser, params: Route.LoaderArgs["params"]) {
+  const elsewhere = await bookingElsewhere(db(), staff, params);
+  if (!elsewhere) notFound();
+  return data({ elsewhere }, { headers: NO_STORE });
+}
+
 /** The booking, the times he could take, and the other events he could be moved to. */
 export const loader = staffRoute(
   "booking:move",
@@ -32,8 +45,8 @@ export const loader = staffRoute(
       bookingId: params.bookingId,
       toEventId: new URL(request.url).searchParams.get("event"),
     });
-    if (!preview) notFound();
-    return data(preview, { headers: NO_STORE });
+    if (!preview) return atAnotherEvent(staff, params);
+    return data({ ...preview, elsewhere: null }, { headers: NO_STORE });
   },
 );
 
@@ -62,7 +75,8 @@ export const action = staffRoute(
       const back = new URLSearchParams({ done: "moved", ref: outcome.reference });
       return redirect(`/admin/events/${outcome.eventId}/attendees?${back}`);
     }
-    if (outcome.reason === "not-found") notFound();
+    // Gone from this event while the page was open: the page says where it is now.
+    if (outcome.reason === "not-found") return redirect(new URL(request.url).pathname);
     return data<ActionData>(
       { errors: { slotTime: STAFF_MOVE_MESSAGES[outcome.reason] }, slotTime },
       { status: 409, headers: NO_STORE },
@@ -70,10 +84,23 @@ export const action = staffRoute(
   },
 );
 
-export default function MoveBooking({ loaderData, actionData }: Route.ComponentProps) {
-  const { event, reference, name, slotTime, others, chosen, times, refusal } = loaderData;
+export default function MoveBooking({ loaderData, actionData, params }: Route.ComponentProps) {
+  if (loaderData.elsewhere)
+    return (
+      <BookingAtAnotherEvent
+        title="Move a booking"
+        action="move"
+        bookingId={params.bookingId}
+        fromEventId={params.eventId}
+        elsewhere={loaderData.elsewhere}
+      />
+    );
+  return <MoveForm preview={loaderData} failed={actionData as ActionData | undefined} />;
+}
+
+function MoveForm({ preview, failed }: { preview: StaffMovePreview; failed?: ActionData }) {
+  const { event, reference, name, slotTime, others, chosen, times, refusal } = preview;
   const navigation = useNavigation();
-  const failed = actionData as ActionData | undefined;
   const errors = failed?.errors ?? {};
   const back = `/admin/events/${event.id}/attendees#booking-${reference}`;
   const where = chosen.current

@@ -61,17 +61,17 @@ function isDoneIntent(value: string | null): value is DoneIntent {
 export const CONSENT_LINK_THROTTLED =
   "A consent link was e-mailed to this person a few minutes ago. Ask him to check his inbox and spam folder, or try again later.";
 
-/** What the list says after a booking was cancelled for him, with where his money stands. */
-function cancelledMessage(row: AttendeeRow, refund: string | null): string {
+/**
+ * What the list says after a booking was cancelled for him, with where his money stands now: read
+ * from the booking, so a reload after the worker made an owed refund, or an edited address, says
+ * what is true.
+ */
+function cancelledMessage(row: AttendeeRow): string {
   const done = `${row.name}'s booking ${row.reference} is cancelled, and he has been e-mailed.`;
-  switch (refund) {
-    case "made":
-      return `${done} His refund has gone to PayPal.`;
-    case "owed":
-      return `${done} His refund could not be made just now: it is tried again by itself, and listed under Refunds until it is made.`;
-    default:
-      return `${done} Nothing is paid back.`;
-  }
+  if (row.paymentStatus === "refunded") return `${done} His refund has gone to PayPal.`;
+  if (row.refundOwed)
+    return `${done} His refund could not be made just now: it is tried again by itself, and listed under Refunds until it is made.`;
+  return `${done} Nothing is paid back.`;
 }
 
 function listPath(eventId: string, search: string) {
@@ -110,7 +110,7 @@ export const loader = staffRoute("attendee:read", async (args: Route.LoaderArgs,
           : null,
       closed,
       bookingNotice: cancelledRow
-        ? cancelledMessage(cancelledRow, url.searchParams.get("refund"))
+        ? cancelledMessage(cancelledRow)
         : movedRow
           ? `${movedRow.name}'s booking ${movedRow.reference} is moved to ${movedRow.slotTime} at this event, and he has been e-mailed his new time.`
           : null,
