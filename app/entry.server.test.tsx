@@ -2,9 +2,12 @@ import { Suspense } from "react";
 // React Router's own handler, without Express: what is tested is the entry it calls.
 // eslint-disable-next-line no-restricted-imports
 import { createRequestHandler, Link, Outlet, type ServerBuild, useMatches } from "react-router";
+import { useRouteError } from "react-router";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import * as entry from "./entry.server";
+import { withErrorReference } from "./services/error-reference.server";
 import { log } from "./services/log.server";
+import { errorReferenceOf } from "./utils/error-reference";
 
 /**
  * Script-free pages through React Router's own request handler and this site's entry, so that
@@ -51,13 +54,24 @@ function Root() {
 }
 
 function RootError() {
+  const reference = errorReferenceOf(useRouteError());
   return (
     <html lang="en-GB">
       <body>
         <h1>Something went wrong</h1>
+        {reference && <p>Reference {reference}</p>}
       </body>
     </html>
   );
+}
+
+/** A loader that fails unexpectedly, answered as back-office loaders are (`staffRoute`). */
+async function failingLoader({ request }: { request: Request }) {
+  try {
+    throw new Error("loader broke");
+  } catch (error) {
+    throw withErrorReference(error, request);
+  }
 }
 
 function build(): ServerBuild {
@@ -67,7 +81,7 @@ function build(): ServerBuild {
     path,
     module: "",
     hasAction: false,
-    hasLoader: false,
+    hasLoader: id === "failing",
     hasClientAction: false,
     hasClientLoader: false,
     hasClientMiddleware: false,
@@ -81,6 +95,13 @@ function build(): ServerBuild {
     routes[path] = { id: path, parentId: "root", path, module: { default: Page } };
     manifest[path] = manifestRoute(path, "root", path);
   }
+  routes.failing = {
+    id: "failing",
+    parentId: "root",
+    path: "failing",
+    module: { default: pages.fine, loader: failingLoader },
+  };
+  manifest.failing = manifestRoute("failing", "root", "failing");
   routes.area = { id: "area", parentId: "root", path: "area", module: { default: Outlet } };
   manifest.area = manifestRoute("area", "root", "area");
   routes.inside = { id: "inside", parentId: "area", path: "inside", module: { default: Inside } };
@@ -103,14 +124,16 @@ const handle = createRequestHandler(build(), "production");
 const get = (path: string) =>
   handle(new Request(`http://site.test/${path}`), { cspNonce: "", clientAddress: "" });
 
-/** The errors logged while `run` runs, by message. */
+/** The errors logged while `run` runs, by message, and the ids they were logged with. */
 async function loggedWhile<T>(run: () => Promise<T>) {
   const logged: string[] = [];
-  vi.spyOn(log, "error").mockImplementation(((details: { err?: Error }) => {
+  const ids: unknown[] = [];
+  vi.spyOn(log, "error").mockImplementation(((details: { err?: Error; errorId?: unknown }) => {
     logged.push(details.err?.message ?? "?");
+    ids.push(details.errorId);
   }) as never);
   const result = await run();
-  return { result, logged };
+  return { result, logged, ids };
 }
 
 afterEach(() => {
@@ -150,5 +173,20 @@ describe("a page without scripts", () => {
     expect(response.status).toBe(200);
     expect(response.html).toContain("Part to come");
     expect(logged).toEqual(["broken page"]);
+  });
+});
+
+describe("a loader's unexpected error", () => {
+  it("is logged once, and its error page gives the id it was logged with", async () => {
+    const { result, logged, ids } = await loggedWhile(async () => {
+      const answer = await get("failing");
+      return { status: answer.status, html: await answer.text() };
+    });
+    expect(result.status).toBe(500);
+    expect(logged).toEqual(["loader broke"]);
+    expect(ids[0]).toMatch(/^[0-9a-f]{10}$/);
+    expect(result.html).toContain(`<p>Reference <!-- -->${String(ids[0])}</p>`);
+    // The error itself stays in the log: the page names only the reference.
+    expect(result.html).not.toContain("loader broke");
   });
 });

@@ -15,6 +15,7 @@ import type { Route } from "./+types/root";
 import { getSessionUser } from "./services/session.server";
 import { useNonce } from "./components/nonce";
 import { NotFound } from "./components/not-found";
+import { errorReferenceOf } from "./utils/error-reference";
 import { SiteFooter } from "./components/site-footer";
 import { SiteHeader } from "./components/site-header";
 import { BackOfficeHeader } from "./components/admin/back-office-header";
@@ -144,6 +145,7 @@ export function ErrorBoundary() {
   if (isRouteErrorResponse(error) && error.status === 404) return <NotFound />;
   if (typeof window !== "undefined" && !isRouteErrorResponse(error)) reportClientError(error);
   const status = isRouteErrorResponse(error) ? error.status : 500;
+  const reference = errorReferenceOf(error);
   const page = ERROR_PAGES[status] ?? {
     title: "Sorry, something went wrong",
     body: "Please try again in a few minutes.",
@@ -158,7 +160,10 @@ export function ErrorBoundary() {
         <a href={`tel:${organisation.phones.general.tel}`}>{organisation.phones.general.display}</a>
         .
       </p>
-      <p className="hint">Error code {status}.</p>
+      <p className="hint">
+        Error code {status}.
+        {reference && ` Reference ${reference}: please give it if you contact us about this.`}
+      </p>
       <p>
         <a href="/">Go back home</a>
       </p>

@@ -5,6 +5,7 @@ import { user as userTable, userRole } from "#app/db/schema";
 import { can, PermissionDenied, type Capability } from "#app/domain/permissions";
 import { safeRedirect } from "#app/domain/redirect";
 import { STAFF_SESSION_HOURS, type StaffRole } from "#app/domain/roles";
+import { withErrorReference } from "./error-reference.server";
 import { getSessionUser, signOut, type SessionUser } from "./session.server";
 import { NO_STORE } from "#app/utils/headers";
 
@@ -102,7 +103,8 @@ function forbidden() {
 /**
  * A back-office loader or action: `requireStaff` with the page's capability, then `handler` with
  * the staff member. Services check their own capability as well (the same table); a refusal from
- * one (PermissionDenied) is answered with the same 403 as the guard's, never a 500.
+ * one (PermissionDenied) is answered with the same 403 as the guard's, never a 500. An unexpected
+ * error is answered with a 500 that carries its log's id, which the error page shows.
  */
 export function staffRoute<
   Args extends { request: Request; context: { clientAddress: string } },
@@ -117,7 +119,7 @@ export function staffRoute<
       return await handler(args, staff);
     } catch (error) {
       if (error instanceof PermissionDenied) throw forbidden();
-      throw error;
+      throw withErrorReference(error, args.request);
     }
   };
 }
