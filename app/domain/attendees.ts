@@ -34,6 +34,20 @@ const CONFIRMED_STATE: Record<
   sample: "sample_taken",
 };
 
+/** The list's confirmation after each thing done to one man's booking, by its `done` in the address. */
+export const ATTENDEE_DONE_MESSAGES = {
+  ...CHECK_IN_DONE_MESSAGES,
+  "consent-link": "Consent link sent by e-mail.",
+  details: "Date of birth and NHS number saved.",
+  "details-unchanged": "Nothing changed: those were already his details.",
+} as const;
+
+export type AttendeeDoneIntent = keyof typeof ATTENDEE_DONE_MESSAGES;
+
+export function isAttendeeDoneIntent(value: string | null): value is AttendeeDoneIntent {
+  return value !== null && Object.hasOwn(ATTENDEE_DONE_MESSAGES, value);
+}
+
 /**
  * Whether a confirmation named in the address still holds for the row: reached again by Back or
  * a reload after a later change, "Marked as arrived." beside "Not checked in" would mislead. An
