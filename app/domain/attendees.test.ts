@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
+  isAttendeeDoneIntent,
   cleanSearch,
   compareAttendees,
   confirmationHolds,
@@ -108,6 +109,15 @@ describe("confirmationHolds", () => {
     // Undo a sample, record it again, Back: "Undone. Now: sample taken." would be untrue.
     expect(confirmationHolds("undo", "sample_taken", "arrived")).toBe(false);
     expect(confirmationHolds("undo", "waiting")).toBe(false);
+  });
+});
+
+describe("isAttendeeDoneIntent", () => {
+  it("knows each thing the list confirms, and nothing an edited address makes up", () => {
+    for (const intent of ["arrived", "no-show", "sample", "undo", "consent-link", "details"])
+      expect(isAttendeeDoneIntent(intent)).toBe(true);
+    for (const made of ["toString", "__proto__", "constructor", "moved", "", null])
+      expect(isAttendeeDoneIntent(made)).toBe(false);
   });
 });
 
