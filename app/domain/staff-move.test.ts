@@ -34,6 +34,7 @@ describe("whether a coordinator may move a booking", () => {
     hasResult: false,
     accountDeleted: false,
     eventCancelled: false,
+    eventEnded: false,
   } as const;
 
   it("moves a booked place", () => {
@@ -54,6 +55,10 @@ describe("whether a coordinator may move a booking", () => {
 
   it("refuses at a cancelled event", () => {
     expect(staffMoveRefusal({ ...his, eventCancelled: true })).toBe("event-cancelled");
+  });
+
+  it("refuses once his event has ended: a man still waiting then did not come", () => {
+    expect(staffMoveRefusal({ ...his, eventEnded: true })).toBe("event-ended");
   });
 
   it("refuses a booking whose account he has deleted", () => {

@@ -13,6 +13,8 @@ export type StaffMoveRefusal =
   | "sample-taken"
   | "account-deleted"
   | "event-cancelled"
+  /** his event has ended: a man still marked as waiting did not come */
+  | "event-ended"
   /** his time changed after the page showed it (another coordinator, or he himself) */
   | "moved-meanwhile"
   | "no-other-time"
@@ -36,6 +38,8 @@ export const STAFF_MOVE_MESSAGES = {
   "moved-meanwhile":
     "His booking was moved since you opened this page: his time now is shown above. Check with him before moving it again.",
   "event-cancelled": "This event is cancelled, so the booking cannot be moved.",
+  "event-ended":
+    "This event has ended, so the booking can no longer be moved. If he did not come, mark him as a no-show on the list.",
   "no-other-time":
     "Every other time of this event is full or has begun, and no other event like it has a free time he could take. Look again later, when a place may have been freed.",
   "same-time": "That is already his time. Choose another, or go back to the list.",
@@ -64,19 +68,26 @@ export const staffMoveSchema = z.object({
     .optional(),
 });
 
-/** Why this booking cannot be moved at all, or null: what he has done, and his event. */
+/**
+ * Why this booking cannot be moved at all, or null: what he has done, and his event. A time he
+ * missed may be moved on the day, but not once the event has ended: he did not come, and the
+ * policy keeps what he paid for a time that has begun.
+ */
 export function staffMoveRefusal(input: {
   stage: BookingStage;
   hasResult: boolean;
   accountDeleted: boolean;
   eventCancelled: boolean;
-}): "not-movable" | "sample-taken" | "account-deleted" | "event-cancelled" | null {
-  const { stage, hasResult, accountDeleted, eventCancelled } = input;
+  /** his event's day and end time have passed (`closingTimeReached`) */
+  eventEnded: boolean;
+}): "not-movable" | "sample-taken" | "account-deleted" | "event-cancelled" | "event-ended" | null {
+  const { stage, hasResult, accountDeleted, eventCancelled, eventEnded } = input;
   if (stage === "sample_taken" || hasResult) return "sample-taken";
   if (!canTake(stage, "staff-move")) return "not-movable";
   // No e-mail could tell him, and no sample could be recorded for it.
   if (accountDeleted) return "account-deleted";
   if (eventCancelled) return "event-cancelled";
+  if (eventEnded) return "event-ended";
   return null;
 }
 

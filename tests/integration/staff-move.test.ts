@@ -505,6 +505,31 @@ describe("a coordinator moving a man's booking to another event when he asks", (
     expect(await bookingRow(row.id)).toMatchObject({ eventId: own.id, calendarVersion: 0 });
   });
 
+  it("refuses once his event has ended, to his own event or another, as a cancellation is", async () => {
+    const { db } = database;
+    const { own, other, row } = await twoEvents();
+    const actor = await coordinator();
+    // The event ran 10:00 to 12:00 on 10 June; a minute after it ended, he is still "waiting".
+    const ended = new Date("2026-06-10T11:01:00Z");
+    const preview = await staffMovePreview(db, actor, {
+      eventId: own.id,
+      bookingId: row.id,
+      now: ended,
+    });
+    expect(preview?.refusal).toBe("event-ended");
+    expect(preview?.others).toEqual([]);
+    for (const toEventId of [undefined, other.id])
+      expect(
+        await moveBookingForHim(
+          db,
+          actor,
+          { eventId: own.id, bookingId: row.id, toEventId, slotTime: "11:30" },
+          ended,
+        ),
+      ).toEqual({ ok: false, reason: "event-ended" });
+    expect(await bookingRow(row.id)).toMatchObject({ eventId: own.id, slotTime: row.slotTime });
+  });
+
   it("takes a second press of a move to another event as done", async () => {
     const { db } = database;
     const { own, other, row } = await twoEvents();

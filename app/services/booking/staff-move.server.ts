@@ -2,6 +2,7 @@ import { eq } from "drizzle-orm";
 import type { Db } from "#app/db/client.server";
 import { booking, event, user } from "#app/db/schema";
 import { bookingStage } from "#app/domain/booking-lifecycle";
+import { closingTimeReached } from "#app/domain/check-in";
 import type { ChangeRefusal } from "#app/domain/booking-change";
 import { isErasedAccount } from "#app/domain/data-rights";
 import { isUuid } from "#app/domain/ids";
@@ -88,6 +89,7 @@ export async function staffMovePreview(
     hasResult: found.hasResult,
     accountDeleted: isErasedAccount({ id: row.userId, email: found.email }),
     eventCancelled: own.status === "cancelled",
+    eventEnded: closingTimeReached(ev, now),
   });
   if (refusal) return { ...preview, others: [], chosen: ownChoice, times: [], refusal };
 
@@ -176,6 +178,7 @@ export async function moveBookingForHim(
       hasResult: await hasResult(tx, row.id),
       accountDeleted: !owner || isErasedAccount(owner),
       eventCancelled: own.status === "cancelled",
+      eventEnded: closingTimeReached(own, now),
     });
     if (refused) return { ok: false, reason: refused };
     if (input.fromTime !== undefined && input.fromTime !== row.slotTime)
