@@ -379,11 +379,15 @@ export interface AttendeeView {
   checkInOpensOn: string | null;
   /** The event has ended: everyone still waiting may be marked a no-show in one go. */
   closingTimeReached: boolean;
-  /** Confirmed and still waiting, whatever the search: whom "mark as no-shows" would mark. */
+  /**
+   * Confirmed and still waiting, whatever the search: whom "mark as no-shows" would mark. Named
+   * (and audited) only once the event has ended; before then the page counts them (`totals`).
+   */
   stillWaiting: Pick<AttendeeRow, "bookingId" | "name" | "slotTime">[];
   /**
    * Confirmed, arrived, and no sample recorded, whatever the search: a tap on "Record sample"
-   * missed, or a man who left untested. Closing time lists them, since no result can come.
+   * missed, or a man who left untested. Closing time lists them, since no result can come: named
+   * only once the event has ended, as above.
    */
   arrivedWithoutSample: Pick<AttendeeRow, "bookingId" | "name" | "slotTime" | "reference">[];
   /**
@@ -457,9 +461,14 @@ export async function viewAttendees(
   const withoutNhsNumber = withoutNeededNhsNumber(all.active, needsNhsNumber(found.labName));
   // Everyone the page names is a read: the search's matches, and the men the lists above them
   // name whom the search left out (those still waiting or arrived, once the event has ended).
+  // Nobody is sent that is not named: the page's data can be fetched without the page.
+  const closingLists = closed
+    ? { stillWaiting, arrivedWithoutSample }
+    : { stillWaiting: [], arrivedWithoutSample: [] };
   const named = [
     ...withoutNhsNumber,
-    ...(closed ? [...stillWaiting, ...arrivedWithoutSample] : []),
+    ...closingLists.stillWaiting,
+    ...closingLists.arrivedWithoutSample,
   ];
   const shown = new Map([...active, ...cancelled, ...named].map((row) => [row.bookingId, row]));
   await auditShown(db, actor, "attendees.view", found.id, [...shown.values()], {
@@ -488,12 +497,12 @@ export async function viewAttendees(
     search: query,
     checkInOpensOn: checkInOpen(day) ? null : found.eventDate,
     closingTimeReached: closingTimeReached(found, now),
-    stillWaiting: stillWaiting.map(({ bookingId, name, slotTime }) => ({
+    stillWaiting: closingLists.stillWaiting.map(({ bookingId, name, slotTime }) => ({
       bookingId,
       name,
       slotTime,
     })),
-    arrivedWithoutSample: arrivedWithoutSample.map(listed),
+    arrivedWithoutSample: closingLists.arrivedWithoutSample.map(listed),
     withoutNhsNumber: withoutNhsNumber.map(listed),
   };
 }

@@ -391,6 +391,51 @@ describe("the attendee list", () => {
     expect(await subjects(after)).toEqual([searched.id, numberless.id, waiting.id].sort());
   });
 
+  it("sends no man it does not audit: the page's data can be fetched without the page", async () => {
+    const { db } = database;
+    const ev = await insertFreeEvent(db, { name: `Unnamed ${uniqueId()}` });
+    const men = await Promise.all(
+      ["Dunstan", "Ethelbert", "Fulk"].map((firstName) =>
+        person({ firstName, lastName: "Waitwell", nhsNumber: "9434765919" }),
+      ),
+    );
+    const bookings = await Promise.all(
+      men.map((man, index) =>
+        book(ev.id, man.id, { slotTime: ["10:00", "10:30", "11:00"][index] }),
+      ),
+    );
+    await db
+      .update(booking)
+      .set({ arrivedAt: later(60 * 2) })
+      .where(eq(booking.id, bookings[2]!.id));
+    /** Every booking id anywhere in what the service returned. */
+    const bookingIdsIn = (value: unknown): string[] => {
+      if (Array.isArray(value)) return value.flatMap(bookingIdsIn);
+      if (value === null || typeof value !== "object") return [];
+      return Object.entries(value).flatMap(([key, inner]) =>
+        key === "bookingId" && typeof inner === "string" ? [inner] : bookingIdsIn(inner),
+      );
+    };
+    const audited = async (staff: StaffMember["actor"]) =>
+      (await auditRows(db, { actorUserId: staff.id, action: "attendees.view" }))
+        .filter((row) => row.entityType === "booking")
+        .map((row) => row.entityId);
+
+    // On the day, before the end and after it, a search that finds nobody.
+    for (const [now, named] of [
+      [later(60), 0],
+      [later(60 * 5), 3],
+    ] as const) {
+      const staff = await coordinator();
+      const view = await viewAttendees(db, staff, { eventId: ev.id, search: "nobody", now });
+      expect(view!.active).toEqual([]);
+      const sent = new Set(bookingIdsIn(view));
+      expect(sent.size).toBe(named);
+      expect(new Set(await audited(staff))).toEqual(sent);
+      expect(view!.totals.waiting).toBe(2);
+    }
+  });
+
   it("shows consent given on the stand-alone form for his test's day, as the e-mailed link asks", async () => {
     const { db } = database;
     const ev = await insertFreeEvent(db, { name: `Door Consent Screening ${uniqueId()}` });

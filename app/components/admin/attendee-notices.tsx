@@ -60,6 +60,7 @@ export function NhsNumbersNeeded({
  */
 export function ClosingTime({
   endTime,
+  stillWaitingCount,
   stillWaiting,
   arrivedWithoutSample,
   closingTimeReached,
@@ -69,6 +70,9 @@ export function ClosingTime({
   listPath,
 }: {
   endTime: string;
+  /** confirmed bookings still waiting */
+  stillWaitingCount: number;
+  /** those bookings, named once the event has ended (empty before) */
   stillWaiting: Pick<AttendeeRow, "bookingId" | "name" | "slotTime">[];
   arrivedWithoutSample: NamedMan[];
   closingTimeReached: boolean;
@@ -77,7 +81,7 @@ export function ClosingTime({
   busy: boolean;
   listPath: string;
 }) {
-  if (stillWaiting.length === 0 && !(closingTimeReached && arrivedWithoutSample.length > 0))
+  if (stillWaitingCount === 0 && !(closingTimeReached && arrivedWithoutSample.length > 0))
     return null;
   return (
     <section className="closing" aria-labelledby="closing-title">
@@ -93,10 +97,10 @@ export function ClosingTime({
           <MenNamed rows={arrivedWithoutSample} listPath={listPath} />
         </>
       )}
-      {stillWaiting.length > 0 && (
+      {stillWaitingCount > 0 && (
         <p id={fieldId("closing")} tabIndex={-1}>
-          {stillWaiting.length} confirmed{" "}
-          {stillWaiting.length === 1 ? "booking is" : "bookings are"} still waiting.{" "}
+          {stillWaitingCount} confirmed {stillWaitingCount === 1 ? "booking is" : "bookings are"}{" "}
+          still waiting.{" "}
           {closingTimeReached
             ? "If they have not come, mark them as no-shows: their results page then says that no test was taken."
             : `When the event ends at ${endTime}, you can mark them all as no-shows here.`}

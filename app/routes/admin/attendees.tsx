@@ -307,6 +307,7 @@ export default function Attendees({ loaderData, actionData }: Route.ComponentPro
       {!checkInOpensOn && (
         <ClosingTime
           endTime={event.endTime}
+          stillWaitingCount={totals.waiting}
           stillWaiting={stillWaiting}
           arrivedWithoutSample={arrivedWithoutSample}
           closingTimeReached={closingTimeReached}
