@@ -399,7 +399,9 @@ export async function findEventForAdmin(
     keptOnCancel: { bookings: paid?.kept ?? 0, paid: paid?.keptPaid ?? 0 },
     ended: eventEnd(found.event).getTime() <= now.getTime(),
     codes,
-    refunds,
+    // The page lists failed refunds only for a cancelled event: a patient's own cancellation of
+    // one going ahead is under Refunds, and what the page does not show is not sent.
+    refunds: found.event.status === "cancelled" ? refunds : { ...refunds, failures: [] },
     withoutNhsNumber,
   };
 }

@@ -366,10 +366,16 @@ async function auditShown(
   ]);
 }
 
+/** A cancelled booking as the list shows it: no date of birth, NHS number, consent or check-in. */
+export type CancelledAttendee = Pick<
+  AttendeeRow,
+  "bookingId" | "reference" | "slotTime" | "name" | "paymentStatus" | "refundOwed"
+>;
+
 export interface AttendeeView {
   event: AttendeeEvent;
   active: AttendeeRow[];
-  cancelled: AttendeeRow[];
+  cancelled: CancelledAttendee[];
   /** The event's waiting list: live offers first, then those waiting, in queue order. */
   waitlist: StaffWaitlistRow[];
   /** Counted over the whole list, whatever the search. */
@@ -491,7 +497,17 @@ export async function viewAttendees(
   return {
     event: found,
     active,
-    cancelled,
+    // Only what the page shows: its data can be fetched without the page.
+    cancelled: cancelled.map(
+      ({ bookingId, reference, slotTime, name, paymentStatus, refundOwed }) => ({
+        bookingId,
+        reference,
+        slotTime,
+        name,
+        paymentStatus,
+        refundOwed,
+      }),
+    ),
     waitlist,
     totals: attendeeTotals(all.active),
     search: query,

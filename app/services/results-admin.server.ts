@@ -342,8 +342,12 @@ export async function viewImport(
     counts: importCounts(rows),
     rows: rows.map((row) => {
       const person = row.bookingId ? people.get(row.bookingId) : undefined;
+      // A refused row's age and suggested flag are not shown, so not sent either.
+      const refused = row.errors.length > 0;
       return {
         ...row,
+        age: refused ? null : row.age,
+        suggestedFlag: refused ? null : row.suggestedFlag,
         patient: person
           ? {
               name: attendeeName(person),
@@ -567,6 +571,8 @@ export async function listResults(
   );
   return found.map(({ userId: _userId, firstName, lastName, accountName, ...row }) => ({
     ...row,
+    // The suggestion is shown while a result awaits its flag, not once it is released.
+    suggestedFlag: filter === "released" ? null : row.suggestedFlag,
     patientName: attendeeName({ firstName, lastName, accountName }),
   }));
 }

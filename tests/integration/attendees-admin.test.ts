@@ -251,7 +251,15 @@ describe("the attendee list", () => {
     });
     // Cancelled apart; expired and lapsed holds not at all; another event's booking not at all.
     expect(cancelled.map((row) => row.reference)).toEqual([bookings.cancelled.reference]);
-    expect(cancelled[0]).toMatchObject({ status: "cancelled", paymentStatus: "refunded" });
+    // What the page shows of it, and nothing more: no date of birth, NHS number or consent.
+    expect(cancelled[0]).toEqual({
+      bookingId: bookings.cancelled.id,
+      reference: bookings.cancelled.reference,
+      slotTime: bookings.cancelled.slotTime,
+      name: "Colin Cancelled",
+      paymentStatus: "refunded",
+      refundOwed: false,
+    });
     expect(JSON.stringify(view)).not.toContain("Lapsed");
     expect(JSON.stringify(view)).not.toContain("Expired");
     expect(JSON.stringify(view)).not.toContain(bookings.elsewhere.reference);
@@ -336,7 +344,7 @@ describe("the attendee list", () => {
       now: DAY,
     });
     expect(cancelledOnly!.active).toEqual([]);
-    expect(cancelledOnly!.cancelled.map((row) => row.userId)).toEqual([people.cancelledPerson.id]);
+    expect(cancelledOnly!.cancelled.map((row) => row.bookingId)).toEqual([bookings.cancelled.id]);
 
     const nobody = await viewAttendees(db, await coordinator(), {
       eventId: ev.id,

@@ -25,6 +25,7 @@ import {
   updateEvent,
   updateProduct,
 } from "#app/services/admin-events.server";
+import { cancelOwnBooking } from "#app/services/booking/cancel.server";
 import { capturePayment } from "#app/services/booking/capture.server";
 import { submitConsent } from "#app/services/booking/consent.server";
 import { startBookingWorker } from "#app/services/booking/reconcile.server";
@@ -1025,6 +1026,24 @@ describe("products", () => {
 });
 
 describe("the event's own page", () => {
+  it("names no failed refund of an event going ahead: those are under Refunds", async () => {
+    const { db } = database;
+    const ev = await paidEvent();
+    const a = await paidBooking(ev.id, "10:00");
+    fakePayPal().dropNextResponse("/v2/payments/captures/");
+    expect(
+      await cancelOwnBooking(
+        db,
+        { userId: a.id, reference: a.reference, shownRefundPence: 2500 },
+        minutes(5),
+      ),
+    ).toMatchObject({ ok: true, refund: "owed" });
+    const detail = await findEventForAdmin(db, ev.id, minutes(6));
+    expect(detail!.refunds.outstanding).toBe(1);
+    expect(detail!.refunds.failures).toEqual([]);
+    expect(JSON.stringify(detail)).not.toContain(a.reference);
+  });
+
   it("counts the men still to give a sample without the NHS number its laboratory needs", async () => {
     const { db } = database;
     const ev = await paidEvent({ labName: "Synlab" });

@@ -210,6 +210,13 @@ describe("importing the laboratory's file", () => {
       [],
       [IMPORT_MESSAGES.alreadyReleased],
     ]);
+    // A refused row's age and suggested flag are not shown, and not sent: a good row's are.
+    expect(preview!.rows.map((row) => [row.age, row.suggestedFlag])).toEqual([
+      [null, null],
+      [null, null],
+      [expect.any(Number), expect.any(String)],
+      [null, null],
+    ]);
     expect(await commitImport(db, clinician, id, NOW)).toMatchObject({ imported: 1, skipped: 3 });
     expect(await resultOf(twice.bookingId)).toHaveLength(0);
     expect((await resultOf(single.bookingId))[0]!.psaValue).toBe("0.70");
@@ -875,7 +882,11 @@ describe("release and correction", () => {
       seen: await seenOf(resultId),
     });
     const released = await listResults(db, clinician, "released");
-    expect(released.find((row) => row.id === resultId)).toMatchObject({ flag: "green" });
+    // The flag chosen; the suggestion it was chosen over is not shown there, so not sent.
+    expect(released.find((row) => row.id === resultId)).toMatchObject({
+      flag: "green",
+      suggestedFlag: null,
+    });
     const awaiting = await listResults(db, clinician, "awaiting");
     expect(awaiting.some((row) => row.id === resultId)).toBe(false);
     const rows = await db

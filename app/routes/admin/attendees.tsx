@@ -33,7 +33,7 @@ import {
   openAttendeeEvent,
   recordCheckIn,
   viewAttendees,
-  type AttendeeRow,
+  type CancelledAttendee,
 } from "#app/services/attendees.server";
 import { sendConsentLink } from "#app/services/consent-link-mail.server";
 import { staffRoute } from "#app/services/guards.server";
@@ -54,7 +54,7 @@ export const CONSENT_LINK_THROTTLED =
  * from the booking, so a reload after the worker made an owed refund, or an edited address, says
  * what is true.
  */
-function cancelledMessage(row: AttendeeRow): string {
+function cancelledMessage(row: CancelledAttendee): string {
   const done = `${row.name}'s booking ${row.reference} is cancelled, and he has been e-mailed.`;
   if (row.paymentStatus === "refunded") return `${done} His refund has gone to PayPal.`;
   if (row.refundOwed)
