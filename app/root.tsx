@@ -51,6 +51,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
   const nonce = useNonce();
   const { pathname } = useLocation();
   const scripts = pageNeedsScripts(useMatches().map((match) => match.handle));
+  // Only a page with scripts is ever rendered in the browser: the router is running.
+  const routerStarted = typeof document !== "undefined";
   const isBackOffice = pathname === "/admin" || pathname.startsWith("/admin/");
   return (
     <html lang="en-GB" suppressHydrationWarning>
@@ -75,20 +77,27 @@ export function Layout({ children }: { children: React.ReactNode }) {
           </main>
           {!isBackOffice && !PATHS_WITHOUT_FOOTER.has(pathname) && <SiteFooter />}
         </PageScriptsProvider>
-        {/* A page without scripts is plain HTML: no router, no scroll keeping, no hydration. */}
-        {scripts && (
+        {/* A page without scripts is plain HTML: no router, no scroll keeping, no hydration. Once
+            a page with scripts has started the router, a link or form may take it to a page
+            without: the announcer and the scroll keeping stay, so that page opens at its top,
+            with focus at its start, as it would from the server. */}
+        {(scripts || routerStarted) && (
           <>
             <RouteAnnouncer />
             <ScrollRestoration nonce={nonce} />
-            <Scripts nonce={nonce} />
           </>
         )}
+        {scripts && <Scripts nonce={nonce} />}
       </body>
     </html>
   );
 }
 
-/** Tells screen-reader users that a client-side navigation loaded a new page. */
+/**
+ * After a client-side navigation to another page: tells screen-reader users that a new page
+ * loaded, and puts focus at the start of its content, as a page from the server starts (the link
+ * that was pressed has gone, and the next Tab would otherwise start from where it was).
+ */
 function RouteAnnouncer() {
   const { pathname } = useLocation();
   const [message, setMessage] = useState("");
@@ -98,6 +107,7 @@ function RouteAnnouncer() {
       first.current = false;
       return;
     }
+    document.getElementById("main-content")?.focus({ preventScroll: true });
     const timer = setTimeout(() => setMessage(document.title), 100);
     return () => clearTimeout(timer);
   }, [pathname]);

@@ -177,6 +177,28 @@ describe("targets on a phone", () => {
 });
 
 describe("the portal on a phone", () => {
+  it("opens a page reached from a page with scripts at its top, with focus at its start", async () => {
+    const event = await insertPaidEvent(server.db, {
+      name: `Phone Top Screening ${uniqueId()}`,
+      eventDate: londonDay(18),
+    });
+    const page = await newPage(browser(), { viewport: PHONE });
+    await page.goto(`/event/${event.id}`);
+    await hydrated(page);
+    // Far down the event page, which runs scripts, to a page without (sign-in, signed out).
+    const book = page.getByRole("link", { name: "BOOK EVENT" });
+    await book.scrollIntoViewIfNeeded();
+    expect(await page.evaluate(() => window.scrollY)).toBeGreaterThan(200);
+    await book.click();
+    await page.waitForURL((url) => url.pathname === "/login");
+    await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(0);
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe("main-content");
+    // The next Tab stays in the page's content, not in the footer below where the link was.
+    await page.keyboard.press("Tab");
+    expect(await page.evaluate(() => !!document.activeElement?.closest("main"))).toBe(true);
+    await page.context().close();
+  });
+
   it("starts each page's own heading within the first screen, below the account panel", async () => {
     const { page } = await newPatientPage(browser());
     await page.setViewportSize(PHONE);
