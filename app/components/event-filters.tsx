@@ -12,10 +12,11 @@ const CATEGORY_LABELS = {
 /**
  * The filter panel: a GET form, so it works without JavaScript and its address can be shared.
  * Changing a filter changes nothing else (WCAG 3.2.2): the list is searched again only when the
- * person asks, with Search or Show events, and focus stays where it was. By Date and By Location
+ * person asks, with Search or Show events, and focus stays where it was; `found` (what a search
+ * found, null before one) is said under the buttons, with a link down to the list. By Date and By Location
  * are two plain sections, both always shown.
  */
-export function EventFilters({ query }: { query: EventQuery }) {
+export function EventFilters({ query, found }: { query: EventQuery; found: number | null }) {
   const form = useRef<HTMLFormElement>(null);
   // The form stays mounted (remounting it would drop focus); when the address changes some other
   // way (Back, a link), its fields are set to match the search shown.
@@ -101,6 +102,15 @@ export function EventFilters({ query }: { query: EventQuery }) {
       <button type="submit" className="button button--secondary">
         Show events
       </button>
+      {/* On a phone the list is far below: what the search found, where the button was pressed. */}
+      {found !== null && (
+        <p className="filter-found">
+          {found === 0
+            ? "No upcoming events found."
+            : `${found} upcoming ${found === 1 ? "event" : "events"} found.`}{" "}
+          {found > 0 && <a href="#results-title">See {found === 1 ? "it" : "them"}</a>}
+        </p>
+      )}
     </Form>
   );
 }

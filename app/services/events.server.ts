@@ -13,6 +13,7 @@ import {
   type DateWindow,
   type EventCategory,
 } from "#app/domain/events";
+import { postcodeArea } from "#app/domain/postcode-area";
 import { londonDate } from "#app/domain/london-time";
 import { createTtlCache } from "#app/domain/ttl-cache";
 import { sharedPagesChanged } from "./page-cache.server";
@@ -144,7 +145,7 @@ function escapeLike(text: string) {
 
 /**
  * Upcoming events (end still in the future), soonest first, narrowed by category, a place
- * (matched against the name, address, town and postcode) and a date window.
+ * (matched against the name, address, town and postcode, or a postcode's area) and a date window.
  */
 export async function listUpcomingEvents(
   db: Db,
@@ -161,6 +162,9 @@ export async function listUpcomingEvents(
   const location = filter.location?.trim();
   if (location) {
     const pattern = `%${escapeLike(location)}%`;
+    // A postcode finds the events in its area ("CO4 3JL": those whose postcode starts CO and a
+    // digit), which his own address seldom shares with an event's.
+    const typedPostcode = postcodeArea(location);
     conditions.push(
       or(
         ilike(event.city, pattern),
@@ -169,6 +173,7 @@ export async function listUpcomingEvents(
         ilike(event.addressLine2, pattern),
         ilike(event.state, pattern),
         ilike(event.name, pattern),
+        typedPostcode ? sql`${event.postcode} ~* ${`^${typedPostcode.area}[0-9]`}` : undefined,
       )!,
     );
   }

@@ -531,6 +531,13 @@ describe("the finder for a keyboard user (issue: filters acted on one arrow key)
     await expect
       .poll(() => page.locator("[aria-live] [role='status']").textContent())
       .toBe("1 upcoming event found");
+    // Said under the button as well, with a link down to the list (far below, on a phone).
+    expect(await page.locator(".filter-found").textContent()).toBe(
+      "1 upcoming event found. See it",
+    );
+    expect(await page.getByRole("link", { name: "See it" }).getAttribute("href")).toBe(
+      "#results-title",
+    );
     expect(await when.inputValue()).toBe("next-week");
     expect(await community.isChecked()).toBe(true);
     await expectNoAxeViolations(page);

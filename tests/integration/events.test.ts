@@ -108,6 +108,32 @@ describe("listing upcoming events", () => {
     ).toEqual(["Ipswich Works"]);
   });
 
+  it("finds the events in the area of a postcode typed whole or in half, and no other area", async () => {
+    const { db } = database;
+    const product = await insertProduct(db);
+    const at = (name: string, postcode: string) =>
+      insertEvent(db, product.id, { name, postcode, city: "Town", eventDate: "2026-06-03" });
+    await at("Colchester Club", "CO4 5BU");
+    await at("Chelmsford Hall", "CM1 1JE");
+    await at("Whitechapel Centre", "E1 6AN");
+    await at("City Office", "EC1A 1BB");
+    await at("Enfield Lodge", "EN5 4AA");
+    const names = async (location: string) =>
+      (await listUpcomingEvents(db, { location }, now)).map((view) => view.event_name).sort();
+
+    // His own postcode, which no event shares, finds the events in its area.
+    expect(await names("CO4 3JL")).toEqual(["Colchester Club"]);
+    expect(await names("co43jl")).toEqual(["Colchester Club"]);
+    expect(await names("cm2 9zz")).toEqual(["Chelmsford Hall"]);
+    expect(await names("CM2")).toEqual(["Chelmsford Hall"]);
+    // E is not EC or EN.
+    expect(await names("E2 7AA")).toEqual(["Whitechapel Centre"]);
+    expect(await names("EC2A 4NE")).toEqual(["City Office"]);
+    // An area with no event finds none; a town is matched as text, as before.
+    expect(await names("IP1 1DH")).toEqual([]);
+    expect(await names("Town")).toHaveLength(5);
+  });
+
   it("gives the spec's fields, with the event price overriding the product's", async () => {
     const { db } = database;
     const product = await insertProduct(db, 2500);

@@ -10,6 +10,7 @@ import { config } from "#app/config.server";
 import { organisation } from "#app/content/organisation";
 import { db } from "#app/db/client.server";
 import { readEventQueryLeniently } from "#app/domain/event-query";
+import { postcodeArea } from "#app/domain/postcode-area";
 import { notStartedBy, sharedUpcomingEvents } from "#app/services/events.server";
 import { pipeHeaders } from "#app/utils/headers";
 import { NEEDS_SCRIPTS } from "#app/utils/page-scripts";
@@ -50,13 +51,15 @@ export default function BookEventMain({ loaderData }: Route.ComponentProps) {
   const navigation = useNavigation();
   const searching =
     navigation.state === "loading" && navigation.location?.pathname === "/book-event-main";
+  const searched = Boolean(query.location || query.date || query.for.length > 0);
+  const typedPostcode = postcodeArea(query.location);
 
   return (
     <section className="section">
       <div className="page-width">
         <h1>Book a screening event</h1>
         <div className="book-layout">
-          <EventFilters query={query} />
+          <EventFilters query={query} found={searched ? events.length : null} />
           <ImportantNotice />
         </div>
 
@@ -71,6 +74,11 @@ export default function BookEventMain({ loaderData }: Route.ComponentProps) {
           size="finder"
         />
         <h2 id="results-title">Upcoming events</h2>
+        {typedPostcode && (
+          <p>
+            Events in the {typedPostcode.area} postcode area, around {typedPostcode.postcode}.
+          </p>
+        )}
         <div aria-live="polite">
           {searching ? (
             <p className="loading" role="status">
@@ -85,7 +93,7 @@ export default function BookEventMain({ loaderData }: Route.ComponentProps) {
         {events.length === 0 ? (
           <div className="inset">
             <p>No upcoming events found</p>
-            {(query.location || query.date || query.for.length > 0) && (
+            {searched && (
               <p>
                 <Link to="/book-event-main">See every upcoming event</Link>, or try another town or
                 date.
