@@ -12,6 +12,9 @@ import { RECIPIENT_MAIL_LIMITS, recipientMailDecision } from "#app/domain/recipi
 /** Sign-ups per client address are counted over an hour; see RATE_LIMIT_SIGNUPS_PER_HOUR. */
 export const SIGN_UPS_WINDOW_MS = 60 * 60_000;
 
+/** A sign-up this soon after the account was made is taken as a second press of the same form. */
+export const SECOND_PRESS_MS = 2 * 60_000;
+
 export type SignUpResult =
   /** a new account (or, unseen by the visitor, an existing one whose owner was told): on to the next page */
   | { outcome: "done"; headers: Headers | null }
@@ -68,7 +71,14 @@ export async function signUpPatient(
     if (!(error instanceof APIError)) throw error;
     if (String(error.body?.code ?? "").startsWith("USER_ALREADY_EXISTS")) {
       await hashPassword(password);
-      await sendAlreadyRegisteredNotice(db, email);
+      const [existing] = await db
+        .select({ createdAt: user.createdAt })
+        .from(user)
+        .where(eq(user.email, email));
+      // "Create account" pressed again a moment after it made the account: the same person, who
+      // has just been sent the link to confirm it. "Someone tried to register" would alarm him.
+      const justMade = existing && now.getTime() - existing.createdAt.getTime() < SECOND_PRESS_MS;
+      if (!justMade) await sendAlreadyRegisteredNotice(db, email);
       return { outcome: "done", headers: null };
     }
     // Two presses at once: both found the address free, and the other request's account won the

@@ -380,6 +380,10 @@ describe("accounts", () => {
     await signUpAndLandOnPortal(page, email);
     await page.getByRole("button", { name: "Logout" }).click();
     await page.waitForURL((url) => url.pathname === "/login");
+    // Made an hour ago, so this is not a second press of the same form (which is told nothing).
+    await query(`update "user" set created_at = now() - interval '1 hour' where email = $1`, [
+      email,
+    ]);
     await page.goto("/signup?redirectTo=%2Fportal");
     await fillSignup(page, { email, password: "another long phrase" });
     await page.getByRole("button", { name: "Create account" }).click();

@@ -212,6 +212,12 @@ describe("mail bombing through the account forms", () => {
       const response = await postFormFrom(`127.0.5.${attempt}`, "/signup", signupValues(email));
       expect(response.status, `sign-up ${attempt}`).toBe(302);
       expect(response.headers.location, `sign-up ${attempt}`).toMatch(/^\/signup-success/);
+      // Made an hour ago: the later sign-ups are not a second press of the same form, which is
+      // told nothing (sign-up.server.ts), but news to the address's owner.
+      if (attempt === 1)
+        await query(`update "user" set created_at = now() - interval '1 hour' where email = $1`, [
+          email,
+        ]);
     }
     for (let attempt = 1; attempt <= 5; attempt++) {
       const response = await postFormFrom(`127.0.6.${attempt}`, "/login", {

@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import { and, eq, inArray } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { booking, event, eventAccessCode, testResult, user } from "#app/db/schema";
+import { booking, event, eventAccessCode, outboxEmail, testResult, user } from "#app/db/schema";
 import { cancelEvent, findEventForAdmin } from "#app/services/admin-events.server";
 import {
   createAccessCode,
@@ -373,6 +373,42 @@ describe("sign-ups per client address (finding 2)", () => {
 
     expect(outcomes.map((outcome) => outcome.outcome)).toEqual(["done", "done"]);
     expect(await database.db.select().from(user).where(eq(user.email, email))).toHaveLength(1);
+  });
+
+  it("tells no one 'someone tried to register' after a second press a moment later; later, it does", async () => {
+    const { db } = database;
+    const email = uniqueEmail("second-press");
+    const press = () =>
+      signUpPatient(db, {
+        profile: {
+          firstName: "Ernest",
+          lastName: "Again",
+          dateOfBirth: "1951-05-06",
+          phone: "01632 960 202",
+          homeAddressLine1: "5 Mill Lane",
+          homePostcode: "CM1 2AB",
+          homeCountry: "United Kingdom",
+        },
+        email,
+        password: "correct horse battery",
+        clientAddress: "192.0.2.61",
+        headers: new Headers({ origin: "http://localhost:3000" }),
+      });
+    const notices = async () =>
+      (await db.select().from(outboxEmail).where(eq(outboxEmail.to, email))).filter((mail) =>
+        mail.subject.startsWith("Someone tried to register"),
+      );
+
+    expect((await press()).outcome).toBe("done");
+    expect((await press()).outcome).toBe("done");
+    expect(await notices()).toEqual([]);
+    // An hour on, a sign-up with his address is news to him.
+    await db
+      .update(user)
+      .set({ createdAt: new Date(Date.now() - 60 * 60_000) })
+      .where(eq(user.email, email));
+    expect((await press()).outcome).toBe("done");
+    expect(await notices()).toHaveLength(1);
   });
 });
 
