@@ -48,9 +48,12 @@ export default function LeafletMap({
   return (
     // Markers are not tab stops: every event on a map is also listed, with its own link, on the
     // page. The map itself stays one tab stop (arrow keys pan it, + and - zoom).
+    // On a phone one finger scrolls the page, not the map, which is half the screen: the map
+    // still zooms with two fingers and its buttons, and every event is in the list below it.
     <MapContainer
       {...start}
       scrollWheelZoom={false}
+      dragging={!L.Browser.mobile}
       keyboard
       attributionControl={false}
       className="leaflet-map"

@@ -199,6 +199,28 @@ describe("the portal on a phone", () => {
     await page.context().close();
   });
 
+  it("lets one finger scroll the page over the map on a phone; on a computer the map pans", async () => {
+    const event = await insertPaidEvent(server.db, {
+      name: `Phone Map Screening ${uniqueId()}`,
+      eventDate: londonDay(18),
+    });
+    for (const [options, pans] of [
+      [{ viewport: PHONE, isMobile: true, hasTouch: true }, false],
+      [{ viewport: { width: 1280, height: 800 } }, true],
+    ] as const) {
+      const page = await newPage(browser(), options);
+      await page.goto(`/event/${event.id}`);
+      await page.locator(".leaflet-marker-icon").first().waitFor();
+      // Leaflet marks a map it lets the pointer drag.
+      expect(
+        await page
+          .locator(".leaflet-container")
+          .evaluate((map) => map.classList.contains("leaflet-grab")),
+      ).toBe(pans);
+      await page.context().close();
+    }
+  });
+
   it("starts each page's own heading within the first screen, below the account panel", async () => {
     const { page } = await newPatientPage(browser());
     await page.setViewportSize(PHONE);
