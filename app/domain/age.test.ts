@@ -68,13 +68,29 @@ describe("readDateOfBirth", () => {
       message: "Date of birth must include a month and year",
     });
   });
+  it("says which part is wrong where it can: a short year, a month or day out of range", () => {
+    const message = (parts: { day: string; month: string; year: string }) => {
+      const read = readDateOfBirth(parts, today);
+      return read.ok ? read.date : read.message;
+    };
+    expect(message({ day: "15", month: "3", year: "52" })).toBe("Year must include 4 numbers");
+    expect(message({ day: "3", month: "15", year: "1952" })).toBe(
+      "Month must be a number from 1 to 12",
+    );
+    expect(message({ day: "0", month: "3", year: "1952" })).toBe(
+      "Day must be a number from 1 to 31",
+    );
+    expect(message({ day: "32", month: "3", year: "1952" })).toBe(
+      "Day must be a number from 1 to 31",
+    );
+  });
   it("refuses dates that do not exist", () => {
     for (const parts of [
       { day: "31", month: "2", year: "1970" },
       { day: "29", month: "2", year: "1970" },
-      { day: "1", month: "13", year: "1970" },
+      { day: "31", month: "4", year: "1970" },
       { day: "aa", month: "1", year: "1970" },
-      { day: "1", month: "1", year: "70" },
+      { day: "1", month: "1", year: "19700" },
     ]) {
       expect(readDateOfBirth(parts, today)).toEqual({
         ok: false,

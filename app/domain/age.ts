@@ -82,6 +82,12 @@ export function readDateOfBirth(
   const missing = [!day && "day", !month && "month", !year && "year"].filter(Boolean);
   if (missing.length)
     return { ok: false, message: `Date of birth must include a ${missing.join(" and ")}` };
+  // Say which part is wrong where it can be told: "52" for 1952, or the month and day swapped.
+  if (/^\d{1,3}$/.test(year)) return { ok: false, message: "Year must include 4 numbers" };
+  if (/^\d{1,2}$/.test(month) && (Number(month) < 1 || Number(month) > 12))
+    return { ok: false, message: "Month must be a number from 1 to 12" };
+  if (/^\d{1,2}$/.test(day) && (Number(day) < 1 || Number(day) > 31))
+    return { ok: false, message: "Day must be a number from 1 to 31" };
   if (!/^\d{1,2}$/.test(day) || !/^\d{1,2}$/.test(month) || !/^\d{4}$/.test(year)) {
     return { ok: false, message: "Date of birth must be a real date" };
   }
