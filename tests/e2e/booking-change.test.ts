@@ -113,9 +113,17 @@ describe("changing one's own booking", () => {
     await expect(next.textContent()).resolves.toContain("11:00 to 11:30");
     await expectNoAxeViolations(page);
 
+    // A page of its own (Continue redirects to it), so Back later comes to a page, not a form.
+    expect(new URL(page.url()).searchParams.get("time")).toBe("11:00");
+
     await page.getByRole("button", { name: "Confirm the change" }).click();
     await page.getByRole("heading", { name: "Your appointment has been changed" }).waitFor();
     await expectNoAxeViolations(page);
+
+    // Back: not the browser's "Confirm form resubmission", but his booking, at its new time.
+    await page.goBack();
+    await page.waitForURL((url) => url.pathname === `/my-bookings/${row.reference}`);
+    expect(await page.locator("main").textContent()).toContain("11:00");
 
     expect(await freeTimes(first.id, first.eventDate)).toEqual(["10:00", "10:30", "11:30"]);
     const [moved] = await server.db.select().from(booking).where(eq(booking.id, row.id));

@@ -59,10 +59,28 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   });
   if (!page) throw data(null, { status: 404, headers: NO_STORE });
   const errors: FieldErrors = {};
+  let review: Review | null = null;
+  let selected: string | undefined;
   if (!page.refusal) {
     if (url.searchParams.has("step") && !chosenEvent)
       errors.event = CHANGE_FORM_MESSAGES.chooseEvent;
     else if (chosenEvent && !page.chosen) errors.event = CHANGE_PAGE_MESSAGES.notOffered;
+    else if (url.searchParams.has("check")) {
+      // "Check your change", reached by Continue's redirect, or again by Back or a reload.
+      const parsed = parseForm(changeChoiceSchema, {
+        event: chosenEvent ?? "",
+        slotTime: url.searchParams.get("time") ?? "",
+      });
+      if (parsed.ok) {
+        // Back after "Confirm the change": it is done, and his booking's page shows it.
+        if (page.chosen?.current && parsed.data.slotTime === page.booking.slotStart)
+          throw redirect(bookingPath(params.reference));
+        const checked = checkChoice(page, parsed.data.event, parsed.data.slotTime);
+        if ("review" in checked) review = checked.review;
+        else Object.assign(errors, checked.fieldErrors);
+        selected = parsed.data.slotTime;
+      }
+    }
   }
   return data(
     {
@@ -70,9 +88,41 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       untilLabel: page.until ? changeDeadlineLabel(page.until) : null,
       changed: url.searchParams.has("changed"),
       loaderErrors: errors,
+      review,
+      selected,
     },
     { headers: NO_STORE },
   );
+}
+
+type ChangePage = NonNullable<Awaited<ReturnType<typeof changePage>>>;
+
+/** Whether the time chosen can be checked now: still free, and not the one he has. */
+function checkChoice(
+  page: ChangePage,
+  eventId: string,
+  slotTime: string,
+): { review: Review } | { fieldErrors: FieldErrors } {
+  const chosen = page.chosen;
+  if (!chosen) return { fieldErrors: { event: CHANGE_PAGE_MESSAGES.notOffered } };
+  const same = chosen.current && slotTime === page.booking.slotStart;
+  const free = page.times.some((time) => time.time === slotTime && time.state === "available");
+  if (same || !free)
+    return {
+      fieldErrors: {
+        slotTime: CHANGE_REFUSAL_MESSAGES[same ? "same-time" : "slot-unavailable"],
+      },
+    };
+  return {
+    review: {
+      event: eventId,
+      slotTime,
+      eventName: chosen.name,
+      eventDate: chosen.eventDate,
+      slotEnd: slotEndTime(slotTime, chosen.sessionMinutes),
+      address: chosen.address,
+    },
+  };
 }
 
 interface Review {
@@ -88,7 +138,6 @@ type ActionData = {
   fieldErrors?: FieldErrors;
   values?: Record<string, string>;
   refusal?: ChangeRefusal;
-  review?: Review;
 };
 
 export async function action({ request, params }: Route.ActionArgs) {
@@ -104,7 +153,8 @@ export async function action({ request, params }: Route.ActionArgs) {
   const { event: eventId, slotTime } = parsed.data;
 
   if (values.intent !== "confirm") {
-    // "Continue": show the old and new times side by side, if the time is still free now.
+    // "Continue": to "Check your change", a page of its own (so that Back after confirming comes
+    // to a page, not to a form to send again), if the time is still free now.
     const page = await changePage(db(), { userId: user.id, reference: params.reference, eventId });
     if (!page) throw data(null, { status: 404, headers: NO_STORE });
     if (page.refusal)
@@ -112,37 +162,14 @@ export async function action({ request, params }: Route.ActionArgs) {
         { refusal: page.refusal, values },
         { status: 409, headers: NO_STORE },
       );
-    if (!page.chosen)
+    const checked = checkChoice(page, eventId, slotTime);
+    if ("fieldErrors" in checked)
       return data<ActionData>(
-        { fieldErrors: { event: CHANGE_PAGE_MESSAGES.notOffered }, values },
+        { fieldErrors: checked.fieldErrors, values },
         { status: 409, headers: NO_STORE },
       );
-    const same = page.chosen.current && slotTime === page.booking.slotStart;
-    const free = page.times.some((time) => time.time === slotTime && time.state === "available");
-    if (same || !free)
-      return data<ActionData>(
-        {
-          fieldErrors: {
-            slotTime: CHANGE_REFUSAL_MESSAGES[same ? "same-time" : "slot-unavailable"],
-          },
-          values,
-        },
-        { status: 409, headers: NO_STORE },
-      );
-    return data<ActionData>(
-      {
-        values,
-        review: {
-          event: eventId,
-          slotTime,
-          eventName: page.chosen.name,
-          eventDate: page.chosen.eventDate,
-          slotEnd: slotEndTime(slotTime, page.chosen.sessionMinutes),
-          address: page.chosen.address,
-        },
-      },
-      { headers: NO_STORE },
-    );
+    const check = new URLSearchParams({ event: eventId, time: slotTime, check: "" });
+    return redirect(changePath(params.reference, `?${check}`));
   }
 
   const result = await changeOwnBooking(db(), {
@@ -170,7 +197,8 @@ export default function ChangeBooking({ loaderData, actionData }: Route.Componen
   const { booking, events, chosen, times, untilLabel, changed } = loaderData;
   const refusal = actionData?.refusal ?? loaderData.refusal;
   const errors = { ...loaderData.loaderErrors, ...actionData?.fieldErrors };
-  const review = actionData?.review;
+  // A press of Continue or Confirm that was refused shows the choice again, with its message.
+  const review = actionData ? null : loaderData.review;
   const now = {
     eventName: booking.eventName,
     eventDate: booking.eventDate,
@@ -240,7 +268,7 @@ export default function ChangeBooking({ loaderData, actionData }: Route.Componen
                   }
                   times={times}
                   current={chosen.current ? booking.slotStart : undefined}
-                  selected={actionData?.values?.slotTime}
+                  selected={actionData?.values?.slotTime ?? loaderData.selected}
                   error={errors.slotTime}
                   hasOtherTimes={chosen.availableTimes > 0}
                 />
