@@ -30,7 +30,8 @@ function useServerNow(renderedAt: string | Date | undefined): Date | null {
 }
 
 /**
- * "We are holding 10:15 for you until 14:32, 15 minutes from now.", on the consent and checkout
+ * "We are holding the 10:15 appointment for you until 14:32, 15 minutes from now.", on the
+ * consent and checkout
  * steps. With `renderedAt`, a live region warns a few minutes before the end (adding `warningHint`,
  * what he can do) and says when it has come (with `lapsed`, what happens now), without moving
  * focus; without JavaScript the end is still stated in words. `children` is what the page offers
@@ -61,11 +62,11 @@ export function HoldNotice({
     <div className="inset hold-notice">
       {ended ? (
         <p>
-          We stopped holding {slot} for you at {time}.
+          We stopped holding the {slot} appointment for you at {time}.
         </p>
       ) : (
         <p>
-          We are holding {slot} for you until {time}
+          We are holding the {slot} appointment for you until {time}
           {now && `, ${formatMinutesFromNow(end, now)}`}.
         </p>
       )}
@@ -73,7 +74,7 @@ export function HoldNotice({
         {warning && (
           <p>
             <strong>
-              Your hold on {slot} ends soon, at {time}.
+              Your hold on the {slot} appointment ends soon, at {time}.
             </strong>
             {warningHint && <> {warningHint}</>}
           </p>
@@ -90,14 +91,16 @@ export function HoldNotice({
 export const MORE_TIME_INTENT = "more-time";
 
 const MORE_TIME_WORDS: Record<MoreTimeAnswer, (slot: string, until: string) => string> = {
-  extended: (slot, until) => `Done: we are now holding ${slot} for you until ${until}.`,
+  extended: (slot, until) =>
+    `Done: we are now holding the ${slot} appointment for you until ${until}.`,
   "not-needed": (slot, until) =>
-    `You already have the full time: we are holding ${slot} for you until ${until}.`,
+    `You already have the full time: we are holding the ${slot} appointment for you until ${until}.`,
   capped: (slot, until) =>
-    `We cannot hold ${slot} for you any longer than ${until}: that is the most time we can give.`,
+    `We cannot hold the ${slot} appointment for you any longer than ${until}: that is the most time we can give.`,
   paying: (_slot, until) =>
     `You have started paying, so we cannot give more time. Please finish paying by ${until}.`,
-  ended: (slot) => `We have already stopped holding ${slot}, so we cannot give more time.`,
+  ended: (slot) =>
+    `We have already stopped holding the ${slot} appointment, so we cannot give more time.`,
 };
 
 /**

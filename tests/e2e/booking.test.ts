@@ -100,7 +100,9 @@ describe("a free event", () => {
     await page.getByRole("button", { name: "Proceed to Consent Form" }).click();
     await page.waitForURL(/\/book-event\/consent\?booking=MHAT-/);
     // Client-side navigation changes the address before the page renders: wait for the text.
-    await page.getByText(/We are holding \d\d:\d\d for you until \d\d:\d\d/).waitFor();
+    await page
+      .getByText(/We are holding the \d\d:\d\d appointment for you until \d\d:\d\d/)
+      .waitFor();
     await checkPage(page);
     // A free booking is made by this page's button: until when its time can be moved is said first.
     expect(await page.getByRole("region", { name: "If you cannot come" }).textContent()).toMatch(

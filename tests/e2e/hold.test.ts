@@ -214,7 +214,7 @@ describe("the hold's end at checkout", () => {
     const extended = await holdEnd(reference);
     await expect.poll(() => notice.textContent()).toContain(`until ${london(extended)}`);
     expect(await page.getByRole("status").filter({ hasText: "Done:" }).textContent()).toContain(
-      `we are now holding 10:00 for you until ${london(extended)}`,
+      `we are now holding the 10:00 appointment for you until ${london(extended)}`,
     );
 
     // The end comes while the page is open: it says so, and what he can do; more time is no
