@@ -1,10 +1,12 @@
 import { organisation } from "#app/content/organisation";
+import { changeDeadline, lastFullRefundDay } from "./cancellation-policy";
 import {
   formatLondonDateTime,
   formatLondonTime,
   formatLongDate,
   londonCalendarDate,
 } from "./date-labels";
+import { londonDate } from "./london-time";
 
 /**
  * The patient's own change of time (`/my-bookings/:reference/change`): the form's words and
@@ -16,6 +18,35 @@ export const CHANGE_FORM_MESSAGES = {
   chooseEvent: "Choose an event",
   chooseTime: "Choose a new time",
 } as const;
+
+/**
+ * What a move to another day does to his refund and to changing again, for "Check your change":
+ * the refund follows the new appointment's day (a full refund with more than two business days'
+ * notice), and so does the last moment to change online. Nothing to say for the same day, or for
+ * a refund when nothing was paid.
+ */
+export function termsAfterMove(input: {
+  paid: boolean;
+  fromDay: string;
+  toDay: string;
+  toStart: Date;
+  now: Date;
+}): string[] {
+  const { paid, fromDay, toDay, toStart, now } = input;
+  if (fromDay === toDay) return [];
+  const said: string[] = [];
+  if (paid) {
+    const until = lastFullRefundDay(toDay);
+    said.push(
+      londonDate(now) > until
+        ? "After this change, you will not get your money back if you cancel: the new appointment is too soon."
+        : `After this change, you can cancel for a full refund until the end of ${formatLongDate(until)}.`,
+    );
+  }
+  if (now.getTime() >= changeDeadline(toStart).getTime())
+    said.push("You will not be able to change the time online again.");
+  return said;
+}
 
 /**
  * When a change stops being free, in words: "the end of Sunday, 07 June 2026" for a deadline at a

@@ -180,6 +180,10 @@ describe("changing one's own booking", () => {
     await page.getByRole("button", { name: "Continue", exact: true }).click();
     await page.getByRole("heading", { name: "Check your change" }).waitFor();
     await expect(page.locator(".change-compare").textContent()).resolves.toContain(second.name);
+    // His refund follows the new day: said before he confirms.
+    expect(await page.locator("main").textContent()).toMatch(
+      /After this change, you can cancel for a full refund until the end of \w+day, \d\d \w+ \d{4}\./,
+    );
     await page.getByRole("button", { name: "Confirm the change" }).click();
     await page.getByRole("heading", { name: "Your appointment has been changed" }).waitFor();
 

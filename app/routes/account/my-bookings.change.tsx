@@ -14,11 +14,13 @@ import {
   CHANGE_REFUSAL_MESSAGES,
   changeDeadlineLabel,
   EVENT_REFUSALS,
+  termsAfterMove,
   type ChangeRefusal,
 } from "#app/domain/booking-change";
 import { changeChoiceSchema } from "#app/domain/booking-change-form";
 import { slotEndTime } from "#app/domain/calendar";
 import { formatLongDate } from "#app/domain/date-labels";
+import { londonInstant } from "#app/domain/london-time";
 import { formValues, parseForm, type FieldErrors } from "#app/domain/forms";
 import { changeOwnBooking, changePage } from "#app/services/booking/change.server";
 import { requireUser } from "#app/services/guards.server";
@@ -121,6 +123,13 @@ function checkChoice(
       eventDate: chosen.eventDate,
       slotEnd: slotEndTime(slotTime, chosen.sessionMinutes),
       address: chosen.address,
+      terms: termsAfterMove({
+        paid: page.booking.paymentStatus === "paid" && page.booking.pricePence > 0,
+        fromDay: page.booking.eventDate,
+        toDay: chosen.eventDate,
+        toStart: londonInstant(chosen.eventDate, slotTime),
+        now: new Date(),
+      }),
     },
   };
 }
@@ -132,6 +141,8 @@ interface Review {
   eventDate: string;
   slotEnd: string;
   address: string;
+  /** what the move does to his refund and to changing again (`termsAfterMove`) */
+  terms: string[];
 }
 
 type ActionData = {
@@ -503,6 +514,15 @@ function CheckChange({
           address={review.address}
         />
       </div>
+      {review.terms.length > 0 && (
+        <div className="inset">
+          {review.terms.map((sentence) => (
+            <p key={sentence}>
+              <strong>{sentence}</strong>
+            </p>
+          ))}
+        </div>
+      )}
       <Form method="post" noValidate className="form">
         <input type="hidden" name="intent" value="confirm" />
         <input type="hidden" name="event" value={review.event} />
