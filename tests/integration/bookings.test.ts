@@ -1086,7 +1086,17 @@ describe("the simulated payment provider", () => {
       paymentStatus: "paid",
       paymentProvider: "simulated",
     });
-    expect(simulated.decide(orderId, "approve")).toBeNull();
+    // A second tap on the test page, after the first paid: back to the site, which says he is
+    // booked, and nothing taken twice.
+    for (const decision of ["approve", "cancel"] as const)
+      expect(simulated.decide(orderId, decision)).toBe(
+        `${CHECKOUT_RETURN_URL}?token=${orderId}&PayerID=SIMULATEDPAYER`,
+      );
+    expect(await capturePayment(db, { userId: who.id, orderId }, minutes(5))).toEqual({
+      outcome: "confirmed",
+      reference,
+    });
+    expect(simulated.decide("SIMNOSUCHORDER", "approve")).toBeNull();
     expect(simulated.describe("SIMNOSUCHORDER")).toBeNull();
     expect(fake.requests).toHaveLength(0);
   });

@@ -263,11 +263,14 @@ export function createSimulatedProvider(
 
     decide(orderId, decision) {
       const order = orders.get(orderId);
-      if (!order || order.status === "COMPLETED") return null;
+      if (!order) return null;
+      const backToSite = withQuery(order.returnUrl, { token: order.id, PayerID: "SIMULATEDPAYER" });
+      // A second tap after the first was paid: back to the site, which says he is booked.
+      if (order.status === "COMPLETED") return backToSite;
       if (decision === "cancel") return withQuery(order.cancelUrl, { token: order.id });
       order.status = "APPROVED";
       order.decision = decision;
-      return withQuery(order.returnUrl, { token: order.id, PayerID: "SIMULATEDPAYER" });
+      return backToSite;
     },
 
     describe(orderId) {
