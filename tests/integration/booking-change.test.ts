@@ -576,6 +576,26 @@ describe("the change page's choices", () => {
     expect(other!.chosen!.id).toBe(later.id);
   });
 
+  it("marks an event reserved for its host employer's staff, as its card in the finder does", async () => {
+    const setup = await paidBooking();
+    const corporate = await insertEvent(db(), setup.product.id, {
+      paymentRequired: true,
+      eventDate: "2026-06-20",
+      name: "Works Screening",
+      exclusiveFor: "CORPORATE",
+    });
+    const page = await changePage(
+      db(),
+      { userId: setup.patient.id, reference: setup.row.reference },
+      NOW,
+    );
+    const marks = page!.events.map((option) => [option.id, option.corporateOnly]);
+    expect(marks).toEqual([
+      [setup.ev.id, false],
+      [corporate.id, true],
+    ]);
+  });
+
   it("says why a booking cannot be changed, and offers nothing", async () => {
     const setup = await paidBooking();
     const page = await changePage(

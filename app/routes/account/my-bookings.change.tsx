@@ -3,7 +3,8 @@ import { Link } from "#app/components/link";
 import type { Route } from "./+types/my-bookings.change";
 import { BackLink } from "#app/components/back-link";
 import { ErrorSummary, SubmitButton } from "#app/components/form";
-import { WarningIcon } from "#app/components/icons";
+import { CORPORATE_ONLY_LABEL } from "#app/components/event-card";
+import { BuildingIcon, WarningIcon } from "#app/components/icons";
 import { pageMeta } from "#app/components/meta";
 import { SlotPicker } from "#app/components/slot-picker";
 import { organisation } from "#app/content/organisation";
@@ -408,6 +409,7 @@ function ChooseEvent({
     address: string;
     current: boolean;
     availableTimes: number;
+    corporateOnly: boolean;
   }[];
   selected?: string;
   error?: string;
@@ -465,6 +467,12 @@ function ChooseEvent({
                           : `${option.availableTimes} times free`}
                         )
                       </span>
+                      {option.corporateOnly && (
+                        <span className="radio__note">
+                          {" "}
+                          <BuildingIcon /> {CORPORATE_ONLY_LABEL}.
+                        </span>
+                      )}
                     </label>
                   </div>
                 );

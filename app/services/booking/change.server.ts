@@ -10,7 +10,7 @@ import { bookingCalendar } from "#app/domain/calendar";
 import { changeTerms, type ChangeTerms } from "#app/domain/cancellation-policy";
 import { formatLongDate } from "#app/domain/date-labels";
 import { bookingEligibility } from "#app/domain/eligibility";
-import { joinAddress } from "#app/domain/events";
+import { isCorporateOnly, joinAddress } from "#app/domain/events";
 import { londonDate, londonInstant } from "#app/domain/london-time";
 import { isPaidEvent } from "#app/domain/pricing";
 import { remindedByMove } from "#app/domain/reminders";
@@ -498,6 +498,8 @@ export interface ChangeEventOption {
   /** the booking's own event */
   current: boolean;
   availableTimes: number;
+  /** reserved for the host employer's staff: said beside it, as on the event's card */
+  corporateOnly: boolean;
 }
 
 export interface ChangePage {
@@ -654,6 +656,7 @@ export async function eventOptions(
       sessionMinutes: ev.sessionDuration,
       current,
       availableTimes,
+      corporateOnly: isCorporateOnly(ev.exclusiveFor),
     });
   }
   // His own event first, whatever its date.
