@@ -1,6 +1,7 @@
 import { Form, data, redirect, useNavigation } from "react-router";
 import { Link } from "#app/components/link";
 import { BookingAtAnotherEvent } from "#app/components/admin/booking-elsewhere";
+import { bookingAtAnotherEventOr404 } from "#app/components/admin/booking-elsewhere.server";
 import type { Route } from "./+types/attendees.cancel";
 import { ErrorSummary, SubmitButton } from "#app/components/form";
 import { pageMeta } from "#app/components/meta";
@@ -11,14 +12,14 @@ import type { FieldErrors } from "#app/domain/form-basics";
 import { formValues, parseForm } from "#app/domain/forms";
 import { formatPounds } from "#app/domain/pricing";
 import { STAFF_CANCEL_MESSAGES, staffCancelSchema } from "#app/domain/staff-cancel";
-import { bookingElsewhere, openAttendeeEvent } from "#app/services/attendees.server";
+import { openAttendeeEvent } from "#app/services/attendees.server";
 import {
   STAFF_CANCEL_REFUSALS,
   cancelBookingForHim,
   staffCancelPreview,
   type StaffCancelPreview,
 } from "#app/services/booking/cancel.server";
-import { staffRoute, type StaffUser } from "#app/services/guards.server";
+import { staffRoute } from "#app/services/guards.server";
 import { NO_STORE, pipeHeaders } from "#app/utils/headers";
 import { readForm } from "#app/utils/http.server";
 
@@ -30,20 +31,13 @@ function notFound(): never {
   throw data(null, { status: 404, headers: NO_STORE });
 }
 
-/** A booking not at this event: where it is now, if it is at another (else 404). */
-async function atAnotherEvent(staff: StaffUser, params: Route.LoaderArgs["params"]) {
-  const elsewhere = await bookingElsewhere(db(), staff, params);
-  if (!elsewhere) notFound();
-  return data({ elsewhere }, { headers: NO_STORE });
-}
-
 /** The booking, what he paid and what the policy gives back today. */
 export const loader = staffRoute("booking:cancel", async ({ params }: Route.LoaderArgs, staff) => {
   const preview = await staffCancelPreview(db(), staff, {
     eventId: params.eventId,
     bookingId: params.bookingId,
   });
-  if (!preview) return atAnotherEvent(staff, params);
+  if (!preview) return bookingAtAnotherEventOr404(staff, params);
   return data({ ...preview, elsewhere: null }, { headers: NO_STORE });
 });
 

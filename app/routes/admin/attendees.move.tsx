@@ -1,6 +1,7 @@
 import { Form, data, redirect, useNavigation } from "react-router";
 import { Link } from "#app/components/link";
 import { BookingAtAnotherEvent } from "#app/components/admin/booking-elsewhere";
+import { bookingAtAnotherEventOr404 } from "#app/components/admin/booking-elsewhere.server";
 import type { Route } from "./+types/attendees.move";
 import { ErrorSummary, SubmitButton } from "#app/components/form";
 import { pageMeta } from "#app/components/meta";
@@ -11,30 +12,18 @@ import { formatLongDate } from "#app/domain/date-labels";
 import type { FieldErrors } from "#app/domain/form-basics";
 import { formValues, parseForm } from "#app/domain/forms";
 import { STAFF_MOVE_MESSAGES, otherFreeTimes, staffMoveSchema } from "#app/domain/staff-move";
-import { bookingElsewhere } from "#app/services/attendees.server";
 import {
   moveBookingForHim,
   staffMovePreview,
   type StaffMovePreview,
 } from "#app/services/booking/staff-move.server";
-import { staffRoute, type StaffUser } from "#app/services/guards.server";
+import { staffRoute } from "#app/services/guards.server";
 import { NO_STORE, pipeHeaders } from "#app/utils/headers";
 import { readForm } from "#app/utils/http.server";
 
 export const meta = () =>
   pageMeta("Move a booking", "Move a man's booking to another time when he asks.");
 export const headers = pipeHeaders;
-
-function notFound(): never {
-  throw data(null, { status: 404, headers: NO_STORE });
-}
-
-/** A booking not at this event: where it is now, if it is at another (else 404). */
-async function atAnotherEvent(staff: StaffUser, params: Route.LoaderArgs["params"]) {
-  const elsewhere = await bookingElsewhere(db(), staff, params);
-  if (!elsewhere) notFound();
-  return data({ elsewhere }, { headers: NO_STORE });
-}
 
 /** The booking, the times he could take, and the other events he could be moved to. */
 export const loader = staffRoute(
@@ -45,7 +34,7 @@ export const loader = staffRoute(
       bookingId: params.bookingId,
       toEventId: new URL(request.url).searchParams.get("event"),
     });
-    if (!preview) return atAnotherEvent(staff, params);
+    if (!preview) return bookingAtAnotherEventOr404(staff, params);
     return data({ ...preview, elsewhere: null }, { headers: NO_STORE });
   },
 );
