@@ -371,6 +371,12 @@ describe("accounts", () => {
     const details = await page.locator(".event-details").textContent();
     expect(details).toContain("01632 960 222");
     expect(details).toContain("Retired engineer");
+    // The page's data (React Router serves it at /portal.data) holds what the page shows, not
+    // the account's internals.
+    const pageData = await (await page.request.get("/portal.data")).text();
+    expect(pageData).toContain("Retired engineer");
+    for (const internal of ["userId", "createdAt", "updatedAt"])
+      expect(pageData).not.toContain(internal);
     await page.context().close();
   });
 

@@ -33,12 +33,36 @@ export async function loader({ request }: Route.LoaderArgs) {
   const url = new URL(request.url);
   return data(
     {
-      profile,
+      profile: profile && portalDetails(profile),
       editing: url.searchParams.has("edit"),
       saved: url.searchParams.has("saved"),
     },
     { headers: NO_STORE },
   );
+}
+
+/** What the page shows and its form edits, named one by one: a column added later stays home. */
+const PORTAL_FIELDS = [
+  "firstName",
+  "lastName",
+  "gender",
+  "dateOfBirth",
+  "ethnicity",
+  "occupation",
+  "phone",
+  "email",
+  "homeAddressLine1",
+  "homeAddressLine2",
+  "homePostcode",
+  "homeCountry",
+  "billingAddress",
+  "nhsNumber",
+] as const satisfies readonly (keyof Profile)[];
+
+type PortalDetails = Pick<Profile, (typeof PORTAL_FIELDS)[number]>;
+
+function portalDetails(profile: Profile): PortalDetails {
+  return Object.fromEntries(PORTAL_FIELDS.map((field) => [field, profile[field]])) as PortalDetails;
 }
 
 type ActionData = { fieldErrors?: FieldErrors; formError?: string; values: Record<string, string> };
@@ -99,7 +123,7 @@ export default function Portal({ loaderData, actionData }: Route.ComponentProps)
   );
 }
 
-function ProfileDetails({ profile }: { profile: Profile }) {
+function ProfileDetails({ profile }: { profile: PortalDetails }) {
   const home = [
     profile.homeAddressLine1,
     profile.homeAddressLine2,
@@ -134,7 +158,7 @@ function ProfileDetails({ profile }: { profile: Profile }) {
   );
 }
 
-function EditProfile({ profile, result }: { profile: Profile; result?: ActionData }) {
+function EditProfile({ profile, result }: { profile: PortalDetails; result?: ActionData }) {
   const navigation = useNavigation();
   const errors = result?.fieldErrors ?? {};
   const born = datePartsOf(profile.dateOfBirth);
