@@ -6,6 +6,7 @@ import {
   bookingDeadlineSentences,
   bookingTermsSentences,
   generalTermsSentences,
+  refundBeforeChoosing,
   termsBeforeBooking,
 } from "./terms-wording";
 
@@ -135,5 +136,35 @@ describe("a booking's terms before he books it", () => {
         "It is too late to change the time online. If you need another time, please call our booking helpline on 01632 960 001.",
       ],
     });
+  });
+});
+
+describe("a paid event's refund while he chooses a time", () => {
+  const choosing = (iso: string, pricePence = 2500) =>
+    refundBeforeChoosing({ eventDate: "2026-06-08", pricePence, now: new Date(iso) });
+
+  it("in good time: the last day for his money back, whichever time he then chooses", () => {
+    expect(choosing("2026-06-02T21:00:00Z")).toEqual({
+      noRefund: false,
+      sentences: [
+        "If you book and then cancel by the end of Tuesday, 02 June 2026, you get back the £25.00 you pay. If you cancel later, nothing is refunded.",
+      ],
+    });
+  });
+
+  it("too soon: a warning that paying would buy nothing back, from the first minute after that day", () => {
+    // Wednesday 3 June 00:01 in London (23:01 UTC the day before).
+    expect(choosing("2026-06-02T23:01:00Z")).toEqual({
+      noRefund: true,
+      sentences: [
+        "If you book and pay, then cancel, the £25.00 is not refunded: this event is too soon, and the last day to cancel with a full refund was Tuesday, 02 June 2026.",
+      ],
+    });
+    expect(choosing("2026-06-08T15:00:00Z")?.noRefund).toBe(true);
+  });
+
+  it("nothing for a free event, or once the event's day is over", () => {
+    expect(choosing("2026-06-01T09:00:00Z", 0)).toBeNull();
+    expect(choosing("2026-06-08T23:30:00Z")).toBeNull();
   });
 });

@@ -2,12 +2,13 @@ import { changeDeadlineLabel } from "./booking-change";
 import {
   cancellationTerms,
   changeDeadline,
+  type CancelTerms,
   changeTerms,
   lastFullRefundDay,
   type PolicyInput,
 } from "./cancellation-policy";
 import { formatLongDate } from "./date-labels";
-import { londonDate } from "./london-time";
+import { londonDate, londonInstant } from "./london-time";
 import { formatPounds } from "./pricing";
 import { BOOKING_HELPLINE, CHANGE_BY_PHONE } from "./terms-general";
 
@@ -72,24 +73,56 @@ export function termsBeforeBooking(input: {
   const change = changeTerms(policy);
   if (!cancel.allowed) return { sentences: [], noRefund: false };
   const paid = input.pricePence > 0;
-  const amount = formatPounds(input.pricePence);
-  const lastDay = cancel.fullRefundUntil ? formatLongDate(cancel.fullRefundUntil) : null;
-  const money = !paid
-    ? []
-    : cancel.refundPence > 0
-      ? [
-          `If you cancel by the end of ${lastDay}, you get back the ${amount} you pay now. If you cancel later, nothing is refunded.`,
-        ]
-      : [
-          `If you pay now and then cancel, the ${amount} is not refunded: the last day to cancel with a full refund was ${lastDay}.`,
-        ];
   const sentences = [
-    ...money,
+    ...(paid ? [refundSentence(cancel, input.pricePence, "paying")] : []),
     change.allowed
       ? `You can change the time online until ${changeDeadlineLabel(change.until)}. ${CHANGE_BY_PHONE}`
       : `It is too late to change the time online. If you need another time, please call our ${BOOKING_HELPLINE}.`,
   ];
   return { sentences, noRefund: paid && cancel.refundPence === 0 };
+}
+
+/** Whether paying buys a refund if he cancels, and until when (a paid booking not yet made). */
+function refundSentence(
+  cancel: CancelTerms & { allowed: true },
+  pricePence: number,
+  step: "paying" | "choosing",
+): string {
+  const amount = formatPounds(pricePence);
+  const lastDay = cancel.fullRefundUntil ? formatLongDate(cancel.fullRefundUntil) : null;
+  if (cancel.refundPence > 0)
+    return step === "paying"
+      ? `If you cancel by the end of ${lastDay}, you get back the ${amount} you pay now. If you cancel later, nothing is refunded.`
+      : `If you book and then cancel by the end of ${lastDay}, you get back the ${amount} you pay. If you cancel later, nothing is refunded.`;
+  return step === "paying"
+    ? `If you pay now and then cancel, the ${amount} is not refunded: the last day to cancel with a full refund was ${lastDay}.`
+    : `If you book and pay, then cancel, the ${amount} is not refunded: this event is too soon, and the last day to cancel with a full refund was ${lastDay}.`;
+}
+
+/**
+ * A paid event's refund while he is still choosing a time, with its date: the refund turns on the
+ * appointment's day alone, so every time at the event gives the same answer. Said on the booking
+ * step, before he fills in the consent form, so that a man booking a near event learns there, not
+ * at checkout, that his money could not come back. Null for a free event, or once its day is over.
+ */
+export function refundBeforeChoosing(input: {
+  eventDate: string;
+  pricePence: number;
+  now: Date;
+}): TermsBeforeBooking | null {
+  if (input.pricePence <= 0) return null;
+  const cancel = cancellationTerms({
+    // The day's last minute: a refusal only once the whole day has begun and gone.
+    appointmentStart: londonInstant(input.eventDate, "23:59"),
+    now: input.now,
+    paidPence: input.pricePence,
+    sampleTakenOrResult: false,
+  });
+  if (!cancel.allowed) return null;
+  return {
+    sentences: [refundSentence(cancel, input.pricePence, "choosing")],
+    noRefund: cancel.refundPence === 0,
+  };
 }
 
 /**

@@ -392,6 +392,33 @@ describe("the checkout, before he pays", () => {
   });
 });
 
+describe("the booking step of a paid event, before the consent form", () => {
+  it("says until when cancelling gives his money back, and warns him when it already would not", async () => {
+    const { page, event } = await paidBookingOfNewPatient("Choosing", {
+      status: "cancelled",
+    });
+    const policy = page.locator("form", {
+      has: page.getByRole("heading", { name: "Cancellation Policy" }),
+    });
+    // A fortnight ahead: in good time, whatever the bank holidays.
+    await query("update event set event_date = current_date + 14 where id = $1", [event.id]);
+    await page.goto(`/book-event?event=${event.id}`);
+    expect(await policy.textContent()).toMatch(
+      /If you book and then cancel by the end of \w+, \d\d \w+ \d{4}, you get back the £25\.00 you pay\./,
+    );
+    expect(await policy.locator(".warning").count()).toBe(0);
+    // The day after tomorrow: still taking bookings, but at most one working day between, too
+    // late for a refund; said before he gives his consent answers or pays.
+    await query("update event set event_date = current_date + 2 where id = $1", [event.id]);
+    await page.goto(`/book-event?event=${event.id}`);
+    expect(await policy.locator(".warning").textContent()).toContain(
+      "If you book and pay, then cancel, the £25.00 is not refunded: this event is too soon",
+    );
+    await expectNoAxeViolations(page);
+    await page.context().close();
+  });
+});
+
 describe("a payment PayPal holds for review", () => {
   it("says truthfully that no confirmation e-mail has been sent yet, and none is", async () => {
     const { page, email, row } = await paidBookingOfNewPatient("Hall", {

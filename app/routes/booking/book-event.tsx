@@ -27,6 +27,7 @@ import type { BookingWindow } from "#app/domain/events";
 import { isPaidEvent } from "#app/domain/pricing";
 import { nhsNumberField } from "#app/domain/fields";
 import { formValues, parseForm, type FieldErrors } from "#app/domain/forms";
+import { refundBeforeChoosing, type TermsBeforeBooking } from "#app/domain/terms-wording";
 import { browserUnlockCookieWithout, readBrowserUnlocks } from "#app/services/access-codes.server";
 import { holdPlace, holdRefusalMessage } from "#app/services/booking/hold.server";
 import { bookingPage } from "#app/services/booking/page.server";
@@ -78,7 +79,15 @@ export async function loader({ request }: Route.LoaderArgs) {
   if (page.claimedFromBrowser.length > 0)
     headers.set("Set-Cookie", await browserUnlockCookieWithout(request, page.claimedFromBrowser));
   if (page.locked) throw redirect(accessCodeForm(page.event.id), { headers });
-  return data({ invalid: null, ...page }, { headers });
+  // A paid event's refund with its date, before he fills in the consent form (D-195).
+  const refund = isPaidEvent(page.event)
+    ? refundBeforeChoosing({
+        eventDate: page.event.event_date,
+        pricePence: page.event.price,
+        now: new Date(),
+      })
+    : null;
+  return data({ invalid: null, ...page, refund }, { headers });
 }
 
 type ActionData = {
@@ -158,7 +167,7 @@ export default function BookEvent({ loaderData, actionData }: Route.ComponentPro
       </section>
     );
   }
-  const { event, eligibility, choices, current, offer } = loaderData;
+  const { event, eligibility, choices, current, offer, refund } = loaderData;
   const errors = actionData?.fieldErrors ?? {};
   const ageRefusal =
     eligibility.problems.find(
@@ -233,6 +242,7 @@ export default function BookEvent({ loaderData, actionData }: Route.ComponentPro
                 offer={offer}
                 window={event.booking_status}
                 paid={isPaidEvent(event)}
+                refund={refund}
                 eventId={event.id}
               />
             )}
@@ -263,6 +273,7 @@ function ChooseTime({
   offer,
   window,
   paid,
+  refund,
   eventId,
 }: {
   choices: { time: string; state: "available" | "full" | "passed" }[];
@@ -275,6 +286,8 @@ function ChooseTime({
   window: BookingWindow;
   /** Charges are spoken of only where there is a price. */
   paid: boolean;
+  /** this event's own refund, with its date (paid events) */
+  refund: TermsBeforeBooking | null;
   eventId: string;
 }) {
   const navigation = useNavigation();
@@ -330,6 +343,7 @@ function ChooseTime({
         {paid && (
           <>
             <h2 className="form-section">Cancellation Policy</h2>
+            {refund && <RefundForThisEvent refund={refund} />}
             {CANCELLATION_POLICY.map((sentence) => (
               <p key={sentence}>{sentence}</p>
             ))}
@@ -372,5 +386,24 @@ function NhsNumberForm({ error, value }: { error?: string; value?: string }) {
         </SubmitButton>
       </Form>
     </div>
+  );
+}
+
+/** This event's refund, with its date: a warning when paying would already buy nothing back. */
+function RefundForThisEvent({ refund }: { refund: TermsBeforeBooking }) {
+  return refund.noRefund ? (
+    <div className="warning">
+      {refund.sentences.map((sentence) => (
+        <p key={sentence}>
+          <WarningIcon /> {sentence}
+        </p>
+      ))}
+    </div>
+  ) : (
+    refund.sentences.map((sentence) => (
+      <p key={sentence}>
+        <strong>{sentence}</strong>
+      </p>
+    ))
   );
 }
