@@ -181,8 +181,9 @@ export function printedCount(rows: { status: string }[]): string {
 /**
  * Booked men still to give a sample (confirmed, waiting or arrived) with no NHS number recorded, at
  * a laboratory that rejects a sample without one: none when the laboratory does not need it. A
- * booking made before the event's laboratory changed, or by a staff account without a profile
- * (nothing to record it in), is why one can lack it.
+ * booking made before the event's laboratory changed is why one can lack it. A booking without a
+ * profile (nothing to record it in) is left out: booking needs a date of birth, so only data put
+ * in by hand can make one.
  */
 export function withoutNeededNhsNumber<
   Row extends { status: string; checkIn: string; hasProfile: boolean; nhsNumber: string | null },
