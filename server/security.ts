@@ -130,8 +130,11 @@ export function requestShape(options: { formBodyLimitBytes?: number } = {}): Req
       );
     }
     const type = req.get("content-type") ?? null;
-    const accepted = isApiPath(req.path) ? isJsonContentType(type) : isFormContentType(type);
-    if (!accepted) return refuse(req, res, 415, "We could not read that form");
+    if (isApiPath(req.path)) {
+      if (!isJsonContentType(type))
+        return refuse(req, res, 415, "Send the body as JSON (Content-Type: application/json)");
+    } else if (!isFormContentType(type))
+      return refuse(req, res, 415, "We could not read that form");
     next();
   };
 }

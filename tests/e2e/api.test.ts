@@ -73,6 +73,9 @@ describe("POST /api/subscriptions", () => {
       body: new URLSearchParams({ name: "A" }),
     });
     expect(form.status).toBe(415);
+    expect(await form.json()).toEqual({
+      error: "Send the body as JSON (Content-Type: application/json)",
+    });
   });
 
   it("answers 405 to GET", async () => {
