@@ -8,8 +8,8 @@ import express from "express";
 // V8 lets the old generation grow to about four times what survived its last full collection
 // before it collects again (its factor on machines with 2 GB or more), so under steady traffic the
 // server held some 250 MB of dead requests it had not collected yet. Growing by half instead keeps
-// that to tens of MB for a few more, short, collections (docs/decisions-new/memory.md). An explicit
-// `node --heap-growing-percent=N` wins.
+// that to tens of MB for a few more, short, collections (D-149 to D-152 in docs/DECISIONS.md). An
+// explicit `node --heap-growing-percent=N` wins.
 if (!process.execArgv.some((arg) => arg.startsWith("--heap-growing-percent")))
   v8.setFlagsFromString("--heap-growing-percent=50");
 

@@ -16,7 +16,7 @@ function bankHolidays(year: number): ReadonlySet<string> {
   let days = holidaysByYear.get(year);
   if (!days) {
     // Loaded on first use, not at start: the package holds every country's rules, about 9 MB of
-    // heap (docs/decisions-new/memory.md). Its CommonJS build keeps this synchronous.
+    // heap (D-149 to D-152, docs/DECISIONS.md). Its CommonJS build keeps this synchronous.
     englandAndWales ??= new (createRequire(import.meta.url)("date-holidays") as typeof Holidays)(
       "GB",
       "ENG",

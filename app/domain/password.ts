@@ -26,7 +26,7 @@ let estimator: ZxcvbnFactory | undefined;
  * zxcvbn's estimate of how many guesses a password would take, against a kept dictionary of
  * common passwords, names and English words, plus words a guesser would try first for us.
  * Loaded on the first password set, not at start: the dictionaries hold about 23 MB of heap, which
- * V8 also multiplies in the garbage it lets build up under load (docs/decisions-new/memory.md).
+ * V8 also multiplies in the garbage it lets build up under load (D-149 to D-152 in DECISIONS.md).
  * `require` keeps this synchronous; the packages ship CommonJS builds beside their modules.
  */
 function passwordEstimator(): ZxcvbnFactory {
