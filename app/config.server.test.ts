@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseConfig } from "./config.server";
+import { CONFIGURATION_NAMES, parseConfig } from "./config.server";
 
 const production = {
   NODE_ENV: "production",
@@ -132,5 +132,20 @@ describe("every setting is checked before anything uses it (finding 9: LOG_LEVEL
     expect(() => parseConfig({ HOST: "not a host!" })).toThrow(/^Configuration: HOST /);
     expect(parseConfig({}).HOST).toBe("127.0.0.1");
     expect(parseConfig({ HOST: "::" }).HOST).toBe("::");
+  });
+});
+
+describe("the documented settings", () => {
+  it("names every setting the site reads in .env.example and in the README's table", async () => {
+    const { readFile } = await import("node:fs/promises");
+    const example = await readFile(".env.example", "utf8");
+    const readme = await readFile("README.md", "utf8");
+    const missing = CONFIGURATION_NAMES.filter(
+      (name) =>
+        !new RegExp(`^${name}=`, "m").test(example) ||
+        !new RegExp(`^\\|[^|\\n]*\`${name}\``, "m").test(readme),
+    );
+    expect(CONFIGURATION_NAMES.length).toBeGreaterThan(20);
+    expect(missing).toEqual([]);
   });
 });

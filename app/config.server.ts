@@ -218,3 +218,6 @@ export function config(): Config {
   cached ??= parseConfig();
   return cached;
 }
+
+/** Every setting the site reads, for the test that keeps .env.example and the README complete. */
+export const CONFIGURATION_NAMES: readonly string[] = Object.keys(envSchema.shape);
