@@ -12,7 +12,8 @@ import {
 } from "#app/db/schema";
 import { listAppointmentsAndResults } from "#app/services/booking/appointments.server";
 import { cancelEvent } from "#app/services/admin-events.server";
-import { capturePayment } from "#app/services/booking/capture.server";
+import { cancelOwnBooking } from "#app/services/booking/cancel.server";
+import { capturePayment, settle } from "#app/services/booking/capture.server";
 import { startPayment } from "#app/services/booking/checkout.server";
 import { submitConsent } from "#app/services/booking/consent.server";
 import { reconcilePayments } from "#app/services/booking/reconcile.server";
@@ -23,7 +24,11 @@ import { authFor } from "#app/services/auth.server";
 import { deliverDueEmails } from "#app/services/email.server";
 import { eventSlots, findEvent } from "#app/services/events.server";
 import { createPayPalClient } from "#app/services/payments/paypal.server";
-import { paymentProviderName, usePaymentProvider } from "#app/services/payments/provider.server";
+import {
+  paymentProvider,
+  paymentProviderName,
+  usePaymentProvider,
+} from "#app/services/payments/provider.server";
 import { createSimulatedProvider } from "#app/services/payments/simulated.server";
 import { testDatabaseForThisFile } from "#tests/support/database";
 import {
@@ -1043,6 +1048,74 @@ describe("appointments and results", () => {
       (await listAppointmentsAndResults(db, other.id, NOW)).map((row) => row.reference),
     ).toEqual([othersHold.reference]);
   });
+});
+
+describe("a paid booking he cancels (found by the phone review)", () => {
+  /** Paid through the fake PayPal, then cancelled by him at `cancelAt`. */
+  async function paidThenCancelled(cancelAt: Date) {
+    const { db } = database;
+    const fake = fakePayPal();
+    const booked = await paidBookingAtCheckout();
+    fake.approve(booked.orderId);
+    const { who, orderId, reference } = booked;
+    expect(await capturePayment(db, { userId: who.id, orderId }, minutes(3))).toEqual({
+      outcome: "confirmed",
+      reference,
+    });
+    // The capture is answered for good: nothing waits on it any more.
+    expect((await bookingRow(reference)).captureRequestId).toBeNull();
+    const cancelled = await cancelOwnBooking(db, { userId: who.id, reference }, cancelAt);
+    expect(cancelled).toMatchObject({ ok: true });
+    // As a booking paid before that was so still carries it.
+    await db
+      .update(booking)
+      .set({ captureRequestId: `capture-${crypto.randomUUID()}` })
+      .where(eq(booking.reference, reference));
+    return { fake, ...booked };
+  }
+
+  // With a refund (nine days ahead) and without one (the day before).
+  for (const [when, cancelAt, paymentStatus] of [
+    ["in time for a refund", minutes(10), "refunded"],
+    ["too late for a refund", new Date("2026-06-09T09:00:00Z"), "paid"],
+  ] as const) {
+    it(`stays cancelled, ${when}: the worker neither books it again nor asks PayPal about it`, async () => {
+      const { db } = database;
+      const { fake, who, reference, orderId } = await paidThenCancelled(cancelAt);
+      const confirmations = async () =>
+        (await mailTo(who.email)).filter((mail) => /confirmed/i.test(mail.subject)).length;
+      const confirmedBefore = await confirmations();
+      const lookupsBefore = fake.requestsTo("GET", `/v2/checkout/orders/${orderId}`).length;
+
+      for (const after of [5, 10])
+        await reconcilePayments(db, new Date(cancelAt.getTime() + after * 60_000));
+
+      expect(await bookingRow(reference)).toMatchObject({ status: "cancelled", paymentStatus });
+      expect(fake.requestsTo("GET", `/v2/checkout/orders/${orderId}`)).toHaveLength(lookupsBefore);
+      // Nor does PayPal's return address, opened again from his browser's history.
+      expect(
+        await capturePayment(
+          db,
+          { userId: who.id, orderId },
+          new Date(cancelAt.getTime() + 60_000 * 11),
+        ),
+      ).not.toMatchObject({ outcome: "confirmed" });
+      expect(await bookingRow(reference)).toMatchObject({ status: "cancelled", paymentStatus });
+      // And settling the order PayPal shows, whichever way it is reached, books nothing again.
+      const provider = paymentProvider();
+      const settled = await settle(
+        db,
+        provider,
+        await bookingRow(reference),
+        await provider.getOrder(orderId),
+        { kind: "reconcile", requestId: null },
+        new Date(cancelAt.getTime() + 12 * 60_000),
+      );
+      expect(settled.outcome).not.toBe("confirmed");
+      expect(await bookingRow(reference)).toMatchObject({ status: "cancelled", paymentStatus });
+      expect(await confirmations()).toBe(confirmedBefore);
+    });
+  }
 });
 
 describe("the simulated payment provider", () => {

@@ -342,6 +342,10 @@ export async function settle(
 
     if (capture.status === "COMPLETED") {
       if (row.status === "confirmed") return { outcome: "confirmed", reference };
+      // Paid and recorded, then cancelled (by him, staff or a refused payment): this capture is
+      // the one already counted, and books nothing again.
+      if (row.paymentStatus === "paid" || row.paymentStatus === "refunded")
+        return { outcome: "expired", reference };
       if (ev.status === "cancelled") {
         // Staff cancelled the event while this payment was on its way: the booking stays
         // cancelled, and the payment is marked taken so that it is refunded like the others.

@@ -100,7 +100,14 @@ export async function confirmLocked(
 ) {
   const [confirmed] = await tx
     .update(booking)
-    .set({ status: "confirmed", paymentStatus, confirmedAt: now, updatedAt: now })
+    // A capture that confirms is answered for good: nothing waits on it any more (D-164).
+    .set({
+      status: "confirmed",
+      paymentStatus,
+      confirmedAt: now,
+      captureRequestId: null,
+      updatedAt: now,
+    })
     .where(eq(booking.id, row.id))
     .returning();
   const person = await bookingRecipient(tx, row.userId);

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, isNotNull, lte, or, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, isNotNull, lte, notInArray, or, sql } from "drizzle-orm";
 import type { Db } from "#app/db/client.server";
 import { noteDatabaseError } from "#app/db/health.server";
 import { booking } from "#app/db/schema";
@@ -107,11 +107,13 @@ export async function reconcilePayments(db: Db, now = new Date()): Promise<Recon
           ),
         ),
         // A capture sent and never answered, on a booking that has ended since (its event was
-        // cancelled, say): PayPal may have taken the money all the same (D-164).
+        // cancelled, say): PayPal may have taken the money all the same (D-164). Not one whose
+        // payment was recorded before it ended: he paid, then cancelled, and that stands.
         and(
           inArray(booking.status, ["expired", "cancelled"]),
           isNotNull(booking.paymentOrderId),
           isNotNull(booking.captureRequestId),
+          notInArray(booking.paymentStatus, ["paid", "refunded"]),
           lte(booking.updatedAt, graceEdge),
         ),
       ),
