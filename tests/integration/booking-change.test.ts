@@ -178,6 +178,14 @@ describe("changing one's own booking", () => {
     const oldTime = mails.find((message) => message.subject.includes("old"))!;
     expect(mail.text).toContain("Other Screening");
     expect(mail.text).toContain("Wednesday, 17 June 2026");
+    // The new day's own deadlines (the refund's moved with it): three working days must be left
+    // before Wednesday 17 June for a refund, two to change the time online.
+    expect(mail.text).toContain(
+      "Cancel by the end of Thursday, 11 June 2026 and you get back the £25.00 you paid.",
+    );
+    expect(mail.text).toContain(
+      "You can change the time online until the end of Sunday, 14 June 2026.",
+    );
     const [added, removed] = [mail, oldTime].map((message) =>
       unfolded(message.attachments![0]!.content),
     );

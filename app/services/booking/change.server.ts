@@ -9,6 +9,7 @@ import { bookingStage, canTake, isHoldLive, PLACE_STATUSES } from "#app/domain/b
 import { bookingCalendar } from "#app/domain/calendar";
 import { changeTerms, type ChangeTerms } from "#app/domain/cancellation-policy";
 import { formatLongDate } from "#app/domain/date-labels";
+import { bookingTermsSentences } from "#app/domain/terms-wording";
 import { bookingEligibility } from "#app/domain/eligibility";
 import { isCorporateOnly, joinAddress } from "#app/domain/events";
 import { londonDate, londonInstant } from "#app/domain/london-time";
@@ -396,6 +397,15 @@ async function changeEmails(
     ...appointmentLines(was),
     "",
     "The calendar entry for your new appointment is attached. A second e-mail removes the old one from your calendar.",
+    "",
+    // The new day's own dates: a move to another day moves the refund and change deadlines too.
+    "Changing or cancelling",
+    ...bookingTermsSentences({
+      appointmentStart: londonInstant(target.eventDate, after.slotTime),
+      now,
+      paidPence: after.paymentStatus === "paid" ? after.pricePence : 0,
+      sampleTakenOrResult: false,
+    }),
     "",
     `See your booking (you will be asked to sign in if you are not already): ${manageBookingUrl({
       id: after.id,
