@@ -1,8 +1,12 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, ne } from "drizzle-orm";
 import type { Db } from "#app/db/client.server";
 import { booking, profile, user } from "#app/db/schema";
 import { attendeeName, isPlaceOnTheList } from "#app/domain/attendees";
-import { missingNhsNumberProblem, type AttendeeDetails } from "#app/domain/attendee-details";
+import {
+  ATTENDEE_DETAILS_MESSAGES,
+  missingNhsNumberProblem,
+  type AttendeeDetails,
+} from "#app/domain/attendee-details";
 import { needsNhsNumber } from "#app/domain/eligibility";
 import { isUuid } from "#app/domain/ids";
 import { assertCan, type StaffActor } from "#app/domain/permissions";
@@ -121,6 +125,18 @@ export async function correctAttendeeDetails(
     }
     const dateOfBirthChanged = row.dateOfBirth !== details.dateOfBirth;
     const nhsNumberChanged = (row.nhsNumber || null) !== details.nhsNumber;
+    // One number, one person: a number copied from someone else's record (or an example) would
+    // send the laboratory two men under one NHS number.
+    if (
+      nhsNumberChanged &&
+      details.nhsNumber &&
+      (await nhsNumberHeldByAnother(tx, row.userId, details.nhsNumber))
+    )
+      return {
+        outcome: "refused",
+        field: "nhsNumber",
+        message: ATTENDEE_DETAILS_MESSAGES.nhsNumberSomeoneElses,
+      };
     if (!dateOfBirthChanged && !nhsNumberChanged)
       return { outcome: "saved", reference: row.reference, changed: false };
     await tx
@@ -143,4 +159,14 @@ export async function correctAttendeeDetails(
     });
     return { outcome: "saved", reference: row.reference, changed: true };
   });
+}
+
+/** Whether another person's profile has this NHS number. */
+async function nhsNumberHeldByAnother(tx: Db, userId: string, nhsNumber: string): Promise<boolean> {
+  const [other] = await tx
+    .select({ id: profile.id })
+    .from(profile)
+    .where(and(eq(profile.nhsNumber, nhsNumber), ne(profile.userId, userId)))
+    .limit(1);
+  return other !== undefined;
 }

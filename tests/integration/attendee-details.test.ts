@@ -4,6 +4,7 @@ import { profile } from "#app/db/schema";
 import { PermissionDenied } from "#app/domain/permissions";
 import { correctAttendeeDetails, readAttendeeDetails } from "#app/services/attendee-details.server";
 import { testDatabaseForThisFile } from "#tests/support/database";
+import { validNhsNumber } from "#tests/support/personal-data";
 import {
   auditRows,
   insertBooking,
@@ -131,10 +132,30 @@ describe("correcting a booked man's date of birth and NHS number", () => {
     const onTheDay = await correctAttendeeDetails(database.db, atTheDoor, {
       eventId: event.id,
       bookingId: place.id,
-      details: RIGHT,
+      details: { ...RIGHT, nhsNumber: validNhsNumber() },
       now: DAY,
     });
     expect(onTheDay).toMatchObject({ outcome: "saved", changed: true });
+  });
+
+  it("refuses an NHS number recorded for someone else, and keeps his own (found by an event-day review)", async () => {
+    const { event, man, place } = await booked();
+    const coordinator = await staff("coordinator");
+    const neighbours = validNhsNumber();
+    await insertPatient(database.db, { nhsNumber: neighbours });
+    const result = await correctAttendeeDetails(database.db, coordinator, {
+      eventId: event.id,
+      bookingId: place.id,
+      details: { ...RIGHT, nhsNumber: neighbours },
+      now: DAY,
+    });
+    expect(result).toEqual({
+      outcome: "refused",
+      field: "nhsNumber",
+      message:
+        "That NHS number is recorded for someone else. Check the 10 digits on his own NHS letter, prescription or the NHS App.",
+    });
+    expect(await recorded(man.id)).toEqual({ dateOfBirth: "1958-12-04", nhsNumber: "4010232137" });
   });
 
   it("is not for a clinician", async () => {

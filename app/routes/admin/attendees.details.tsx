@@ -121,7 +121,7 @@ export default function AttendeeDetails({ loaderData, actionData }: Route.Compon
           label={
             labNeedsNhsNumber || nhsNumber ? "NHS number" : "NHS number (if he has it with him)"
           }
-          hint="10 digits, for example 943 476 5919"
+          hint="10 digits, as on his NHS letter, prescription or the NHS App"
           inputMode="numeric"
           autoComplete="off"
           spellCheck={false}
