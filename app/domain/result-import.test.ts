@@ -224,6 +224,12 @@ describe("checkImportRows", () => {
     expect(errorsOf({ sampleDate: "10/06/2026" })).toEqual([IMPORT_MESSAGES.badDate]);
     expect(errorsOf({ sampleDate: "2026-02-30" })).toEqual([IMPORT_MESSAGES.badDate]);
     expect(errorsOf({ sampleDate: "2026-06-21" })).toEqual([IMPORT_MESSAGES.futureDate]);
+    // His appointment was on 10 June: a sample cannot be older (found by an event-day review).
+    expect(errorsOf({ sampleDate: "2026-06-09" })).toEqual([
+      "The sample date is before his appointment (Wednesday, 10 June 2026), when the sample was taken. Correct it, or leave it empty to use the appointment's day.",
+    ]);
+    expect(errorsOf({ sampleDate: "2026-06-10" })).toEqual([]);
+    expect(errorsOf({ sampleDate: "2026-06-11" })).toEqual([]);
   });
 
   it("refuses a booking that is not confirmed or already has a released result", () => {

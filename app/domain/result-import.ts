@@ -1,6 +1,7 @@
 import { parse } from "csv-parse/sync";
 import { ageOn } from "./age";
 import { normaliseBookingReference } from "./booking-reference";
+import { formatLongDate } from "./date-labels";
 import { hasControlCharacters } from "./fields";
 import {
   normalisePsaUnit,
@@ -80,6 +81,8 @@ export const IMPORT_MESSAGES = {
   missingUnit: "No unit; it must be ng/ml",
   badDate: "The sample date must be a real date written YYYY-MM-DD",
   futureDate: "The sample date is in the future",
+  beforeAppointment: (eventDate: string) =>
+    `The sample date is before his appointment (${formatLongDate(eventDate)}), when the sample was taken. Correct it, or leave it empty to use the appointment's day.`,
   notConfirmed: "The booking is not confirmed",
   duplicateInFile: (lines: number[]) =>
     `The same booking appears more than once in the file (lines ${lines.join(", ")}); none of them is imported`,
@@ -334,6 +337,9 @@ export function checkImportRows(
       // No sample, no result: the appointment may not even have happened yet, or a typing slip in
       // the laboratory points at someone else.
       if (!booking.sampleTaken) errors.push(IMPORT_MESSAGES.noSample);
+      // His age, and so the suggested flag, is reckoned on the sample date.
+      if (row.sampleDate && isRealDate(row.sampleDate) && row.sampleDate < booking.eventDate)
+        errors.push(IMPORT_MESSAGES.beforeAppointment(booking.eventDate));
     }
 
     const effectiveSampleDate =
