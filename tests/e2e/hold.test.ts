@@ -419,6 +419,25 @@ describe("the booking step of a paid event, before the consent form", () => {
   });
 });
 
+describe("the booking page while he is on his way to paying (found by the phone review)", () => {
+  it("sends him on to payment, and offers no other time it would then refuse", async () => {
+    const { page, event, row } = await paidBookingOfNewPatient("Paying", {
+      status: "awaiting_payment",
+      holdExpiresAt: new Date(Date.now() + 10 * 60_000),
+    });
+    await page.goto(`/book-event?event=${event.id}`);
+    const notice = page.getByRole("status").filter({ hasText: "You have started booking" });
+    expect(await notice.textContent()).toContain("You have started booking the 10:00 appointment.");
+    expect(
+      await notice.getByRole("link", { name: "Carry on to payment" }).getAttribute("href"),
+    ).toBe(`/checkout?booking=${row.reference}`);
+    expect(await page.getByRole("group", { name: "Available times" }).count()).toBe(0);
+    expect(await page.locator("main").textContent()).not.toContain("choose another below");
+    await expectNoAxeViolations(page);
+    await page.context().close();
+  });
+});
+
 describe("a payment PayPal holds for review", () => {
   it("says truthfully that no confirmation e-mail has been sent yet, and none is", async () => {
     const { page, email, row } = await paidBookingOfNewPatient("Hall", {

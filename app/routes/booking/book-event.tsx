@@ -21,7 +21,7 @@ import {
   isBookEventWithoutEvent,
   NO_EVENT_REDIRECT,
 } from "#app/domain/booking-paths";
-import { formatLongDate } from "#app/domain/date-labels";
+import { formatLondonTime, formatLongDate } from "#app/domain/date-labels";
 import { ELIGIBILITY_MESSAGES } from "#app/domain/eligibility";
 import type { BookingWindow } from "#app/domain/events";
 import { isPaidEvent } from "#app/domain/pricing";
@@ -279,7 +279,12 @@ function ChooseTime({
   choices: { time: string; state: "available" | "full" | "passed" }[];
   error?: string;
   selected?: string;
-  holding: { reference: string; status: string; slotTime: string } | null;
+  holding: {
+    reference: string;
+    status: string;
+    slotTime: string;
+    holdExpiresAt: Date | string | null;
+  } | null;
   /** a place the waiting list holds for them: its time shows as taken here, as for everyone */
   offer: { entryId: string; slotTime: string; expiresAt: Date | string } | null;
   /** whether the event is taking bookings, and if not, why not */
@@ -303,6 +308,23 @@ function ChooseTime({
       you if a place comes up.
     </p>
   );
+  // Consented, on the way to paying: a payment may be under way, so this time is kept until he
+  // pays or we stop holding it (hold.server.ts refuses another meanwhile).
+  if (holding?.status === "awaiting_payment")
+    return (
+      <div className="inset" role="status">
+        <p>
+          You have started booking the {holding.slotTime} appointment.{" "}
+          <Link to={bookingPaths.checkout(holding.reference)}>Carry on to payment</Link>.
+        </p>
+        {holding.holdExpiresAt && (
+          <p>
+            To choose another time instead, leave this one: once we stop holding it, at{" "}
+            {formatLondonTime(holding.holdExpiresAt)}, you can choose again here.
+          </p>
+        )}
+      </div>
+    );
   if (choices.length === 0)
     return holding ? (
       <div className="inset" role="status">

@@ -17,7 +17,12 @@ export interface BookingPage {
   eligibility: Eligibility;
   choices: SlotChoice[];
   /** this person's booking for the event that is confirmed, or held / awaiting payment and still live */
-  current: { reference: string; status: string; slotTime: string } | null;
+  current: {
+    reference: string;
+    status: string;
+    slotTime: string;
+    holdExpiresAt: Date | null;
+  } | null;
   /**
    * a place the waiting list is holding for this person (its time shows as taken among the
    * choices, as it is for everyone else): taken on its own page, `/waiting-list/{entryId}`
@@ -53,7 +58,12 @@ export async function bookingPage(
     .from(profile)
     .where(eq(profile.userId, input.userId));
   const [current] = await db
-    .select({ reference: booking.reference, status: booking.status, slotTime: booking.slotTime })
+    .select({
+      reference: booking.reference,
+      status: booking.status,
+      slotTime: booking.slotTime,
+      holdExpiresAt: booking.holdExpiresAt,
+    })
     .from(booking)
     .where(
       and(
