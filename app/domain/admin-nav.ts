@@ -6,6 +6,8 @@ export const ADMIN_SECTIONS = [
   { href: "/admin", label: "Dashboard", capability: "dashboard:read" },
   { href: "/admin/events", label: "Events", capability: "event:edit" },
   { href: "/admin/products", label: "Products and prices", capability: "product:edit" },
+  // Reachable whether or not a refund is owed: "has my refund gone?" is asked either way.
+  { href: "/admin/refunds", label: "Refunds owed", capability: "event:cancel" },
   { href: "/admin/results", label: "Results", capability: "result:read" },
   { href: "/admin/enquiries", label: "Enquiries", capability: "enquiry:handle" },
   { href: "/admin/subscribers", label: "Subscribers", capability: "subscriber:export" },

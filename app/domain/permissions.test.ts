@@ -119,6 +119,7 @@ describe("sectionsFor (the navigation reads the same table)", () => {
       "Dashboard",
       "Events",
       "Products and prices",
+      "Refunds owed",
       "Enquiries",
       "Subscribers",
       "Staff",
@@ -128,6 +129,7 @@ describe("sectionsFor (the navigation reads the same table)", () => {
       "Dashboard",
       "Events",
       "Products and prices",
+      "Refunds owed",
       "Enquiries",
     ]);
     expect(labels("clinician")).toEqual(["Dashboard", "Results"]);

@@ -11,6 +11,7 @@ import {
   londonDay,
 } from "#tests/support/fixtures/events";
 import { insertPatient, uniqueId } from "#tests/support/fixtures/people";
+import { validNhsNumber } from "#tests/support/personal-data";
 import {
   browserForThisFile,
   expectNoAxeViolations,
@@ -212,23 +213,34 @@ describe.each([
     expect(await page.getByLabel("Year").inputValue()).toBe("1965");
     if (javaScript) await expectNoAxeViolations(page);
 
+    // The demo patient's number, as if copied from an example: someone else's.
     await page.getByLabel(/NHS number/).fill("943 476 5919");
+    await page.getByRole("button", { name: /^Save/ }).click();
+    await page
+      .locator("#field-nhsNumber-error")
+      .getByText("That NHS number is recorded for someone else.")
+      .waitFor();
+    expect(await page.getByLabel(/NHS number/).inputValue()).toBe("943 476 5919");
+
+    const his = validNhsNumber();
+    const printed = `${his.slice(0, 3)} ${his.slice(3, 6)} ${his.slice(6)}`;
+    await page.getByLabel(/NHS number/).fill(printed);
     await page.getByRole("button", { name: /^Save/ }).click();
     await page.waitForURL((url) => url.pathname === `/admin/events/${event.id}/attendees`);
     const card = page.locator(`#booking-${horace.reference}`);
-    expect(await card.textContent()).toContain("943 476 5919");
+    expect(await card.textContent()).toContain(printed);
     expect(await card.textContent()).toContain("01/03/1965");
     // The confirmation, in his card, has the focus.
     await expect
       .poll(() => page.evaluate(() => document.activeElement?.textContent?.trim()))
       .toBe("✓ Date of birth and NHS number saved.");
     // Neither value went into an address.
-    expect(page.url()).not.toMatch(/9434765919|943%20476|1965/);
+    expect(page.url()).not.toMatch(new RegExp(`${his}|${his.slice(0, 3)}%20|1965`));
     const [saved] = await query<{ nhs_number: string; date_of_birth: string }>(
       "select nhs_number, to_char(date_of_birth, 'YYYY-MM-DD') as date_of_birth from profile where user_id = $1",
       [horace.userId],
     );
-    expect(saved).toEqual({ nhs_number: "9434765919", date_of_birth: "1965-03-01" });
+    expect(saved).toEqual({ nhs_number: his, date_of_birth: "1965-03-01" });
     await page.context().close();
   });
 });
@@ -262,7 +274,10 @@ describe("a laboratory that needs an NHS number", () => {
       "This event's laboratory needs his NHS number, and none is recorded for him. Ask him for it and add it with 'Correct date of birth or NHS number', then record the sample.";
     const summary = page.getByRole("alert").filter({ hasText: "There is a problem" });
     await summary.waitFor();
-    expect(await summary.getByRole("link").allTextContents()).toEqual([message]);
+    // The summary says whose card it is about (found by the event-day review); the card, the rest.
+    expect(await summary.getByRole("link").allTextContents()).toEqual([
+      `Horace Wetherby (10:20): ${message}`,
+    ]);
     expect(await card.textContent()).toContain(message);
     expect(await page.getByLabel("Sample id for Horace Wetherby").inputValue()).toBe(sampleId);
     await expectNoAxeViolations(page);
@@ -270,7 +285,7 @@ describe("a laboratory that needs an NHS number", () => {
     await page
       .getByRole("link", { name: "Correct date of birth or NHS number for Horace Wetherby" })
       .click();
-    await page.getByLabel(/NHS number/).fill("943 476 5919");
+    await page.getByLabel(/NHS number/).fill(validNhsNumber());
     await page.getByRole("button", { name: /^Save/ }).click();
     await page.waitForURL((url) => url.pathname === `/admin/events/${event.id}/attendees`);
     expect(await needed.getByRole("link").allTextContents()).toEqual(["10:00 Cedric Allingham"]);
@@ -310,6 +325,13 @@ describe("a laboratory that needs an NHS number", () => {
     expect(await notice.textContent()).toContain(
       "1 man booked has no NHS number recorded, and this event's laboratory needs one before a sample is recorded. Ask him for it before the day: the attendee list names him.",
     );
+    // On the day itself, at the door (found by the event-day review).
+    await query("update event set event_date = $2, end_time = '23:59' where id = $1", [
+      event.id,
+      londonDay(0),
+    ]);
+    await page.reload();
+    expect(await notice.textContent()).toContain("Ask him for it at the door: the attendee list");
     await expectNoAxeViolations(page);
     await notice.getByRole("link", { name: "attendee list" }).click();
     const needed = page.getByRole("region", { name: "NHS numbers needed" });
@@ -701,6 +723,9 @@ describe.each([
       await elsewhere.getByRole("button", { name: "Show its times" }).click();
       const times = page.getByRole("group", { name: new RegExp(`His new time at ${other.name}`) });
       await times.waitFor();
+      // Back at the times, not at the top of the page (found by the event-day review).
+      expect(new URL(page.url()).hash).toBe("#new-time");
+      expect(await times.evaluate((group) => group.getBoundingClientRect().top)).toBeLessThan(1024);
       if (javaScript) await expectNoAxeViolations(page);
       await times.getByLabel("11:00").check();
       await page.getByRole("button", { name: "Move Ebenezer Quillfeather to this time" }).click();

@@ -170,6 +170,8 @@ describe("changing one's own booking", () => {
     await page.getByRole("button", { name: "Show the times" }).click();
     await page.waitForURL(new RegExp(`event=${second.id}`));
     await page.getByRole("group", { name: /Times at Other Change Screening/ }).waitFor();
+    // At its times, not at the top of the page.
+    expect(new URL(page.url()).hash).toBe("#choose-time-title");
 
     // Continue without a time: the error, and still the other event's times.
     await page.getByRole("button", { name: "Continue", exact: true }).click();

@@ -426,7 +426,8 @@ function ChooseEvent({
   return (
     <section className="change-step" aria-labelledby="choose-event-title">
       <h2 id="choose-event-title">Or choose another event</h2>
-      <Form method="get" className="form">
+      {/* Back at the chosen event's times, not at the top of the page. */}
+      <Form method="get" action="#choose-time-title" className="form">
         <input type="hidden" name="step" value="times" />
         <div className={`form-group${error ? " form-group--error" : ""}`}>
           <fieldset

@@ -120,36 +120,39 @@ function MoveForm({ preview, failed }: { preview: StaffMovePreview; failed?: Act
             consent stay with the booking.
           </p>
           <ErrorSummary errors={errors} fieldOrder={["slotTime"]} />
-          {otherFreeTimes(times, chosen.current ? slotTime : undefined).length > 0 ? (
-            <Form method="post" noValidate className="form">
-              <input type="hidden" name="fromTime" value={slotTime} />
-              {!chosen.current && <input type="hidden" name="toEventId" value={chosen.id} />}
-              <SlotPicker
-                choices={times}
-                legend={`His new time at ${where}`}
-                hint="Choose the time he asks for."
-                current={chosen.current ? slotTime : undefined}
-                currentNote="his time now"
-                error={errors.slotTime}
-                selected={failed?.slotTime}
-              />
-              <div className="admin-actions">
-                <SubmitButton busy={navigation.state === "submitting"} busyLabel="Moving...">
-                  Move {name} to this time
-                </SubmitButton>
-                <Link to={back}>Back to the list without moving</Link>
-              </div>
-            </Form>
-          ) : (
-            <p>
-              Every other time of this event is full or has begun. Choose another event below, or{" "}
-              <Link to={back}>go back to the list</Link>.
-            </p>
-          )}
+          {/* "Show its times" comes back here, not to the top of the page. */}
+          <div id="new-time" tabIndex={-1}>
+            {otherFreeTimes(times, chosen.current ? slotTime : undefined).length > 0 ? (
+              <Form method="post" noValidate className="form">
+                <input type="hidden" name="fromTime" value={slotTime} />
+                {!chosen.current && <input type="hidden" name="toEventId" value={chosen.id} />}
+                <SlotPicker
+                  choices={times}
+                  legend={`His new time at ${where}`}
+                  hint="Choose the time he asks for."
+                  current={chosen.current ? slotTime : undefined}
+                  currentNote="his time now"
+                  error={errors.slotTime}
+                  selected={failed?.slotTime}
+                />
+                <div className="admin-actions">
+                  <SubmitButton busy={navigation.state === "submitting"} busyLabel="Moving...">
+                    Move {name} to this time
+                  </SubmitButton>
+                  <Link to={back}>Back to the list without moving</Link>
+                </div>
+              </Form>
+            ) : (
+              <p>
+                Every other time of this event is full or has begun. Choose another event below, or{" "}
+                <Link to={back}>go back to the list</Link>.
+              </p>
+            )}
+          </div>
           {others.length > 0 && (
             <section aria-labelledby="other-events-title">
               <h2 id="other-events-title">Or move him to another event</h2>
-              <Form method="get" className="form">
+              <Form method="get" action="#new-time" className="form">
                 <RadioGroup
                   name="event"
                   legend="Events with the same screening, price and way of paying, and a free time he could take"

@@ -245,7 +245,11 @@ export default function Attendees({ loaderData, actionData }: Route.ComponentPro
   const errors: FieldErrors = closingError
     ? { closing: closingError }
     : failure && failedRow
-      ? { [attendeeErrorKey(failure.field, failedRow.reference)]: failure.message }
+      ? // Named in the summary: on a list of twenty cards, "the sample id…" alone says not whose.
+        {
+          [attendeeErrorKey(failure.field, failedRow.reference)]:
+            `${failedRow.name} (${failedRow.slotTime}): ${failure.message}`,
+        }
       : {};
 
   return (

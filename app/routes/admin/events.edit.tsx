@@ -107,6 +107,7 @@ export const loader = staffRoute("event:edit", async (args: Route.LoaderArgs, st
         search.get("cancel") === "confirm" && row.status !== "cancelled" && !detail.ended,
       notice: ownEntry(SAVED_NOTICES, saved) ?? null,
       canSeeAttendees: can(staff, "attendee:read"),
+      beforeTheDay: londonDate(new Date()) < row.eventDate,
     },
     { headers: NO_STORE },
   );
@@ -273,7 +274,8 @@ export default function ManageEvent({ loaderData, actionData }: Route.ComponentP
               ? "1 man booked has no NHS number recorded,"
               : `${loaderData.withoutNhsNumber} men booked have no NHS number recorded,`}{" "}
             and this event&apos;s laboratory needs one before a sample is recorded. Ask{" "}
-            {loaderData.withoutNhsNumber === 1 ? "him" : "each of them"} for it before the day
+            {loaderData.withoutNhsNumber === 1 ? "him" : "each of them"} for it{" "}
+            {loaderData.beforeTheDay ? "before the day" : "at the door"}
             {loaderData.canSeeAttendees ? (
               <>
                 : the <Link to={`/admin/events/${event.id}/attendees`}>attendee list</Link> names{" "}

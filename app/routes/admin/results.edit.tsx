@@ -431,9 +431,9 @@ function CorrectionForm({ result, actionData }: FormProps & { result: ShownResul
     <>
       <h2>Correct this result</h2>
       <p>
-        The patient has already seen this result. If something in it is wrong, correct it here. He
-        is e-mailed that his results were updated, and his results page says when. The audit log
-        keeps which fields changed and why.
+        This result is released: the patient can read it on his results page. If something in it is
+        wrong, correct it here. He is e-mailed that his results were updated, and his results page
+        says when. The audit log keeps which fields changed and why.
       </p>
       <ErrorSummary errors={errors} fieldOrder={CORRECTION_FIELD_ORDER} />
       <Form method="post" noValidate className="form" key={result.seen}>
