@@ -72,27 +72,43 @@ for (const percent of [150, 200]) {
 }
 
 describe("200% zoom on a 375 px phone (188 CSS px across)", () => {
-  it("scrolls no page sideways: public, patient and back office, with their error states", async () => {
+  it("scrolls no page sideways, nor breaks a page's heading inside a word: public, patient and back office, with their error states", async () => {
     const wide: string[] = [];
+    const brokenWords: string[] = [];
     let visited = 0;
     await tourSite(
       browser(),
       server.db,
       async (page, name) => {
-        const { scrollWidth, innerWidth } = await page.evaluate(async () => {
+        const { scrollWidth, innerWidth, tooLong } = await page.evaluate(async () => {
           await new Promise((resolve) => requestAnimationFrame(resolve));
+          // A word of the page's heading wider than the heading itself must break inside it.
+          const heading = document.querySelector("h1");
+          const tooLong: string[] = [];
+          const context = document.createElement("canvas").getContext("2d")!;
+          const walker = heading && document.createTreeWalker(heading, NodeFilter.SHOW_TEXT);
+          for (let text = walker?.nextNode(); text; text = walker!.nextNode()) {
+            const style = getComputedStyle(text.parentElement!);
+            context.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+            for (const word of (text.textContent ?? "").split(/[\s\u00a0\u202f]+/))
+              if (word && context.measureText(word).width > heading!.clientWidth)
+                tooLong.push(word);
+          }
           return {
             scrollWidth: document.documentElement.scrollWidth,
             innerWidth: window.innerWidth,
+            tooLong,
           };
         });
         visited++;
         if (scrollWidth > innerWidth) wide.push(`${name}: ${scrollWidth} px`);
+        if (tooLong.length > 0) brokenWords.push(`${name}: ${tooLong.join(" ")}`);
       },
       { context: { viewport: { width: 188, height: 370 } } },
     );
     expect(visited).toBeGreaterThan(40);
     expect(wide).toEqual([]);
+    expect(brokenWords).toEqual([]);
   }, 300_000);
 });
 
