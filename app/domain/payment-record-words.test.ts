@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { paymentRecordWords, yearsWords } from "./payment-record-words";
+import { paymentRecordWords } from "./payment-record-words";
 
 describe("a payment record in words", () => {
   it.each([
@@ -19,12 +19,5 @@ describe("a payment record in words", () => {
 
   it("never shows PayPal's codes", () => {
     expect(paymentRecordWords("something-new", "ODD_CODE")).toBe("Payment record");
-  });
-});
-
-describe("years", () => {
-  it("says 1 year, and 2 years", () => {
-    expect(yearsWords(1)).toBe("1 year");
-    expect(yearsWords(2)).toBe("2 years");
   });
 });

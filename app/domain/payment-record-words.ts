@@ -27,8 +27,3 @@ export function paymentRecordWords(kind: string, status: string): string {
       return "Payment record";
   }
 }
-
-/** "1 year", "2 years". */
-export function yearsWords(years: number): string {
-  return `${years} ${years === 1 ? "year" : "years"}`;
-}

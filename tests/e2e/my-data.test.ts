@@ -115,6 +115,10 @@ describe("My data", () => {
     await page.getByRole("heading", { name: "My data", level: 1 }).waitFor();
     const text = await page.locator("main").innerText();
     for (const value of [...me.shown, "Exporter"]) expect(text).toContain(value);
+    // His result in the words his results page uses.
+    expect(text).toContain(
+      "Green: your PSA level is in the normal range for your age. Have another test in 2 years.",
+    );
     const nhs = me.nhsNumber;
     expect(text).toContain(`${nhs.slice(0, 3)} ${nhs.slice(3, 6)} ${nhs.slice(6)}`);
     for (const value of [...other.shown, other.nhsNumber]) expect(text).not.toContain(value);

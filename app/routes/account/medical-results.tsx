@@ -1,5 +1,6 @@
 import { data } from "react-router";
 import { organisation } from "#app/content/organisation";
+import { FLAG_MEANINGS } from "#app/content/results";
 import { Link } from "#app/components/link";
 import type { Route } from "./+types/medical-results";
 import {
@@ -44,15 +45,6 @@ export const RESULTS_MESSAGES = {
   missed: "No test was taken at this appointment",
   missedWhat:
     "Our records show you did not come to this appointment, so there is no result. You can book another screening event whenever you like.",
-} as const;
-
-/** What each traffic light means, in words, always with its icon. */
-export const FLAG_MEANINGS = {
-  green: (years: number | null) =>
-    `Green: your PSA level is in the normal range for your age. Have another test in ${years ?? "1, 2 or 3"} year${years === 1 ? "" : "s"}.`,
-  amber: () => "Amber: your PSA level is a little raised. Please repeat the test in 3 months.",
-  red: () =>
-    "Red: your PSA level is raised. Please make an appointment to see your GP and show them this result.",
 } as const;
 
 /** Only the signed-in person's own appointments and released results; never cached. */

@@ -22,7 +22,8 @@ import {
 import { readForm } from "#app/utils/http.server";
 import { collectMyData, type MyData } from "#app/services/my-data.server";
 import { NO_STORE, pipeHeaders } from "#app/utils/headers";
-import { paymentRecordWords, yearsWords } from "#app/domain/payment-record-words";
+import { paymentRecordWords } from "#app/domain/payment-record-words";
+import { FLAG_MEANINGS } from "#app/content/results";
 
 export const meta = () =>
   pageMeta("My data", "Everything we hold about you, to read here or download as a file.");
@@ -223,9 +224,10 @@ function ResultsSection({ myData }: { myData: MyData }) {
                   value={result.value ? `${result.value} ${result.unit}` : null}
                 />
                 <Detail term="Result" value={result.flag ? FLAG_WORDS[result.flag] : null} />
+                {/* The words his results page gives: an Amber's "3 months" is the flag's own. */}
                 <Detail
-                  term="Next test in"
-                  value={result.retestYears ? yearsWords(result.retestYears) : null}
+                  term="What it means"
+                  value={result.flag ? FLAG_MEANINGS[result.flag](result.retestYears) : null}
                 />
                 <Detail term="Comments" value={result.comments} />
                 <Detail term="Sent to you" value={formatLondonDateTime(result.releasedAt)} />
