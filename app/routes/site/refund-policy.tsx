@@ -36,7 +36,11 @@ export default function RefundPolicy() {
         <p>Self-test kits cannot be refunded once sent.</p>
         <h2>How to cancel</h2>
         <p>
-          E-mail{" "}
+          Sign in and open <Link to="/my-bookings">My bookings</Link>: choose the booking, then
+          &ldquo;Cancel booking&rdquo;. It tells you what you get back before you confirm.
+        </p>
+        <p>
+          Or e-mail{" "}
           <a href={`mailto:${organisation.emails.bookings}`}>{organisation.emails.bookings}</a> or
           call our booking helpline on{" "}
           <a href={`tel:${organisation.phones.booking.tel}`}>
