@@ -411,6 +411,11 @@ describe("medical results", () => {
     const amberCard = await card(amber.event.name);
     expect(amberCard).toContain("2.74 ng/ml");
     expect(amberCard).toMatch(/Amber: .*repeat the test in 3 months/);
+    // What a raised level does not mean, when not to wait, and whom to ask (the patient review).
+    expect(amberCard).toContain("A raised PSA level does not mean you have cancer.");
+    expect(amberCard).toContain("see your GP without waiting for another test");
+    expect(amberCard).toContain("call our medical enquiries line on 01632 960 003");
+    expect(greenCard).not.toContain("A raised PSA level");
     expect(amberCard).toContain("Lab result ready");
     const waitingCard = await card(waiting.event.name);
     // A result still to come is said calmly, with when to expect it: no warning, no "N/A".

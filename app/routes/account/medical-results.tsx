@@ -1,6 +1,6 @@
 import { data } from "react-router";
 import { organisation } from "#app/content/organisation";
-import { FLAG_MEANINGS } from "#app/content/results";
+import { FLAG_MEANINGS, RAISED_RESULT_ADVICE } from "#app/content/results";
 import { Link } from "#app/components/link";
 import type { Route } from "./+types/medical-results";
 import {
@@ -186,6 +186,19 @@ function ResultItem({
           )}{" "}
           {FLAG_MEANINGS[result.flag](result.retestYears)}
         </p>
+      )}
+      {(result?.flag === "amber" || result?.flag === "red") && (
+        <div className="result-advice">
+          <p>{RAISED_RESULT_ADVICE.notADiagnosis}</p>
+          <p>{RAISED_RESULT_ADVICE.symptoms}</p>
+          <p>
+            {RAISED_RESULT_ADVICE.questions}{" "}
+            <a href={`tel:${organisation.phones.medical.tel}`}>
+              {organisation.phones.medical.display}
+            </a>
+            .
+          </p>
+        </div>
       )}
       {result && correctedOn && <p>This result was updated on {formatLongDate(correctedOn)}.</p>}
       <p className="result-indicators">
