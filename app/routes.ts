@@ -117,6 +117,7 @@ export default [
       route("results/import", "routes/admin/results.import.tsx"),
       route("results/thresholds", "routes/admin/results.thresholds.tsx"),
       route("results/:resultId", "routes/admin/results.edit.tsx"),
+      route("find-booking", "routes/admin/find-booking.tsx"),
       route("refunds", "routes/admin/refunds.tsx"),
       route("enquiries", "routes/admin/enquiries.tsx"),
       route("subscribers", "routes/admin/subscribers.tsx"),

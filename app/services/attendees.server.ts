@@ -24,7 +24,14 @@ import {
 } from "#app/domain/check-in";
 import { labCsv, labCsvFilename, type LabCsvRow } from "#app/domain/lab-csv";
 import { londonDate } from "#app/domain/london-time";
-import { assertCan, assertEventDay, can, type StaffActor } from "#app/domain/permissions";
+import {
+  assertCan,
+  assertEventDay,
+  can,
+  mayWorkOnEventDay,
+  type StaffActor,
+} from "#app/domain/permissions";
+import { normaliseBookingReference } from "#app/domain/booking-reference";
 import { recordAudit } from "./audit.server";
 import { waitlistForStaff, type StaffWaitlistRow } from "./waitlist.server";
 import { isUuid } from "#app/domain/ids";
@@ -138,6 +145,36 @@ export async function openAttendeeBooking(
     details: { eventId: ev.id },
   });
   return { ...found, attendeeEvent: ev, name: attendeeName(found) };
+}
+
+/**
+ * The event whose attendee list shows this booking reference, for "Find a booking" (a man who
+ * phones or writes quoting it): null when no booking on a list has it, or when its event is one
+ * this person may not open today (event staff work on the day's events only). Names no one.
+ */
+export async function eventOfBookingReference(
+  db: Db,
+  actor: StaffActor,
+  typed: string,
+  now = new Date(),
+): Promise<{ eventId: string; reference: string } | null> {
+  assertCan(actor, "attendee:read");
+  const reference = normaliseBookingReference(typed);
+  if (!reference) return null;
+  const [found] = await db
+    .select({
+      eventId: booking.eventId,
+      eventDate: event.eventDate,
+      status: booking.status,
+      paymentStatus: booking.paymentStatus,
+      holdExpiresAt: booking.holdExpiresAt,
+    })
+    .from(booking)
+    .innerJoin(event, eq(event.id, booking.eventId))
+    .where(eq(booking.reference, reference));
+  if (!found || !(found.status === "cancelled" || isPlaceOnTheList(found, now))) return null;
+  if (!mayWorkOnEventDay(actor, found.eventDate, londonDate(now))) return null;
+  return { eventId: found.eventId, reference };
 }
 
 /** A booking that is at another event than the page asked for: where it is now. */

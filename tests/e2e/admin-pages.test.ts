@@ -31,6 +31,7 @@ const OPENED_BY: Record<string, "admin" | "coordinator" | "clinician"> = {
   "/admin/events/:eventId": "coordinator",
   "/admin/products": "coordinator",
   "/admin/refunds": "coordinator",
+  "/admin/find-booking": "coordinator",
   "/admin/events/:eventId/attendees": "coordinator",
   "/admin/events/:eventId/attendees/print": "coordinator",
   "/admin/events/:eventId/attendees/:bookingId": "coordinator",

@@ -25,6 +25,8 @@ const EXPECTED: Record<string, readonly Role[]> = {
   "/admin/events/:eventId": ["admin", "coordinator"],
   "/admin/products": ["admin", "coordinator"],
   "/admin/refunds": ["admin", "coordinator"],
+  // Finds bookings on the lists they may open (event staff: the day's events only).
+  "/admin/find-booking": ["coordinator", "event_staff"],
   // Event staff open these on the event's own day only; this file's event was three days ago.
   "/admin/events/:eventId/attendees": ["coordinator"],
   "/admin/events/:eventId/attendees/print": ["coordinator"],

@@ -54,6 +54,37 @@ async function eventToday(labName: string | null = null) {
   return { event, horace };
 }
 
+describe("finding a booking by its reference from the dashboard (found by the event-day review)", () => {
+  it("opens its event's list at his card, and says so beside the field when none has it", async () => {
+    const { event, horace } = await eventToday();
+    const { jar } = await signedInStaff(server.db, ["coordinator"]);
+    const page = await newPage(browser(), { viewport: { width: 768, height: 1024 } });
+    await jar.into(page.context());
+    await page.goto("/admin");
+    // As a man reads it out on the phone: lower case, spaces for dashes.
+    const spoken = horace.reference.toLowerCase().replace(/-/g, " ");
+    await page.getByLabel("Find a booking by its reference").fill(spoken);
+    await page.getByRole("button", { name: "Find the booking" }).click();
+    await page.waitForURL((url) => url.pathname === `/admin/events/${event.id}/attendees`);
+    expect(new URL(page.url()).searchParams.get("q")).toBe(horace.reference);
+    expect(await page.locator(`#booking-${horace.reference}`).count()).toBe(1);
+
+    await page.goto("/admin");
+    await page.getByLabel("Find a booking by its reference").fill("MHAT-2222-3333");
+    await page.getByRole("button", { name: "Find the booking" }).click();
+    const message =
+      "No booking with the reference MHAT-2222-3333 is on an event's list that you can open. Check it against his e-mail.";
+    await page.locator("#field-reference-error").getByText(message).waitFor();
+    const summary = page.getByRole("alert").filter({ hasText: "There is a problem" });
+    expect(await summary.getByRole("link").allTextContents()).toEqual([message]);
+    expect(await page.getByLabel("Find a booking by its reference").inputValue()).toBe(
+      "MHAT-2222-3333",
+    );
+    await expectNoAxeViolations(page);
+    await page.context().close();
+  });
+});
+
 describe.each([
   { javaScript: true, name: "with JavaScript" },
   { javaScript: false, name: "without JavaScript" },

@@ -6,6 +6,7 @@ import { auditLog, booking, consent, profile, testResult } from "#app/db/schema"
 import { CHECK_IN_MESSAGES, type CheckInCommand } from "#app/domain/check-in";
 import { CONSENT_WORDING_VERSION } from "#app/domain/consent";
 import {
+  eventOfBookingReference,
   exportLabCsv,
   printAttendees,
   recordCheckIn,
@@ -485,6 +486,50 @@ describe("the attendee list", () => {
     expect(await printAttendees(db, staff, { eventId: crypto.randomUUID() })).toBeNull();
     expect(await exportLabCsv(db, staff, { eventId: "nope" })).toBeNull();
     expect(await auditRows(db, { actorUserId: staff.id })).toEqual([]);
+  });
+});
+
+describe("finding a booking by its reference, whichever event it is at", () => {
+  it("finds a booking on an event's list however it is typed, and nothing else (found by the event-day review)", async () => {
+    const staff = await coordinator();
+    const ev = await insertFreeEvent(database.db);
+    const man = await person();
+    const place = await book(ev.id, man.id);
+    const cancelled = await book(ev.id, (await person()).id, { status: "cancelled" });
+    const lapsed = await book(ev.id, (await person()).id, {
+      status: "held",
+      holdExpiresAt: later(-1),
+    });
+    const loose = place.reference.toLowerCase().replace(/-/g, " ");
+    for (const typed of [place.reference, loose])
+      expect(await eventOfBookingReference(database.db, staff, typed, DAY)).toEqual({
+        eventId: ev.id,
+        reference: place.reference,
+      });
+    expect(await eventOfBookingReference(database.db, staff, cancelled.reference, DAY)).toEqual({
+      eventId: ev.id,
+      reference: cancelled.reference,
+    });
+    // Not on the list, so not found: a hold that ran out, a reference no booking has, nonsense.
+    for (const typed of [lapsed.reference, "MHAT-2222-3333", "not a reference", ""])
+      expect(await eventOfBookingReference(database.db, staff, typed, DAY)).toBeNull();
+  });
+
+  it("finds for event staff only what is at an event of the day, and for a clinician nothing", async () => {
+    const atTheDoor = (await insertStaff(database.db, ["event_staff"])).actor;
+    const ev = await insertFreeEvent(database.db);
+    const place = await book(ev.id, (await person()).id);
+    expect(await eventOfBookingReference(database.db, atTheDoor, place.reference, DAY)).toEqual({
+      eventId: ev.id,
+      reference: place.reference,
+    });
+    expect(
+      await eventOfBookingReference(database.db, atTheDoor, place.reference, weekBefore),
+    ).toBeNull();
+    const clinician = (await insertStaff(database.db, ["clinician"])).actor;
+    await expect(
+      eventOfBookingReference(database.db, clinician, place.reference, DAY),
+    ).rejects.toThrow();
   });
 });
 

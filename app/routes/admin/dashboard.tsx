@@ -1,6 +1,7 @@
 import { data } from "react-router";
 import { Link } from "#app/components/link";
 import { AdminTable } from "#app/components/admin/admin-table";
+import { FindBookingForm } from "#app/components/admin/find-booking-form";
 import type { Route } from "./+types/dashboard";
 import { pageMeta } from "#app/components/meta";
 import { db } from "#app/db/client.server";
@@ -33,6 +34,7 @@ export const loader = staffRoute("dashboard:read", async (args: Route.LoaderArgs
       canCheckIn: can(staff, "attendee:check-in"),
       handlesEnquiries: can(staff, "enquiry:handle"),
       handlesRefunds,
+      findsBookings: can(staff, "attendee:read"),
     },
     { headers: NO_STORE },
   );
@@ -53,6 +55,7 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
     handlesRefunds,
     owedRefunds,
     stalledRefunds,
+    findsBookings,
   } = loaderData;
   return (
     <>
@@ -89,6 +92,8 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
           </li>
         )}
       </ul>
+
+      {findsBookings && <FindBookingForm />}
 
       {canCheckIn && (
         <section aria-labelledby="today-title">
