@@ -193,12 +193,7 @@ export async function offerFreedPlaces(tx: Db, ev: EventRow, now: Date): Promise
   // Everyone waiting, in turn: an entry that is no longer waiting when it is updated (left, or
   // deleted with its account, meanwhile) is passed over and the place goes to the next.
   let offered = 0;
-  const [product] = await tx
-    .select({ pricePence: screeningProduct.pricePence })
-    .from(screeningProduct)
-    .where(eq(screeningProduct.id, ev.productId));
-  const price = ev.pricePence ?? product?.pricePence ?? 0;
-  const pricePence = isPaidEvent({ price, payment_required: ev.paymentRequired }) ? price : 0;
+  const pricePence = await chargeOf(tx, ev);
   for (const entry of nextInLine(waiting, waiting.length)) {
     if (offered === places.length) break;
     const slotTime = places[offered]!;
@@ -574,6 +569,19 @@ export async function leaveWaitlist(
   });
 }
 
+/** What booking the event costs, in pence: its own price or its product's, 0 when free. */
+async function chargeOf(
+  db: Db,
+  ev: { pricePence: number | null; productId: string; paymentRequired: boolean | null },
+): Promise<number> {
+  const [product] = await db
+    .select({ pricePence: screeningProduct.pricePence })
+    .from(screeningProduct)
+    .where(eq(screeningProduct.id, ev.productId));
+  const price = ev.pricePence ?? product?.pricePence ?? 0;
+  return isPaidEvent({ price, payment_required: ev.paymentRequired }) ? price : 0;
+}
+
 export interface OfferView {
   entryId: string;
   eventId: string;
@@ -588,6 +596,8 @@ export interface OfferView {
   status: WaitlistStatus;
   /** the hold it became, once accepted */
   bookingId: string | null;
+  /** what booking it costs, in pence (0 when free) */
+  pricePence: number;
 }
 
 /**
@@ -618,6 +628,7 @@ export async function offerFor(
     live: ev.status === "published" && isOfferLive(entry, now),
     status: entry.status,
     bookingId: entry.bookingId,
+    pricePence: await chargeOf(db, ev),
   };
 }
 

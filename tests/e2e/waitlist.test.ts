@@ -294,6 +294,10 @@ describe("a fully booked event's waiting list", () => {
     await expectNoAxeViolations(first);
     await first.goto(firstOfferPath);
     await first.getByRole("heading", { name: "A place is held for you" }).waitFor();
+    // What taking it leads to, before he takes it (found by the patient review).
+    const offerPage = (await first.locator("main").textContent()) ?? "";
+    expect(offerPage).toContain("PriceFree");
+    expect(offerPage).toContain("once you take it, you have 15 minutes for that");
     await expectNoAxeViolations(first);
 
     // The coordinator sees the list on the attendee page.

@@ -240,6 +240,11 @@ describe("offering a freed place", () => {
     await offersJob.run(database.db, hours(1));
     const [mail] = await mailTo(waiting.email);
     expect(mail!.text).toContain("then to payment (£37.50)");
+    // And so does the offer's page, before he takes it.
+    const entry = await entryOf(ev.id, waiting.id);
+    expect(
+      await offerFor(database.db, { entryId: entry.id, userId: waiting.id }, hours(2)),
+    ).toMatchObject({ pricePence: 3750, live: true });
   });
 
   it("lapses an offer not taken in time and moves the place on to the next person", async () => {

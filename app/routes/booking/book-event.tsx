@@ -28,6 +28,7 @@ import { isPaidEvent } from "#app/domain/pricing";
 import { nhsNumberField } from "#app/domain/fields";
 import { formValues, parseForm, type FieldErrors } from "#app/domain/forms";
 import { refundBeforeChoosing, type TermsBeforeBooking } from "#app/domain/terms-wording";
+import { RefundForThisEvent } from "#app/components/refund-for-this-event";
 import { browserUnlockCookieWithout, readBrowserUnlocks } from "#app/services/access-codes.server";
 import { holdPlace, holdRefusalMessage } from "#app/services/booking/hold.server";
 import { bookingPage } from "#app/services/booking/page.server";
@@ -408,24 +409,5 @@ function NhsNumberForm({ error, value }: { error?: string; value?: string }) {
         </SubmitButton>
       </Form>
     </div>
-  );
-}
-
-/** This event's refund, with its date: a warning when paying would already buy nothing back. */
-function RefundForThisEvent({ refund }: { refund: TermsBeforeBooking }) {
-  return refund.noRefund ? (
-    <div className="warning">
-      {refund.sentences.map((sentence) => (
-        <p key={sentence}>
-          <WarningIcon /> {sentence}
-        </p>
-      ))}
-    </div>
-  ) : (
-    refund.sentences.map((sentence) => (
-      <p key={sentence}>
-        <strong>{sentence}</strong>
-      </p>
-    ))
   );
 }

@@ -8,6 +8,10 @@ import { pageMeta } from "#app/components/meta";
 import { db } from "#app/db/client.server";
 import { bookingPaths } from "#app/domain/booking-paths";
 import { formatLondonDateTime, formatLongDate } from "#app/domain/date-labels";
+import { formatPounds } from "#app/domain/pricing";
+import { refundBeforeChoosing } from "#app/domain/terms-wording";
+import { config } from "#app/config.server";
+import { RefundForThisEvent } from "#app/components/refund-for-this-event";
 import { holdRefusalMessage } from "#app/services/booking/hold.server";
 import { takeOfferedPlace } from "#app/services/booking/offer.server";
 import { requireUser } from "#app/services/guards.server";
@@ -36,7 +40,14 @@ export async function loader({ params, request }: Route.LoaderArgs) {
   const user = await requireUser(request);
   const offer = await offerFor(db(), { entryId: params.entryId, userId: user.id });
   if (!offer) throw data(null, { status: 404 });
-  return data({ offer }, { headers: NO_STORE });
+  // What taking it leads to, said before he takes it: the price and its refund, and the time he
+  // then has to finish, as the booking page says them.
+  const refund = refundBeforeChoosing({
+    eventDate: offer.eventDate,
+    pricePence: offer.pricePence,
+    now: new Date(),
+  });
+  return data({ offer, refund, holdMinutes: config().HOLD_MINUTES }, { headers: NO_STORE });
 }
 
 type ActionData = { error: string };
@@ -70,7 +81,7 @@ export async function action({ params, request, context }: Route.ActionArgs) {
 }
 
 export default function WaitingListOffer({ loaderData, actionData }: Route.ComponentProps) {
-  const { offer } = loaderData;
+  const { offer, refund, holdMinutes } = loaderData;
   const navigation = useNavigation();
   const busy = navigation.state !== "idle";
   const taken = offer.status === "accepted";
@@ -89,6 +100,8 @@ export default function WaitingListOffer({ loaderData, actionData }: Route.Compo
           <dd>{offer.slotTime}</dd>
           <dt>Place</dt>
           <dd>{offer.address}</dd>
+          <dt>Price</dt>
+          <dd>{offer.pricePence > 0 ? formatPounds(offer.pricePence) : "Free"}</dd>
         </dl>
         {actionData?.error && (
           <p className="warning" role="alert">
@@ -100,8 +113,11 @@ export default function WaitingListOffer({ loaderData, actionData }: Route.Compo
             <p>
               We are holding this place for you until{" "}
               <strong>{formatLondonDateTime(offer.expiresAt, " at ")}</strong>. Take it now, then
-              fill in the consent form to finish booking.
+              fill in the consent form{offer.pricePence > 0 ? " and pay" : ""} to finish booking:
+              once you take it, you have {holdMinutes} minutes for that, and can ask for more time
+              on the form.
             </p>
+            {refund && <RefundForThisEvent refund={refund} />}
             <Form method="post" className="form">
               <input type="hidden" name="intent" value="take" />
               <SubmitButton busy={busy} busyLabel="Processing...">
