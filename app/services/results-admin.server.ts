@@ -910,7 +910,9 @@ export async function confirmReleasedFlag(
 }
 
 export type WithdrawResult =
-  { ok: true } | { ok: false; reason: "not-found" | "changed" | "released" };
+  /** the tube's sample id, and the event whose coordinator records it for the right man */
+  | { ok: true; sampleId: string | null; eventId: string }
+  | { ok: false; reason: "not-found" | "changed" | "released" };
 
 /**
  * Takes back an imported result that is not his: the sample was recorded at check-in against the
@@ -938,7 +940,11 @@ export async function withdrawResult(
     const bookingId = found.result.bookingId;
     await tx.delete(testResult).where(eq(testResult.id, resultId));
     const [sampled] = await tx
-      .select({ eventId: booking.eventId, sampleTakenAt: booking.sampleTakenAt })
+      .select({
+        eventId: booking.eventId,
+        sampleId: booking.sampleId,
+        sampleTakenAt: booking.sampleTakenAt,
+      })
       .from(booking)
       .where(eq(booking.id, bookingId))
       .for("update");
@@ -977,8 +983,21 @@ export async function withdrawResult(
           ]
         : []),
     ]);
-    return { ok: true };
+    return { ok: true, sampleId: sampled?.sampleId ?? null, eventId: sampled!.eventId };
   });
+}
+
+/** The event a withdrawn result's tube was taken at, for the notice that says whom to ask. */
+export async function eventOfWithdrawal(
+  db: Db,
+  eventId: string | null,
+): Promise<{ name: string; eventDate: string } | null> {
+  if (!eventId || !isUuid(eventId)) return null;
+  const [found] = await db
+    .select({ name: event.name, eventDate: event.eventDate })
+    .from(event)
+    .where(eq(event.id, eventId));
+  return found ?? null;
 }
 
 /**

@@ -42,7 +42,7 @@ async function unreleasedResult() {
     suggestedFlag: "red",
     sampleDate: event.eventDate,
   });
-  return { result, patient };
+  return { result, patient, booking, event };
 }
 
 describe.each([
@@ -50,7 +50,12 @@ describe.each([
   { javaScriptEnabled: false, name: "without JavaScript" },
 ])("withdrawing a result that is not his, $name", ({ javaScriptEnabled }) => {
   it("is a second step below the release form, and leaves the list saying what to do next", async () => {
-    const { result, patient } = await unreleasedResult();
+    const { result, patient, booking, event } = await unreleasedResult();
+    const [sampled] = await query<{ sample_id: string }>(
+      "select sample_id from booking where id = $1",
+      [booking.id],
+    );
+    const tube = sampled!.sample_id;
     const { jar } = await signedInStaff(server.db, ["clinician"]);
     const page = await newPage(browser(), { javaScriptEnabled });
     await jar.into(page.context());
@@ -67,11 +72,12 @@ describe.each([
     if (javaScriptEnabled) await expectNoAxeViolations(page);
 
     await withdraw.click();
-    await page.waitForURL(
-      (url) => url.pathname === "/admin/results" && url.search === "?withdrawn",
-    );
+    await page.waitForURL((url) => url.pathname === "/admin/results" && url.search !== "");
     const notice = await page.getByRole("status").innerText();
     expect(notice).toContain("Result withdrawn, and the sample recorded for him undone");
+    // Which tube to record again, and at which event (found by the event-day review).
+    expect(notice).toContain(`The tube: ${tube}.`);
+    expect(notice).toContain(`Its event: ${event.name},`);
     expect(notice).toContain("The patient was told nothing.");
     if (javaScriptEnabled) await expectNoAxeViolations(page);
     expect(await query("select 1 from test_result where id = $1", [result.id])).toEqual([]);

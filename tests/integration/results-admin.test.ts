@@ -85,6 +85,7 @@ async function bookedPatient(
     email: patient.email,
     reference: made.reference,
     bookingId: made.id,
+    sampleId,
   };
 }
 
@@ -399,8 +400,11 @@ describe("withdrawing a result whose sample was recorded for the wrong man", () 
       ok: false,
       reason: "changed",
     });
+    // It names the tube and its event, for the notice that says which to record again.
     expect(await withdrawResult(db, clinician, result!.id, await seenOf(result!.id), NOW)).toEqual({
       ok: true,
+      sampleId: wrong.sampleId,
+      eventId,
     });
     expect(await resultOf(wrong.bookingId)).toEqual([]);
     // He is back to "arrived", with no sample: the tube can go to the right man.

@@ -8,7 +8,11 @@ import { londonDate } from "#app/domain/london-time";
 import { FLAG_LABELS } from "#app/domain/psa-flag";
 import { RELEASE_MESSAGES } from "#app/domain/result-release-options";
 import { staffRoute } from "#app/services/guards.server";
-import { listResults, type ResultListFilter } from "#app/services/results-admin.server";
+import {
+  eventOfWithdrawal,
+  listResults,
+  type ResultListFilter,
+} from "#app/services/results-admin.server";
 import { NO_STORE, pipeHeaders } from "#app/utils/headers";
 
 export const meta = () => pageMeta("Results", "Laboratory results awaiting release.");
@@ -35,11 +39,22 @@ export const loader = staffRoute("result:read", async (args: Route.LoaderArgs, s
   const search = new URL(args.request.url).searchParams;
   const show = search.get("show");
   const filter: ResultListFilter = isFilter(show) ? show : "awaiting";
-  const results = await listResults(db(), staff, filter);
+  const [results, withdrawnAt] = await Promise.all([
+    listResults(db(), staff, filter),
+    search.has("withdrawn") ? eventOfWithdrawal(db(), search.get("event")) : null,
+  ]);
   return data(
     {
       filter,
-      withdrawn: search.has("withdrawn"),
+      withdrawn: search.has("withdrawn")
+        ? {
+            // A sample id is letters, digits and hyphens (check-in's rule); anything else is not one.
+            sampleId: /^[A-Za-z0-9-]{1,40}$/.test(search.get("withdrawn") ?? "")
+              ? search.get("withdrawn")
+              : null,
+            event: withdrawnAt && `${withdrawnAt.name}, ${formatLongDate(withdrawnAt.eventDate)}`,
+          }
+        : null,
       results: results.map((row) => ({
         ...row,
         importedOn: row.importedAt ? londonDate(row.importedAt) : null,
@@ -59,6 +74,16 @@ export default function Results({ loaderData }: Route.ComponentProps) {
       {withdrawn && (
         <div className="notice-panel" role="status">
           <p>{RELEASE_MESSAGES.withdrawn}</p>
+          {(withdrawn.sampleId || withdrawn.event) && (
+            <p>
+              {withdrawn.sampleId && (
+                <>
+                  The tube: <strong>{withdrawn.sampleId}</strong>.{" "}
+                </>
+              )}
+              {withdrawn.event && <>Its event: {withdrawn.event}.</>}
+            </p>
+          )}
         </div>
       )}
       <p className="admin-actions">
