@@ -6,6 +6,11 @@ import { csvSafeRow } from "./csv-cell";
  * taken, in the column order the lab expects.
  */
 
+export const LAB_CSV_MESSAGES = {
+  noLab:
+    "No laboratory is set for this event, so there is no lab CSV yet. Set the laboratory on the event's page first.",
+} as const;
+
 export const LAB_CSV_HEADERS = [
   "reference",
   "name",

@@ -581,10 +581,12 @@ export async function exportLabCsv(
   db: Db,
   actor: StaffActor,
   { eventId, now = new Date() }: { eventId: string; now?: Date },
-): Promise<{ filename: string; csv: string; count: number } | null> {
+): Promise<{ filename: string; csv: string; count: number } | "no-lab" | null> {
   assertCan(actor, "lab-csv:export");
   const found = await findAttendeeEvent(db, eventId);
   if (!found) return null;
+  // A file whose lab column is empty goes to no laboratory: the event must say which first.
+  if (!found.labName?.trim()) return "no-lab";
   const { active } = await loadAttendees(db, found, now);
   const sampled = active.filter((row) => row.status === "confirmed" && row.sampleId !== null);
   const rows: LabCsvRow[] = sampled.map((row) => ({

@@ -112,7 +112,12 @@ beforeAll(async () => {
   people.noTwoFactor = await staffWithoutTwoFactor();
   // An event of this file's own that took place, with an attendee and his result.
   const eventDate = londonDay(-3);
-  const event = await insertFreeEvent(db, { name: "Permissions Check Screening", eventDate });
+  const event = await insertFreeEvent(db, {
+    name: "Permissions Check Screening",
+    eventDate,
+    // The lab CSV needs a laboratory to send to.
+    labName: "Partner laboratory",
+  });
   const attendee = await insertPatient(db);
   const booked = await insertSampledBooking(db, {
     eventId: event.id,

@@ -108,6 +108,11 @@ describe.each([
     expect(
       await page.locator("[role=table], [role=row], [role=cell], [role=rowgroup]").count(),
     ).toBe(0);
+    // No laboratory set for this event: no lab CSV yet, and why (found by the event-day review).
+    expect(await page.getByRole("link", { name: "Download the lab CSV" }).count()).toBe(0);
+    expect(await page.locator("main").textContent()).toContain(
+      "No laboratory is set for this event, so there is no lab CSV yet.",
+    );
     const horaceCard = page.locator(`#booking-${horace.reference}`);
     expect(await horaceCard.locator("dt").allTextContents()).toEqual([
       "Date of birth",

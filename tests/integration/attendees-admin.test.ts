@@ -31,6 +31,12 @@ import {
 
 const database = testDatabaseForThisFile();
 
+/** The lab CSV an export gave, or the test fails saying what it gave instead. */
+function theFile(exported: Awaited<ReturnType<typeof exportLabCsv>>) {
+  if (!exported || exported === "no-lab") throw new Error(`No file: ${String(exported)}`);
+  return exported;
+}
+
 /** The fixture's event is on 10 June 2026, 10:00 to 12:00; this is 08:00 London time that day. */
 const DAY = new Date("2026-06-10T07:00:00Z");
 const later = (minutes: number) => new Date(DAY.getTime() + minutes * 60_000);
@@ -962,12 +968,12 @@ describe("the lab CSV", () => {
     // Arrived without a sample: not for the lab.
     await checkIn(staff, ev.id, { intent: "arrived", bookingId: bookings.bernard.id }, 7);
 
-    const exported = await exportLabCsv(db, staff, { eventId: ev.id, now: later(8) });
-    expect(exported!.count).toBe(2);
+    const exported = theFile(await exportLabCsv(db, staff, { eventId: ev.id, now: later(8) }));
+    expect(exported.count).toBe(2);
     const slug = ev.name.toLowerCase().replace(/[^a-z0-9]+/g, "-");
-    expect(exported!.filename).toBe(`lab-2026-06-10-${slug}.csv`);
+    expect(exported.filename).toBe(`lab-2026-06-10-${slug}.csv`);
 
-    const records = parse(exported!.csv) as string[][];
+    const records = parse(exported.csv) as string[][];
     expect(records).toEqual([
       ["reference", "name", "date of birth", "NHS number", "sample id", "event date", "lab"],
       [
@@ -999,14 +1005,22 @@ describe("the lab CSV", () => {
     expect(audited[0]!.details).toEqual({ shown: 2 });
   });
 
+  it("is refused while the event has no laboratory: its lab column would send it nowhere (found by the event-day review)", async () => {
+    const { db } = database;
+    const ev = await insertFreeEvent(db, { labName: null });
+    const staff = await coordinator();
+    expect(await exportLabCsv(db, staff, { eventId: ev.id, now: DAY })).toBe("no-lab");
+    expect(await auditRows(db, { actorUserId: staff.id, action: "attendees.export" })).toEqual([]);
+  });
+
   it("is the header line alone when no sample has been taken", async () => {
     const { db } = database;
     const { ev } = await eventWithBookings();
-    const exported = await exportLabCsv(db, await coordinator(), { eventId: ev.id, now: DAY });
-    expect(exported!.csv).toBe(
-      "reference,name,date of birth,NHS number,sample id,event date,lab\n",
+    const exported = theFile(
+      await exportLabCsv(db, await coordinator(), { eventId: ev.id, now: DAY }),
     );
-    expect(exported!.count).toBe(0);
+    expect(exported.csv).toBe("reference,name,date of birth,NHS number,sample id,event date,lab\n");
+    expect(exported.count).toBe(0);
   });
 });
 

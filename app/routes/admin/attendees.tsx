@@ -8,6 +8,7 @@ import {
 } from "#app/components/admin/attendee-card";
 import { ClosingTime, NhsNumbersNeeded } from "#app/components/admin/attendee-notices";
 import { ErrorSummary } from "#app/components/form";
+import { LAB_CSV_MESSAGES } from "#app/domain/lab-csv";
 import { Link } from "#app/components/link";
 import { pageMeta } from "#app/components/meta";
 import { db } from "#app/db/client.server";
@@ -327,12 +328,17 @@ export default function Attendees({ loaderData, actionData }: Route.ComponentPro
           <a className="button button--secondary" href={`${base}/attendees/print`}>
             Printable list
           </a>
-          {canExportLabCsv && (
+          {canExportLabCsv && event.labName && (
             <a className="button button--secondary" href={`${base}/lab.csv`}>
               Download the lab CSV
             </a>
           )}
         </div>
+        {canExportLabCsv && !event.labName && (
+          <p className="notice-panel">
+            {LAB_CSV_MESSAGES.noLab} <Link to={base}>Open the event&apos;s page</Link>.
+          </p>
+        )}
         {canExportLabCsv && (
           <p className="hint">
             The lab CSV lists the confirmed bookings whose sample has been taken, since those are
