@@ -18,7 +18,7 @@ type Place =
   | { status: "waiting"; entryId: string; position: number }
   | { status: "offered"; entryId: string; slotTime: string; expiresAt: Date | string };
 
-const ordinalPlace = (position: number) =>
+export const ordinalPlace = (position: number) =>
   position === 1
     ? "You are first on the waiting list."
     : `You are number ${position} on the waiting list.`;

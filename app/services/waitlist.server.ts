@@ -413,6 +413,45 @@ async function placeOf(
   return { status: "waiting" as const, entryId: entry.id, position: (ahead?.count ?? 0) + 1 };
 }
 
+/** A waiting list this person is on, for "My bookings". */
+export interface MyWaitingList {
+  eventId: string;
+  eventName: string;
+  eventDate: string;
+  place: WaitlistPlace;
+}
+
+/**
+ * The waiting lists this person is on now (waiting, or offered a place still held), at published
+ * events, soonest first: "My bookings" lists them, as he would otherwise find them only on each
+ * event's page.
+ */
+export async function myWaitingLists(
+  db: Db,
+  userId: string,
+  now = new Date(),
+): Promise<MyWaitingList[]> {
+  const rows = await db
+    .select({ eventId: event.id, eventName: event.name, eventDate: event.eventDate })
+    .from(waitlistEntry)
+    .innerJoin(event, eq(event.id, waitlistEntry.eventId))
+    .where(
+      and(
+        eq(waitlistEntry.userId, userId),
+        inArray(waitlistEntry.status, [...ACTIVE_WAITLIST_STATUSES]),
+        eq(event.status, "published"),
+        gte(event.eventDate, londonDate(now)),
+      ),
+    )
+    .orderBy(asc(event.eventDate), asc(event.startTime), asc(event.id));
+  const lists: MyWaitingList[] = [];
+  for (const row of rows) {
+    const place = await placeOf(db, row.eventId, userId, now);
+    if (place) lists.push({ ...row, place });
+  }
+  return lists;
+}
+
 /**
  * What the event's page shows about its waiting list: whether it is open to join, and where this
  * person (if signed in) stands on it.

@@ -267,6 +267,12 @@ describe("a fully booked event's waiting list", () => {
     await expectNoAxeViolations(first);
     await second.goto(`/event/${event.id}`);
     await joinWithKeyboard(second);
+    // My bookings says where he stands, as the event's page does (found by the patient review).
+    await second.goto("/my-bookings");
+    const secondsLists = second.getByRole("region", { name: "Waiting lists" });
+    expect(await secondsLists.textContent()).toContain(event.name);
+    expect(await secondsLists.textContent()).toContain("You are number 2 on the waiting list.");
+    await second.goto(`/event/${event.id}`);
 
     await cancelBooking(booked[0]!.id);
     await runOfferJob();
@@ -291,6 +297,12 @@ describe("a fully booked event's waiting list", () => {
     expect(await first.locator("main").textContent()).not.toContain(
       "Every time at this event is taken",
     );
+    await expectNoAxeViolations(first);
+    await first.goto("/my-bookings");
+    await first
+      .getByRole("region", { name: "Waiting lists" })
+      .getByRole("link", { name: "Take the place held for you" })
+      .waitFor();
     await expectNoAxeViolations(first);
     await first.goto(firstOfferPath);
     await first.getByRole("heading", { name: "A place is held for you" }).waitFor();

@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { booking, outboxEmail, waitlistEntry } from "#app/db/schema";
+import { booking, event, outboxEmail, waitlistEntry } from "#app/db/schema";
 import { PermissionDenied } from "#app/domain/permissions";
 import { cancelEvent } from "#app/services/admin-events.server";
 import { viewAttendees } from "#app/services/attendees.server";
@@ -13,6 +13,7 @@ import { eventSlots, findEvent } from "#app/services/events.server";
 import {
   joinWaitlist,
   leaveWaitlist,
+  myWaitingLists,
   offerFor,
   offerFreedPlaces,
   waitlistState,
@@ -245,6 +246,46 @@ describe("offering a freed place", () => {
     expect(
       await offerFor(database.db, { entryId: entry.id, userId: waiting.id }, hours(2)),
     ).toMatchObject({ pricePence: 3750, live: true });
+  });
+
+  it("lists for My bookings the lists he is on, waiting or offered, and not those he left (found by the patient review)", async () => {
+    const soon = await fullEvent();
+    const later = await fullEvent();
+    const left = await fullEvent();
+    // Soonest first: on the 10th, 11th and 12th of June.
+    await database.db
+      .update(event)
+      .set({ eventDate: "2026-06-11" })
+      .where(eq(event.id, left.ev.id));
+    await database.db
+      .update(event)
+      .set({ eventDate: "2026-06-12" })
+      .where(eq(event.id, later.ev.id));
+    const me = await person();
+    const other = await person();
+    for (const { ev } of [soon, later, left])
+      await joinWaitlist(database.db, { eventId: ev.id, userId: other.id }, NOW);
+    for (const { ev } of [soon, later, left])
+      await joinWaitlist(database.db, { eventId: ev.id, userId: me.id }, hours(0.5));
+    await leaveWaitlist(database.db, { eventId: left.ev.id, userId: me.id }, hours(1));
+    // A place comes up at the later event: the other man, first in line, is offered it.
+    await cancel(later.booked[0]!.id);
+    await offersJob.run(database.db, hours(1));
+
+    const mine = await myWaitingLists(database.db, me.id, hours(2));
+    expect(mine.map((list) => [list.eventId, list.place.status])).toEqual([
+      [soon.ev.id, "waiting"],
+      [later.ev.id, "waiting"],
+    ]);
+    expect(mine.map((list) => (list.place.status === "waiting" ? list.place.position : 0))).toEqual(
+      [2, 1],
+    );
+    const theirs = await myWaitingLists(database.db, other.id, hours(2));
+    expect(theirs.map((list) => [list.eventId, list.place.status])).toEqual([
+      [soon.ev.id, "waiting"],
+      [left.ev.id, "waiting"],
+      [later.ev.id, "offered"],
+    ]);
   });
 
   it("lapses an offer not taken in time and moves the place on to the next person", async () => {
