@@ -125,6 +125,25 @@ describe("applyCheckIn", () => {
       changes: { noShowAt: now, arrivedAt: null },
     });
   });
+  it("refuses a no-show before his time, unless he came and left (found by the event-day review)", () => {
+    const at = (iso: string) => ({ ...ON_THE_DAY, appointmentStart: new Date(iso) });
+    // Due 25 minutes after the tap.
+    const dueLater = at(new Date(now.getTime() + 25 * 60_000).toISOString());
+    expect(applyCheckIn(waiting, miss, now, dueLater)).toEqual({
+      ok: false,
+      error: CHECK_IN_MESSAGES.notDueYet(
+        new Intl.DateTimeFormat("en-GB", {
+          hour: "2-digit",
+          minute: "2-digit",
+          timeZone: "Europe/London",
+        }).format(new Date(now.getTime() + 25 * 60_000)),
+      ),
+      field: "checkIn",
+    });
+    expect(applyCheckIn(arrived, missArrived, now, dueLater)).toMatchObject({ ok: true });
+    const dueNow = at(now.toISOString());
+    expect(applyCheckIn(waiting, miss, now, dueNow)).toMatchObject({ ok: true, to: "no_show" });
+  });
   it("refuses a no-show from a page that showed him waiting, when he has since arrived", () => {
     expect(applyCheckIn(arrived, miss, now, ON_THE_DAY)).toEqual({
       ok: false,

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { formatLongDate } from "./date-labels";
+import { formatLondonTime, formatLongDate } from "./date-labels";
 import { londonInstant } from "./london-time";
 
 /**
@@ -54,6 +54,8 @@ export const CHECK_IN_MESSAGES = {
     "No consent is recorded for him, so no sample can be taken yet. E-mail him the consent form to fill in on his phone, then record the sample.",
   notYet: (appointmentDate: string) =>
     `Check-in opens on the day of the appointment, ${formatLongDate(appointmentDate)}.`,
+  notDueYet: (slotTime: string) =>
+    `He is not due until ${slotTime}: mark him as a no-show once his time has passed. If he has told you he is not coming, cancel his booking instead, so that someone else can have the place.`,
   notEndedYet: (endTime: string) =>
     `Everyone still waiting can be marked as a no-show once the event has ended, at ${endTime}.`,
   resultImported:
@@ -127,6 +129,8 @@ export type CheckInOutcome =
 export interface CheckInDay {
   today: string;
   appointmentDate: string;
+  /** when his appointment starts: before then he cannot have failed to come */
+  appointmentStart?: Date;
 }
 
 /**
@@ -190,6 +194,17 @@ export function applyCheckIn(
       // He was marked arrived on another tablet after this page was loaded: that stands.
       if (from !== command.from)
         return { ok: false, error: CHECK_IN_MESSAGES.changedMeanwhile, field: "checkIn" };
+      // Not come yet is not a no-show (one who came and left may be marked at any time).
+      if (
+        from === "waiting" &&
+        day.appointmentStart &&
+        now.getTime() < day.appointmentStart.getTime()
+      )
+        return {
+          ok: false,
+          error: CHECK_IN_MESSAGES.notDueYet(formatLondonTime(day.appointmentStart)),
+          field: "checkIn",
+        };
       return to({ noShowAt: now, arrivedAt: null });
     case "sample":
       if (from === "sample_taken") {

@@ -23,7 +23,7 @@ import {
   type CheckInState,
 } from "#app/domain/check-in";
 import { labCsv, labCsvFilename, type LabCsvRow } from "#app/domain/lab-csv";
-import { londonDate } from "#app/domain/london-time";
+import { londonDate, londonInstant } from "#app/domain/london-time";
 import {
   assertCan,
   assertEventDay,
@@ -675,7 +675,11 @@ export async function recordCheckIn(
     if (!canTake(bookingStage(row), "check-in"))
       return refuse("checkIn", CHECK_IN_MESSAGES.notConfirmed);
 
-    const outcome = applyCheckIn(row, command, now, { today: londonDate(now), appointmentDate });
+    const outcome = applyCheckIn(row, command, now, {
+      today: londonDate(now),
+      appointmentDate,
+      appointmentStart: londonInstant(appointmentDate, row.slotTime),
+    });
     if (!outcome.ok) return refuse(outcome.field, outcome.error);
     if (!outcome.changed)
       return { outcome: "done", reference: row.reference, changed: false, to: outcome.to };

@@ -559,6 +559,29 @@ describe("check-in", () => {
   }
 
   // Issue 14, item 10: an appointment 10 days away was checked in and its sample recorded.
+  it("refuses a no-show before his time, but not for one who came and left (found by the event-day review)", async () => {
+    const staff = await coordinator();
+    const ev = await insertFreeEvent(database.db);
+    const place = await book(ev.id, (await person()).id, { slotTime: "10:30" });
+    // 09:00 in London: due at 10:30.
+    expect(await checkIn(staff, ev.id, noShow(place.id, "waiting"), 60)).toEqual({
+      outcome: "refused",
+      reference: place.reference,
+      field: "checkIn",
+      message: CHECK_IN_MESSAGES.notDueYet("10:30"),
+    });
+    expect(await stored(place.id)).toMatchObject({ noShowAt: null });
+    expect(await checkIn(staff, ev.id, arrived(place.id), 61)).toMatchObject({ to: "arrived" });
+    expect(await checkIn(staff, ev.id, noShow(place.id, "arrived"), 62)).toMatchObject({
+      to: "no_show",
+    });
+    // From 10:30 a man still waiting may be marked.
+    const late = await book(ev.id, (await person()).id, { slotTime: "10:30" });
+    expect(await checkIn(staff, ev.id, noShow(late.id, "waiting"), 150)).toMatchObject({
+      to: "no_show",
+    });
+  });
+
   it("refuses check-in before the appointment's day: nothing changes, nothing is audited", async () => {
     const { db } = database;
     const { ev, bookings } = await eventWithBookings();
@@ -626,7 +649,6 @@ describe("check-in", () => {
       to: "no_show",
     });
     expect(await stored(id)).toMatchObject({ arrivedAt: null, noShowAt: later(7) });
-
     expect(
       await checkIn(staff, ev.id, { intent: "undo", bookingId: id, from: "no_show" }, 8),
     ).toMatchObject({ changed: true, to: "waiting" });
