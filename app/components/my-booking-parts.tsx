@@ -177,7 +177,7 @@ export function BookingActions({
       {booking.state === "upcoming" && (
         <li>
           <a href={`${base}/calendar.ics`} download>
-            Add to your calendar (.ics file){forThis}
+            Add it to the calendar on your phone or computer{forThis}
           </a>
         </li>
       )}
