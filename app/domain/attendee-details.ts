@@ -17,7 +17,7 @@ export const ATTENDEE_DETAILS_MESSAGES = {
     "Enter his NHS number. A recorded NHS number can be corrected here, but not removed.",
   nhsNumberNeeded: "Enter his NHS number: this event's laboratory needs one with every sample.",
   nhsNumberSomeoneElses:
-    "That NHS number is recorded for someone else. Check the 10 digits on his own NHS letter, prescription or the NHS App.",
+    "That NHS number is recorded for another man booked at this event. Check the 10 digits on his own NHS letter, prescription or the NHS App.",
 } as const;
 
 /** Younger than this, a date of birth typed at a screening for men of 40 to 80 is a slip. */

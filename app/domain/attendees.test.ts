@@ -8,6 +8,7 @@ import {
   formatNhsNumber,
   matchesAttendeeSearch,
   printedCount,
+  sharingNhsNumbers,
   withoutNeededNhsNumber,
 } from "./attendees";
 
@@ -166,5 +167,20 @@ describe("withoutNeededNhsNumber", () => {
 
   it("lists no one when the laboratory does not need one", () => {
     expect(withoutNeededNhsNumber([row()], false)).toEqual([]);
+  });
+});
+
+describe("sharingNhsNumbers", () => {
+  it("names the booked men whose number another booked man shares, and no one else", () => {
+    const rows = [
+      { id: "a", status: "confirmed", nhsNumber: "9434765919" },
+      { id: "b", status: "confirmed", nhsNumber: "4010232137" },
+      { id: "c", status: "confirmed", nhsNumber: "9434765919" },
+      { id: "d", status: "held", nhsNumber: "4010232137" },
+      { id: "e", status: "confirmed", nhsNumber: null },
+      { id: "f", status: "confirmed", nhsNumber: null },
+    ];
+    expect(sharingNhsNumbers(rows).map((row) => row.id)).toEqual(["a", "c"]);
+    expect(sharingNhsNumbers(rows.slice(1))).toEqual([]);
   });
 });

@@ -197,3 +197,20 @@ export function withoutNeededNhsNumber<
       !row.nhsNumber,
   );
 }
+
+/**
+ * Booked men (confirmed) whose recorded NHS number another booked man at the same event shares,
+ * in list order: the laboratory would get two men under one number. One of them typed the other's,
+ * or staff copied it; each is to be checked against his own NHS letter.
+ */
+export function sharingNhsNumbers<Row extends { status: string; nhsNumber: string | null }>(
+  rows: readonly Row[],
+): Row[] {
+  const counts = new Map<string, number>();
+  for (const row of rows)
+    if (row.status === "confirmed" && row.nhsNumber)
+      counts.set(row.nhsNumber, (counts.get(row.nhsNumber) ?? 0) + 1);
+  return rows.filter(
+    (row) => row.status === "confirmed" && row.nhsNumber && counts.get(row.nhsNumber)! > 1,
+  );
+}

@@ -1,4 +1,4 @@
-import { and, eq, ne } from "drizzle-orm";
+import { and, eq, inArray, ne } from "drizzle-orm";
 import type { Db } from "#app/db/client.server";
 import { booking, profile, user } from "#app/db/schema";
 import { attendeeName, isPlaceOnTheList } from "#app/domain/attendees";
@@ -7,6 +7,7 @@ import {
   missingNhsNumberProblem,
   type AttendeeDetails,
 } from "#app/domain/attendee-details";
+import { PLACE_STATUSES } from "#app/domain/booking-lifecycle";
 import { needsNhsNumber } from "#app/domain/eligibility";
 import { isUuid } from "#app/domain/ids";
 import { assertCan, type StaffActor } from "#app/domain/permissions";
@@ -125,12 +126,13 @@ export async function correctAttendeeDetails(
     }
     const dateOfBirthChanged = row.dateOfBirth !== details.dateOfBirth;
     const nhsNumberChanged = (row.nhsNumber || null) !== details.nhsNumber;
-    // One number, one person: a number copied from someone else's record (or an example) would
-    // send the laboratory two men under one NHS number.
+    // One number, one man: a number copied from another man's card (or an example) would send
+    // the laboratory two men under one NHS number. Asked of this event's list only, whose
+    // numbers this person already sees, so that it tells no one who else is a patient (D-196).
     if (
       nhsNumberChanged &&
       details.nhsNumber &&
-      (await nhsNumberHeldByAnother(tx, row.userId, details.nhsNumber))
+      (await nhsNumberOfAnotherHere(tx, found.id, row.userId, details.nhsNumber))
     )
       return {
         outcome: "refused",
@@ -161,12 +163,25 @@ export async function correctAttendeeDetails(
   });
 }
 
-/** Whether another person's profile has this NHS number. */
-async function nhsNumberHeldByAnother(tx: Db, userId: string, nhsNumber: string): Promise<boolean> {
+/** Whether another man booked at this event has this NHS number recorded. */
+async function nhsNumberOfAnotherHere(
+  tx: Db,
+  eventId: string,
+  userId: string,
+  nhsNumber: string,
+): Promise<boolean> {
   const [other] = await tx
-    .select({ id: profile.id })
-    .from(profile)
-    .where(and(eq(profile.nhsNumber, nhsNumber), ne(profile.userId, userId)))
+    .select({ id: booking.id })
+    .from(booking)
+    .innerJoin(profile, eq(profile.userId, booking.userId))
+    .where(
+      and(
+        eq(booking.eventId, eventId),
+        inArray(booking.status, [...PLACE_STATUSES]),
+        eq(profile.nhsNumber, nhsNumber),
+        ne(booking.userId, userId),
+      ),
+    )
     .limit(1);
   return other !== undefined;
 }

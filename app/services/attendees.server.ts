@@ -6,6 +6,7 @@ import type { AuditAction } from "#app/domain/audit";
 import {
   attendeeName,
   isPlaceOnTheList,
+  sharingNhsNumbers,
   cleanSearch,
   compareAttendees,
   matchesAttendeeSearch,
@@ -438,6 +439,8 @@ export interface AttendeeView {
    * the search: no sample can be recorded for them until it is (D-186).
    */
   withoutNhsNumber: Pick<AttendeeRow, "bookingId" | "name" | "slotTime" | "reference">[];
+  /** Booked men sharing an NHS number with another booked here, whatever the search. */
+  sharingNhsNumber: Pick<AttendeeRow, "bookingId" | "name" | "slotTime" | "reference">[];
 }
 
 /** A man named in one of the list's notices, linked to his card. */
@@ -502,6 +505,7 @@ export async function viewAttendees(
     (row) => row.status === "confirmed" && row.checkIn === "arrived",
   );
   const withoutNhsNumber = withoutNeededNhsNumber(all.active, needsNhsNumber(found.labName));
+  const sharingNhsNumber = sharingNhsNumbers(all.active);
   // Everyone the page names is a read: the search's matches, and the men the lists above them
   // name whom the search left out (those still waiting or arrived, once the event has ended).
   // Nobody is sent that is not named: the page's data can be fetched without the page.
@@ -510,6 +514,7 @@ export async function viewAttendees(
     : { stillWaiting: [], arrivedWithoutSample: [] };
   const named = [
     ...withoutNhsNumber,
+    ...sharingNhsNumber,
     ...closingLists.stillWaiting,
     ...closingLists.arrivedWithoutSample,
   ];
@@ -557,6 +562,7 @@ export async function viewAttendees(
     })),
     arrivedWithoutSample: closingLists.arrivedWithoutSample.map(listed),
     withoutNhsNumber: withoutNhsNumber.map(listed),
+    sharingNhsNumber: sharingNhsNumber.map(listed),
   };
 }
 

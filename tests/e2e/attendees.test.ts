@@ -51,7 +51,7 @@ async function eventToday(labName: string | null = null) {
   });
   // Both consented while booking: a sample needs it.
   for (const place of [horace, cedric]) await insertConsentFor(server.db, place, event.eventDate);
-  return { event, horace };
+  return { event, horace, cedric };
 }
 
 describe("finding a booking by its reference from the dashboard (found by the event-day review)", () => {
@@ -81,6 +81,12 @@ describe("finding a booking by its reference from the dashboard (found by the ev
       "MHAT-2222-3333",
     );
     await expectNoAxeViolations(page);
+    // What is not a reference is not said back: a link cannot put its words into the page.
+    await page.goto(`/admin/find-booking?reference=${encodeURIComponent("Call 0800 now!")}`);
+    expect(await page.locator("#field-reference-error").textContent()).toContain(
+      "That is not a booking reference.",
+    );
+    expect(await page.locator(".error-summary").textContent()).not.toContain("Call 0800");
     await page.context().close();
   });
 });
@@ -220,7 +226,7 @@ describe.each([
   { javaScript: false, name: "without JavaScript" },
 ])("correcting a man's details at the door, $name", ({ javaScript }) => {
   it("refuses a wrong NHS number beside the field, keeps what was typed, then saves", async () => {
-    const { event, horace } = await eventToday();
+    const { event, horace, cedric } = await eventToday();
     const { jar } = await signedInStaff(server.db, ["event_staff"]);
     const page = await newPage(browser(), {
       javaScriptEnabled: javaScript,
@@ -249,14 +255,16 @@ describe.each([
     expect(await page.getByLabel("Year").inputValue()).toBe("1965");
     if (javaScript) await expectNoAxeViolations(page);
 
-    // The demo patient's number, as if copied from an example: someone else's.
-    await page.getByLabel(/NHS number/).fill("943 476 5919");
+    // Cedric's number, booked at the same event, as if copied from the card above.
+    const cedrics = validNhsNumber();
+    await query("update profile set nhs_number = $2 where user_id = $1", [cedric.userId, cedrics]);
+    await page.getByLabel(/NHS number/).fill(cedrics);
     await page.getByRole("button", { name: /^Save/ }).click();
     await page
       .locator("#field-nhsNumber-error")
-      .getByText("That NHS number is recorded for someone else.")
+      .getByText("That NHS number is recorded for another man booked at this event.")
       .waitFor();
-    expect(await page.getByLabel(/NHS number/).inputValue()).toBe("943 476 5919");
+    expect(await page.getByLabel(/NHS number/).inputValue()).toBe(cedrics);
 
     const his = validNhsNumber();
     const printed = `${his.slice(0, 3)} ${his.slice(3, 6)} ${his.slice(6)}`;

@@ -138,24 +138,36 @@ describe("correcting a booked man's date of birth and NHS number", () => {
     expect(onTheDay).toMatchObject({ outcome: "saved", changed: true });
   });
 
-  it("refuses an NHS number recorded for someone else, and keeps his own (found by an event-day review)", async () => {
+  it("refuses an NHS number recorded for another man at this event, and tells nothing of anyone else's (found by an event-day review)", async () => {
     const { event, man, place } = await booked();
     const coordinator = await staff("coordinator");
+    const correct = (nhsNumber: string) =>
+      correctAttendeeDetails(database.db, coordinator, {
+        eventId: event.id,
+        bookingId: place.id,
+        details: { ...RIGHT, nhsNumber },
+        now: DAY,
+      });
+    // Another man booked here, whose number (on his card) is copied onto this man's.
     const neighbours = validNhsNumber();
-    await insertPatient(database.db, { nhsNumber: neighbours });
-    const result = await correctAttendeeDetails(database.db, coordinator, {
+    const neighbour = await insertPatient(database.db, { nhsNumber: neighbours });
+    await insertBooking(database.db, {
       eventId: event.id,
-      bookingId: place.id,
-      details: { ...RIGHT, nhsNumber: neighbours },
-      now: DAY,
+      userId: neighbour.id,
+      slotTime: "10:30",
     });
-    expect(result).toEqual({
+    expect(await correct(neighbours)).toEqual({
       outcome: "refused",
       field: "nhsNumber",
       message:
-        "That NHS number is recorded for someone else. Check the 10 digits on his own NHS letter, prescription or the NHS App.",
+        "That NHS number is recorded for another man booked at this event. Check the 10 digits on his own NHS letter, prescription or the NHS App.",
     });
     expect(await recorded(man.id)).toEqual({ dateOfBirth: "1958-12-04", nhsNumber: "4010232137" });
+    // A number held by someone not booked here is not said to be anyone's: the form is no way
+    // to learn who else is a patient (found by the attacker review).
+    const strangers = validNhsNumber();
+    await insertPatient(database.db, { nhsNumber: strangers });
+    expect(await correct(strangers)).toMatchObject({ outcome: "saved", changed: true });
   });
 
   it("is not for a clinician", async () => {

@@ -406,13 +406,47 @@ describe("the attendee list", () => {
     expect(await subjects(after)).toEqual([searched.id, numberless.id, waiting.id].sort());
   });
 
+  it("names two booked men with one NHS number, searched for or not, each audited (found by the attacker review)", async () => {
+    const { db } = database;
+    const ev = await insertFreeEvent(db, { name: `Shared ${uniqueId()}` });
+    const one = await person({
+      firstName: "Dennis",
+      lastName: "Onenumber",
+      nhsNumber: "9434765919",
+    });
+    const two = await person({
+      firstName: "Edwin",
+      lastName: "Samenumber",
+      nhsNumber: "9434765919",
+    });
+    const own = await person({
+      firstName: "Frank",
+      lastName: "Ownnumber",
+      nhsNumber: "4010232137",
+    });
+    const first = await book(ev.id, one.id, { slotTime: "10:00" });
+    const second = await book(ev.id, two.id, { slotTime: "10:30" });
+    await book(ev.id, own.id, { slotTime: "11:00" });
+    const staff = await coordinator();
+    const view = await viewAttendees(db, staff, { eventId: ev.id, search: "ownnumber", now: DAY });
+    expect(view!.sharingNhsNumber.map((row) => row.bookingId)).toEqual([first.id, second.id]);
+    const audited = (await auditRows(db, { actorUserId: staff.id, action: "attendees.view" }))
+      .map((row) => row.subjectUserId)
+      .filter((id) => id !== null)
+      .sort();
+    expect(audited).toEqual([one.id, two.id, own.id].sort());
+  });
+
   it("sends no man it does not audit: the page's data can be fetched without the page", async () => {
     const { db } = database;
     const ev = await insertFreeEvent(db, { name: `Unnamed ${uniqueId()}` });
+    // Each his own NHS number: men sharing one are named above the list, searched for or not.
     const men = await Promise.all(
-      ["Dunstan", "Ethelbert", "Fulk"].map((firstName) =>
-        person({ firstName, lastName: "Waitwell", nhsNumber: "9434765919" }),
-      ),
+      [
+        ["Dunstan", "9434765919"],
+        ["Ethelbert", "9434765927"],
+        ["Fulk", "4010232137"],
+      ].map(([firstName, nhsNumber]) => person({ firstName, lastName: "Waitwell", nhsNumber })),
     );
     const bookings = await Promise.all(
       men.map((man, index) =>

@@ -147,3 +147,27 @@ export function ClosingTime({
     </section>
   );
 }
+
+/** Booked men whose NHS number another booked man here shares: one of the two is wrong. */
+export function SharedNhsNumbers({
+  sharingNhsNumber,
+  canCorrectDetails,
+  listPath,
+}: {
+  sharingNhsNumber: NamedMan[];
+  canCorrectDetails: boolean;
+  listPath: string;
+}) {
+  if (sharingNhsNumber.length === 0) return null;
+  return (
+    <section className="closing notice-panel" aria-labelledby="shared-nhs-title">
+      <h2 id="shared-nhs-title">One NHS number for two men</h2>
+      <p>
+        These men booked here have the same NHS number recorded, so the laboratory would get two men
+        under one number. Check each against his own NHS letter, prescription or the NHS App
+        {canCorrectDetails ? ", and correct the wrong one on his card." : "."}
+      </p>
+      <MenNamed rows={sharingNhsNumber} listPath={listPath} />
+    </section>
+  );
+}

@@ -6,7 +6,11 @@ import {
   attendeeErrorKey,
   type AttendeeActionFailure,
 } from "#app/components/admin/attendee-card";
-import { ClosingTime, NhsNumbersNeeded } from "#app/components/admin/attendee-notices";
+import {
+  ClosingTime,
+  NhsNumbersNeeded,
+  SharedNhsNumbers,
+} from "#app/components/admin/attendee-notices";
 import { ErrorSummary } from "#app/components/form";
 import { LAB_CSV_MESSAGES } from "#app/domain/lab-csv";
 import { Link } from "#app/components/link";
@@ -224,6 +228,7 @@ export default function Attendees({ loaderData, actionData }: Route.ComponentPro
     stillWaiting,
     arrivedWithoutSample,
     withoutNhsNumber,
+    sharingNhsNumber,
     closed,
     bookingNotice,
     today,
@@ -306,6 +311,11 @@ export default function Attendees({ loaderData, actionData }: Route.ComponentPro
         labName={event.labName}
         withoutNhsNumber={withoutNhsNumber}
         beforeTheDay={checkInOpensOn !== null}
+        canCorrectDetails={canCorrectDetails}
+        listPath={`${base}/attendees`}
+      />
+      <SharedNhsNumbers
+        sharingNhsNumber={sharingNhsNumber}
         canCorrectDetails={canCorrectDetails}
         listPath={`${base}/attendees`}
       />
