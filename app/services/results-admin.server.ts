@@ -1,8 +1,9 @@
-import { and, asc, desc, eq, inArray, isNotNull, isNull, or, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gte, inArray, isNotNull, isNull, or, sql } from "drizzle-orm";
 import { config } from "#app/config.server";
 import { organisation } from "#app/content/organisation";
 import type { Db } from "#app/db/client.server";
 import {
+  auditLog,
   booking,
   event,
   profile,
@@ -910,9 +911,7 @@ export async function confirmReleasedFlag(
 }
 
 export type WithdrawResult =
-  /** the tube's sample id, and the event whose coordinator records it for the right man */
-  | { ok: true; sampleId: string | null; eventId: string }
-  | { ok: false; reason: "not-found" | "changed" | "released" };
+  { ok: true } | { ok: false; reason: "not-found" | "changed" | "released" };
 
 /**
  * Takes back an imported result that is not his: the sample was recorded at check-in against the
@@ -963,7 +962,12 @@ export async function withdrawResult(
         subjectUserId: found.userId,
         entityType: "test_result",
         entityId: resultId,
-        details: { bookingId },
+        // The tube and its event: the notice after it names them (`lastWithdrawalBy`).
+        details: {
+          bookingId,
+          eventId: sampled?.eventId ?? null,
+          sampleId: sampled?.sampleId ?? null,
+        },
       },
       ...(sampled?.sampleTakenAt
         ? [
@@ -983,21 +987,48 @@ export async function withdrawResult(
           ]
         : []),
     ]);
-    return { ok: true, sampleId: sampled?.sampleId ?? null, eventId: sampled!.eventId };
+    return { ok: true };
   });
 }
 
-/** The event a withdrawn result's tube was taken at, for the notice that says whom to ask. */
-export async function eventOfWithdrawal(
+/** How long after a withdrawal the results list names its tube and event. */
+const WITHDRAWAL_NOTICE_MS = 15 * 60_000;
+
+/**
+ * This staff member's own latest withdrawal, in the last quarter of an hour: the tube it cleared
+ * and the event it was taken at, for the notice that says which to record again. Read from the
+ * audit log, not from the address, so that a link cannot make the notice say anything else.
+ */
+export async function lastWithdrawalBy(
   db: Db,
-  eventId: string | null,
-): Promise<{ name: string; eventDate: string } | null> {
-  if (!eventId || !isUuid(eventId)) return null;
-  const [found] = await db
+  staff: StaffActor,
+  now = new Date(),
+): Promise<{ sampleId: string | null; eventName: string; eventDate: string } | null> {
+  const [last] = await db
+    .select({ details: auditLog.details })
+    .from(auditLog)
+    .where(
+      and(
+        eq(auditLog.action, "result.withdraw"),
+        eq(auditLog.actorUserId, staff.id),
+        gte(auditLog.at, new Date(now.getTime() - WITHDRAWAL_NOTICE_MS)),
+      ),
+    )
+    .orderBy(desc(auditLog.at), desc(auditLog.id))
+    .limit(1);
+  const eventId = last?.details?.eventId;
+  if (typeof eventId !== "string" || !isUuid(eventId)) return null;
+  const [ev] = await db
     .select({ name: event.name, eventDate: event.eventDate })
     .from(event)
     .where(eq(event.id, eventId));
-  return found ?? null;
+  if (!ev) return null;
+  const sampleId = last!.details!.sampleId;
+  return {
+    sampleId: typeof sampleId === "string" ? sampleId : null,
+    eventName: ev.name,
+    eventDate: ev.eventDate,
+  };
 }
 
 /**

@@ -5,6 +5,7 @@ import { config } from "#app/config.server";
 import {
   auditLog,
   booking,
+  event,
   outboxEmail,
   psaThreshold,
   resultImport,
@@ -19,6 +20,7 @@ import {
   correctionDates,
   correctResult,
   createImport,
+  lastWithdrawalBy,
   listResults,
   listThresholds,
   releaseResult,
@@ -400,12 +402,20 @@ describe("withdrawing a result whose sample was recorded for the wrong man", () 
       ok: false,
       reason: "changed",
     });
-    // It names the tube and its event, for the notice that says which to record again.
     expect(await withdrawResult(db, clinician, result!.id, await seenOf(result!.id), NOW)).toEqual({
       ok: true,
-      sampleId: wrong.sampleId,
-      eventId,
     });
+    // The list's notice names the tube and its event, for him who withdrew it, for a while,
+    // from the audit log (found by the event-day review; never from the address: the attacker's).
+    const [ev] = await db.select().from(event).where(eq(event.id, eventId));
+    // The audit log's clock is the database's: read it by the real time.
+    expect(await lastWithdrawalBy(db, clinician)).toEqual({
+      sampleId: wrong.sampleId,
+      eventName: ev!.name,
+      eventDate: ev!.eventDate,
+    });
+    expect(await lastWithdrawalBy(db, otherClinician)).toBeNull();
+    expect(await lastWithdrawalBy(db, clinician, new Date(Date.now() + 16 * 60_000))).toBeNull();
     expect(await resultOf(wrong.bookingId)).toEqual([]);
     // He is back to "arrived", with no sample: the tube can go to the right man.
     const [row] = await db.select().from(booking).where(eq(booking.id, wrong.bookingId));
@@ -417,7 +427,13 @@ describe("withdrawing a result whose sample was recorded for the wrong man", () 
     const withdrawn = await auditRows(db, { action: "result.withdraw", entityId: result!.id });
     expect(
       withdrawn.map((entry) => [entry.actorUserId, entry.subjectUserId, entry.details]),
-    ).toEqual([[clinician.id, wrong.userId, { bookingId: wrong.bookingId }]]);
+    ).toEqual([
+      [
+        clinician.id,
+        wrong.userId,
+        { bookingId: wrong.bookingId, eventId, sampleId: wrong.sampleId },
+      ],
+    ]);
     const undone = await auditRows(db, { action: "checkin.update", entityId: wrong.bookingId });
     expect(undone.map((entry) => entry.details)).toEqual([
       expect.objectContaining({ intent: "undo", from: "sample_taken", to: "arrived" }),

@@ -153,14 +153,8 @@ export const action = staffRoute("result:read", async (args: Route.ActionArgs, s
     const parsed = parseForm(confirmFlagSchema, values);
     if (!parsed.ok) return refuse({ fieldErrors: {}, formError: NOT_UNDERSTOOD }, 400);
     const outcome = await withdrawResult(db(), staff, resultId, parsed.data.seen);
-    if (outcome.ok) {
-      // The notice names the tube and its event, so the clinician can say which to record again.
-      const notice = new URLSearchParams({
-        withdrawn: outcome.sampleId ?? "",
-        event: outcome.eventId,
-      });
-      return redirect(`/admin/results?${notice}`);
-    }
+    // The list's notice names the tube and its event, from the audit log (`lastWithdrawalBy`).
+    if (outcome.ok) return redirect("/admin/results?withdrawn");
     if (outcome.reason === "not-found")
       throw data({ error: "Not found" }, { status: 404, headers: NO_STORE });
     return refuse(

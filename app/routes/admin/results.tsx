@@ -9,7 +9,7 @@ import { FLAG_LABELS } from "#app/domain/psa-flag";
 import { RELEASE_MESSAGES } from "#app/domain/result-release-options";
 import { staffRoute } from "#app/services/guards.server";
 import {
-  eventOfWithdrawal,
+  lastWithdrawalBy,
   listResults,
   type ResultListFilter,
 } from "#app/services/results-admin.server";
@@ -39,20 +39,20 @@ export const loader = staffRoute("result:read", async (args: Route.LoaderArgs, s
   const search = new URL(args.request.url).searchParams;
   const show = search.get("show");
   const filter: ResultListFilter = isFilter(show) ? show : "awaiting";
-  const [results, withdrawnAt] = await Promise.all([
+  const withdrawn = search.has("withdrawn");
+  const [results, lastWithdrawal] = await Promise.all([
     listResults(db(), staff, filter),
-    search.has("withdrawn") ? eventOfWithdrawal(db(), search.get("event")) : null,
+    withdrawn ? lastWithdrawalBy(db(), staff) : null,
   ]);
   return data(
     {
       filter,
-      withdrawn: search.has("withdrawn")
+      withdrawn: withdrawn
         ? {
-            // A sample id is letters, digits and hyphens (check-in's rule); anything else is not one.
-            sampleId: /^[A-Za-z0-9-]{1,40}$/.test(search.get("withdrawn") ?? "")
-              ? search.get("withdrawn")
-              : null,
-            event: withdrawnAt && `${withdrawnAt.name}, ${formatLongDate(withdrawnAt.eventDate)}`,
+            sampleId: lastWithdrawal?.sampleId ?? null,
+            event:
+              lastWithdrawal &&
+              `${lastWithdrawal.eventName}, ${formatLongDate(lastWithdrawal.eventDate)}`,
           }
         : null,
       results: results.map((row) => ({
