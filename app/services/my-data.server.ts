@@ -478,6 +478,15 @@ export type DeleteOutcome =
  * live holds let go, payment records kept without the provider's payer details, and
  * the user row anonymised (bookings and results point at it). An audit entry records it, with ids.
  */
+/** Whether the account is gone or erased (`isErasedAccount`). */
+async function isErased(db: Db, userId: string): Promise<boolean> {
+  const [me] = await db
+    .select({ id: user.id, email: user.email })
+    .from(user)
+    .where(eq(user.id, userId));
+  return !me || isErasedAccount(me);
+}
+
 export async function deleteMyAccount(
   db: Db,
   input: Requester & { password: string; resultRetentionYears?: number },
@@ -501,16 +510,17 @@ export async function deleteMyAccount(
   const passwordRight =
     credential?.password != null &&
     (await verifyPassword({ hash: credential.password, password: input.password }));
-  if (!passwordRight) return { outcome: "wrong-password" };
+  if (!passwordRight) {
+    // A second press that read after the first's erasure committed finds no password at all:
+    // it is done, not a wrong password (the page he sees is the second press's).
+    if (!credential && (await isErased(db, userId))) return { outcome: "already-deleted" };
+    return { outcome: "wrong-password" };
+  }
 
   const outcome = await db.transaction(async (tx): Promise<DeleteOutcome> => {
     await lockPerson(tx, userId);
     // A second press checked the password before the first's erasure committed.
-    const [me] = await tx
-      .select({ id: user.id, email: user.email })
-      .from(user)
-      .where(eq(user.id, userId));
-    if (!me || isErasedAccount(me)) return { outcome: "already-deleted" };
+    if (await isErased(tx, userId)) return { outcome: "already-deleted" };
     const check = await erasureCheck(tx, userId, now);
     if (check.kind !== "allowed") return { outcome: "refused", check };
 

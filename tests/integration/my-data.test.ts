@@ -393,6 +393,14 @@ describe("deleting my account (deleteMyAccount)", () => {
     expect(theirs[0]!.psaValue).toBe(someoneElse.psaValue);
   });
 
+  it("tells a second press that comes after the first has finished that it is done, not a wrong password", async () => {
+    const me = await personWithEverything("Later", { password: true, awaitingResult: false });
+    const press = () => deleteMyAccount(database.db, { userId: me.id, password: PASSWORD }, NOW);
+    expect((await press()).outcome).toBe("deleted");
+    // The page he sees is the second press's (CI on PostgreSQL found it saying "wrong password").
+    expect((await press()).outcome).toBe("already-deleted");
+  });
+
   it("deletes once when he presses twice at once: the second press finds the account deleted", async () => {
     const me = await personWithEverything("Twice", { password: true, awaitingResult: false });
 
