@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isPaidEvent, priceLabel } from "./pricing";
+import { bookingCharge, isPaidEvent, priceLabel } from "./pricing";
 
 describe("what a visitor pays", () => {
   it("shows the price when payment is required and the price is above zero", () => {
@@ -31,5 +31,31 @@ describe("what a visitor pays", () => {
   it("never shows a negative or broken price", () => {
     expect(priceLabel({ price: -100, payment_required: true })).toBe("Free");
     expect(priceLabel({ price: Number.NaN, payment_required: true })).toBe("Free");
+  });
+});
+
+describe("what booking an event costs", () => {
+  it("is the event's price, else its product's, and nothing when it takes no payment", () => {
+    expect(bookingCharge({ pricePence: 3750, paymentRequired: true }, 2500)).toEqual({
+      paid: true,
+      pricePence: 3750,
+    });
+    expect(bookingCharge({ pricePence: null, paymentRequired: true }, 2500)).toEqual({
+      paid: true,
+      pricePence: 2500,
+    });
+    for (const paymentRequired of [false, null])
+      expect(bookingCharge({ pricePence: 3750, paymentRequired }, 2500)).toEqual({
+        paid: false,
+        pricePence: 0,
+      });
+    expect(bookingCharge({ pricePence: 0, paymentRequired: true }, 2500)).toEqual({
+      paid: false,
+      pricePence: 0,
+    });
+    expect(bookingCharge({ pricePence: null, paymentRequired: true }, undefined)).toEqual({
+      paid: false,
+      pricePence: 0,
+    });
   });
 });

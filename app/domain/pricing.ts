@@ -21,6 +21,19 @@ export function isPaidEvent({ price, payment_required }: EventPricing): boolean 
   return payment_required === true && Number.isFinite(price) && price > 0;
 }
 
+/**
+ * What booking an event costs him: its own price, else its product's, charged only when the event
+ * takes payment (`isPaidEvent`). The one rule for a hold, a move and a waiting-list offer.
+ */
+export function bookingCharge(
+  event: { pricePence: number | null; paymentRequired: boolean | null },
+  productPricePence: number | null | undefined,
+): { paid: boolean; pricePence: number } {
+  const price = event.pricePence ?? productPricePence ?? 0;
+  const paid = isPaidEvent({ price, payment_required: event.paymentRequired });
+  return { paid, pricePence: paid ? price : 0 };
+}
+
 /** "£25.00" for a paid event, otherwise "Free". */
 export function priceLabel(pricing: EventPricing): string {
   return isPaidEvent(pricing) ? formatPounds(pricing.price) : "Free";

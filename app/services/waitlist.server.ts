@@ -9,7 +9,7 @@ import { bookingEligibility } from "#app/domain/eligibility";
 import { availableSlots, bookingWindow, spacesLeft } from "#app/domain/events";
 import { isUuid } from "#app/domain/ids";
 import { londonDate } from "#app/domain/london-time";
-import { formatPounds, isPaidEvent } from "#app/domain/pricing";
+import { bookingCharge, formatPounds } from "#app/domain/pricing";
 import {
   ACTIVE_WAITLIST_STATUSES,
   bookingClosesAt,
@@ -617,8 +617,7 @@ async function chargeOf(
     .select({ pricePence: screeningProduct.pricePence })
     .from(screeningProduct)
     .where(eq(screeningProduct.id, ev.productId));
-  const price = ev.pricePence ?? product?.pricePence ?? 0;
-  return isPaidEvent({ price, payment_required: ev.paymentRequired }) ? price : 0;
+  return bookingCharge(ev, product?.pricePence).pricePence;
 }
 
 export interface OfferView {

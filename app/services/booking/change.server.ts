@@ -13,7 +13,7 @@ import { bookingTermsSentences } from "#app/domain/terms-wording";
 import { bookingEligibility } from "#app/domain/eligibility";
 import { isCorporateOnly, joinAddress } from "#app/domain/events";
 import { londonDate, londonInstant } from "#app/domain/london-time";
-import { isPaidEvent } from "#app/domain/pricing";
+import { bookingCharge } from "#app/domain/pricing";
 import { remindedByMove } from "#app/domain/reminders";
 import { slotChoices, type SlotChoice } from "#app/domain/slot-choices";
 import { enqueueEmail, type OutgoingEmail } from "../email.server";
@@ -45,9 +45,8 @@ const helpline = organisation.phones.booking;
 
 /** What the patient pays for an event: product, and the charge in pence (0 when free). */
 function chargeFor(ev: EventRow, productPrice: number) {
-  const price = ev.pricePence ?? productPrice;
-  const paid = isPaidEvent({ price, payment_required: ev.paymentRequired });
-  return { productId: ev.productId, paymentRequired: paid, pricePence: paid ? price : 0 };
+  const { paid, pricePence } = bookingCharge(ev, productPrice);
+  return { productId: ev.productId, paymentRequired: paid, pricePence };
 }
 
 /** The same product, price and payment requirement as the booking has. */

@@ -23,7 +23,7 @@ import {
   type MoreTimeState,
 } from "#app/domain/booking-lifecycle";
 import { bookingEligibility, type EligibilityProblem } from "#app/domain/eligibility";
-import { isPaidEvent } from "#app/domain/pricing";
+import { bookingCharge } from "#app/domain/pricing";
 import { minutesToWait } from "#app/domain/retry-after";
 import { limitKeyForAddress } from "#app/domain/client-address";
 import { eventsChanged, isEventId } from "../events.server";
@@ -543,8 +543,7 @@ export async function holdPlace(
         }
 
         const holdExpiresAt = new Date(now.getTime() + config().HOLD_MINUTES * 60_000);
-        const price = row!.pricePence ?? found.productPrice;
-        const paid = isPaidEvent({ price, payment_required: row!.paymentRequired });
+        const { paid, pricePence } = bookingCharge(row!, found.productPrice);
         for (let attempt = 0; attempt < 5; attempt++) {
           const [created] = await tx
             .insert(booking)
@@ -555,7 +554,7 @@ export async function holdPlace(
               slotTime: input.slotTime,
               status: "held",
               holdExpiresAt,
-              pricePence: paid ? price : 0,
+              pricePence,
               paymentRequired: paid,
               paymentStatus: paid ? "unpaid" : "not_required",
               createdAt: now,
