@@ -2,7 +2,7 @@ import { BookingHelpline } from "#app/components/helpline";
 import { Link } from "#app/components/link";
 import { AddressLines } from "./address-lines";
 import { formatLongDate } from "#app/domain/date-labels";
-import type { MyBookingState } from "#app/domain/my-bookings";
+import { paidLine, type MyBookingState, type RefundState } from "#app/domain/my-bookings";
 import { formatPounds } from "#app/domain/pricing";
 
 /** The parts of "My bookings" shown on the list and on one booking's page. */
@@ -21,7 +21,7 @@ export interface ShownBooking {
   canChange: boolean;
   paidPence: number;
   refund: {
-    state: "made" | "owed" | "stalled" | "kept";
+    state: RefundState;
     pence: number;
     by: string | null;
     /** the last day cancelling gave a full refund ("kept": it had passed) */
@@ -71,7 +71,7 @@ export function BookingFacts({
       {booking.paidPence > 0 && (
         <>
           <dt>Paid</dt>
-          <dd>{formatPounds(booking.paidPence)}</dd>
+          <dd>{paidLine(booking.paidPence, booking.refund?.state ?? null)}</dd>
         </>
       )}
       <dt>Place</dt>

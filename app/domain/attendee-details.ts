@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ageOn } from "./age";
+import { ageOn, MAX_AGE, MIN_AGE } from "./age";
 import { dateOfBirthField, nhsNumberFieldWith, withDateParts } from "./fields";
 
 /**
@@ -19,6 +19,24 @@ export const ATTENDEE_DETAILS_MESSAGES = {
   nhsNumberSomeoneElses:
     "That NHS number is recorded for another man booked at this event. Check the 10 digits on his own NHS letter, prescription or the NHS App.",
 } as const;
+
+/** What ticking "The date of birth is right" says, on the form and in the error summary. */
+export const AGE_CONFIRMATION_LABEL = "The date of birth is right";
+
+/**
+ * A date of birth that puts him outside the ages this screening is for, on the event's day: most
+ * often a slip of the year, so it is saved only once staff have checked it with him and said so.
+ * Null when his age is within them, or when they have said so.
+ */
+export function ageOutsideScreeningProblem(
+  dateOfBirth: string,
+  eventDate: string,
+  confirmed: boolean,
+): string | null {
+  const age = ageOn(dateOfBirth, eventDate);
+  if (confirmed || (age >= MIN_AGE && age <= MAX_AGE)) return null;
+  return `That date of birth makes him ${age} on the day of this event, and screening is for men aged ${MIN_AGE} to ${MAX_AGE}. Check the year with him. If it is right, tick "${AGE_CONFIRMATION_LABEL}" and save.`;
+}
 
 /** Younger than this, a date of birth typed at a screening for men of 40 to 80 is a slip. */
 const YOUNGEST_PLAUSIBLE_AGE = 18;
@@ -41,11 +59,17 @@ export function attendeeDetailsSchema(today: string) {
         error: ATTENDEE_DETAILS_MESSAGES.dateOfBirthTooRecent,
       }),
       nhsNumber: nhsNumberFieldWith({ checkDigit: ATTENDEE_DETAILS_MESSAGES.nhsNumberCheckDigit }),
+      /** ticked: staff have checked with him a date of birth outside the screening's ages */
+      ageConfirmed: z.preprocess((value) => value === "on" || value === true, z.boolean()),
     }),
   );
 }
 
-export type AttendeeDetails = z.output<ReturnType<typeof attendeeDetailsSchema>>;
+/** The form's values; `ageConfirmed` left out means not ticked. */
+export type AttendeeDetails = Omit<
+  z.output<ReturnType<typeof attendeeDetailsSchema>>,
+  "ageConfirmed"
+> & { ageConfirmed?: boolean };
 
 /**
  * Whether an NHS number may be left empty: never once one is recorded (a correction, not an

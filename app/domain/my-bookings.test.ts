@@ -5,6 +5,7 @@ import {
   isListedBooking,
   mapLink,
   myBookingState,
+  paidLine,
 } from "./my-bookings";
 
 const at = (iso: string) => new Date(iso);
@@ -140,5 +141,18 @@ describe("what cancelling means, in words", () => {
 
   it("says nothing when it cannot be cancelled", () => {
     expect(cancelTermsSentences({ allowed: false, reason: "started" }, 2500, "before")).toEqual([]);
+  });
+});
+
+describe("the Paid line", () => {
+  it("is the amount while the booking stands", () => {
+    expect(paidLine(2500, null)).toBe("£25.00");
+  });
+
+  it("says what became of the money once it is cancelled", () => {
+    expect(paidLine(2500, "made")).toBe("£25.00, given back to you");
+    expect(paidLine(2500, "owed")).toBe("£25.00, to be given back to you");
+    expect(paidLine(2500, "stalled")).toBe("£25.00, to be given back to you");
+    expect(paidLine(2500, "kept")).toBe("£25.00, not refunded");
   });
 });

@@ -122,3 +122,25 @@ export function cancelTermsSentences(
   }
   return sentences;
 }
+
+/** Where the money of a cancelled paid booking stands (`my-bookings.server.ts` works it out). */
+export type RefundState = "made" | "owed" | "stalled" | "kept";
+
+/**
+ * The "Paid" line of a booking's facts: the amount, and once the booking is cancelled what became
+ * of it, so that "Paid £25.00" never stands alone above a refund.
+ */
+export function paidLine(paidPence: number, refund: RefundState | null): string {
+  const amount = formatPounds(paidPence);
+  switch (refund) {
+    case "made":
+      return `${amount}, given back to you`;
+    case "owed":
+    case "stalled":
+      return `${amount}, to be given back to you`;
+    case "kept":
+      return `${amount}, not refunded`;
+    default:
+      return amount;
+  }
+}

@@ -4,6 +4,7 @@ import { booking, profile, user } from "#app/db/schema";
 import { attendeeName, isPlaceOnTheList } from "#app/domain/attendees";
 import {
   ATTENDEE_DETAILS_MESSAGES,
+  ageOutsideScreeningProblem,
   missingNhsNumberProblem,
   type AttendeeDetails,
 } from "#app/domain/attendee-details";
@@ -88,14 +89,15 @@ export async function readAttendeeDetails(
 
 export type AttendeeDetailsResult =
   | { outcome: "not-found" }
-  | { outcome: "refused"; field: "nhsNumber"; message: string }
+  | { outcome: "refused"; field: "nhsNumber" | "dateOfBirth"; message: string }
   | { outcome: "saved"; reference: string; changed: boolean };
 
 /**
  * Saves a corrected date of birth and NHS number under the person's lock (a booking reads his date
  * of birth under it). A new date of birth gets his results' flags suggested again. An NHS number
- * is never removed here, nor left empty for a laboratory that needs one. Audited when something
- * changed, naming which fields.
+ * is never removed here, nor left empty for a laboratory that needs one. A new date of birth
+ * outside the screening's ages on the event's day is saved only once staff say they checked it.
+ * Audited when something changed, naming which fields.
  */
 export async function correctAttendeeDetails(
   db: Db,
@@ -126,6 +128,14 @@ export async function correctAttendeeDetails(
     }
     const dateOfBirthChanged = row.dateOfBirth !== details.dateOfBirth;
     const nhsNumberChanged = (row.nhsNumber || null) !== details.nhsNumber;
+    const ageProblem =
+      dateOfBirthChanged &&
+      ageOutsideScreeningProblem(
+        details.dateOfBirth,
+        found.eventDate,
+        details.ageConfirmed ?? false,
+      );
+    if (ageProblem) return { outcome: "refused", field: "dateOfBirth", message: ageProblem };
     // One number, one man: a number copied from another man's card (or an example) would send
     // the laboratory two men under one NHS number. Asked of this event's list only, whose
     // numbers this person already sees, so that it tells no one who else is a patient (D-196).

@@ -269,6 +269,17 @@ describe.each([
     const his = validNhsNumber();
     const printed = `${his.slice(0, 3)} ${his.slice(3, 6)} ${his.slice(6)}`;
     await page.getByLabel(/NHS number/).fill(printed);
+    // A slip of the year that makes him about 30: asked to check it, with a box to say it is right.
+    await page.getByLabel("Year").fill("1995");
+    await page.getByRole("button", { name: /^Save/ }).click();
+    await page
+      .locator("#field-dateOfBirth-error")
+      .getByText(/That date of birth makes him 3\d on the day of this event/)
+      .waitFor();
+    expect(await page.getByLabel("The date of birth is right").isChecked()).toBe(false);
+    expect(await page.getByLabel(/NHS number/).inputValue()).toBe(printed);
+    if (javaScript) await expectNoAxeViolations(page);
+    await page.getByLabel("Year").fill("1965");
     await page.getByRole("button", { name: /^Save/ }).click();
     await page.waitForURL((url) => url.pathname === `/admin/events/${event.id}/attendees`);
     const card = page.locator(`#booking-${horace.reference}`);

@@ -270,6 +270,10 @@ describe("cancelling a paid booking", () => {
     expect(await page.locator("main").textContent()).toContain(
       "We have given back the £25.00 you paid.",
     );
+    // The facts above it say so too, not a bare "Paid £25.00".
+    expect(await page.locator("dt:text-is('Paid') + dd").textContent()).toBe(
+      "£25.00, given back to you",
+    );
     await page.context().close();
   });
 

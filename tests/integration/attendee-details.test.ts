@@ -268,6 +268,41 @@ describe("correcting a booked man's date of birth and NHS number", () => {
     });
   });
 
+  it("saves a date of birth outside the ages of 40 to 80 on the day only once staff say they checked it (found by an event-day review)", async () => {
+    const coordinator = await staff("coordinator");
+    const { event, man, place } = await booked({ nhsNumber: RIGHT.nhsNumber });
+    const correct = (dateOfBirth: string, ageConfirmed?: boolean) =>
+      correctAttendeeDetails(database.db, coordinator, {
+        eventId: event.id,
+        bookingId: place.id,
+        details: { dateOfBirth, nhsNumber: RIGHT.nhsNumber, ageConfirmed },
+        now: DAY,
+      });
+    // A slip of the year, 1995 for 1958, makes him 30 on 10 June 2026.
+    expect(await correct("1995-12-04")).toEqual({
+      outcome: "refused",
+      field: "dateOfBirth",
+      message:
+        'That date of birth makes him 30 on the day of this event, and screening is for men aged 40 to 80. Check the year with him. If it is right, tick "The date of birth is right" and save.',
+    });
+    // 10 June 1945 to 10 June 2026 is 81 years.
+    expect(await correct("1945-06-10")).toMatchObject({
+      outcome: "refused",
+      message: expect.stringMatching(/^That date of birth makes him 81 on the day/),
+    });
+    expect(await recorded(man.id)).toEqual({
+      dateOfBirth: "1958-12-04",
+      nhsNumber: RIGHT.nhsNumber,
+    });
+    // The day before his 81st birthday he is still 80: saved without asking.
+    expect(await correct("1945-06-11")).toMatchObject({ outcome: "saved", changed: true });
+    // Checked with him and ticked: saved as typed.
+    expect(await correct("1944-03-01", true)).toMatchObject({ outcome: "saved", changed: true });
+    expect((await recorded(man.id)).dateOfBirth).toBe("1944-03-01");
+    // Resaving an unchanged date asks nothing again.
+    expect(await correct("1944-03-01")).toMatchObject({ outcome: "saved", changed: false });
+  });
+
   it("shows his details as recorded, and the read is audited", async () => {
     const { event, man, place } = await booked({ labName: "esneft" });
     const coordinator = await staff("coordinator");

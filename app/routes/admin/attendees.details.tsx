@@ -6,7 +6,7 @@ import { ErrorSummary, SubmitButton, TextField } from "#app/components/form";
 import { pageMeta } from "#app/components/meta";
 import { db } from "#app/db/client.server";
 import { datePartsOf } from "#app/domain/age";
-import { attendeeDetailsSchema } from "#app/domain/attendee-details";
+import { AGE_CONFIRMATION_LABEL, attendeeDetailsSchema } from "#app/domain/attendee-details";
 import { formatNhsNumber } from "#app/domain/attendees";
 import { formatLongDate } from "#app/domain/date-labels";
 import { NHS_NUMBER_LAB } from "#app/domain/eligibility";
@@ -42,7 +42,12 @@ export const loader = staffRoute(
   },
 );
 
-type ActionData = { errors: FieldErrors; values: Record<string, string> };
+type ActionData = {
+  errors: FieldErrors;
+  values: Record<string, string>;
+  /** the date of birth is outside the screening's ages: ask staff to say they checked it */
+  askAgeConfirmation?: boolean;
+};
 
 /** Saves the correction and goes back to his row on the list, where it says so. */
 export const action = staffRoute(
@@ -65,7 +70,11 @@ export const action = staffRoute(
     if (result.outcome === "not-found") notFound();
     if (result.outcome === "refused")
       return data<ActionData>(
-        { errors: { [result.field]: result.message }, values },
+        {
+          errors: { [result.field]: result.message },
+          values,
+          askAgeConfirmation: result.field === "dateOfBirth",
+        },
         { status: 409, headers: NO_STORE },
       );
     const back = new URLSearchParams({
@@ -116,6 +125,19 @@ export default function AttendeeDetails({ loaderData, actionData }: Route.Compon
           error={errors.dateOfBirth}
           autoFillOwnBirthday={false}
         />
+        {(failed?.askAgeConfirmation || typed?.ageConfirmed) && (
+          <div className="form-group">
+            <div className="checkbox">
+              <input
+                id="ageConfirmed"
+                type="checkbox"
+                name="ageConfirmed"
+                defaultChecked={typed?.ageConfirmed !== undefined}
+              />
+              <label htmlFor="ageConfirmed">{AGE_CONFIRMATION_LABEL}</label>
+            </div>
+          </div>
+        )}
         <TextField
           name="nhsNumber"
           label={

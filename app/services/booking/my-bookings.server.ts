@@ -21,6 +21,7 @@ import {
   mapLink,
   myBookingState,
   type MyBookingState,
+  type RefundState,
 } from "#app/domain/my-bookings";
 import { refundRetriesStopped } from "#app/domain/refund-retries";
 import { paymentKept } from "#app/domain/data-rights";
@@ -70,7 +71,7 @@ export interface RefundNote {
    * made: PayPal has it; owed: still to be made (the worker keeps trying); stalled: owed, and the
    * worker has stopped trying (staff see it on the dashboard); kept: too late for one
    */
-  state: "made" | "owed" | "stalled" | "kept";
+  state: RefundState;
   pence: number;
   /** the London day by which a refund reaches him; none once that day has passed */
   by: string | null;
