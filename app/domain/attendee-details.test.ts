@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
+  ageOutsideScreeningProblem,
   ATTENDEE_DETAILS_MESSAGES,
   attendeeDetailsSchema,
   missingNhsNumberProblem,
@@ -20,15 +21,26 @@ describe("the correction form", () => {
   it("reads the three date fields as one date and the NHS number without its spaces", () => {
     expect(form({})).toEqual({
       ok: true,
-      data: { dateOfBirth: "1958-04-12", nhsNumber: "9434765919" },
+      data: { dateOfBirth: "1958-04-12", nhsNumber: "9434765919", ageConfirmed: false },
     });
+    expect(form({ ageConfirmed: "on" })).toMatchObject({ ok: true, data: { ageConfirmed: true } });
   });
 
-  it("takes any age: it records what is true, not who may book", () => {
+  it("takes any adult age: it records what is true, not who may book", () => {
     expect(form({ "dateOfBirth-year": "1936" })).toMatchObject({
       ok: true,
       data: { dateOfBirth: "1936-04-12" },
     });
+  });
+
+  it("asks to check an age outside 40 to 80 on the event's day, unless it was checked", () => {
+    // Born 12 April 1986 he is 40 on 10 June 2026; born 11 June 1986, still 39.
+    expect(ageOutsideScreeningProblem("1986-04-12", TODAY, false)).toBeNull();
+    expect(ageOutsideScreeningProblem("1986-06-11", TODAY, false)).toMatch(
+      /^That date of birth makes him 39 on the day of this event/,
+    );
+    expect(ageOutsideScreeningProblem("1986-06-11", TODAY, true)).toBeNull();
+    expect(ageOutsideScreeningProblem("1945-06-10", TODAY, false)).toMatch(/makes him 81 /);
   });
 
   it("asks for his date of birth when it is left empty, and says what is wrong with a bad one", () => {

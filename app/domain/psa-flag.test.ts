@@ -1,9 +1,11 @@
 import { describe, expect, it } from "vitest";
 import {
   compareDecimals,
+  keptPsaValue,
   normalisePsaUnit,
   parseDecimal,
   PSA_MESSAGES,
+  psaInWords,
   psaValueProblem,
   readThreshold,
   readThresholdForm,
@@ -96,11 +98,39 @@ describe("psaValueProblem", () => {
   it("refuses anything else with a message", () => {
     expect(psaValueProblem("")).toBe(PSA_MESSAGES.missing);
     expect(psaValueProblem("abc")).toBe(PSA_MESSAGES.notDecimal);
-    expect(psaValueProblem("<0.01")).toBe(PSA_MESSAGES.notDecimal);
+    expect(psaValueProblem("<-0.01")).toBe(PSA_MESSAGES.notDecimal);
+    expect(psaValueProblem("<")).toBe(PSA_MESSAGES.notDecimal);
+    expect(psaValueProblem("0.01<")).toBe(PSA_MESSAGES.notDecimal);
+    expect(psaValueProblem("1,23")).toBe(
+      "Write the PSA value with a full stop before its decimals, like 1.23, not a comma",
+    );
+    expect(psaValueProblem("<0.0001")).toBe(PSA_MESSAGES.tooManyDecimals);
     expect(psaValueProblem("-1")).toBe(PSA_MESSAGES.notDecimal);
     expect(psaValueProblem("1.2345")).toBe(PSA_MESSAGES.tooManyDecimals);
     expect(psaValueProblem("10000.01")).toBe(PSA_MESSAGES.tooLarge);
     expect(psaValueProblem("123456")).toBe(PSA_MESSAGES.tooLarge);
+  });
+});
+
+describe("a value below what the laboratory can measure (found by an event-day review)", () => {
+  it("is taken as the laboratory writes it, and kept without spaces", () => {
+    for (const value of ["<0.01", "< 0.01", " <0.1 "]) expect(psaValueProblem(value)).toBeNull();
+    expect(keptPsaValue(" < 0.01 ")).toBe("<0.01");
+    expect(keptPsaValue(" 1.23 ")).toBe("1.23");
+  });
+
+  it("is green when the limit is at or below his threshold, and left to the clinician above it", () => {
+    // At 45 the threshold is 1.00: anything below 0.01, or below 1.00, is below it.
+    expect(suggestFlag("<0.01", 45, BANDS)).toBe("green");
+    expect(suggestFlag("<1.00", 45, BANDS)).toBe("green");
+    // Below 1.5 could be 1.2 (amber) or 0.3 (green).
+    expect(suggestFlag("<1.5", 45, BANDS)).toBeNull();
+    expect(suggestFlag("<0.01", 65, BANDS)).toBeNull();
+  });
+
+  it("reads as words", () => {
+    expect(psaInWords("<0.01", "ng/ml")).toBe("less than 0.01 ng/ml");
+    expect(psaInWords("1.23", "ng/ml")).toBe("1.23 ng/ml");
   });
 });
 

@@ -1,7 +1,8 @@
 /**
  * PSA values and the flag they suggest. The laboratory's value is kept as the text it sent
  * ("1.23") and compared with the age band's threshold exactly, digit by digit, never as a float:
- * 0.99 is below 1.00 and 1.00 is not.
+ * 0.99 is below 1.00 and 1.00 is not. A value below what the laboratory can measure is kept as
+ * it reports it, "<0.01".
  */
 
 export const RESULT_FLAGS = ["green", "amber", "red"] as const;
@@ -33,7 +34,9 @@ export const MAX_THRESHOLD_DECIMALS = 2;
 
 export const PSA_MESSAGES = {
   missing: "Enter the PSA value, like 1.23",
-  notDecimal: "The PSA value must be a number of 0 or more, like 1.23",
+  notDecimal:
+    "The PSA value must be a number of 0 or more, like 1.23, or below what the laboratory can measure, like <0.01",
+  commaDecimal: "Write the PSA value with a full stop before its decimals, like 1.23, not a comma",
   tooManyDecimals: `The PSA value can have at most ${MAX_PSA_DECIMALS} decimal places`,
   tooLarge: `The PSA value must be ${MAX_PSA.toLocaleString("en-GB")} or less`,
   thresholdFormat:
@@ -64,15 +67,56 @@ export function compareDecimals(a: string, b: string): -1 | 0 | 1 {
   return l < r ? -1 : l > r ? 1 : 0;
 }
 
+/** "<0.01": below the laboratory's limit of measurement, which is the number after the sign. */
+const BELOW_LIMIT = /^<\s*(\d+(?:\.\d+)?)$/;
+/** "1,23": a decimal comma, as a spreadsheet set to another country writes it. */
+const DECIMAL_COMMA = /^\d+,\d+$/;
+
+/**
+ * A PSA value read: the number (a measured value, or the limit below which it lies), whether it
+ * lies below that limit, and the text to keep ("<0.01", without spaces).
+ */
+export type PsaReading = { number: string; belowLimit: boolean; text: string };
+
+/** Reads a PSA value as the laboratory or a clinician wrote it; a message when it cannot be one. */
+export function readPsaValue(
+  text: string,
+): { ok: true; reading: PsaReading } | { ok: false; message: string } {
+  const value = text.trim();
+  if (value === "") return { ok: false, message: PSA_MESSAGES.missing };
+  const below = BELOW_LIMIT.exec(value);
+  const number = below ? below[1]! : value;
+  const parsed = parseDecimal(number);
+  if (!parsed)
+    return {
+      ok: false,
+      message: DECIMAL_COMMA.test(value) ? PSA_MESSAGES.commaDecimal : PSA_MESSAGES.notDecimal,
+    };
+  if (parsed.scale > MAX_PSA_DECIMALS) return { ok: false, message: PSA_MESSAGES.tooManyDecimals };
+  if (compareDecimals(number, String(MAX_PSA)) > 0)
+    return { ok: false, message: PSA_MESSAGES.tooLarge };
+  return {
+    ok: true,
+    reading: { number, belowLimit: below !== null, text: below ? `<${number}` : number },
+  };
+}
+
 /** What is wrong with a PSA value as the laboratory or a clinician wrote it, or null when nothing is. */
 export function psaValueProblem(text: string): string | null {
-  const value = text.trim();
-  if (value === "") return PSA_MESSAGES.missing;
-  const parsed = parseDecimal(value);
-  if (!parsed) return PSA_MESSAGES.notDecimal;
-  if (parsed.scale > MAX_PSA_DECIMALS) return PSA_MESSAGES.tooManyDecimals;
-  if (compareDecimals(value, String(MAX_PSA)) > 0) return PSA_MESSAGES.tooLarge;
-  return null;
+  const read = readPsaValue(text);
+  return read.ok ? null : read.message;
+}
+
+/** The value as it is kept: "<0.01" for "< 0.01"; the text trimmed when it cannot be read. */
+export function keptPsaValue(text: string): string {
+  const read = readPsaValue(text);
+  return read.ok ? read.reading.text : text.trim();
+}
+
+/** A result's value in words, for anyone to read: "1.23 ng/ml", "less than 0.01 ng/ml". */
+export function psaInWords(value: string, unit: string): string {
+  const below = BELOW_LIMIT.exec(value.trim());
+  return below ? `less than ${below[1]} ${unit}` : `${value} ${unit}`;
 }
 
 /**
@@ -123,18 +167,23 @@ export function bandForAge<B extends ThresholdBand>(age: number, bands: readonly
 /**
  * The flag a value suggests for a man of this age: amber at or above his band's threshold, green
  * below it, and null (the clinician sets the flag) when his age is unknown, falls in no band, or his
- * band has no threshold, or the value cannot be read.
+ * band has no threshold, or the value cannot be read. A value below a limit is green when the
+ * limit is at or below the threshold; above it, it could be either, so nothing is suggested.
  */
 export function suggestFlag(
   value: string,
   age: number | null,
   bands: readonly ThresholdBand[],
 ): SuggestedFlag | null {
-  if (age === null || psaValueProblem(value) !== null) return null;
+  const read = readPsaValue(value);
+  if (age === null || !read.ok) return null;
   const band = bandForAge(age, bands);
   if (!band || band.thresholdNgMl === null || parseDecimal(band.thresholdNgMl) === null)
     return null;
-  return compareDecimals(value, band.thresholdNgMl) >= 0 ? "amber" : "green";
+  const { number, belowLimit } = read.reading;
+  const comparison = compareDecimals(number, band.thresholdNgMl);
+  if (belowLimit) return comparison <= 0 ? "green" : null;
+  return comparison >= 0 ? "amber" : "green";
 }
 
 /**

@@ -210,6 +210,16 @@ describe("checkImportRows", () => {
     expect(withReference).toMatchObject({ bookingId: "b-2", errors: [] });
   });
 
+  it("takes a value below what the laboratory can measure, green below his threshold (found by an event-day review)", () => {
+    const [checked] = checkImportRows(
+      [row({ psa: "< 0.01" })],
+      lookupOf([candidate()]),
+      BANDS,
+      TODAY,
+    );
+    expect(checked).toMatchObject({ errors: [], age: 45, suggestedFlag: "green" });
+  });
+
   it("reports bad values, units and dates", () => {
     const lookup = lookupOf([candidate()]);
     const errorsOf = (overrides: Partial<RawImportRow>) =>
@@ -218,6 +228,9 @@ describe("checkImportRows", () => {
     expect(errorsOf({ psa: "-2" })).toHaveLength(1);
     expect(errorsOf({ psa: "20000" })).toHaveLength(1);
     expect(errorsOf({ psa: "" })).toHaveLength(1);
+    expect(errorsOf({ psa: "1,23" })).toEqual([
+      "Write the PSA value with a full stop before its decimals, like 1.23, not a comma",
+    ]);
     expect(errorsOf({ unit: "mmol/l" })).toEqual([IMPORT_MESSAGES.badUnit]);
     expect(errorsOf({ unit: "" })).toEqual([IMPORT_MESSAGES.missingUnit]);
     expect(errorsOf({ unit: "µg/L" })).toEqual([]);

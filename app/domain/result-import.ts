@@ -35,7 +35,8 @@ export const IMPORT_COLUMNS = [
     key: "psa",
     header: "psa",
     aliases: ["psa", "psa value", "psa result", "value", "result"],
-    description: "The PSA value as a number, like 1.23 (up to 3 decimal places).",
+    description:
+      "The PSA value as a number, like 1.23 (up to 3 decimal places), or <0.01 for a value below what the laboratory can measure.",
   },
   {
     key: "unit",

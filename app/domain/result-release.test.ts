@@ -104,7 +104,7 @@ describe("correctionSchema", () => {
       fieldErrors: { reason: RELEASE_MESSAGES.reason },
     });
     expect(parseForm(correctionSchema, { ...good, psaValue: "1,4" })).toMatchObject({
-      fieldErrors: { psaValue: PSA_MESSAGES.notDecimal },
+      fieldErrors: { psaValue: PSA_MESSAGES.commaDecimal },
     });
     expect(parseForm(correctionSchema, { ...good, psaValue: "" })).toMatchObject({
       fieldErrors: { psaValue: PSA_MESSAGES.missing },

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { optionalMultilineText } from "./fields";
-import { psaValueProblem, RESULT_FLAGS } from "./psa-flag";
+import { keptPsaValue, psaValueProblem, RESULT_FLAGS } from "./psa-flag";
 
 /**
  * The clinician's forms on a result's page: release (the flag, the retest interval for Green,
@@ -90,7 +90,7 @@ export const correctionSchema = z
   })
   .superRefine(withRetest)
   .transform((value) => ({
-    psaValue: value.psaValue,
+    psaValue: keptPsaValue(value.psaValue),
     flag: value.flag,
     retestYears: retestOf(value),
     comments: value.comments,

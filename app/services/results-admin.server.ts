@@ -20,6 +20,7 @@ import { normaliseBookingReference } from "#app/domain/booking-reference";
 import { londonDate } from "#app/domain/london-time";
 import { assertCan, type StaffActor } from "#app/domain/permissions";
 import {
+  keptPsaValue,
   PSA_UNIT,
   readThresholdForm,
   releasedFlagNeedsCheck,
@@ -430,7 +431,7 @@ export async function commitImport(
     for (const row of rows) {
       if (row.errors.length > 0 || !row.bookingId) continue;
       const values = {
-        psaValue: row.psa.trim(),
+        psaValue: keptPsaValue(row.psa),
         unit: row.normalisedUnit ?? PSA_UNIT,
         sampleDate: row.effectiveSampleDate,
         suggestedFlag: row.suggestedFlag,

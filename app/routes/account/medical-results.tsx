@@ -23,6 +23,7 @@ import { logError, routeOf } from "#app/services/log.server";
 import { correctionDates } from "#app/services/results-admin.server";
 import { NO_STORE, pipeHeaders } from "#app/utils/headers";
 import { daysBetween } from "#app/domain/calendar-date";
+import { psaInWords } from "#app/domain/psa-flag";
 
 export const meta = () => pageMeta("Medical results", "Your medical results and appointments.");
 
@@ -169,7 +170,7 @@ function ResultItem({
         ) : result ? (
           <>
             <dt>Test result</dt>
-            <dd>{result.value ? `${result.value} ${result.unit}` : notAvailable}</dd>
+            <dd>{result.value ? psaInWords(result.value, result.unit) : notAvailable}</dd>
             <dt>Comments</dt>
             <dd>{comments}</dd>
           </>

@@ -24,6 +24,7 @@ import { collectMyData, type MyData } from "#app/services/my-data.server";
 import { NO_STORE, pipeHeaders } from "#app/utils/headers";
 import { paymentRecordWords } from "#app/domain/payment-record-words";
 import { FLAG_MEANINGS } from "#app/content/results";
+import { psaInWords } from "#app/domain/psa-flag";
 
 export const meta = () =>
   pageMeta("My data", "Everything we hold about you, to read here or download as a file.");
@@ -221,7 +222,7 @@ function ResultsSection({ myData }: { myData: MyData }) {
                 />
                 <Detail
                   term="PSA level"
-                  value={result.value ? `${result.value} ${result.unit}` : null}
+                  value={result.value ? psaInWords(result.value, result.unit) : null}
                 />
                 <Detail term="Result" value={result.flag ? FLAG_WORDS[result.flag] : null} />
                 {/* The words his results page gives: an Amber's "3 months" is the flag's own. */}

@@ -10,7 +10,13 @@ import { db } from "#app/db/client.server";
 import { formatLondonDateTime, formatLongDate } from "#app/domain/date-labels";
 import type { FieldErrors } from "#app/domain/form-basics";
 import { formValues, parseForm } from "#app/domain/forms";
-import { FLAG_ACTIONS, FLAG_LABELS, RESULT_FLAGS, type ResultFlag } from "#app/domain/psa-flag";
+import {
+  FLAG_ACTIONS,
+  FLAG_LABELS,
+  psaInWords,
+  RESULT_FLAGS,
+  type ResultFlag,
+} from "#app/domain/psa-flag";
 import {
   CHANGED_SINCE_OPENED,
   confirmFlagSchema,
@@ -251,7 +257,7 @@ export default function ResultPage({ loaderData, actionData }: Route.ComponentPr
         <dt>Sample date</dt>
         <dd>{result.sampleDate ? formatLongDate(result.sampleDate) : "Not given"}</dd>
         <dt>PSA</dt>
-        <dd>{result.psaValue ? `${result.psaValue} ${result.unit}` : "No value yet"}</dd>
+        <dd>{result.psaValue ? psaInWords(result.psaValue, result.unit) : "No value yet"}</dd>
         <dt>Suggested flag</dt>
         <dd>
           {result.suggestedFlag ? (

@@ -5,7 +5,7 @@ import { pageMeta } from "#app/components/meta";
 import { db } from "#app/db/client.server";
 import { formatLondonDateTime, formatLongDate } from "#app/domain/date-labels";
 import { londonDate } from "#app/domain/london-time";
-import { FLAG_LABELS } from "#app/domain/psa-flag";
+import { FLAG_LABELS, psaInWords } from "#app/domain/psa-flag";
 import { RELEASE_MESSAGES } from "#app/domain/result-release-options";
 import { staffRoute } from "#app/services/guards.server";
 import {
@@ -157,9 +157,7 @@ export default function Results({ loaderData }: Route.ComponentProps) {
                   <td>
                     {row.eventName}, {formatLongDate(row.eventDate)}
                   </td>
-                  <td>
-                    {row.psaValue} {row.unit}
-                  </td>
+                  <td>{row.psaValue ? psaInWords(row.psaValue, row.unit) : "No value yet"}</td>
                   {filter === "to-check" ? (
                     <>
                       <td>{row.flag ? FLAG_LABELS[row.flag] : "Not set"}</td>
