@@ -415,7 +415,7 @@ describe("only the owner", () => {
 });
 
 describe("payment", () => {
-  it("creates the order from the booking's price, described by product, date and booking reference", async () => {
+  it("creates the order from the booking's price, described by booking reference and date, never by what the test is for (found by a payments review)", async () => {
     const fake = fakePayPal();
     const { db } = database;
     const { who, reference, orderId, approvalUrl } = await paidBookingAtCheckout({
@@ -427,11 +427,13 @@ describe("payment", () => {
       purchase_units: [
         {
           reference_id: reference,
-          description: `PSA Blood Test, 10/06/2026, booking ${reference}`,
+          description: `Booking ${reference}, 10/06/2026`,
           amount: { currency_code: "GBP", value: "31.50" },
         },
       ],
     });
+    // PayPal shows the order on his statement: nothing says what the test is for.
+    expect(JSON.stringify(sent!.body)).not.toMatch(/PSA|prostate|screening|blood|test/i);
     expect(await bookingRow(reference)).toMatchObject({
       status: "awaiting_payment",
       paymentStatus: "unpaid",
@@ -1138,7 +1140,7 @@ describe("the simulated payment provider", () => {
     expect(simulated.describe(orderId)).toEqual({
       id: orderId,
       amountPence: 2500,
-      description: `PSA Blood Test, 10/06/2026, booking ${reference}`,
+      description: `Booking ${reference}, 10/06/2026`,
       status: "PAYER_ACTION_REQUIRED",
     });
 

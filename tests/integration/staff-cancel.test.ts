@@ -158,7 +158,7 @@ describe("a coordinator cancelling a man's booking when he asks", () => {
     const calls = refundCalls().slice(before);
     expect(calls).toHaveLength(1);
     expect(calls[0]!.body).toMatchObject({
-      note_to_payer: expect.stringMatching(/^We cancelled your screening appointment as you asked/),
+      note_to_payer: "We cancelled your appointment as you asked: a refund of what you paid.",
     });
     await retryDueRefunds(db, new Date(LATE.getTime() + 3_600_000));
     expect(refundCalls().slice(before)).toHaveLength(1);

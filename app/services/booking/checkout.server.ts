@@ -116,7 +116,9 @@ export async function startPayment(
   const requestId = `create-${row.id}-${crypto.randomUUID()}`;
   const order = {
     referenceId: row.reference,
-    description: `${found.productName}, ${ukDate(found.event.eventDate)}, booking ${row.reference}`,
+    // PayPal shows this on his statement and history: a booking and a day, never what the test is
+    // for (health data).
+    description: `Booking ${row.reference}, ${ukDate(found.event.eventDate)}`,
     amountPence: row.pricePence,
     currency: "GBP" as const,
     returnUrl: input.returnUrl,

@@ -189,17 +189,20 @@ export type RefundOutcome =
   /** another caller is refunding this booking at this moment: nothing done here */
   | { outcome: "busy" };
 
-/** The note PayPal shows the payer: why the money comes back. */
+/**
+ * The note PayPal shows the payer, in his history and its e-mails: why the money comes back,
+ * never what the appointment was for (health data).
+ */
 function refundNote(row: Pick<BookingRow, "cancelledBy">): string {
   switch (row.cancelledBy) {
     case "patient":
-      return "You cancelled your screening appointment in good time: a full refund.";
+      return "You cancelled your appointment in good time: a full refund.";
     case "payment":
       return "Nothing was booked with your payment: a full refund.";
     case "staff":
-      return "We cancelled your screening appointment as you asked: a refund of what you paid.";
+      return "We cancelled your appointment as you asked: a refund of what you paid.";
     default:
-      return "The screening event you booked was cancelled: a full refund.";
+      return "The event you booked was cancelled: a full refund.";
   }
 }
 
