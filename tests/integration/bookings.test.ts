@@ -23,8 +23,9 @@ import { seedDemoData } from "#app/demo/seed.server";
 import { authFor } from "#app/services/auth.server";
 import { deliverDueEmails } from "#app/services/email.server";
 import { eventSlots, findEvent } from "#app/services/events.server";
-import { createPayPalClient } from "#app/services/payments/paypal.server";
+import { createPayPalClient, PayPalError } from "#app/services/payments/paypal.server";
 import {
+  createPayPalProvider,
   paymentProvider,
   paymentProviderName,
   usePaymentProvider,
@@ -769,6 +770,100 @@ describe("payment", () => {
       .from(paymentTransaction)
       .where(and(eq(paymentTransaction.orderId, orderId), eq(paymentTransaction.kind, "capture")));
     expect(row).toMatchObject({ issue: "TRANSACTION_REFUSED", debugId: result.debugId });
+  });
+
+  it("keeps the place when PayPal is still working on the same capture (his page and the worker at once), and books it once (found by a payments review)", async () => {
+    const fake = fakePayPal();
+    const { db } = database;
+    const { ev, who, reference, orderId } = await paidBookingAtCheckout({ totalSpaces: 1 });
+    fake.approve(orderId);
+    // Slow answers, so that the worker's capture and his overlap at PayPal.
+    fake.delayResponses(300);
+    const [worker, his] = await Promise.all([
+      reconcilePayments(db, minutes(4)),
+      new Promise((resolve) => setTimeout(resolve, 100)).then(() =>
+        capturePayment(db, { userId: who.id, orderId }, minutes(4)),
+      ),
+    ]);
+    fake.delayResponses(0);
+    const attempts = fake.requestsTo("POST", `/v2/checkout/orders/${orderId}/capture`);
+    expect(attempts.map((attempt) => attempt.status).sort()).toEqual([201, 409]);
+    // Whichever came second is told PayPal has not answered yet, never that no money was taken.
+    const workerOutcome =
+      worker.confirmed === 1 ? "confirmed" : worker.unanswered === 1 ? "no-response" : worker;
+    expect([workerOutcome, his.outcome].sort()).toEqual(["confirmed", "no-response"]);
+    const row = await bookingRow(reference);
+    expect(row).toMatchObject({ status: "confirmed", paymentStatus: "paid", cancelledAt: null });
+    expect(await confirmedCount(ev.id)).toBe(1);
+  });
+
+  it("keeps the place and the request when PayPal refuses our credentials, and books it once they work (found by a payments review)", async () => {
+    const fake = fakePayPal();
+    const { db } = database;
+    const { who, reference, orderId } = await paidBookingAtCheckout();
+    fake.approve(orderId);
+    const real = createPayPalProvider(fake.settings);
+    usePaymentProvider({
+      ...real,
+      async captureOrder() {
+        throw new PayPalError({
+          status: 401,
+          name: "AUTHENTICATION_FAILURE",
+          description: "Client Authentication failed",
+        });
+      },
+    });
+    try {
+      expect(await capturePayment(db, { userId: who.id, orderId }, minutes(3))).toMatchObject({
+        outcome: "no-response",
+      });
+    } finally {
+      usePaymentProvider(real);
+    }
+    const kept = await bookingRow(reference);
+    expect(kept).toMatchObject({ status: "awaiting_payment", cancelledAt: null });
+    expect(kept.captureRequestId).not.toBeNull();
+    // The worker, with the credentials mended, takes the payment with the same request id.
+    expect(await reconcilePayments(db, minutes(5))).toMatchObject({ confirmed: 1 });
+    const [capture] = fake.requestsTo("POST", `/v2/checkout/orders/${orderId}/capture`);
+    expect(capture!.requestId).toBe(kept.captureRequestId);
+    expect(await bookingRow(reference)).toMatchObject({
+      status: "confirmed",
+      paymentStatus: "paid",
+    });
+  });
+
+  it("uses an earlier capture whose answer was lost when a later attempt is refused, rather than let a paid place go (found by a payments review)", async () => {
+    const fake = fakePayPal();
+    const { db } = database;
+    const { who, reference, orderId } = await paidBookingAtCheckout();
+    fake.approve(orderId);
+    const real = createPayPalProvider(fake.settings);
+    usePaymentProvider({
+      ...real,
+      // PayPal takes the money, then answers with a refusal (as a replay might).
+      async captureOrder(id, options) {
+        await real.captureOrder(id, options);
+        throw new PayPalError({
+          status: 422,
+          name: "UNPROCESSABLE_ENTITY",
+          issue: "TRANSACTION_REFUSED",
+          description: "The request was refused.",
+        });
+      },
+    });
+    try {
+      expect(await capturePayment(db, { userId: who.id, orderId }, minutes(3))).toMatchObject({
+        outcome: "confirmed",
+      });
+    } finally {
+      usePaymentProvider(real);
+    }
+    expect(await bookingRow(reference)).toMatchObject({
+      status: "confirmed",
+      paymentStatus: "paid",
+      cancelledAt: null,
+    });
   });
 
   it("keeps the place while a capture is PENDING, and confirms when PayPal completes it", async () => {

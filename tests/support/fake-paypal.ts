@@ -113,6 +113,7 @@ const ERROR_NAMES: Record<number, [name: string, message: string]> = {
   ],
   401: ["AUTHENTICATION_FAILURE", AUTHENTICATION_MESSAGE],
   404: ["RESOURCE_NOT_FOUND", "The specified resource does not exist."],
+  409: ["RESOURCE_CONFLICT", "The server has detected a conflict while processing this request."],
   422: [
     "UNPROCESSABLE_ENTITY",
     "The requested action could not be performed, semantically incorrect, or failed business validation.",
@@ -145,6 +146,8 @@ const ISSUES = {
   PAYER_ACTION_REQUIRED:
     "Transaction cannot complete successfully, instruct the buyer to return to PayPal.",
   TRANSACTION_REFUSED: "The request was refused.",
+  PREVIOUS_REQUEST_IN_PROGRESS:
+    "A previous request on this resource is currently in progress. Please wait for sometime and try again. It is best to space out the initial and the subsequent request(s) to avoid receiving this error.",
   ACTION_DOES_NOT_MATCH_INTENT:
     "Order was created with an intent to 'AUTHORIZE'. Please use v2/checkout/orders/order_id/authorize to complete the transaction or alternately Create an order with an intent of 'CAPTURE'.",
   CAPTURE_FULLY_REFUNDED: "The capture has already been fully refunded",
@@ -192,6 +195,8 @@ export async function startFakePayPal(options: FakePayPalOptions = {}) {
   const idempotent = new Map<string, { status: number; body: unknown; orderId?: string }>();
   let nextOutcome: FakeOutcome | undefined;
   let dropNext: string | undefined;
+  /** requests with a PayPal-Request-Id still being answered */
+  const inFlight = new Set<string>();
   let delayMs = 0;
   let url = "";
 
@@ -844,8 +849,24 @@ export async function startFakePayPal(options: FakePayPalOptions = {}) {
     };
     requests.push(request);
 
-    const reply = malformed ? paypalError(400, "MALFORMED_REQUEST_JSON") : route(request);
-    if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
+    // PayPal processes the first of two simultaneous requests with one PayPal-Request-Id "and
+    // might fail the second": here it always does, as the refund API documents (409).
+    const flight = request.requestId
+      ? `${request.method} ${request.path} ${request.requestId}`
+      : "";
+    const duplicate = flight !== "" && inFlight.has(flight);
+    if (flight && !duplicate) inFlight.add(flight);
+    let reply: Reply;
+    try {
+      reply = malformed
+        ? paypalError(400, "MALFORMED_REQUEST_JSON")
+        : duplicate
+          ? paypalError(409, "PREVIOUS_REQUEST_IN_PROGRESS")
+          : route(request);
+      if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
+    } finally {
+      if (flight && !duplicate) inFlight.delete(flight);
+    }
     if (dropNext !== undefined && request.path.startsWith(dropNext)) {
       // The work is done but the answer is lost on the way back, as after a network timeout.
       dropNext = undefined;

@@ -5,6 +5,7 @@ import { organisation } from "#app/content/organisation";
 import type { Db } from "#app/db/client.server";
 import { booking } from "#app/db/schema";
 import { bookingStage, canTake, isHoldLive } from "#app/domain/booking-lifecycle";
+import { captureErrorMeaning } from "#app/domain/capture-errors";
 import { formatLongDate } from "#app/domain/date-labels";
 import { eventEnd } from "#app/domain/events";
 import { enqueueEmail } from "../email.server";
@@ -179,20 +180,37 @@ export async function capturePayment(
       createdAt: now,
       ...errorRecord(error),
     });
-    if (error.issue === "ORDER_ALREADY_CAPTURED") {
+    const meaning = captureErrorMeaning(error);
+    if (meaning === "already-captured") {
       // Captured before (an earlier attempt whose answer we lost): use that capture.
       return lookUpAndSettle(db, provider, found, input.orderId, now);
     }
-    if (error.status >= 500) {
-      // PayPal failed on its side; whether it captured is unknown. Same request id next time.
+    if (meaning === "unknown") {
+      // PayPal failed on its side, is still working on this request, refused our credentials,
+      // or answered in a way we could not read: whether it captured is unknown, so the place is
+      // kept and the same request id goes next time (the worker's, or his own retry).
+      log.warn(
+        {
+          code: "payment_capture_unknown",
+          status: error.status,
+          issue: error.issue,
+          debugId: error.debugId,
+        },
+        "payment: capture outcome unknown",
+      );
       return { outcome: "no-response", reference, message: PAYMENT_MESSAGES.noResponse };
+    }
+    if (meaning === "refused") {
+      // Final for this payment, unless an earlier attempt whose answer was lost captured it.
+      const captured = await capturedAfterAll(db, provider, found, input.orderId, now);
+      if (captured) return captured;
     }
     // PayPal answered: a new attempt needs a new request id.
     await db
       .update(booking)
       .set({ captureRequestId: null, updatedAt: now })
       .where(and(eq(booking.id, found.id), eq(booking.paymentOrderId, input.orderId)));
-    if (error.recoverable || error.issue === "ORDER_NOT_APPROVED") {
+    if (meaning === "payer-can-retry") {
       log.warn(
         { code: "payment_recoverable", issue: error.issue, debugId: error.debugId },
         "Recoverable Payment",
@@ -208,6 +226,34 @@ export async function capturePayment(
     return { outcome: "failed", reference, message: error.message, debugId: error.debugId ?? null };
   }
   return settle(db, provider, found, order, { kind: "capture", requestId }, now);
+}
+
+/**
+ * Before a refused capture lets the place go: the order as PayPal has it, settled when it holds a
+ * capture after all (an earlier attempt's, whose answer was lost). Null when it holds none; an
+ * unknown outcome when PayPal cannot be asked.
+ */
+async function capturedAfterAll(
+  db: Db,
+  provider: PaymentProvider,
+  found: Booking,
+  orderId: string,
+  now: Date,
+): Promise<CaptureResult | null> {
+  let order: PayPalOrder;
+  try {
+    order = await provider.getOrder(orderId);
+  } catch (error) {
+    // An order PayPal no longer has holds no capture.
+    if (error instanceof PayPalError && error.status === 404) return null;
+    return {
+      outcome: "no-response",
+      reference: found.reference,
+      message: PAYMENT_MESSAGES.noResponse,
+    };
+  }
+  if (!order.capture) return null;
+  return settle(db, provider, found, order, { kind: "reconcile", requestId: null }, now);
 }
 
 /** Ends a booking whose payment PayPal refused for good, unless it was confirmed meanwhile. */

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { Config } from "#app/config.server";
+import { PAYER_DECLINE_ISSUES } from "#app/domain/capture-errors";
 
 /**
  * A thin, typed client for the four PayPal calls the site makes: create an order, capture it,
@@ -172,9 +173,6 @@ export interface PayPalRefund {
 
 // ---- errors ----------------------------------------------------------------------------------
 
-/** Issues after which the payer can simply try again (back to PayPal, another card). */
-const RECOVERABLE_ISSUES = new Set(["INSTRUMENT_DECLINED", "PAYER_ACTION_REQUIRED"]);
-
 /**
  * PayPal said no. `name` is PayPal's (e.g. UNPROCESSABLE_ENTITY), `issue` the first detail's
  * (e.g. INSTRUMENT_DECLINED). Quote `debugId` to PayPal support.
@@ -184,7 +182,7 @@ export class PayPalError extends Error {
   readonly issue: string | undefined;
   readonly description: string;
   readonly debugId: string | undefined;
-  /** INSTRUMENT_DECLINED or PAYER_ACTION_REQUIRED: send the payer back to approve again */
+  /** a decline the payer can put right (INSTRUMENT_DECLINED, say): send him back to approve again */
   readonly recoverable: boolean;
   readonly links: PayPalLink[];
 
@@ -196,7 +194,7 @@ export class PayPalError extends Error {
     debugId?: string | undefined;
     links?: PayPalLink[];
   }) {
-    const recoverable = init.issue !== undefined && RECOVERABLE_ISSUES.has(init.issue);
+    const recoverable = init.issue !== undefined && PAYER_DECLINE_ISSUES.has(init.issue);
     const debug = init.debugId ? ` (${init.debugId})` : "";
     super(
       recoverable
