@@ -21,6 +21,7 @@ import {
   signedBookingQuery,
 } from "#app/services/booking-links.server";
 import { findEvent } from "#app/services/events.server";
+import { cancelEvent } from "#app/services/admin-events.server";
 import { config } from "#app/config.server";
 import { retryDueRefunds } from "#app/services/payments/refunds.server";
 import { owedPatientRefunds, retryOwedRefund } from "#app/services/payments/owed-refunds.server";
@@ -482,6 +483,35 @@ describe("refunds owed to patients, for staff", () => {
       outcome: "not-found",
     });
     expect(refundCalls()).toHaveLength(calls);
+  });
+});
+
+describe("refunds owed after an event is cancelled, for staff (found by a coordinator review)", () => {
+  it("are listed beside the others until made, and a coordinator can try one again", async () => {
+    const { db } = database;
+    const fake = fakePayPal();
+    const { bookingId, reference, ev } = await paidBooking("2026-06-11");
+    const coordinator = (await insertStaff(db, ["coordinator"], { twoFactor: false })).actor;
+    // PayPal does not answer the refund made as the event is cancelled.
+    fake.dropNextResponse("/v2/payments/captures/");
+    expect(await cancelEvent(db, coordinator, ev.id, minutes(10))).toMatchObject({
+      refunds: { failed: 1 },
+    });
+    expect(await bookingRow(bookingId)).toMatchObject({
+      status: "cancelled",
+      paymentStatus: "paid",
+      refundOwed: false,
+    });
+    expect((await owedPatientRefunds(db)).find((row) => row.reference === reference)).toMatchObject(
+      { amountPence: 2500, failedAttempts: 1, lastReason: "NO_RESPONSE" },
+    );
+
+    expect(await retryOwedRefund(db, coordinator, reference, minutes(11))).toEqual({
+      outcome: "refunded",
+    });
+    expect(await bookingRow(bookingId)).toMatchObject({ paymentStatus: "refunded" });
+    expect((await owedPatientRefunds(db)).map((row) => row.reference)).not.toContain(reference);
+    expect(fake.refunds.size).toBe(1);
   });
 });
 

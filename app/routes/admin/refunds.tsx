@@ -25,7 +25,7 @@ const RETRY_MESSAGES = {
   "not-found": "That booking has no refund owed.",
 } as const;
 
-/** Refunds owed to patients who cancelled in time or were cancelled for with a refund (references and amounts only: no one's details). */
+/** Refunds still owed to patients (references and amounts only: no one's details). */
 export const loader = staffRoute("event:cancel", async (args: Route.LoaderArgs) => {
   const owedRefunds = await owedPatientRefunds(db());
   const retried = new URL(args.request.url).searchParams.get("refund");
@@ -56,9 +56,9 @@ export default function Refunds({ loaderData }: Route.ComponentProps) {
         </p>
       )}
       <p>
-        People who cancelled in time for a full refund, and people a coordinator cancelled for with
-        a refund. The site keeps trying each one by itself; after {REFUND_AUTO_ATTEMPTS} failed
-        tries it stops, and the row says so.
+        People who cancelled in time for a full refund, people a coordinator cancelled for with a
+        refund, and people whose event was cancelled. The site keeps trying each one by itself;
+        after {REFUND_AUTO_ATTEMPTS} failed tries it stops, and the row says so.
       </p>
       {owedRefunds.length === 0 ? (
         <p>No refunds are owed to patients.</p>

@@ -5,14 +5,20 @@ import { normaliseBookingReference } from "#app/domain/booking-reference";
 import { assertCan, type StaffActor } from "#app/domain/permissions";
 import { refundRetriesStopped } from "#app/domain/refund-retries";
 import { recordAudit } from "../audit.server";
-import { failedRefundAttempts, refundOwedBooking, type RefundOutcome } from "./refunds.server";
+import {
+  failedRefundAttempts,
+  refundOneOwed,
+  refundStillOwed,
+  type RefundOutcome,
+} from "./refunds.server";
 
 /**
- * Refunds still owed to patients who cancelled in time (or whom a coordinator cancelled for with a
- * refund, D-189): the worker retries each until it is made,
- * then stops after a number of failed tries. Staff see them all on the dashboard (a patient's own
- * cancellation of an event that goes ahead appears on no event's page), and can try one again,
- * for instance after refunding it in PayPal by hand (PayPal then answers that it is refunded).
+ * Refunds still owed to patients (`refundStillOwed`): who cancelled in time, whom a coordinator
+ * cancelled for with a refund (D-189), and whose event was cancelled. The worker retries each
+ * until it is made, then stops after a number of failed tries. Staff see them all on the
+ * dashboard (a patient's own cancellation appears on no event's page, and a cancelled event
+ * leaves the dashboard), and can try one again, for instance after refunding it in PayPal by hand
+ * (PayPal then answers that it is refunded).
  */
 
 export interface OwedRefund {
@@ -43,7 +49,7 @@ export async function owedPatientRefunds(db: Db): Promise<OwedRefund[]> {
     })
     .from(booking)
     .innerJoin(event, eq(event.id, booking.eventId))
-    .where(and(eq(booking.status, "cancelled"), eq(booking.refundOwed, true)))
+    .where(refundStillOwed)
     .orderBy(asc(booking.cancelledAt), desc(booking.reference));
   return rows.map((row) => ({ ...row, retriesStopped: refundRetriesStopped(row.failedAttempts) }));
 }
@@ -63,15 +69,10 @@ export async function retryOwedRefund(
   const [row] = await db
     .select({ id: booking.id, userId: booking.userId })
     .from(booking)
-    .where(
-      and(
-        eq(booking.reference, normalised),
-        eq(booking.status, "cancelled"),
-        eq(booking.refundOwed, true),
-      ),
-    );
+    .innerJoin(event, eq(event.id, booking.eventId))
+    .where(and(eq(booking.reference, normalised), refundStillOwed));
   if (!row) return { outcome: "not-found" };
-  const outcome = await refundOwedBooking(db, row.id, now);
+  const outcome = await refundOneOwed(db, row.id, now);
   await recordAudit(db, actor, {
     action: "refund.retry",
     subjectUserId: row.userId,

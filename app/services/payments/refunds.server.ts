@@ -134,10 +134,21 @@ export const failedRefundAttempts =
   );
 
 /**
- * The booking worker's pass over refunds: tries again every booking still to refund whose wait is
- * over (`refundRetryDue`): those of a cancelled event, and those a patient cancelled in time
- * (`refundOwed`), so that a PayPal outage during a cancellation heals by itself. Safe beside a coordinator's "Retry refunds" or another server doing the same:
- * each refund is made once (see refundCancelledEvent).
+ * Every refund still owed, over `booking` joined to its `event`: a cancelled booking whose money
+ * is still with us (paid, or a capture PayPal holds), of a cancelled event, or one cancelled in
+ * time by him or for him (`refundOwed`). The worker retries these and staff see the same list.
+ */
+export const refundStillOwed = and(
+  or(eq(event.status, "cancelled"), eq(booking.refundOwed, true)),
+  eq(booking.status, "cancelled"),
+  inArray(booking.paymentStatus, ["paid", "pending"]),
+);
+
+/**
+ * The booking worker's pass over refunds: tries again every refund still owed
+ * (`refundStillOwed`) whose wait is over (`refundRetryDue`), so that a PayPal outage during a
+ * cancellation heals by itself. Safe beside a coordinator's "Retry refunds" or another server
+ * doing the same: each refund is made once (see refundCancelledEvent).
  */
 export async function retryDueRefunds(db: Db, now = new Date()): Promise<RefundRun> {
   const run = emptyRun();
@@ -159,13 +170,7 @@ export async function retryDueRefunds(db: Db, now = new Date()): Promise<RefundR
         notInArray(paymentTransaction.status, REFUND_MADE),
       ),
     )
-    .where(
-      and(
-        or(eq(event.status, "cancelled"), eq(booking.refundOwed, true)),
-        eq(booking.status, "cancelled"),
-        inArray(booking.paymentStatus, ["paid", "pending"]),
-      ),
-    )
+    .where(refundStillOwed)
     .groupBy(booking.id)
     .orderBy(asc(booking.createdAt));
   for (const candidate of candidates) {
@@ -266,6 +271,17 @@ export async function refundOwedBooking(
 ): Promise<RefundOutcome> {
   const [row] = await db.select().from(booking).where(eq(booking.id, bookingId));
   if (!row || row.status !== "cancelled" || !row.refundOwed) return { outcome: "already" };
+  return refundBooking(db, row, now);
+}
+
+/** A staff member's "Try again" for one refund still owed (checked by the caller). */
+export async function refundOneOwed(
+  db: Db,
+  bookingId: string,
+  now = new Date(),
+): Promise<RefundOutcome> {
+  const [row] = await db.select().from(booking).where(eq(booking.id, bookingId));
+  if (!row) return { outcome: "already" };
   return refundBooking(db, row, now);
 }
 
