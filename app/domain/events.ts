@@ -151,3 +151,14 @@ export { formatPounds } from "./pricing";
 export function joinAddress(parts: (string | null | undefined)[]): string {
   return parts.filter((part): part is string => Boolean(part && part.trim())).join(", ");
 }
+
+/** An event's address on one line, as its page, e-mails and calendar entries give it. */
+export function eventAddress(ev: {
+  addressLine1: string | null;
+  addressLine2: string | null;
+  city: string | null;
+  postcode: string | null;
+  country: string | null;
+}): string {
+  return joinAddress([ev.addressLine1, ev.addressLine2, ev.city, ev.postcode, ev.country]);
+}

@@ -30,7 +30,7 @@ import {
   type ProductFormData,
 } from "#app/domain/event-form";
 import type { FieldErrors } from "#app/domain/forms";
-import { eventEnd } from "#app/domain/events";
+import { eventAddress, eventEnd } from "#app/domain/events";
 import { addLondonDays, londonDate, londonInstant } from "#app/domain/london-time";
 import { assertCan, type StaffActor } from "#app/domain/permissions";
 import { formatPounds } from "#app/domain/pricing";
@@ -50,6 +50,8 @@ import {
   placesTakenByEvent,
   takesPlaceWhere,
 } from "./booking/places.server";
+import { calendarEntryFor, calendarFileName } from "./booking/calendar.server";
+import { tellBookedOfNewPlace } from "./booking/place-change.server";
 import { enqueueEmail } from "./email.server";
 import { eventsChanged, isEventId } from "./events.server";
 import {
@@ -77,7 +79,7 @@ function recordEventChange(
   actor: StaffActor,
   action: AuditAction,
   eventId: string,
-  details?: Record<string, string>,
+  details?: Record<string, string | number | boolean | null>,
 ) {
   return recordAudit(tx, actor, { action, entityType: "event", entityId: eventId, details });
 }
@@ -439,7 +441,12 @@ function eventColumns(data: EventFormData) {
 }
 
 export type SaveEventResult =
-  | { ok: true; id: string }
+  | {
+      ok: true;
+      id: string;
+      /** men booked who were e-mailed the event's new address (an edit that moved it) */
+      toldOfNewPlace?: number;
+    }
   | {
       ok: false;
       fieldErrors: FieldErrors;
@@ -516,12 +523,21 @@ export async function updateEvent(
       bookings: await bookingsSoFar(tx, row, now),
     });
     if (!checked.ok) return checked;
-    await tx
+    const [updated] = await tx
       .update(event)
       .set({ ...eventColumns(checked.data), updatedAt: now })
-      .where(eq(event.id, row.id));
-    await recordEventChange(tx, actor, "event.update", row.id);
-    return { ok: true, id: row.id };
+      .where(eq(event.id, row.id))
+      .returning();
+    // A new address reaches everyone booked, before the day (their reminder may have gone).
+    const toldOfNewPlace = await tellBookedOfNewPlace(tx, row, updated!, now);
+    await recordEventChange(
+      tx,
+      actor,
+      "event.update",
+      row.id,
+      toldOfNewPlace > 0 ? { toldOfNewPlace } : undefined,
+    );
+    return { ok: true, id: row.id, ...(toldOfNewPlace > 0 ? { toldOfNewPlace } : {}) };
   });
   if (result.ok) eventsChanged();
   return result;
@@ -679,21 +695,29 @@ function wasBooked(row: BookingRow, now: Date): boolean {
   );
 }
 
-/** The cancellation e-mail: which event, which booking, and the refund. No health data. */
+/**
+ * The cancellation e-mail: which event, which booking, and the refund; for a confirmed booking
+ * (which was sent a calendar entry), a file that takes it off his calendar. No health data.
+ */
 function cancellationEmail(details: {
   to: string;
   firstName: string;
   ev: EventRow;
   row: BookingRow;
+  now: Date;
 }) {
   const { ev, row } = details;
   const site = config().publicBaseUrl;
   const { booking: helpline } = organisation.phones;
   const paid = row.paymentStatus === "paid" || row.paymentStatus === "pending";
+  const hadCalendarEntry = row.status === "confirmed";
   const lines = [
     `Hello ${details.firstName},`,
     "",
     `We are sorry: ${ev.name} on ${formatLongDate(ev.eventDate)} has been cancelled, and your booking ${row.reference} (${row.slotTime}) is cancelled with it.`,
+    ...(hadCalendarEntry
+      ? ["The attached calendar file takes the appointment off your calendar."]
+      : []),
     "",
     paid
       ? `We are refunding your payment of ${formatPounds(row.pricePence)} in full, to the account or card you paid with. You do not need to do anything: it will reach you within ${REFUND_WITHIN_BUSINESS_DAYS} working days, as our refund policy says.`
@@ -709,6 +733,20 @@ function cancellationEmail(details: {
     to: details.to,
     subject: `Cancelled: ${ev.name}, ${formatLongDate(ev.eventDate)} (booking ${row.reference})`,
     text: lines.join("\n"),
+    ...(hadCalendarEntry
+      ? {
+          attachments: [
+            {
+              filename: calendarFileName(`${row.reference}-cancelled`),
+              contentType: "text/calendar; charset=utf-8; method=CANCEL",
+              content: calendarEntryFor(row, ev, eventAddress(ev), {
+                stamp: details.now,
+                method: "CANCEL",
+              }),
+            },
+          ],
+        }
+      : {}),
   };
 }
 
@@ -851,6 +889,7 @@ export async function cancelEvent(
           firstName: person.firstName ?? person.name,
           ev,
           row,
+          now,
         }),
       );
       if (queued) emailsQueued++;

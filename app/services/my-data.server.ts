@@ -53,7 +53,7 @@ import {
   type ErasureBlocker,
   wholeAddressPattern,
 } from "#app/domain/data-rights";
-import { joinAddress } from "#app/domain/events";
+import { eventAddress } from "#app/domain/events";
 import { ACTIVE_WAITLIST_STATUSES } from "#app/domain/waitlist";
 import { recordAudit } from "./audit.server";
 import { verifyPassword } from "./auth.server";
@@ -329,7 +329,7 @@ export async function collectMyData(
       eventDate: ev.eventDate,
       slotStart: row.slotTime,
       slotEnd: slotEndTime(row.slotTime, ev.sessionDuration),
-      address: joinAddress([ev.addressLine1, ev.addressLine2, ev.city, ev.postcode, ev.country]),
+      address: eventAddress(ev),
       status: row.status,
       paymentStatus: row.paymentStatus,
       pricePence: row.pricePence,

@@ -1,5 +1,5 @@
 import crypto from "node:crypto";
-import { and, eq, inArray, like } from "drizzle-orm";
+import { and, desc, eq, inArray, like } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import {
   auditLog,
@@ -352,6 +352,84 @@ describe("creating, publishing and unpublishing", () => {
       ok: true,
       id: ev.id,
     });
+  });
+
+  it("e-mails each man booked the new address, with a new calendar entry and the old one cancelled (found by a coordinator review)", async () => {
+    const { db } = database;
+    const ev = await paidEvent({ status: "published" });
+    const first = await paidBooking(ev.id, "10:00");
+    const second = await paidBooking(ev.id, "10:30");
+    // A time held, not booked: nothing to tell.
+    const holder = await person();
+    await holdFor(db, { eventId: ev.id, userId: holder.id, slotTime: "11:00" }, minutes(4));
+    const mailsTo = (email: string) =>
+      db.select().from(outboxEmail).where(eq(outboxEmail.to, email));
+    const before = (await mailsTo(first.email)).length;
+    // A change that leaves the address as it is tells nobody.
+    expect(
+      await updateEvent(
+        db,
+        coordinator,
+        ev.id,
+        eventForm(ev.productId, { name: "Test Screening" }),
+        minutes(5),
+      ),
+    ).toEqual({ ok: true, id: ev.id });
+    expect(await mailsTo(first.email)).toHaveLength(before);
+
+    const moved = eventForm(ev.productId, {
+      addressLine1: "Dovercourt Leisure Centre",
+      city: "Dovercourt",
+      postcode: "CO12 3TZ",
+    });
+    expect(await updateEvent(db, coordinator, ev.id, moved, minutes(6))).toEqual({
+      ok: true,
+      id: ev.id,
+      toldOfNewPlace: 2,
+    });
+    expect(await mailsTo(holder.email)).toHaveLength(0);
+    for (const man of [first, second]) {
+      const mails = (await mailsTo(man.email)).slice(before);
+      expect(mails.map((mail) => mail.subject).sort()).toEqual([
+        `The old calendar entry for your MHAT appointment is cancelled (${man.reference})`,
+        `Your MHAT screening appointment ${man.reference} has a new address`,
+      ]);
+      const told = mails.find((mail) => mail.subject.includes("new address"))!;
+      expect(told.text).toContain(
+        "New address: Dovercourt Leisure Centre, Dovercourt, CO12 3TZ, United Kingdom",
+      );
+      expect(told.text).toContain(
+        "Old address (please do not go there): 1 Test Street, Chelmsford, CM1 1AA, United Kingdom",
+      );
+      const ics = (mail: (typeof mails)[number]) =>
+        mail.attachments![0]!.content.replace(/\r\n[ \t]/g, "");
+      const added = ics(told);
+      expect(added).toContain("METHOD:PUBLISH");
+      expect(added).toContain(`UID:${man.reference}-2@`);
+      expect(added).toContain("LOCATION:Dovercourt Leisure Centre\\, Dovercourt");
+      const removed = ics(mails.find((mail) => mail.subject.includes("old calendar entry"))!);
+      expect(removed).toContain("METHOD:CANCEL");
+      expect(removed).toMatch(new RegExp(`UID:${man.reference}@`));
+      expect(removed).toContain("LOCATION:1 Test Street\\, Chelmsford");
+      expect(await bookingRow(man.bookingId)).toMatchObject({ calendarVersion: 1 });
+    }
+    const [audited] = await db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.entityId, ev.id), eq(auditLog.action, "event.update")))
+      .orderBy(desc(auditLog.id))
+      .limit(1);
+    expect(audited!.details).toEqual({ toldOfNewPlace: 2 });
+
+    // Cancelling the event afterwards takes the new entry off his calendar.
+    await cancelOk(ev.id, minutes(7));
+    const [cancelled] = await cancellationMail(first.email);
+    expect(cancelled!.text).toContain(
+      "The attached calendar file takes the appointment off your calendar.",
+    );
+    const cancelIcs = cancelled!.attachments![0]!.content.replace(/\r\n[ \t]/g, "");
+    expect(cancelIcs).toContain("METHOD:CANCEL");
+    expect(cancelIcs).toContain(`UID:${first.reference}-2@`);
   });
 
   it("will not unpublish an event people have booked, nor publish a cancelled one", async () => {

@@ -71,11 +71,14 @@ export function EventFields({
   errors,
   products,
   labs,
+  booked = 0,
 }: {
   values: Record<string, string>;
   errors: FieldErrors;
   products: readonly { id: string; name: string; pricePence: number }[];
   labs: readonly string[];
+  /** men booked (confirmed): a new address is e-mailed to each */
+  booked?: number;
 }) {
   const value = (name: string) => values[name] ?? "";
   const text = (
@@ -231,6 +234,12 @@ export function EventFields({
       </Section>
 
       <Section title="Where">
+        {booked > 0 && (
+          <p className="hint">
+            {booked === 1 ? "1 man is" : `${booked} men are`} booked. If you change the address,
+            each is e-mailed the new one, with a new calendar entry, when you save.
+          </p>
+        )}
         {text("addressLine1", "Address line 1")}
         {text("addressLine2", "Address line 2 (optional)")}
         {text("city", "Town or city")}

@@ -47,6 +47,14 @@ const SAVED_NOTICES = {
   revoked: "Code revoked: it no longer unlocks the event.",
 } as const;
 
+/** After an edit that gave the event a new address, with the number of men told (from the address). */
+function movedNotice(told: number): string {
+  const men = Number.isSafeInteger(told) && told > 0 ? told : 0;
+  return men === 1
+    ? "Changes saved. The man booked has been e-mailed the new address, with a new calendar entry."
+    : `Changes saved. The ${men} men booked have each been e-mailed the new address, with a new calendar entry.`;
+}
+
 const CODE_STATE_LABELS = {
   active: "Active",
   "used-up": "Used up",
@@ -105,7 +113,10 @@ export const loader = staffRoute("event:edit", async (args: Route.LoaderArgs, st
       choices: await eventFormChoices(db()),
       confirmCancel:
         search.get("cancel") === "confirm" && row.status !== "cancelled" && !detail.ended,
-      notice: ownEntry(SAVED_NOTICES, saved) ?? null,
+      notice:
+        saved === "moved"
+          ? movedNotice(Number(search.get("told")))
+          : (ownEntry(SAVED_NOTICES, saved) ?? null),
       canSeeAttendees: can(staff, "attendee:read"),
       beforeTheDay: londonDate(new Date()) < row.eventDate,
     },
@@ -146,7 +157,12 @@ export const action = staffRoute("event:edit", async (args: Route.ActionArgs, st
   switch (intent) {
     case "save": {
       const saved = await updateEvent(db(), staff, eventId, formValues(form, ["intent"]));
-      if (saved.ok) return redirect(`${here}?saved=saved`);
+      if (saved.ok)
+        return redirect(
+          saved.toldOfNewPlace
+            ? `${here}?saved=moved&told=${saved.toldOfNewPlace}`
+            : `${here}?saved=saved`,
+        );
       if ("notFound" in saved) throw data("Event not found", { status: 404 });
       return reply(
         {
@@ -628,6 +644,7 @@ export default function ManageEvent({ loaderData, actionData }: Route.ComponentP
                 errors={errors}
                 products={choices.products}
                 labs={choices.labs}
+                booked={loaderData.booked}
               />
               <SubmitButton busy={busy} busyLabel="Saving...">
                 Save changes

@@ -11,7 +11,7 @@ import { changeTerms, type ChangeTerms } from "#app/domain/cancellation-policy";
 import { formatLongDate } from "#app/domain/date-labels";
 import { bookingTermsSentences } from "#app/domain/terms-wording";
 import { bookingEligibility } from "#app/domain/eligibility";
-import { isCorporateOnly, joinAddress } from "#app/domain/events";
+import { eventAddress, isCorporateOnly } from "#app/domain/events";
 import { londonDate, londonInstant } from "#app/domain/london-time";
 import { bookingCharge } from "#app/domain/pricing";
 import { remindedByMove } from "#app/domain/reminders";
@@ -661,7 +661,7 @@ export async function eventOptions(
       eventDate: ev.eventDate,
       startTime: hhmm(ev.startTime),
       endTime: hhmm(ev.endTime),
-      address: joinAddress([ev.addressLine1, ev.addressLine2, ev.city, ev.postcode, ev.country]),
+      address: eventAddress(ev),
       sessionMinutes: ev.sessionDuration,
       current,
       availableTimes,
