@@ -222,6 +222,22 @@ describe("bookingConflicts", () => {
     });
   });
 
+  it("keeps the laboratory once a sample has been taken for it (found by a coordinator review)", () => {
+    const sampled = { ...bookings, labName: "Partner laboratory", samplesTaken: 2 };
+    expect(bookingConflicts({ ...input, labName: "ESNEFT" }, sampled)).toEqual({
+      labName:
+        "2 samples have already been taken for Partner laboratory, so the laboratory cannot be changed: the tubes and the lab's list are theirs",
+    });
+    expect(bookingConflicts({ ...input, labName: "Partner laboratory" }, sampled)).toEqual({});
+    // Before any sample, or when none was set, a laboratory can still be chosen.
+    expect(
+      bookingConflicts({ ...input, labName: "ESNEFT" }, { ...sampled, samplesTaken: 0 }),
+    ).toEqual({});
+    expect(
+      bookingConflicts({ ...input, labName: "ESNEFT" }, { ...sampled, labName: null }),
+    ).toEqual({});
+  });
+
   it("refuses to remove a booked time or move the date of a booked event", () => {
     expect(bookingConflicts({ ...input, endTime: "11:30" }, bookings)).toEqual({
       startTime: EVENT_MESSAGES.slotsRemoved(["11:30"]),

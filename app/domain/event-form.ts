@@ -49,6 +49,8 @@ export const EVENT_MESSAGES = {
     `People are booked at ${times.join(", ")}, which this change would remove. Keep those times, or cancel the event and make a new one`,
   dateLocked:
     "People have booked this date, so it cannot be moved. Cancel the event (they are told and refunded) and make a new one",
+  labLocked: (lab: string, samples: number) =>
+    `${samples === 1 ? "1 sample has" : `${samples} samples have`} already been taken for ${lab}, so the laboratory cannot be changed: the tubes and the lab's list are theirs`,
   category: "Choose the kind of event",
   exclusiveFor: "Choose who may book",
   visibility: "Choose whether the event is public or private",
@@ -154,12 +156,16 @@ export interface BookingsSoFar {
   bookedTimes: readonly string[];
   /** the event's date as stored, which cannot move while people are booked */
   eventDate: string;
+  /** the laboratory as stored, and how many samples were taken for it (then it cannot change) */
+  labName?: string | null;
+  samplesTaken?: number;
 }
 
 /**
  * The rules that compare a change with the bookings already made: total places at least the
  * places taken, places per time at least the most taken at one time, the booked times still
- * among the event's times, and the date unchanged while anyone is booked.
+ * among the event's times, the date unchanged while anyone is booked, and the laboratory
+ * unchanged once a sample has been taken for it.
  */
 export function bookingConflicts(
   input: {
@@ -169,10 +175,14 @@ export function bookingConflicts(
     sessionDuration: number;
     totalSpaces: number;
     placesPerSlot: number;
+    labName?: string | null;
   },
   bookings: BookingsSoFar,
 ): FieldErrors {
   const errors: FieldErrors = {};
+  const samples = bookings.samplesTaken ?? 0;
+  if (samples > 0 && bookings.labName && input.labName !== bookings.labName)
+    errors.labName = EVENT_MESSAGES.labLocked(bookings.labName, samples);
   if (input.totalSpaces < bookings.taken)
     errors.totalSpaces = EVENT_MESSAGES.capacityBelowTaken(bookings.taken);
   if (input.placesPerSlot < bookings.mostAtOneTime)

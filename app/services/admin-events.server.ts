@@ -271,12 +271,18 @@ async function bookingsSoFar(
   now: Date,
 ): Promise<BookingsSoFar & { held: number }> {
   const taken = await placesTaken(db, row.id, now);
+  const [samples] = await db
+    .select({ count: sql<number>`count(*)::int`.mapWith(Number) })
+    .from(booking)
+    .where(and(eq(booking.eventId, row.id), isNotNull(booking.sampleTakenAt)));
   return {
     taken: taken.taken,
     held: taken.held,
     mostAtOneTime: Math.max(0, ...taken.perSlot.values()),
     bookedTimes: [...taken.perSlot.keys()],
     eventDate: row.eventDate,
+    labName: row.labName,
+    samplesTaken: samples?.count ?? 0,
   };
 }
 

@@ -432,6 +432,26 @@ describe("creating, publishing and unpublishing", () => {
     expect(cancelIcs).toContain(`UID:${first.reference}-2@`);
   });
 
+  it("keeps the laboratory once a sample has been taken for it (found by a coordinator review)", async () => {
+    const { db } = database;
+    const ev = await paidEvent({ status: "published", labName: "Partner laboratory" });
+    const man = await paidBooking(ev.id, "10:00");
+    const form = (labName: string) => eventForm(ev.productId, { name: "Test Screening", labName });
+    await db
+      .update(booking)
+      .set({ arrivedAt: minutes(4), sampleId: "TUBE-001", sampleTakenAt: minutes(4) })
+      .where(eq(booking.id, man.bookingId));
+    expect(await updateEvent(db, coordinator, ev.id, form("ESNEFT"), minutes(5))).toMatchObject({
+      ok: false,
+      fieldErrors: { labName: EVENT_MESSAGES.labLocked("Partner laboratory", 1) },
+    });
+    const [kept] = await db.select().from(event).where(eq(event.id, ev.id));
+    expect(kept!.labName).toBe("Partner laboratory");
+    expect(
+      await updateEvent(db, coordinator, ev.id, form("Partner laboratory"), minutes(6)),
+    ).toEqual({ ok: true, id: ev.id });
+  });
+
   it("will not unpublish an event people have booked, nor publish a cancelled one", async () => {
     const { db } = database;
     const ev = await paidEvent({ status: "published" });
