@@ -866,6 +866,36 @@ describe("payment", () => {
     });
   });
 
+  it("lets the place go when a PENDING capture is declined: nothing taken, nothing to refund, and he is told (found by a payments review)", async () => {
+    const fake = fakePayPal();
+    const { db } = database;
+    const { ev, who, reference, orderId } = await paidBookingAtCheckout({ totalSpaces: 1 });
+    fake.setOutcome(orderId, "pending");
+    fake.approve(orderId);
+    expect(await capturePayment(db, { userId: who.id, orderId }, minutes(3))).toMatchObject({
+      outcome: "pending",
+    });
+    const [captureId] = fake.captures.keys();
+    fake.captures.get(captureId!)!.status = "DECLINED";
+    expect(await reconcilePayments(db, minutes(120))).toMatchObject({ failed: 1 });
+    expect(await bookingRow(reference)).toMatchObject({
+      status: "cancelled",
+      paymentStatus: "unpaid",
+    });
+    const mails = await mailTo(who.email);
+    expect(mails.map((mail) => mail.subject)).toEqual([
+      `Your payment for booking ${reference} was not accepted`,
+    ]);
+    expect(mails[0]!.text).toContain("No money has been taken");
+    expect((await findEvent(db, ev.id, minutes(121)))!.spaces_left).toBe(1);
+    // The worker asks no more, and cancelling the event afterwards refunds nothing.
+    expect(await reconcilePayments(db, minutes(180))).toMatchObject({ checked: 0 });
+    const staff = await insertStaff(db, ["coordinator"]);
+    await cancelEvent(db, staff.actor, ev.id, minutes(200));
+    expect(fake.requestsTo("POST", /\/refund$/)).toHaveLength(0);
+    expect(await mailTo(who.email)).toHaveLength(1);
+  });
+
   it("keeps the place while a capture is PENDING, and confirms when PayPal completes it", async () => {
     const fake = fakePayPal();
     const { db } = database;

@@ -55,7 +55,8 @@ export interface FakeOrder {
 export interface FakeCapture {
   id: string;
   orderId: string;
-  status: "COMPLETED" | "PENDING" | "PARTIALLY_REFUNDED" | "REFUNDED";
+  /** a PENDING capture can end DECLINED or FAILED (a test sets it), which took no money */
+  status: "COMPLETED" | "PENDING" | "PARTIALLY_REFUNDED" | "REFUNDED" | "DECLINED" | "FAILED";
   currency: string;
   /** in the currency's minor unit (pence for GBP) */
   minor: number;
@@ -156,6 +157,7 @@ const ISSUES = {
     "The refund amount must be less than or equal to the capture amount that has not yet been refunded.",
   PENDING_CAPTURE:
     "Cannot initiate a refund as the capture is pending. Capture is typically pending when the payer has funded the transaction using e-check/bank funded.",
+  REFUND_NOT_ALLOWED: "Capture cannot be refunded.",
 } as const;
 type Issue = keyof typeof ISSUES;
 
@@ -681,6 +683,9 @@ export async function startFakePayPal(options: FakePayPalOptions = {}) {
       note_to_payer?: unknown;
     };
     if (capture.status === "PENDING") return paypalError(422, "PENDING_CAPTURE");
+    // Nothing was taken, so there is nothing to give back.
+    if (capture.status === "DECLINED" || capture.status === "FAILED")
+      return paypalError(422, "REFUND_NOT_ALLOWED");
     const remaining = capture.minor - capture.refundedMinor;
     if (remaining <= 0) return paypalError(422, "CAPTURE_FULLY_REFUNDED");
     let minor = remaining;

@@ -32,6 +32,7 @@ import {
   lockEvent,
   lockPerson,
   type Booking,
+  type EventRow,
 } from "./places.server";
 import { bookingForOrder, bookingRecipient } from "./view.server";
 
@@ -321,6 +322,30 @@ async function cancelForRefund(tx: Db, row: Booking, now: Date) {
     .where(eq(booking.id, row.id));
 }
 
+/** After "PayPal is checking your payment": it was not accepted, and the place has gone. */
+function paymentNotAcceptedEmail(
+  person: { email: string; firstName: string },
+  reference: string,
+  ev: EventRow,
+) {
+  const helpline = organisation.phones.booking;
+  return {
+    to: person.email,
+    subject: `Your payment for booking ${reference} was not accepted`,
+    text: [
+      `Hello ${person.firstName},`,
+      "",
+      `PayPal has finished checking the payment you made for ${ev.name} on ${formatLongDate(ev.eventDate)}, and did not accept it. No money has been taken, and the place we were keeping for you has been let go.`,
+      "",
+      `If you would still like to come, you can book again on our website, paying with another card or PayPal account: ${config().publicBaseUrl}/event/${ev.id}`,
+      "",
+      `If you have any questions, call our ${helpline.label.toLowerCase()} on ${helpline.display}, quoting booking ${reference}.`,
+      "",
+      organisation.name,
+    ].join("\n"),
+  };
+}
+
 function paidAfterTheEventEmail(
   person: { email: string; firstName: string },
   reference: string,
@@ -488,12 +513,26 @@ export async function settle(
       };
     }
     if (capture.status === "DECLINED" || capture.status === "FAILED") {
-      if (row.status === "awaiting_payment") {
+      // A payment he was told PayPal was checking: it took nothing after all, so nothing is owed
+      // back, nothing holds up deleting his account, and he is told the place has gone.
+      const wasBeingChecked = row.paymentStatus === "pending";
+      if (row.status === "awaiting_payment" || wasBeingChecked) {
         await tx
           .update(booking)
-          .set({ status: "cancelled", cancelledAt: now, captureRequestId: null, updatedAt: now })
+          .set({
+            ...(row.status === "awaiting_payment"
+              ? { status: "cancelled" as const, cancelledAt: now }
+              : {}),
+            ...(wasBeingChecked ? { paymentStatus: "unpaid" as const } : {}),
+            captureRequestId: null,
+            updatedAt: now,
+          })
           .where(eq(booking.id, row.id));
         changed = true;
+      }
+      if (wasBeingChecked && row.status === "awaiting_payment") {
+        const person = await bookingRecipient(tx, row.userId);
+        await enqueueEmail(tx, paymentNotAcceptedEmail(person, reference, ev));
       }
       return {
         outcome: "failed",
