@@ -742,6 +742,32 @@ describe("payment", () => {
     });
   });
 
+  it("leaves a declined order to him: the worker does not capture it again and again, and the hold runs out as usual (found by a payments review)", async () => {
+    const fake = fakePayPal();
+    const { db } = database;
+    const { ev, who, reference, orderId } = await paidBookingAtCheckout();
+    fake.setOutcome(orderId, "decline");
+    fake.approve(orderId);
+    expect(await capturePayment(db, { userId: who.id, orderId }, minutes(3))).toMatchObject({
+      outcome: "recoverable",
+    });
+    // As PayPal may: the declined order still reads APPROVED, and would decline again.
+    const declinedAgain = () => {
+      const order = fake.orders.get(orderId)!;
+      order.status = "APPROVED";
+      order.outcome = "decline";
+    };
+    declinedAgain();
+    for (let at = 5; at <= 60; at += 5) {
+      await reconcilePayments(db, minutes(at));
+      declinedAgain();
+    }
+    expect(fake.requestsTo("POST", `/v2/checkout/orders/${orderId}/capture`)).toHaveLength(1);
+    // The hold (HOLD_MINUTES from the start, renewed by nothing) has run out.
+    expect((await bookingRow(reference)).status).toBe("expired");
+    expect((await findEvent(db, ev.id, minutes(60)))!.booked_spaces).toBe(0);
+  });
+
   it("after a non-recoverable refusal makes no booking and releases the place", async () => {
     const fake = fakePayPal();
     const { db } = database;

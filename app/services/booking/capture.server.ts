@@ -206,10 +206,17 @@ export async function capturePayment(
       const captured = await capturedAfterAll(db, provider, found, input.orderId, now);
       if (captured) return captured;
     }
-    // PayPal answered: a new attempt needs a new request id.
+    // PayPal answered: a new attempt needs a new request id. After a decline he can put right,
+    // only he may try this order again (from PayPal, with another card): the worker, which
+    // captures approved orders left behind, would decline him again every minute and keep his
+    // hold alive, so the order is no longer the booking's for it (his own retry still finds it).
     await db
       .update(booking)
-      .set({ captureRequestId: null, updatedAt: now })
+      .set({
+        captureRequestId: null,
+        ...(meaning === "payer-can-retry" ? { paymentOrderId: null } : {}),
+        updatedAt: now,
+      })
       .where(and(eq(booking.id, found.id), eq(booking.paymentOrderId, input.orderId)));
     if (meaning === "payer-can-retry") {
       log.warn(
