@@ -152,12 +152,19 @@ export function isHoldLive(
   );
 }
 
-/** A booking takes a place when confirmed, or while its hold is live. */
+/**
+ * A booking takes a place when confirmed, while its hold is live, or while a capture sent for it
+ * is unanswered (PayPal may have taken his money: the place is his until the worker knows).
+ */
 export function takesPlace(
-  row: { status: BookingStatus; holdExpiresAt: Date | null },
+  row: { status: BookingStatus; holdExpiresAt: Date | null; captureRequestId?: string | null },
   now: Date,
 ): boolean {
-  return row.status === "confirmed" || isHoldLive(row, now);
+  return (
+    row.status === "confirmed" ||
+    isHoldLive(row, now) ||
+    (row.status === "awaiting_payment" && Boolean(row.captureRequestId))
+  );
 }
 
 /**

@@ -626,16 +626,17 @@ describe("payment", () => {
       expect(
         await capturePayment(db, { userId: who.id, orderId: first }, minutes(3)),
       ).toMatchObject({ outcome: "no-response" });
-      // His hold runs out, and someone else takes the only place.
+      // His hold runs out, but the capture still unanswered keeps the only place.
       const other = await person();
-      expect((await tryHold(ev.id, other.id, "10:00", minutes(20))).ok).toBe(true);
+      expect((await tryHold(ev.id, other.id, "10:00", minutes(20))).ok).toBe(false);
       // The second tab's approval comes back: not captured, and the booking not let go.
       expect(
         await capturePayment(db, { userId: who.id, orderId: second.orderId }, minutes(21)),
       ).toMatchObject({ outcome: "in-progress" });
       expect((await bookingRow(reference)).status).toBe("awaiting_payment");
-      // The worker finds the money PayPal took, and the booking is his (D-47: one over at worst).
+      // The worker finds the money PayPal took, and the booking is his.
       expect(await reconcilePayments(db, minutes(40))).toMatchObject({ confirmed: 1 });
+      expect(await confirmedCount(ev.id)).toBe(1);
       expect(await bookingRow(reference)).toMatchObject({
         status: "confirmed",
         paymentStatus: "paid",
@@ -766,6 +767,31 @@ describe("payment", () => {
     // The hold (HOLD_MINUTES from the start, renewed by nothing) has run out.
     expect((await bookingRow(reference)).status).toBe("expired");
     expect((await findEvent(db, ev.id, minutes(60)))!.booked_spaces).toBe(0);
+  });
+
+  it("keeps the place of a payment whose answer was lost, so that it is not sold again before the worker settles it (found by a payments review)", async () => {
+    const fake = fakePayPal();
+    const { db } = database;
+    const { ev, who, reference, orderId } = await paidBookingAtCheckout({ totalSpaces: 1 });
+    fake.approve(orderId);
+    fake.dropNextResponse(`/v2/checkout/orders/${orderId}/capture`);
+    expect(await capturePayment(db, { userId: who.id, orderId }, minutes(14))).toMatchObject({
+      outcome: "no-response",
+    });
+    // Long after his hold would have run out, nobody else can take the one place.
+    const rival = await person();
+    expect(
+      (await tryHold(ev.id, rival.id, "10:00", minutes(40))).ok,
+      "the place was free to hold again",
+    ).toBe(false);
+    expect((await findEvent(db, ev.id, minutes(40)))!.spaces_left).toBe(0);
+    // The worker learns PayPal took the money: his booking, the only one.
+    expect(await reconcilePayments(db, minutes(41))).toMatchObject({ confirmed: 1 });
+    expect(await bookingRow(reference)).toMatchObject({
+      status: "confirmed",
+      paymentStatus: "paid",
+    });
+    expect(await confirmedCount(ev.id)).toBe(1);
   });
 
   it("after a non-recoverable refusal makes no booking and releases the place", async () => {

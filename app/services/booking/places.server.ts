@@ -1,4 +1,4 @@
-import { and, eq, gt, inArray, ne, or, sql, type SQL } from "drizzle-orm";
+import { and, eq, gt, inArray, isNotNull, ne, or, sql, type SQL } from "drizzle-orm";
 import type { Db } from "#app/db/client.server";
 import { booking, event, user, waitlistEntry } from "#app/db/schema";
 import { HOLD_STATUSES } from "#app/domain/booking-lifecycle";
@@ -28,7 +28,11 @@ export function liveHoldWhere(now: Date): SQL {
 
 /** A booking that takes a place at `now` (the SQL twin of `takesPlace`). */
 export function takesPlaceWhere(now: Date): SQL {
-  return or(eq(booking.status, "confirmed"), liveHoldWhere(now))!;
+  return or(
+    eq(booking.status, "confirmed"),
+    liveHoldWhere(now),
+    and(eq(booking.status, "awaiting_payment"), isNotNull(booking.captureRequestId)),
+  )!;
 }
 
 /** A waiting-list offer that still holds its place at `now` (the SQL twin of `isOfferLive`). */
