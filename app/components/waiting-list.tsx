@@ -34,6 +34,7 @@ export function WaitingList({
   signedIn,
   offerHours,
   error,
+  notice = null,
   overEighty = false,
 }: {
   eventId: string;
@@ -47,6 +48,8 @@ export function WaitingList({
   signedIn: boolean;
   offerHours: number;
   error?: string;
+  /** he has just joined or left: said in a box that takes focus, so it is read out */
+  notice?: "joined" | "left" | null;
   /** the refusal is for being past 80 on the day: say where to read instead */
   overEighty?: boolean;
 }) {
@@ -58,6 +61,21 @@ export function WaitingList({
   return (
     <section id="waiting-list" className="inset waiting-list" aria-labelledby="waiting-list-title">
       <h2 id="waiting-list-title">Waiting list</h2>
+      {notice === "joined" && mine?.status === "waiting" && (
+        // The button he pressed is gone: focus comes here, so that he hears where he stands.
+        <FocusedAlert
+          block="notification"
+          title="You have joined the waiting list"
+          focusKey={notice}
+        >
+          <p>{ordinalPlace(mine.position)}</p>
+        </FocusedAlert>
+      )}
+      {notice === "left" && !mine && (
+        <FocusedAlert block="notification" title="You have left the waiting list" focusKey={notice}>
+          <p>We will not e-mail you about places at this event.</p>
+        </FocusedAlert>
+      )}
       {mine?.status === "offered" ? (
         <OfferedPlace offer={mine} />
       ) : mine?.status === "waiting" ? (
@@ -66,7 +84,9 @@ export function WaitingList({
             <strong>{ordinalPlace(mine.position)}</strong> If a place comes up, we will e-mail you
             and {held}.
           </p>
-          <Form method="post" action={`/event/${eventId}#waiting-list`} className="form">
+          {/* No "#waiting-list": the redirect would keep it, and a browser does not autofocus a
+              page opened at a fragment, so the answer would not take focus. */}
+          <Form method="post" action={`/event/${eventId}`} className="form">
             <input type="hidden" name="intent" value="leave-waitlist" />
             <SubmitButton busy={busy} busyLabel="Leaving..." className="button--secondary">
               Leave the waiting list

@@ -242,10 +242,22 @@ describe("a fully booked event's waiting list", () => {
     expect(
       await second.getByRole("region", { name: "Waiting list", exact: true }).textContent(),
     ).toContain("You are number 2 on the waiting list.");
+    // The button he pressed has gone: the answer has the focus, so it is read out (found by an
+    // accessibility review).
+    const focused = (on: Page) =>
+      on.evaluate(() =>
+        (document.activeElement as HTMLElement | null)?.innerText.replace(/\s+/g, " "),
+      );
+    await expect
+      .poll(() => focused(second))
+      .toBe("You have joined the waiting list You are number 2 on the waiting list.");
 
-    // The first leaves; the second moves up.
+    // The first leaves (without JavaScript); the second moves up.
     await section.getByRole("button", { name: "Leave the waiting list" }).click();
     await section.getByRole("button", { name: "Join the waiting list" }).waitFor();
+    await expect
+      .poll(() => focused(page))
+      .toBe("You have left the waiting list We will not e-mail you about places at this event.");
     await second.reload();
     expect(
       await second.getByRole("region", { name: "Waiting list", exact: true }).textContent(),

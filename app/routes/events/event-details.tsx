@@ -52,9 +52,18 @@ export async function loader({ params, request }: Route.LoaderArgs) {
   });
   if (!page) throw data(null, { status: 404 });
   const waitlist = await waitlistState(db(), { eventId: page.event.id, userId });
+  // "You have joined/left": only when it is true of him now (the address may be old or shared).
+  const answered = new URL(request.url).searchParams.get("waitlist");
+  const waitlistNotice =
+    answered === "joined" && waitlist?.mine?.status === "waiting"
+      ? ("joined" as const)
+      : answered === "left" && userId !== null && !waitlist?.mine
+        ? ("left" as const)
+        : null;
   return {
     ...page,
     waitlist,
+    waitlistNotice,
     signedIn: userId !== null,
     offerHours: config().WAITLIST_OFFER_HOURS,
     tileUrl: config().MAP_TILE_URL,
@@ -75,8 +84,13 @@ export const meta = ({ loaderData }: Route.MetaArgs) =>
 
 export type AccessCodeActionData = { accessError?: string };
 
-/** Back to the event's waiting list after joining or leaving it. */
-const waitingListSection = (eventId: string) => `/event/${eventId}#waiting-list`;
+/**
+ * The event's waiting list; after joining or leaving it, what was done, which the page confirms in
+ * a box that takes focus. That has no "#waiting-list": a browser does not autofocus a page
+ * opened at a fragment, and the focus brings the box into view.
+ */
+const waitingListSection = (eventId: string, done?: "joined" | "left") =>
+  done ? `/event/${eventId}?waitlist=${done}` : `/event/${eventId}#waiting-list`;
 
 /** Refused for his age (his date of birth changed since the page was read): read it again. */
 export const shouldRevalidate = revalidateWhenAnswered("ageRuledOut");
@@ -91,10 +105,10 @@ export async function action({ params, request, context }: Route.ActionArgs) {
     if (!user) throw redirect(`/login?redirectTo=${encodeURIComponent(`/event/${eventId}`)}`);
     if (intent === "leave-waitlist") {
       await leaveWaitlist(db(), { eventId, userId: user.id });
-      return redirect(waitingListSection(eventId));
+      return redirect(waitingListSection(eventId, "left"));
     }
     const joined = await joinWaitlist(db(), { eventId, userId: user.id });
-    if (joined.ok) return redirect(waitingListSection(eventId));
+    if (joined.ok) return redirect(waitingListSection(eventId, "joined"));
     if (joined.reason === "event-not-found") throw data(null, { status: 404 });
     return data<WaitlistActionData>(
       {
@@ -250,6 +264,7 @@ export default function EventPage({ loaderData, actionData }: Route.ComponentPro
                   state={waitlist}
                   signedIn={signedIn}
                   offerHours={offerHours}
+                  notice={loaderData.waitlistNotice}
                   error={
                     actionData && "waitlistError" in actionData
                       ? actionData.waitlistError
