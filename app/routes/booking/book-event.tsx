@@ -94,8 +94,8 @@ export async function loader({ request }: Route.LoaderArgs) {
 type ActionData = {
   fieldErrors?: FieldErrors;
   values?: Record<string, string>;
-  /** the booking whose payment is under way elsewhere, to link to */
-  elsewhere?: string;
+  /** the booking whose payment is under way elsewhere, to link to (PayPal checking it, or not) */
+  elsewhere?: { reference: string; checking: boolean };
 };
 
 const nhsSchema = z.object({ nhsNumber: nhsNumberField });
@@ -145,7 +145,10 @@ export async function action({ request, context }: Route.ActionArgs) {
   const headers = new Headers(NO_STORE);
   if (result.reason === "too-many-holds")
     headers.set("Retry-After", String(result.retryAfterSeconds));
-  const elsewhere = result.reason === "paying-elsewhere" ? result.reference : undefined;
+  const elsewhere =
+    result.reason === "paying-elsewhere"
+      ? { reference: result.reference, checking: result.checking }
+      : undefined;
   return data<ActionData>(
     { fieldErrors: { slotTime: message }, values, elsewhere },
     { status, headers },
@@ -192,9 +195,15 @@ export default function BookEvent({ loaderData, actionData }: Route.ComponentPro
             <ErrorSummary errors={errors} fieldOrder={["nhsNumber", "slotTime"]} />
             {actionData?.elsewhere && (
               <p>
-                <Link to={bookingPaths.checkout(actionData.elsewhere)}>
-                  Go to booking {actionData.elsewhere} to finish paying
-                </Link>
+                {actionData.elsewhere.checking ? (
+                  <Link to={`/my-bookings/${actionData.elsewhere.reference}`}>
+                    See booking {actionData.elsewhere.reference}
+                  </Link>
+                ) : (
+                  <Link to={bookingPaths.checkout(actionData.elsewhere.reference)}>
+                    Go to booking {actionData.elsewhere.reference} to finish paying
+                  </Link>
+                )}
               </p>
             )}
 

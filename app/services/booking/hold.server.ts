@@ -357,15 +357,17 @@ export const HOLD_REFUSAL_MESSAGES: Record<
   string
 > & {
   "too-many-holds": (retryAfterSeconds: number) => string;
-  "paying-elsewhere": (reference: string) => string;
+  "paying-elsewhere": (reference: string, checking: boolean) => string;
 } = {
   "event-not-found": "Event not found",
   locked: "This is a private event. Please enter its access code on the event's page first.",
   "event-unavailable": "This event is no longer taking bookings.",
   "slot-unavailable": "That time is no longer available",
   "already-booked": "You already have a booking for this event.",
-  "paying-elsewhere": (reference) =>
-    `You are part-way through paying for another booking (${reference}). Please finish that payment first; if you leave it, we let it go when we stop holding its time.`,
+  "paying-elsewhere": (reference, checking) =>
+    checking
+      ? `PayPal is still checking the payment you made for another booking (${reference}). You can book this event once PayPal has settled it; we will e-mail you as soon as it has. There is nothing you need to do meanwhile.`
+      : `You are part-way through paying for another booking (${reference}). Please finish that payment first; if you leave it, we let it go when we stop holding its time.`,
   "not-eligible": "You cannot book this event.",
   "too-many-holds": (retryAfterSeconds) =>
     `Too many bookings have been started from your internet connection. Please wait ${minutesToWait(retryAfterSeconds)} and try again, or call us to book.`,
@@ -388,8 +390,11 @@ export type HoldResult =
       ok: false;
       reason: Exclude<HoldRefusal, "not-eligible" | "too-many-holds" | "paying-elsewhere">;
     }
-  /** `reference`: the booking whose payment is under way, for a link to it */
-  | { ok: false; reason: "paying-elsewhere"; reference: string }
+  /**
+   * `reference`: the booking whose payment is under way, for a link to it; `checking`: its money
+   * is with PayPal (being checked, or a capture unanswered), so there is nothing for him to finish
+   */
+  | { ok: false; reason: "paying-elsewhere"; reference: string; checking: boolean }
   | { ok: false; reason: "not-eligible"; problems: EligibilityProblem[] }
   | { ok: false; reason: "too-many-holds"; retryAfterSeconds: number };
 
@@ -399,7 +404,7 @@ export function holdRefusalMessage(result: Extract<HoldResult, { ok: false }>): 
     case "too-many-holds":
       return HOLD_REFUSAL_MESSAGES["too-many-holds"](result.retryAfterSeconds);
     case "paying-elsewhere":
-      return HOLD_REFUSAL_MESSAGES["paying-elsewhere"](result.reference);
+      return HOLD_REFUSAL_MESSAGES["paying-elsewhere"](result.reference, result.checking);
     default:
       return HOLD_REFUSAL_MESSAGES[result.reason];
   }
@@ -494,7 +499,12 @@ export async function holdPlace(
           ) {
             // A payment on its way elsewhere is not ours to drop, nor is a capture PayPal has not
             // answered yet (it may have taken the money: the worker settles it, D-164).
-            return { ok: false, reason: "paying-elsewhere", reference: other.reference };
+            return {
+              ok: false,
+              reason: "paying-elsewhere",
+              reference: other.reference,
+              checking: other.paymentStatus === "pending" || other.captureRequestId !== null,
+            };
           } else {
             // Any other hold elsewhere is let go: no capture of it was sent, so no money taken.
             toLetGo.push(other.id);
