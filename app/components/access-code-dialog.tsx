@@ -105,6 +105,10 @@ export function AccessCodeField({
       <label className="label" htmlFor={id}>
         Please enter Access Code
       </label>
+      <span className="field-hint" id={`${id}-hint`}>
+        The lodge, club or employer holding this event gives its members the code. Capital letters
+        and spaces do not matter.
+      </span>
       {error && (
         <span className="field-error" id={`${id}-error`} role="alert">
           <span className="visually-hidden">Error:</span> {error}
@@ -121,7 +125,7 @@ export function AccessCodeField({
         autoCapitalize="characters"
         spellCheck={false}
         aria-invalid={error ? true : undefined}
-        aria-describedby={error ? `${id}-error` : undefined}
+        aria-describedby={error ? `${id}-hint ${id}-error` : `${id}-hint`}
         autoFocus={autoFocus}
       />
     </div>

@@ -149,6 +149,14 @@ describe("sign-up validation", () => {
     // Nothing typed is lost, and no account is made.
     expect(await page.getByLabel("NHS number (optional)").inputValue()).toBe("9434765918");
     expect(await query('select 1 from "user" where email = $1', [email])).toEqual([]);
+    // The passwords are not sent back: the summary says so with the rest, so that one round of
+    // corrections is enough (found by an accessibility review).
+    const summary = page.getByRole("alert").filter({ hasText: "There is a problem" });
+    expect(await summary.getByRole("link").allTextContents()).toEqual([
+      "Enter a valid NHS number. Check the 10 digits on your NHS letter, prescription or the NHS App.",
+      "Type your password again, in both boxes: for your safety, we do not send it back to the page",
+    ]);
+    expect(await page.getByLabel("Password", { exact: true }).inputValue()).toBe("");
     await page.context().close();
   });
 
@@ -418,6 +426,10 @@ describe("forgot password", () => {
     await page.getByLabel("Email address").fill(email);
     await page.getByRole("button", { name: "Forgot password?" }).click();
     await page.getByText("Password reset email sent. Check your inbox.").waitFor();
+    // The answer has the focus, so it is read out (found by an accessibility review).
+    await expect
+      .poll(() => page.evaluate(() => (document.activeElement as HTMLElement).innerText))
+      .toContain("Password reset email sent. Check your inbox.");
 
     const mail = await waitForMail(
       (message) => message.to?.[0]?.address === email && /Reset your/.test(message.subject ?? ""),

@@ -164,9 +164,11 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
           </FocusedAlert>
         )}
         {actionData?.notice && (
-          <div className="notice-panel" role="status">
+          // Takes focus, so that it is read out: the page came back from the server, and a status
+          // already on a new page is not announced.
+          <FocusedAlert block="notice-panel" title="Check your e-mail" focusKey={actionData}>
             <p className="form-message form-message--success">{actionData.notice}</p>
-          </div>
+          </FocusedAlert>
         )}
         <Form method="post" noValidate className="form">
           <input type="hidden" name="redirectTo" value={loaderData.redirectTo} />

@@ -33,6 +33,8 @@ export const meta = () =>
 
 const SIGNUP_ERRORS = {
   unexpected: "An unexpected error occurred. Please try again.",
+  passwordAgain:
+    "Type your password again, in both boxes: for your safety, we do not send it back to the page",
   tooMany: (retryAfterSeconds: number) =>
     `Too many accounts have been created from your internet connection. Please wait ${minutesToWait(retryAfterSeconds)} and try again, or call us to book.`,
 } as const;
@@ -67,6 +69,12 @@ export async function action({ request, context }: Route.ActionArgs) {
   });
   if (!parsed.ok) {
     const ageError = parsed.fieldErrors.dateOfBirth === AGE_MESSAGES.outOfRange;
+    // The page comes back without the password he typed: said in the summary with the rest, so
+    // that one round of corrections is enough (found by an accessibility review).
+    const fieldErrors =
+      form.get("password") && !parsed.fieldErrors.password && !parsed.fieldErrors.confirmPassword
+        ? { ...parsed.fieldErrors, password: SIGNUP_ERRORS.passwordAgain }
+        : parsed.fieldErrors;
     const dateOfBirth = readDateOfBirth(
       {
         day: String(values["dateOfBirth-day"] ?? ""),
@@ -77,7 +85,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     );
     return data<ActionData>(
       {
-        fieldErrors: parsed.fieldErrors,
+        fieldErrors,
         values,
         ageError,
         registerFrom: ageError && dateOfBirth.ok ? registerFrom(dateOfBirth.date, today) : null,
