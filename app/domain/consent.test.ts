@@ -78,10 +78,11 @@ describe("consent form", () => {
       ["familyHistoryBreastOvarianCancer", "This field is required."],
       ["medicationHistory", "This field is required."],
       ["terms", "You must agree to the terms and conditions."],
+      ["sampleConsent", "You must consent that your samples will be taken and tested."],
     ]);
   });
 
-  it("asks about sample consent only once the terms are ticked", () => {
+  it("asks for sample consent with the terms, not only once they are ticked (found by an accessibility review)", () => {
     const withoutSample = parseConsentForm({ ...complete, sampleConsent: undefined });
     expect(withoutSample).toMatchObject({
       ok: false,
@@ -92,9 +93,11 @@ describe("consent form", () => {
     const neither = parseConsentForm({ ...complete, terms: undefined, sampleConsent: undefined });
     expect(neither).toMatchObject({
       ok: false,
-      fieldErrors: { terms: "You must agree to the terms and conditions." },
+      fieldErrors: {
+        terms: "You must agree to the terms and conditions.",
+        sampleConsent: "You must consent that your samples will be taken and tested.",
+      },
     });
-    if (!neither.ok) expect(neither.fieldErrors.sampleConsent).toBeUndefined();
   });
 
   it("needs a relative or details when the father's side answer is Yes", () => {

@@ -16,8 +16,8 @@ export * from "./consent-options";
 /**
  * The consent form (spec sections 3 and 5). Every field is checked on every submission, so the
  * error summary lists all the problems at once. Zod skips object-level checks once a field
- * fails, so the rules that look at two fields (relatives or details; sample consent only once the
- * terms are ticked) are worked out first, in `prepareConsent`, and the fields read the result.
+ * fails, so the rules that look at two fields (relatives or details) are worked out first, in
+ * `prepareConsent`, and the fields read the result.
  */
 
 /** The answers stored with a booking, in the spec's field names. Health data: never logged or e-mailed. */
@@ -54,7 +54,6 @@ function listOf(value: unknown): string[] {
 function prepareConsent(input: unknown) {
   const values = (typeof input === "object" && input ? input : {}) as Record<string, unknown>;
   const details = typeof values.motherSideDetails === "string" ? values.motherSideDetails : "";
-  const termsTicked = isTicked(values.terms);
   return {
     ...values,
     familyMemberWithProstateCancer: {
@@ -67,8 +66,8 @@ function prepareConsent(input: unknown) {
       relatives: listOf(values.familyMemberWithOvarianCancer),
       details,
     },
-    terms: termsTicked,
-    sampleConsent: { ticked: isTicked(values.sampleConsent), termsTicked },
+    terms: isTicked(values.terms),
+    sampleConsent: isTicked(values.sampleConsent),
     gpConsent: isTicked(values.gpConsent),
   };
 }
@@ -114,17 +113,9 @@ const consentObject = z.object({
     .transform((value) => value || null),
   medicationHistory: z.enum(MEDICATIONS, required),
   terms: z.literal(true, { error: CONSENT_MESSAGES.terms }),
-  sampleConsent: z
-    .object({ ticked: z.boolean(), termsTicked: z.boolean() })
-    .transform((value, ctx) => {
-      // The spec checks sample consent only once the terms are ticked; until then the terms
-      // message alone stops the form.
-      if (!value.ticked && value.termsTicked) {
-        ctx.addIssue({ code: "custom", message: CONSENT_MESSAGES.sampleConsent });
-        return z.NEVER;
-      }
-      return value.ticked;
-    }),
+  // The spec checks sample consent only once the terms are ticked, so a man who put right every
+  // problem listed met a new one; both are asked for at once (D-205).
+  sampleConsent: z.literal(true, { error: CONSENT_MESSAGES.sampleConsent }),
   gpConsent: z.boolean(),
 });
 

@@ -115,6 +115,8 @@ describe("a free event", () => {
     const text = await summary.textContent();
     expect(text).toContain("This field is required.");
     expect(text).toContain("You must agree to the terms and conditions.");
+    // Both consents are asked for at once, so that no new problem appears later (D-205).
+    expect(text).toContain("You must consent that your samples will be taken and tested.");
     expect(text).toContain("Which PSA test will this be? This field is required.");
     await checkPage(page);
 

@@ -146,6 +146,7 @@ describe("the consent form's messages", () => {
       "Has a relative had breast or ovarian cancer? This field is required.",
       "Do you take any of these medicines? This field is required.",
       "You must agree to the terms and conditions.",
+      "You must consent that your samples will be taken and tested.",
     ];
     expect(await page.locator(".error-summary a").allTextContents()).toEqual(expected);
     // Beside each field, the same words (after the hidden "Error:").
