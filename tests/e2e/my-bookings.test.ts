@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { event as eventTable, user } from "#app/db/schema";
 import { WORKER_JOBS } from "#app/services/booking/reconcile.server";
 import { signedBookingQuery } from "#app/services/booking-links.server";
-import { createPayPalProvider, usePaymentProvider } from "#app/services/payments/provider.server";
+import { createPayPalProvider, setPaymentProvider } from "#app/services/payments/provider.server";
 import { insertBooking } from "#tests/support/fixtures/bookings";
 import { insertFreeEvent, insertPaidEvent, londonDay } from "#tests/support/fixtures/events";
 import { uniqueId } from "#tests/support/fixtures/people";
@@ -34,7 +34,7 @@ const fakePayPalUrl = () => inject("fakePayPalUrl");
 beforeAll(() => {
   // The booking worker's jobs run here, against the server's database, paying through the same
   // fake PayPal as the server (its default credentials).
-  usePaymentProvider(
+  setPaymentProvider(
     createPayPalProvider({
       baseUrl: fakePayPalUrl(),
       clientId: "fake-client-id",
@@ -42,7 +42,7 @@ beforeAll(() => {
     }),
   );
 });
-afterAll(() => usePaymentProvider(undefined));
+afterAll(() => setPaymentProvider(undefined));
 
 /** The booking worker's refund job, as the server runs it every WORKER_INTERVAL_MS. */
 function runRefundJob(now = new Date()) {

@@ -14,7 +14,7 @@ import { startPayment } from "#app/services/booking/checkout.server";
 import { submitConsent } from "#app/services/booking/consent.server";
 import { bookingPage } from "#app/services/booking/page.server";
 import { findEvent } from "#app/services/events.server";
-import { usePaymentProvider } from "#app/services/payments/provider.server";
+import { setPaymentProvider } from "#app/services/payments/provider.server";
 import { createSimulatedProvider } from "#app/services/payments/simulated.server";
 import { signUpPatient } from "#app/services/sign-up.server";
 import { testDatabaseForThisFile } from "#tests/support/database";
@@ -38,10 +38,10 @@ import {
 
 const database = testDatabaseForThisFile();
 beforeAll(() => {
-  usePaymentProvider(createSimulatedProvider());
+  setPaymentProvider(createSimulatedProvider());
 });
 afterAll(() => {
-  usePaymentProvider(undefined);
+  setPaymentProvider(undefined);
 });
 
 /** Nine days before the fixture's event (10 June 2026, 10:00 to 12:00, 30-minute slots). */

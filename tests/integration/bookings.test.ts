@@ -28,7 +28,7 @@ import {
   createPayPalProvider,
   paymentProvider,
   paymentProviderName,
-  usePaymentProvider,
+  setPaymentProvider,
 } from "#app/services/payments/provider.server";
 import { createSimulatedProvider } from "#app/services/payments/simulated.server";
 import { testDatabaseForThisFile } from "#tests/support/database";
@@ -103,6 +103,30 @@ async function paidBookingAtCheckout(overrides: Partial<typeof event.$inferInser
   const who = await person();
   const checkout = await bookingAtCheckout(database.db, { eventId: ev.id, userId: who.id }, NOW);
   return { ev, who, ...checkout };
+}
+
+/**
+ * Runs `body` while PayPal answers every capture with `error`, having first taken the money when
+ * `moneyTaken` (a replay that answered badly); the fake PayPal is put back afterwards.
+ */
+async function whileCapturesAnswer<T>(
+  error: PayPalError,
+  { moneyTaken }: { moneyTaken: boolean },
+  body: () => Promise<T>,
+): Promise<T> {
+  const real = createPayPalProvider(fakePayPal().settings);
+  setPaymentProvider({
+    ...real,
+    async captureOrder(id, options) {
+      if (moneyTaken) await real.captureOrder(id, options);
+      throw error;
+    },
+  });
+  try {
+    return await body();
+  } finally {
+    setPaymentProvider(real);
+  }
 }
 
 /** Another order for a booking at checkout, as a second tab or a second try makes one. */
@@ -856,24 +880,16 @@ describe("payment", () => {
     const { db } = database;
     const { who, reference, orderId } = await paidBookingAtCheckout();
     fake.approve(orderId);
-    const real = createPayPalProvider(fake.settings);
-    usePaymentProvider({
-      ...real,
-      async captureOrder() {
-        throw new PayPalError({
-          status: 401,
-          name: "AUTHENTICATION_FAILURE",
-          description: "Client Authentication failed",
-        });
-      },
+    const refused = new PayPalError({
+      status: 401,
+      name: "AUTHENTICATION_FAILURE",
+      description: "Client Authentication failed",
     });
-    try {
-      expect(await capturePayment(db, { userId: who.id, orderId }, minutes(3))).toMatchObject({
-        outcome: "no-response",
-      });
-    } finally {
-      usePaymentProvider(real);
-    }
+    expect(
+      await whileCapturesAnswer(refused, { moneyTaken: false }, () =>
+        capturePayment(db, { userId: who.id, orderId }, minutes(3)),
+      ),
+    ).toMatchObject({ outcome: "no-response" });
     const kept = await bookingRow(reference);
     expect(kept).toMatchObject({ status: "awaiting_payment", cancelledAt: null });
     expect(kept.captureRequestId).not.toBeNull();
@@ -892,27 +908,18 @@ describe("payment", () => {
     const { db } = database;
     const { who, reference, orderId } = await paidBookingAtCheckout();
     fake.approve(orderId);
-    const real = createPayPalProvider(fake.settings);
-    usePaymentProvider({
-      ...real,
-      // PayPal takes the money, then answers with a refusal (as a replay might).
-      async captureOrder(id, options) {
-        await real.captureOrder(id, options);
-        throw new PayPalError({
-          status: 422,
-          name: "UNPROCESSABLE_ENTITY",
-          issue: "TRANSACTION_REFUSED",
-          description: "The request was refused.",
-        });
-      },
+    // PayPal takes the money, then answers with a refusal (as a replay might).
+    const refusal = new PayPalError({
+      status: 422,
+      name: "UNPROCESSABLE_ENTITY",
+      issue: "TRANSACTION_REFUSED",
+      description: "The request was refused.",
     });
-    try {
-      expect(await capturePayment(db, { userId: who.id, orderId }, minutes(3))).toMatchObject({
-        outcome: "confirmed",
-      });
-    } finally {
-      usePaymentProvider(real);
-    }
+    expect(
+      await whileCapturesAnswer(refusal, { moneyTaken: true }, () =>
+        capturePayment(db, { userId: who.id, orderId }, minutes(3)),
+      ),
+    ).toMatchObject({ outcome: "confirmed" });
     expect(await bookingRow(reference)).toMatchObject({
       status: "confirmed",
       paymentStatus: "paid",
@@ -1305,7 +1312,7 @@ describe("the simulated payment provider", () => {
     const { db } = database;
     const simulated = createSimulatedProvider({ isProduction: false });
     // Until the next test, when fakePayPalForThisFile puts the fake PayPal back.
-    usePaymentProvider(simulated);
+    setPaymentProvider(simulated);
     expect(paymentProviderName()).toBe("simulated");
     const ev = await paidEvent();
     const who = await person();

@@ -30,7 +30,7 @@ import { capturePayment } from "#app/services/booking/capture.server";
 import { submitConsent } from "#app/services/booking/consent.server";
 import { startBookingWorker } from "#app/services/booking/reconcile.server";
 import { findEvent, upcomingEventsJson } from "#app/services/events.server";
-import { createPayPalProvider, usePaymentProvider } from "#app/services/payments/provider.server";
+import { createPayPalProvider, setPaymentProvider } from "#app/services/payments/provider.server";
 import {
   checkPendingRefunds,
   refundCancelledEvent,
@@ -824,12 +824,12 @@ describe("cancelling an event", () => {
     const ev = await paidEvent({ status: "published" });
     const a = await paidBooking(ev.id, "10:00");
     // Cancel while PayPal refuses our credentials, so the refunds are left to do.
-    usePaymentProvider(createPayPalProvider({ ...fake.settings, clientSecret: "wrong-secret" }));
+    setPaymentProvider(createPayPalProvider({ ...fake.settings, clientSecret: "wrong-secret" }));
     const first = await cancelOk(ev.id, minutes(5));
     expect(first.refunds.failed).toBe(1);
     expect(fake.refunds.size).toBe(0);
 
-    usePaymentProvider(createPayPalProvider(fake.settings));
+    setPaymentProvider(createPayPalProvider(fake.settings));
     const runs = await Promise.all([
       refundCancelledEvent(db, ev.id, minutes(6)),
       refundCancelledEvent(db, ev.id, minutes(6)),

@@ -7,7 +7,7 @@ import { refundRetriesStopped } from "#app/domain/refund-retries";
 import { recordAudit } from "../audit.server";
 import {
   failedRefundAttempts,
-  refundOneOwed,
+  refundBooking,
   refundStillOwed,
   type RefundOutcome,
 } from "./refunds.server";
@@ -66,13 +66,14 @@ export async function retryOwedRefund(
   assertCan(actor, "event:cancel");
   const normalised = normaliseBookingReference(reference);
   if (!normalised) return { outcome: "not-found" };
-  const [row] = await db
-    .select({ id: booking.id, userId: booking.userId })
+  const [found] = await db
+    .select({ booking })
     .from(booking)
     .innerJoin(event, eq(event.id, booking.eventId))
     .where(and(eq(booking.reference, normalised), refundStillOwed));
-  if (!row) return { outcome: "not-found" };
-  const outcome = await refundOneOwed(db, row.id, now);
+  if (!found) return { outcome: "not-found" };
+  const row = found.booking;
+  const outcome = await refundBooking(db, row, now);
   await recordAudit(db, actor, {
     action: "refund.retry",
     subjectUserId: row.userId,

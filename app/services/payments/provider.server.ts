@@ -42,7 +42,7 @@ export function paymentProvider(): PaymentProvider {
 }
 
 /** Replaces the provider (tests point it at the fake PayPal); undefined goes back to the configured one. */
-export function usePaymentProvider(provider: PaymentProvider | undefined) {
+export function setPaymentProvider(provider: PaymentProvider | undefined) {
   current = provider;
 }
 

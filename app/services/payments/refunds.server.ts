@@ -252,7 +252,7 @@ async function claimRefund(tx: Db, bookingId: string): Promise<boolean> {
  * Refunds one booking in full, once: under `claimRefund`, so that only one caller at a time can
  * reach PayPal for it (the transaction is held open for that one call, at most PayPal's timeout).
  */
-async function refundBooking(db: Db, row: BookingRow, now: Date): Promise<RefundOutcome> {
+export async function refundBooking(db: Db, row: BookingRow, now: Date): Promise<RefundOutcome> {
   return db.transaction(async (tx) => {
     if (!(await claimRefund(tx, row.id))) return { outcome: "busy" };
     return refundClaimed(tx, row, now);
@@ -271,17 +271,6 @@ export async function refundOwedBooking(
 ): Promise<RefundOutcome> {
   const [row] = await db.select().from(booking).where(eq(booking.id, bookingId));
   if (!row || row.status !== "cancelled" || !row.refundOwed) return { outcome: "already" };
-  return refundBooking(db, row, now);
-}
-
-/** A staff member's "Try again" for one refund still owed (checked by the caller). */
-export async function refundOneOwed(
-  db: Db,
-  bookingId: string,
-  now = new Date(),
-): Promise<RefundOutcome> {
-  const [row] = await db.select().from(booking).where(eq(booking.id, bookingId));
-  if (!row) return { outcome: "already" };
   return refundBooking(db, row, now);
 }
 
