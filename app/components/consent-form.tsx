@@ -87,7 +87,6 @@ export function ConsentForm({
           familyMemberWithProstateCancer: ["familyHistoryProstateCancer"],
           familyMemberWithOvarianCancer: ["familyHistoryBreastOvarianCancer"],
           motherSideDetails: ["familyHistoryBreastOvarianCancer", "familyMemberWithOvarianCancer"],
-          terms: ["sampleConsent"],
         };
         clear(target.name, ...(related[target.name] ?? []));
         if (target.name === "familyHistoryProstateCancer")

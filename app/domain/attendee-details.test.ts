@@ -23,7 +23,16 @@ describe("the correction form", () => {
       ok: true,
       data: { dateOfBirth: "1958-04-12", nhsNumber: "9434765919", ageConfirmed: false },
     });
-    expect(form({ ageConfirmed: "on" })).toMatchObject({ ok: true, data: { ageConfirmed: true } });
+    // The box carries the date it was shown for: it confirms that date and no other (found by a
+    // review: ticked once, it passed another date typed afterwards).
+    expect(form({ ageConfirmedFor: "1958-04-12" })).toMatchObject({
+      ok: true,
+      data: { ageConfirmed: true },
+    });
+    expect(form({ ageConfirmedFor: "1995-04-12" })).toMatchObject({
+      ok: true,
+      data: { ageConfirmed: false },
+    });
   });
 
   it("takes any adult age: it records what is true, not who may book", () => {

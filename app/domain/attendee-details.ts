@@ -51,17 +51,27 @@ export function attendeeDetailsSchema(today: string) {
       const values = (typeof input === "object" && input ? input : {}) as Record<string, unknown>;
       return { ...values, dateOfBirth: withDateParts(values, "dateOfBirth") };
     },
-    z.object({
-      dateOfBirth: dateOfBirthField(today, {
-        checkAge: false,
-        missing: ATTENDEE_DETAILS_MESSAGES.dateOfBirthMissing,
-      }).refine((date) => ageOn(date, today) >= YOUNGEST_PLAUSIBLE_AGE, {
-        error: ATTENDEE_DETAILS_MESSAGES.dateOfBirthTooRecent,
-      }),
-      nhsNumber: nhsNumberFieldWith({ checkDigit: ATTENDEE_DETAILS_MESSAGES.nhsNumberCheckDigit }),
-      /** ticked: staff have checked with him a date of birth outside the screening's ages */
-      ageConfirmed: z.preprocess((value) => value === "on" || value === true, z.boolean()),
-    }),
+    z
+      .object({
+        dateOfBirth: dateOfBirthField(today, {
+          checkAge: false,
+          missing: ATTENDEE_DETAILS_MESSAGES.dateOfBirthMissing,
+        }).refine((date) => ageOn(date, today) >= YOUNGEST_PLAUSIBLE_AGE, {
+          error: ATTENDEE_DETAILS_MESSAGES.dateOfBirthTooRecent,
+        }),
+        nhsNumber: nhsNumberFieldWith({
+          checkDigit: ATTENDEE_DETAILS_MESSAGES.nhsNumberCheckDigit,
+        }),
+        /**
+         * ticked: staff checked with him this date of birth, outside the screening's ages (the box
+         * carries the date it was shown for, so that it does not pass another date typed later)
+         */
+        ageConfirmedFor: z.string().optional(),
+      })
+      .transform(({ ageConfirmedFor, ...details }) => ({
+        ...details,
+        ageConfirmed: ageConfirmedFor === details.dateOfBirth,
+      })),
   );
 }
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
   isAttendeeDoneIntent,
+  isPlaceOnTheList,
   cleanSearch,
   compareAttendees,
   confirmationHolds,
@@ -182,5 +183,27 @@ describe("sharingNhsNumbers", () => {
     ];
     expect(sharingNhsNumbers(rows).map((row) => row.id)).toEqual(["a", "c"]);
     expect(sharingNhsNumbers(rows.slice(1))).toEqual([]);
+  });
+});
+
+describe("which bookings the attendee list shows as places", () => {
+  const now = new Date("2026-06-10T09:00:00Z");
+  const lapsed = new Date("2026-06-10T08:00:00Z");
+  const row = (overrides: Partial<Parameters<typeof isPlaceOnTheList>[0]>) => ({
+    status: "awaiting_payment" as const,
+    paymentStatus: "unpaid",
+    holdExpiresAt: lapsed,
+    captureRequestId: null,
+    ...overrides,
+  });
+
+  it("shows a capture still unanswered, whose place is kept, once its hold has lapsed (found by a review of D-204)", () => {
+    expect(isPlaceOnTheList(row({ captureRequestId: "capture-1" }), now)).toBe(true);
+    expect(isPlaceOnTheList(row({}), now)).toBe(false);
+    expect(isPlaceOnTheList(row({ paymentStatus: "pending" }), now)).toBe(true);
+    expect(isPlaceOnTheList(row({ status: "confirmed" }), now)).toBe(true);
+    expect(isPlaceOnTheList(row({ status: "expired", captureRequestId: "capture-1" }), now)).toBe(
+      false,
+    );
   });
 });

@@ -1,4 +1,4 @@
-import { isHoldLive, type BookingStatus } from "./booking-lifecycle";
+import { takesPlace, type BookingStatus } from "./booking-lifecycle";
 import type { CheckInState } from "./check-in";
 
 /**
@@ -125,15 +125,21 @@ export function matchesAttendeeSearch(
 }
 
 /**
- * A booking the attendee list shows as a place: confirmed, or still being made (a live hold, or a
- * payment PayPal is reviewing). Lapsed holds and abandoned checkouts never became places.
+ * A booking the attendee list shows as a place: one that takes a place (`takesPlace`: confirmed,
+ * a live hold, or a capture still unanswered), or a payment PayPal is reviewing. Lapsed holds and
+ * abandoned checkouts never became places.
  */
 export function isPlaceOnTheList(
-  row: { status: BookingStatus; paymentStatus: string; holdExpiresAt: Date | null },
+  row: {
+    status: BookingStatus;
+    paymentStatus: string;
+    holdExpiresAt: Date | null;
+    captureRequestId: string | null;
+  },
   now: Date,
 ): boolean {
   if (row.status === "cancelled" || row.status === "expired") return false;
-  return row.status === "confirmed" || row.paymentStatus === "pending" || isHoldLive(row, now);
+  return row.paymentStatus === "pending" || takesPlace(row, now);
 }
 
 /** The name staff see: the profile's, or the account's when there is no profile. */

@@ -105,6 +105,9 @@ describe("psaValueProblem", () => {
       "Write the PSA value with a full stop before its decimals, like 1.23, not a comma",
     );
     expect(psaValueProblem("<0.0001")).toBe(PSA_MESSAGES.tooManyDecimals);
+    // "Less than 0 ng/ml" is no reading (found by a review).
+    expect(psaValueProblem("<0")).toBe(PSA_MESSAGES.zeroLimit);
+    expect(psaValueProblem("<0.000")).toBe(PSA_MESSAGES.zeroLimit);
     expect(psaValueProblem("-1")).toBe(PSA_MESSAGES.notDecimal);
     expect(psaValueProblem("1.2345")).toBe(PSA_MESSAGES.tooManyDecimals);
     expect(psaValueProblem("10000.01")).toBe(PSA_MESSAGES.tooLarge);

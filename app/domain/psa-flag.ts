@@ -37,6 +37,7 @@ export const PSA_MESSAGES = {
   notDecimal:
     "The PSA value must be a number of 0 or more, like 1.23, or below what the laboratory can measure, like <0.01",
   commaDecimal: "Write the PSA value with a full stop before its decimals, like 1.23, not a comma",
+  zeroLimit: "A value below what the laboratory can measure needs a limit above 0, like <0.01",
   tooManyDecimals: `The PSA value can have at most ${MAX_PSA_DECIMALS} decimal places`,
   tooLarge: `The PSA value must be ${MAX_PSA.toLocaleString("en-GB")} or less`,
   thresholdFormat:
@@ -93,6 +94,7 @@ export function readPsaValue(
       message: DECIMAL_COMMA.test(value) ? PSA_MESSAGES.commaDecimal : PSA_MESSAGES.notDecimal,
     };
   if (parsed.scale > MAX_PSA_DECIMALS) return { ok: false, message: PSA_MESSAGES.tooManyDecimals };
+  if (below && parsed.units === 0n) return { ok: false, message: PSA_MESSAGES.zeroLimit };
   if (compareDecimals(number, String(MAX_PSA)) > 0)
     return { ok: false, message: PSA_MESSAGES.tooLarge };
   return {

@@ -44,6 +44,7 @@ async function findPerson(db: Db, eventId: string, bookingId: string, now: Date)
       status: booking.status,
       paymentStatus: booking.paymentStatus,
       holdExpiresAt: booking.holdExpiresAt,
+      captureRequestId: booking.captureRequestId,
       firstName: profile.firstName,
       lastName: profile.lastName,
       accountName: user.name,

@@ -169,6 +169,7 @@ export async function eventOfBookingReference(
       status: booking.status,
       paymentStatus: booking.paymentStatus,
       holdExpiresAt: booking.holdExpiresAt,
+      captureRequestId: booking.captureRequestId,
     })
     .from(booking)
     .innerJoin(event, eq(event.id, booking.eventId))
@@ -267,6 +268,7 @@ async function loadAttendees(
       slotTime: booking.slotTime,
       status: booking.status,
       holdExpiresAt: booking.holdExpiresAt,
+      captureRequestId: booking.captureRequestId,
       paymentStatus: booking.paymentStatus,
       refundOwed: booking.refundOwed,
       arrivedAt: booking.arrivedAt,

@@ -472,7 +472,7 @@ describe("forgot password", () => {
       await page.getByText("Password reset email sent. Check your inbox.").waitFor();
       // Every message the form shows, success or error.
       const answer = await page
-        .locator(".form-message, .field-error, [role=alert]")
+        .locator(".form-message, .field-error, .error-summary")
         .allInnerTexts();
       await page.context().close();
       return answer;

@@ -279,6 +279,14 @@ describe.each([
     expect(await page.getByLabel("The date of birth is right").isChecked()).toBe(false);
     expect(await page.getByLabel(/NHS number/).inputValue()).toBe(printed);
     if (javaScript) await expectNoAxeViolations(page);
+    // Ticked for 1995, the box does not pass another year typed afterwards: asked again.
+    await page.getByLabel("The date of birth is right").check();
+    await page.getByLabel("Year").fill("1996");
+    await page.getByRole("button", { name: /^Save/ }).click();
+    await page
+      .locator("#field-dateOfBirth-error")
+      .getByText(/That date of birth makes him (29|30) on the day of this event/)
+      .waitFor();
     await page.getByLabel("Year").fill("1965");
     await page.getByRole("button", { name: /^Save/ }).click();
     await page.waitForURL((url) => url.pathname === `/admin/events/${event.id}/attendees`);

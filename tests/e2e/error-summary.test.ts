@@ -177,9 +177,11 @@ describe("the consent form's messages", () => {
         inView: true,
       });
       const { text } = await question();
-      expect(message.startsWith(text) || text === "I agree to the terms and conditions.").toBe(
-        true,
-      );
+      expect(
+        message.startsWith(text) ||
+          text === "I agree to the terms and conditions." ||
+          text === "I consent to a blood sample being taken and tested for PSA.",
+      ).toBe(true);
     }
     await page.context().close();
   });

@@ -515,6 +515,30 @@ describe("refunds owed after an event is cancelled, for staff (found by a coordi
   });
 });
 
+describe("a refund owed on a payment PayPal is still reviewing (found by a review)", () => {
+  it("is listed as under review, with nothing to try yet", async () => {
+    const { db } = database;
+    const fake = fakePayPal();
+    const ev = await insertPaidEvent(db, { eventDate: "2026-06-12" }, 2500);
+    const who = await person();
+    const { reference, orderId } = await bookingAtCheckout(
+      db,
+      { eventId: ev.id, userId: who.id, slotTime: "10:00" },
+      NOW,
+    );
+    fake.setOutcome(orderId, "pending");
+    fake.approve(orderId);
+    expect((await capturePayment(db, { userId: who.id, orderId }, minutes(3))).outcome).toBe(
+      "pending",
+    );
+    const coordinator = (await insertStaff(db, ["coordinator"], { twoFactor: false })).actor;
+    await cancelEvent(db, coordinator, ev.id, minutes(10));
+    expect((await owedPatientRefunds(db)).find((row) => row.reference === reference)).toMatchObject(
+      { underReview: true, retriesStopped: false },
+    );
+  });
+});
+
 describe("the day an owed refund should arrive by", () => {
   it("is given while it is ahead, and not once it has passed with the refund still owed", async () => {
     const { db } = database;

@@ -45,8 +45,8 @@ export const loader = staffRoute(
 type ActionData = {
   errors: FieldErrors;
   values: Record<string, string>;
-  /** the date of birth is outside the screening's ages: ask staff to say they checked it */
-  askAgeConfirmation?: boolean;
+  /** the date of birth (yyyy-MM-dd) is outside the screening's ages: ask staff to say they checked it */
+  askAgeConfirmation?: string;
 };
 
 /** Saves the correction and goes back to his row on the list, where it says so. */
@@ -73,7 +73,9 @@ export const action = staffRoute(
         {
           errors: { [result.field]: result.message },
           values,
-          askAgeConfirmation: result.field === "dateOfBirth",
+          ...(result.field === "dateOfBirth"
+            ? { askAgeConfirmation: parsed.data.dateOfBirth }
+            : {}),
         },
         { status: 409, headers: NO_STORE },
       );
@@ -125,14 +127,14 @@ export default function AttendeeDetails({ loaderData, actionData }: Route.Compon
           error={errors.dateOfBirth}
           autoFillOwnBirthday={false}
         />
-        {(failed?.askAgeConfirmation || typed?.ageConfirmed) && (
+        {failed?.askAgeConfirmation && (
           <div className="form-group">
             <div className="checkbox">
               <input
                 id="ageConfirmed"
                 type="checkbox"
-                name="ageConfirmed"
-                defaultChecked={typed?.ageConfirmed !== undefined}
+                name="ageConfirmedFor"
+                value={failed.askAgeConfirmation}
               />
               <label htmlFor="ageConfirmed">{AGE_CONFIRMATION_LABEL}</label>
             </div>

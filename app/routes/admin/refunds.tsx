@@ -78,14 +78,22 @@ export default function Refunds({ loaderData }: Route.ComponentProps) {
                 {row.failedAttempts}
                 {row.retriesStopped ? " (stopped: please act)" : ""}
               </td>
-              <td>{row.lastReason ?? "None yet"}</td>
               <td>
-                <Form method="post">
-                  <input type="hidden" name="reference" value={row.reference} />
-                  <button type="submit" className="button button--secondary">
-                    Try again<span className="visually-hidden"> for {row.reference}</span>
-                  </button>
-                </Form>
+                {row.underReview
+                  ? "PayPal is still reviewing the payment. Once it accepts it, the site refunds it by itself."
+                  : (row.lastReason ?? "None yet")}
+              </td>
+              <td>
+                {row.underReview ? (
+                  "Nothing to do yet"
+                ) : (
+                  <Form method="post">
+                    <input type="hidden" name="reference" value={row.reference} />
+                    <button type="submit" className="button button--secondary">
+                      Try again<span className="visually-hidden"> for {row.reference}</span>
+                    </button>
+                  </Form>
+                )}
               </td>
             </tr>
           ))}

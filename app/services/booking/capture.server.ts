@@ -102,14 +102,12 @@ export async function capturePayment(
     try {
       current = await provider.getOrder(input.orderId);
     } catch (error) {
-      if (
-        error instanceof PayPalNetworkError ||
-        (error instanceof PayPalError && error.status >= 500)
-      )
+      // PayPal does not know the order: it was never approved. Any other failure to read it
+      // (down, busy, our credentials refused) says nothing about whether it was paid.
+      if (error instanceof PayPalError && error.status === 404) current = null;
+      else if (error instanceof PayPalNetworkError || error instanceof PayPalError)
         return { outcome: "no-response", reference, message: PAYMENT_MESSAGES.noResponse };
-      // PayPal does not know the order (or refuses to show it): it was never approved.
-      if (!(error instanceof PayPalError)) throw error;
-      current = null;
+      else throw error;
     }
     if (current?.status === "COMPLETED")
       return settle(db, provider, found, current, { kind: "reconcile", requestId: null }, now);
@@ -136,6 +134,16 @@ export async function capturePayment(
       // Approved: take the money if the place is still free and the event still open to this
       // person. (The hold's life cap does not apply: it stops places being kept without paying,
       // and this is the paying.) Not approved: the hold has ended, and so has this booking.
+      // A capture sent and not answered may have taken his money: only the worker, once PayPal
+      // says what it did, may let this booking go (D-204).
+      if (row.captureRequestId && !approvedAfterLapse)
+        return {
+          done: {
+            outcome: "no-response",
+            reference,
+            message: PAYMENT_MESSAGES.noResponse,
+          } as const,
+        };
       if (!approvedAfterLapse || !(await canBringBack(tx, ev, row, now))) {
         await expireBooking(tx, row.id, now);
         changed = true;

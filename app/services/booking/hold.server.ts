@@ -391,8 +391,8 @@ export type HoldResult =
       reason: Exclude<HoldRefusal, "not-eligible" | "too-many-holds" | "paying-elsewhere">;
     }
   /**
-   * `reference`: the booking whose payment is under way, for a link to it; `checking`: its money
-   * is with PayPal (being checked, or a capture unanswered), so there is nothing for him to finish
+   * `reference`: the booking whose payment is under way, for a link to it; `checking`: PayPal is
+   * reviewing its payment, so there is nothing for him to finish
    */
   | { ok: false; reason: "paying-elsewhere"; reference: string; checking: boolean }
   | { ok: false; reason: "not-eligible"; problems: EligibilityProblem[] }
@@ -503,7 +503,8 @@ export async function holdPlace(
               ok: false,
               reason: "paying-elsewhere",
               reference: other.reference,
-              checking: other.paymentStatus === "pending" || other.captureRequestId !== null,
+              // PayPal holding it for review: his booking page says so, and the e-mail follows.
+              checking: other.paymentStatus === "pending",
             };
           } else {
             // Any other hold elsewhere is let go: no capture of it was sent, so no money taken.

@@ -32,6 +32,11 @@ export interface OwedRefund {
   lastReason: string | null;
   /** the worker has stopped trying: someone must act */
   retriesStopped: boolean;
+  /**
+   * PayPal is still reviewing the payment (a PENDING capture): nothing can be refunded until it
+   * accepts it, and then the booking worker refunds it by itself
+   */
+  underReview: boolean;
 }
 
 export async function owedPatientRefunds(db: Db): Promise<OwedRefund[]> {
@@ -42,6 +47,7 @@ export async function owedPatientRefunds(db: Db): Promise<OwedRefund[]> {
       eventDate: event.eventDate,
       amountPence: booking.pricePence,
       cancelledAt: booking.cancelledAt,
+      paymentStatus: booking.paymentStatus,
       failedAttempts: failedRefundAttempts,
       lastReason: sql<
         string | null
@@ -51,7 +57,14 @@ export async function owedPatientRefunds(db: Db): Promise<OwedRefund[]> {
     .innerJoin(event, eq(event.id, booking.eventId))
     .where(refundStillOwed)
     .orderBy(asc(booking.cancelledAt), desc(booking.reference));
-  return rows.map((row) => ({ ...row, retriesStopped: refundRetriesStopped(row.failedAttempts) }));
+  return rows.map(({ paymentStatus, ...row }) => {
+    const underReview = paymentStatus === "pending";
+    return {
+      ...row,
+      underReview,
+      retriesStopped: !underReview && refundRetriesStopped(row.failedAttempts),
+    };
+  });
 }
 
 export type OwedRefundRetry = RefundOutcome | { outcome: "not-found" };
