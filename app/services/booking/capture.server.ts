@@ -337,28 +337,39 @@ async function cancelForRefund(tx: Db, row: Booking, now: Date) {
     .where(eq(booking.id, row.id));
 }
 
+/**
+ * An e-mail about his payment: the greeting, what happened (one paragraph each), who to call
+ * quoting the booking, and the charity's name. No health data.
+ */
+function paymentEmail(
+  person: { email: string; firstName: string },
+  reference: string,
+  subject: string,
+  paragraphs: string[],
+) {
+  const helpline = organisation.phones.booking;
+  return {
+    to: person.email,
+    subject,
+    text: [
+      `Hello ${person.firstName},`,
+      ...paragraphs,
+      `If you have any questions, call our ${helpline.label.toLowerCase()} on ${helpline.display}, quoting booking ${reference}.`,
+      organisation.name,
+    ].join("\n\n"),
+  };
+}
+
 /** After "PayPal is checking your payment": it was not accepted, and the place has gone. */
 function paymentNotAcceptedEmail(
   person: { email: string; firstName: string },
   reference: string,
   ev: EventRow,
 ) {
-  const helpline = organisation.phones.booking;
-  return {
-    to: person.email,
-    subject: `Your payment for booking ${reference} was not accepted`,
-    text: [
-      `Hello ${person.firstName},`,
-      "",
-      `PayPal has finished checking the payment you made for ${ev.name} on ${formatLongDate(ev.eventDate)}, and did not accept it. No money has been taken, and the place we were keeping for you has been let go.`,
-      "",
-      `If you would still like to come, you can book again on our website, paying with another card or PayPal account: ${config().publicBaseUrl}/event/${ev.id}`,
-      "",
-      `If you have any questions, call our ${helpline.label.toLowerCase()} on ${helpline.display}, quoting booking ${reference}.`,
-      "",
-      organisation.name,
-    ].join("\n"),
-  };
+  return paymentEmail(person, reference, `Your payment for booking ${reference} was not accepted`, [
+    `PayPal has finished checking the payment you made for ${ev.name} on ${formatLongDate(ev.eventDate)}, and did not accept it. No money has been taken, and the place we were keeping for you has been let go.`,
+    `If you would still like to come, you can book again on our website, paying with another card or PayPal account: ${config().publicBaseUrl}/event/${ev.id}`,
+  ]);
 }
 
 function paidAfterTheEventEmail(
@@ -366,22 +377,15 @@ function paidAfterTheEventEmail(
   reference: string,
   eventDate: string,
 ) {
-  const helpline = organisation.phones.booking;
-  return {
-    to: person.email,
-    subject: `Your payment for booking ${reference} is being refunded`,
-    text: [
-      `Hello ${person.firstName},`,
-      "",
+  return paymentEmail(
+    person,
+    reference,
+    `Your payment for booking ${reference} is being refunded`,
+    [
       `PayPal was still checking your payment for the screening on ${formatLongDate(eventDate)}. It came through only after the event had ended, so no appointment was booked with it.`,
-      "",
       "We are refunding it in full, to the card or PayPal account you paid with. You do not need to do anything. You are welcome to book another event on our website.",
-      "",
-      `If you have any questions, call our ${helpline.label.toLowerCase()} on ${helpline.display}, quoting booking ${reference}.`,
-      "",
-      organisation.name,
-    ].join("\n"),
-  };
+    ],
+  );
 }
 
 /**
