@@ -119,6 +119,7 @@ export default [
       route("results/:resultId", "routes/admin/results.edit.tsx"),
       route("find-booking", "routes/admin/find-booking.tsx"),
       route("refunds", "routes/admin/refunds.tsx"),
+      route("refunds/:reference/by-hand", "routes/admin/refunds.by-hand.tsx"),
       route("enquiries", "routes/admin/enquiries.tsx"),
       route("subscribers", "routes/admin/subscribers.tsx"),
       route("staff", "routes/admin/staff.tsx"),

@@ -33,6 +33,7 @@ export const AUDIT_ACTIONS = {
   "event.unpublish": "Unpublished an event",
   "event.cancel": "Cancelled an event (or retried its refunds)",
   "refund.retry": "Tried again a refund owed to a patient",
+  "refund.by-hand": "Recorded a refund given back outside PayPal",
   "product.create": "Made a screening product",
   "product.update": "Changed a screening product (its price applies to events that use it)",
   "access-code.create": "Made an access code",

@@ -1,7 +1,7 @@
 import { addDays, addYears } from "date-fns";
 import { bookingStage, type BookingState } from "./booking-lifecycle";
 import { londonDate, londonInstant } from "./london-time";
-import { refundRetriesStopped } from "./refund-retries";
+import { refundRetriesStopped, type RefundTries } from "./refund-retries";
 
 /**
  * The patient's data rights (UK GDPR Articles 15 and 17): what stops an account being erased,
@@ -14,8 +14,8 @@ export interface BookingForErasure extends BookingState {
   reference: string;
   refundOwed: boolean;
   cancelledBy: "patient" | "staff" | "payment" | null;
-  /** refund attempts that failed (the worker stops retrying after REFUND_AUTO_ATTEMPTS) */
-  failedRefundAttempts: number;
+  /** how his refund has gone, if one is owed (the worker stops retrying at `refundRetriesStopped`) */
+  refundTries: RefundTries;
   holdExpiresAt: Date | null;
   eventName: string;
   /** "yyyy-MM-dd" and "HH:mm", London wall-clock. */
@@ -61,7 +61,7 @@ export function erasureBlockers(
     const refundDue =
       row.refundOwed ||
       (stage === "cancelled" && row.paymentStatus === "paid" && !paymentKept(row));
-    if (refundDue && refundRetriesStopped(row.failedRefundAttempts))
+    if (refundDue && refundRetriesStopped(row.refundTries))
       blockers.push({ kind: "refund-stalled", ...about });
     else if (stage === "awaiting_payment" || row.paymentStatus === "pending" || refundDue)
       blockers.push({ kind: "payment", ...about });

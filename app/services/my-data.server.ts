@@ -59,7 +59,7 @@ import { recordAudit } from "./audit.server";
 import { verifyPassword } from "./auth.server";
 import { lockEvent, lockPerson } from "./booking/places.server";
 import { eventsChanged } from "./events.server";
-import { failedRefundAttempts } from "./payments/refunds.server";
+import { failedRefundAttempts, refundRefusedForGoodColumn } from "./payments/refunds.server";
 import { hitRateLimit } from "./rate-limit.server";
 import { offerFreedPlaces } from "./waitlist.server";
 
@@ -421,6 +421,7 @@ async function bookingsForErasure(db: Db, userId: string): Promise<BookingForEra
       sessionDuration: event.sessionDuration,
       releasedAt: testResult.releasedAt,
       failedRefundAttempts,
+      refusedForGood: refundRefusedForGoodColumn,
     })
     .from(booking)
     .innerJoin(event, eq(event.id, booking.eventId))
@@ -432,7 +433,7 @@ async function bookingsForErasure(db: Db, userId: string): Promise<BookingForEra
     eventDate: row.eventDate,
     slotEnd: slotEndTime(row.booking.slotTime, row.sessionDuration),
     resultReleased: row.releasedAt !== null,
-    failedRefundAttempts: row.failedRefundAttempts,
+    refundTries: { failedAttempts: row.failedRefundAttempts, refusedForGood: row.refusedForGood },
   }));
 }
 

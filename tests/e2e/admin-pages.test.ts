@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { enquiry, newsletterSubscription } from "#app/db/schema";
+import { enquiry, newsletterSubscription, paymentTransaction } from "#app/db/schema";
 import { insertBooking } from "#tests/support/fixtures/bookings";
 import { insertPaidEvent, londonDay } from "#tests/support/fixtures/events";
 import { insertPatient, uniqueEmail, uniqueId } from "#tests/support/fixtures/people";
@@ -31,6 +31,7 @@ const OPENED_BY: Record<string, "admin" | "coordinator" | "clinician"> = {
   "/admin/events/:eventId": "coordinator",
   "/admin/products": "coordinator",
   "/admin/refunds": "coordinator",
+  "/admin/refunds/:reference/by-hand": "coordinator",
   "/admin/find-booking": "coordinator",
   "/admin/events/:eventId/attendees": "coordinator",
   "/admin/events/:eventId/attendees/print": "coordinator",
@@ -72,6 +73,7 @@ const SHOWN: Record<string, () => string> = {
   "/admin/events/:eventId/attendees/:bookingId/cancel": () => ids.attendeeName,
   "/admin/events/:eventId/attendees/:bookingId/move": () => ids.attendeeName,
   "/admin/results": () => ids.awaitingReleaseReference,
+  "/admin/refunds/:reference/by-hand": () => ids.refusedRefundReference,
   "/admin/enquiries": () => ids.enquirerName,
 };
 
@@ -96,6 +98,7 @@ const ids = {
   resultId: "",
   awaitingReleaseReference: "",
   enquirerName: "",
+  refusedRefundReference: "",
 };
 
 beforeAll(async () => {
@@ -131,6 +134,26 @@ beforeAll(async () => {
     slotTime: "10:30",
   });
   await insertResult(db, awaiting.id, { flag: null, retestYears: null, releasedAt: null });
+  // A refund PayPal refused for good, to be recorded as given back another way.
+  const refused = await insertBooking(db, {
+    eventId: event.id,
+    userId: (await insertPatient(db)).id,
+    slotTime: "11:00",
+    status: "cancelled",
+    cancelledBy: "patient",
+    cancelledAt: new Date(),
+    refundOwed: true,
+    paymentRequired: true,
+    pricePence: 2500,
+    paymentStatus: "paid",
+  });
+  await db.insert(paymentTransaction).values({
+    bookingId: refused.id,
+    kind: "refund",
+    provider: "paypal",
+    status: "UNPROCESSABLE_ENTITY",
+    issue: "REFUND_TIME_LIMIT_EXCEEDED",
+  });
   // An enquiry and a newsletter subscriber, so that those pages list someone.
   const [asked] = await db
     .insert(enquiry)
@@ -153,6 +176,7 @@ beforeAll(async () => {
     resultId: (await insertResult(db, released.id)).id,
     awaitingReleaseReference: awaiting.reference,
     enquirerName: `${asked!.firstName} ${asked!.lastName}`,
+    refusedRefundReference: refused.reference,
   });
 });
 
@@ -192,7 +216,8 @@ describe.each(pages)("$path", (entry) => {
     const path = entry.path
       .replace(":eventId", ids.eventId)
       .replace(":resultId", ids.resultId)
-      .replace(":bookingId", ids.bookingId);
+      .replace(":bookingId", ids.bookingId)
+      .replace(":reference", ids.refusedRefundReference);
     const actor = staffEmails[OPENED_BY[entry.path]!]!;
     const audited = await auditCount(actor);
     const response = await page.goto(path);

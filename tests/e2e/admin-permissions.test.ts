@@ -1,5 +1,6 @@
 import crypto from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
+import { insertBooking } from "#tests/support/fixtures/bookings";
 import { insertFreeEvent, londonDay } from "#tests/support/fixtures/events";
 import { insertPatient, insertStaff } from "#tests/support/fixtures/people";
 import { insertResult, insertSampledBooking } from "#tests/support/fixtures/results";
@@ -25,6 +26,7 @@ const EXPECTED: Record<string, readonly Role[]> = {
   "/admin/events/:eventId": ["admin", "coordinator"],
   "/admin/products": ["admin", "coordinator"],
   "/admin/refunds": ["admin", "coordinator"],
+  "/admin/refunds/:reference/by-hand": ["admin", "coordinator"],
   // Finds bookings on the lists they may open (event staff: the day's events only).
   "/admin/find-booking": ["coordinator", "event_staff"],
   // Event staff open these on the event's own day only; this file's event was three days ago.
@@ -53,13 +55,14 @@ const adminRoutes = routeTable().filter(
 );
 
 const people: Record<string, Jar> = {};
-const ids = { eventId: "", resultId: "", bookingId: "" };
+const ids = { eventId: "", resultId: "", bookingId: "", owedRefundReference: "" };
 
 function fill(path: string) {
   return path
     .replace(":eventId", ids.eventId)
     .replace(":resultId", ids.resultId)
-    .replace(":bookingId", ids.bookingId);
+    .replace(":bookingId", ids.bookingId)
+    .replace(":reference", ids.owedRefundReference);
 }
 
 /** The session token in a jar's session cookie ("<token>.<signature>"). */
@@ -127,6 +130,20 @@ beforeAll(async () => {
   ids.eventId = event.id;
   ids.bookingId = booked.id;
   ids.resultId = (await insertResult(db, booked.id)).id;
+  // A refund owed to a man who cancelled in time (still being tried: nothing can be recorded).
+  const owed = await insertBooking(db, {
+    eventId: event.id,
+    userId: (await insertPatient(db)).id,
+    slotTime: "11:00",
+    status: "cancelled",
+    cancelledBy: "patient",
+    cancelledAt: new Date(),
+    refundOwed: true,
+    paymentRequired: true,
+    pricePence: 2500,
+    paymentStatus: "paid",
+  });
+  ids.owedRefundReference = owed.reference;
 });
 
 describe("every back-office route has a rule here", () => {

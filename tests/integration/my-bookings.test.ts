@@ -24,7 +24,11 @@ import { findEvent } from "#app/services/events.server";
 import { cancelEvent } from "#app/services/admin-events.server";
 import { config } from "#app/config.server";
 import { retryDueRefunds } from "#app/services/payments/refunds.server";
-import { owedPatientRefunds, retryOwedRefund } from "#app/services/payments/owed-refunds.server";
+import {
+  owedPatientRefunds,
+  recordOwedRefundByHand,
+  retryOwedRefund,
+} from "#app/services/payments/owed-refunds.server";
 import { PermissionDenied } from "#app/domain/permissions";
 import { auditLog } from "#app/db/schema";
 import { joinWaitlist } from "#app/services/waitlist.server";
@@ -483,6 +487,79 @@ describe("refunds owed to patients, for staff", () => {
       outcome: "not-found",
     });
     expect(refundCalls()).toHaveLength(calls);
+  });
+});
+
+describe("a refund PayPal refuses for good (found by a payments review)", () => {
+  it("is put to staff at once, never retried by itself, and can be recorded as given back another way", async () => {
+    const { db } = database;
+    const fake = fakePayPal();
+    const { who, bookingId, reference } = await paidBooking();
+    const [capture] = fake.captures.values();
+    fake.refuseRefunds(capture!.id, "REFUND_TIME_LIMIT_EXCEEDED");
+    expect(await cancelOwnBooking(db, { userId: who.id, reference }, minutes(10))).toMatchObject({
+      ok: true,
+      refund: "owed",
+    });
+    expect(refundCalls()).toHaveLength(1);
+
+    // One refusal is enough: the list says a person must act, and so does his bookings page.
+    expect((await owedPatientRefunds(db)).find((row) => row.reference === reference)).toMatchObject(
+      { failedAttempts: 1, lastReason: "REFUND_TIME_LIMIT_EXCEEDED", retriesStopped: true },
+    );
+    const refundOn = async (at: Date) =>
+      (await listMyBookings(db, who.id, at)).find((row) => row.reference === reference)!.refund;
+    expect(await refundOn(minutes(20))).toMatchObject({ state: "stalled", pence: 2500 });
+    // A week of the worker's passes asks PayPal nothing more.
+    for (let hour = 1; hour <= 7 * 24; hour += 6)
+      await retryDueRefunds(db, minutes(10 + hour * 60));
+    expect(refundCalls()).toHaveLength(1);
+
+    // Only a coordinator records it, once he has the money back; audited.
+    const clinician = (await insertStaff(db, ["clinician"], { twoFactor: false })).actor;
+    await expect(
+      recordOwedRefundByHand(db, clinician, reference, minutes(30)),
+    ).rejects.toBeInstanceOf(PermissionDenied);
+    const coordinator = (await insertStaff(db, ["coordinator"], { twoFactor: false })).actor;
+    expect(await recordOwedRefundByHand(db, coordinator, reference, minutes(30))).toEqual({
+      outcome: "recorded",
+    });
+    expect(await bookingRow(bookingId)).toMatchObject({
+      paymentStatus: "refunded",
+      refundOwed: false,
+    });
+    expect((await owedPatientRefunds(db)).map((row) => row.reference)).not.toContain(reference);
+    // Given back outside PayPal: no day is promised for it to reach his card.
+    expect(await refundOn(minutes(40))).toEqual({
+      state: "made",
+      pence: 2500,
+      by: null,
+      lastFullRefundDay: "2026-06-04",
+    });
+    const audited = await db.select().from(auditLog).where(eq(auditLog.entityId, bookingId));
+    expect(audited.map((row) => row.action)).toEqual(["refund.by-hand"]);
+    // Recorded once: nothing is owed any more, and PayPal was asked nothing more.
+    expect(await recordOwedRefundByHand(db, coordinator, reference, minutes(31))).toEqual({
+      outcome: "not-found",
+    });
+    expect(await retryOwedRefund(db, coordinator, reference, minutes(31))).toEqual({
+      outcome: "not-found",
+    });
+    expect(refundCalls()).toHaveLength(1);
+  });
+
+  it("cannot be recorded as given back another way while the site still tries PayPal", async () => {
+    const { db } = database;
+    const fake = fakePayPal();
+    const { who, bookingId, reference } = await paidBooking();
+    fake.dropNextResponse("/v2/payments/captures/");
+    await cancelOwnBooking(db, { userId: who.id, reference }, minutes(10));
+    const coordinator = (await insertStaff(db, ["coordinator"], { twoFactor: false })).actor;
+    expect(await recordOwedRefundByHand(db, coordinator, reference, minutes(11))).toEqual({
+      outcome: "still-trying",
+    });
+    expect(await bookingRow(bookingId)).toMatchObject({ paymentStatus: "paid", refundOwed: true });
+    expect(await db.select().from(auditLog).where(eq(auditLog.entityId, bookingId))).toEqual([]);
   });
 });
 

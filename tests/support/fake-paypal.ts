@@ -61,6 +61,8 @@ export interface FakeCapture {
   /** in the currency's minor unit (pence for GBP) */
   minor: number;
   refundedMinor: number;
+  /** PayPal refuses every refund of it with this issue (a test sets it: too old, disputed) */
+  refundRefusal?: "REFUND_TIME_LIMIT_EXCEEDED" | "TRANSACTION_DISPUTED";
   createTime: string;
   updateTime: string;
 }
@@ -158,6 +160,9 @@ const ISSUES = {
   PENDING_CAPTURE:
     "Cannot initiate a refund as the capture is pending. Capture is typically pending when the payer has funded the transaction using e-check/bank funded.",
   REFUND_NOT_ALLOWED: "Capture cannot be refunded.",
+  REFUND_TIME_LIMIT_EXCEEDED: "You are over the time limit to perform a refund on this capture",
+  TRANSACTION_DISPUTED:
+    "Partial refunds cannot be offered at this time because there is an open case on this transaction. Visit the PayPal Resolution Center to review this case.",
 } as const;
 type Issue = keyof typeof ISSUES;
 
@@ -210,7 +215,9 @@ export async function startFakePayPal(options: FakePayPalOptions = {}) {
     extra: { field?: string; value?: string; location?: string; links?: object[] } = {},
   ): Reply {
     const [name, message] = ERROR_NAMES[status] ?? ["INTERNAL_SERVER_ERROR", "Error"];
-    const api = /^(CAPTURE_|REFUND_|PENDING_CAPTURE)/.test(issue ?? "") ? "payments" : "orders";
+    const api = /^(CAPTURE_|REFUND_|PENDING_CAPTURE|TRANSACTION_DISPUTED)/.test(issue ?? "")
+      ? "payments"
+      : "orders";
     const details = issue
       ? [
           {
@@ -686,6 +693,7 @@ export async function startFakePayPal(options: FakePayPalOptions = {}) {
     // Nothing was taken, so there is nothing to give back.
     if (capture.status === "DECLINED" || capture.status === "FAILED")
       return paypalError(422, "REFUND_NOT_ALLOWED");
+    if (capture.refundRefusal) return paypalError(422, capture.refundRefusal);
     const remaining = capture.minor - capture.refundedMinor;
     if (remaining <= 0) return paypalError(422, "CAPTURE_FULLY_REFUNDED");
     let minor = remaining;
@@ -959,6 +967,15 @@ export async function startFakePayPal(options: FakePayPalOptions = {}) {
         capture.status = capture.refundedMinor > 0 ? "PARTIALLY_REFUNDED" : "COMPLETED";
         capture.updateTime = refund.updateTime;
       }
+    },
+    /**
+     * PayPal refuses from now on every refund of this capture, as it does one past its time limit
+     * (REFUND_TIME_LIMIT_EXCEEDED) or one with an open case (TRANSACTION_DISPUTED).
+     */
+    refuseRefunds(captureId: string, issue: NonNullable<FakeCapture["refundRefusal"]>) {
+      const capture = captures.get(captureId);
+      if (!capture) throw new Error(`fake PayPal has no capture ${captureId}`);
+      capture.refundRefusal = issue;
     },
     /** Every access token handed out so far is rejected from now on (401). */
     expireTokens() {

@@ -1,11 +1,12 @@
 import { Form, data, redirect } from "react-router";
 import type { Route } from "./+types/refunds";
 import { AdminTable } from "#app/components/admin/admin-table";
+import { Link } from "#app/components/link";
 import { pageMeta } from "#app/components/meta";
 import { db } from "#app/db/client.server";
 import { formatLongDate } from "#app/domain/date-labels";
 import { formatPounds } from "#app/domain/pricing";
-import { REFUND_AUTO_ATTEMPTS } from "#app/domain/refund-retries";
+import { REFUND_AUTO_ATTEMPTS, refundProblemInWords } from "#app/domain/refund-retries";
 import { owedPatientRefunds, retryOwedRefund } from "#app/services/payments/owed-refunds.server";
 import { staffRoute } from "#app/services/guards.server";
 import { NO_STORE, pipeHeaders } from "#app/utils/headers";
@@ -20,8 +21,10 @@ const RETRY_MESSAGES = {
   refunded: "The refund was made.",
   already: "That refund had already been made: it is marked refunded now.",
   busy: "That refund is being made at this moment. Look again in a minute.",
-  failed:
-    "The refund failed again. Refund it in PayPal by hand, then press Try again to record it.",
+  failed: "The refund failed again: its row says why.",
+  "by-hand": "The refund given back another way is recorded: the booking is marked refunded.",
+  "still-trying":
+    "The site is still trying that refund through PayPal: it can be recorded as given back another way only once it stops.",
   "not-found": "That booking has no refund owed.",
 } as const;
 
@@ -58,7 +61,9 @@ export default function Refunds({ loaderData }: Route.ComponentProps) {
       <p>
         People who cancelled in time for a full refund, people a coordinator cancelled for with a
         refund, and people whose event was cancelled. The site keeps trying each one by itself;
-        after {REFUND_AUTO_ATTEMPTS} failed tries it stops, and the row says so.
+        after {REFUND_AUTO_ATTEMPTS} failed tries it stops, and the row says so. It stops at once
+        when PayPal refuses a refund for good (a payment too old, or disputed): give the money back
+        another way, then record it on the row.
       </p>
       {owedRefunds.length === 0 ? (
         <p>No refunds are owed to patients.</p>
@@ -81,18 +86,28 @@ export default function Refunds({ loaderData }: Route.ComponentProps) {
               <td>
                 {row.underReview
                   ? "PayPal is still reviewing the payment. Once it accepts it, the site refunds it by itself."
-                  : (row.lastReason ?? "None yet")}
+                  : row.lastReason
+                    ? refundProblemInWords(row.lastReason)
+                    : "None yet"}
               </td>
               <td>
                 {row.underReview ? (
                   "Nothing to do yet"
                 ) : (
-                  <Form method="post">
-                    <input type="hidden" name="reference" value={row.reference} />
-                    <button type="submit" className="button button--secondary">
-                      Try again<span className="visually-hidden"> for {row.reference}</span>
-                    </button>
-                  </Form>
+                  <>
+                    <Form method="post">
+                      <input type="hidden" name="reference" value={row.reference} />
+                      <button type="submit" className="button button--secondary">
+                        Try again<span className="visually-hidden"> for {row.reference}</span>
+                      </button>
+                    </Form>
+                    {row.retriesStopped && (
+                      <Link to={`/admin/refunds/${row.reference}/by-hand`}>
+                        Given back another way
+                        <span className="visually-hidden"> for {row.reference}</span>
+                      </Link>
+                    )}
+                  </>
                 )}
               </td>
             </tr>

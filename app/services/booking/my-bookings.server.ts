@@ -23,11 +23,15 @@ import {
   type MyBookingState,
   type RefundState,
 } from "#app/domain/my-bookings";
-import { refundRetriesStopped } from "#app/domain/refund-retries";
+import { refundRetriesStopped, type RefundTries } from "#app/domain/refund-retries";
 import { paymentKept } from "#app/domain/data-rights";
 import { bookingTermsSentences } from "#app/domain/terms-wording";
 import { checkBookingLink } from "../booking-links.server";
-import { failedRefundAttempts } from "../payments/refunds.server";
+import {
+  failedRefundAttempts,
+  refundMadeByHandColumn,
+  refundRefusedForGoodColumn,
+} from "../payments/refunds.server";
 import { calendarEntryFor } from "./calendar.server";
 import type { Booking } from "./places.server";
 import {
@@ -87,7 +91,8 @@ export interface RefundNote {
 function refundNote(
   row: Booking,
   eventDate: string,
-  failedRefunds: number,
+  refundTries: RefundTries,
+  madeByHand: boolean,
   now: Date,
 ): RefundNote | null {
   if (row.status !== "cancelled" || row.pricePence <= 0) return null;
@@ -96,11 +101,13 @@ function refundNote(
     : null;
   const by = due && due >= londonDate(now) ? due : null;
   const note = { pence: row.pricePence, lastFullRefundDay: lastFullRefundDay(eventDate) };
-  if (row.paymentStatus === "refunded") return { state: "made", by, ...note };
+  // Given back outside PayPal (a bank transfer, say): PayPal's timing says nothing of it.
+  if (row.paymentStatus === "refunded")
+    return { state: "made", by: madeByHand ? null : by, ...note };
   if (row.paymentStatus !== "paid") return null;
   // Cancelled at his wish too late for a refund: kept; any other cancellation is refunded.
   if (paymentKept(row)) return { state: "kept", by: null, ...note };
-  return { state: refundRetriesStopped(failedRefunds) ? "stalled" : "owed", by, ...note };
+  return { state: refundRetriesStopped(refundTries) ? "stalled" : "owed", by, ...note };
 }
 
 /** What a page shows of a booking: everything but its internal ids. */
@@ -133,7 +140,12 @@ export function policyInput(
 }
 
 function toMyBooking(
-  row: ViewRow & { hasResult: boolean; failedRefunds: number },
+  row: ViewRow & {
+    hasResult: boolean;
+    failedRefunds: number;
+    refundRefusedForGood: boolean;
+    refundMadeByHand: boolean;
+  },
   now: Date,
 ): MyBooking {
   const view = toBookingView(row, now);
@@ -171,7 +183,13 @@ function toMyBooking(
     cancelledBy: row.booking.cancelledBy,
     paidPence:
       row.booking.paymentStatus === "refunded" ? row.booking.pricePence : paidPence(row.booking),
-    refund: refundNote(row.booking, row.event.eventDate, row.failedRefunds, now),
+    refund: refundNote(
+      row.booking,
+      row.event.eventDate,
+      { failedAttempts: row.failedRefunds, refusedForGood: row.refundRefusedForGood },
+      row.refundMadeByHand,
+      now,
+    ),
     terms: bookingTermsSentences(input),
   };
 }
@@ -189,7 +207,13 @@ const listedWhere = or(
 /** `selectBookingViews` with whether a result exists. */
 function selectMine(db: Db) {
   return db
-    .select({ ...viewColumns, hasResult, failedRefunds: failedRefundAttempts })
+    .select({
+      ...viewColumns,
+      hasResult,
+      failedRefunds: failedRefundAttempts,
+      refundRefusedForGood: refundRefusedForGoodColumn,
+      refundMadeByHand: refundMadeByHandColumn,
+    })
     .from(booking)
     .innerJoin(event, eq(booking.eventId, event.id))
     .innerJoin(screeningProduct, eq(event.productId, screeningProduct.id));

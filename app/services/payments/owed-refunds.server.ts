@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, sql } from "drizzle-orm";
+import { and, asc, desc, eq, sql, type SQL } from "drizzle-orm";
 import type { Db } from "#app/db/client.server";
 import { booking, event, paymentTransaction } from "#app/db/schema";
 import { normaliseBookingReference } from "#app/domain/booking-reference";
@@ -7,7 +7,9 @@ import { refundRetriesStopped } from "#app/domain/refund-retries";
 import { recordAudit } from "../audit.server";
 import {
   failedRefundAttempts,
+  recordRefundByHand,
   refundBooking,
+  refundRefusedForGoodColumn,
   refundStillOwed,
   type RefundOutcome,
 } from "./refunds.server";
@@ -40,6 +42,21 @@ export interface OwedRefund {
 }
 
 export async function owedPatientRefunds(db: Db): Promise<OwedRefund[]> {
+  return selectOwedRefunds(db, refundStillOwed);
+}
+
+/** One refund still owed, by its booking's reference; none for a reference that is not one. */
+export async function owedPatientRefund(db: Db, reference: string): Promise<OwedRefund | null> {
+  const normalised = normaliseBookingReference(reference);
+  if (!normalised) return null;
+  const [row] = await selectOwedRefunds(
+    db,
+    and(eq(booking.reference, normalised), refundStillOwed),
+  );
+  return row ?? null;
+}
+
+async function selectOwedRefunds(db: Db, where: SQL | undefined): Promise<OwedRefund[]> {
   const rows = await db
     .select({
       reference: booking.reference,
@@ -49,20 +66,23 @@ export async function owedPatientRefunds(db: Db): Promise<OwedRefund[]> {
       cancelledAt: booking.cancelledAt,
       paymentStatus: booking.paymentStatus,
       failedAttempts: failedRefundAttempts,
+      refusedForGood: refundRefusedForGoodColumn,
       lastReason: sql<
         string | null
       >`(select coalesce(${paymentTransaction.issue}, ${paymentTransaction.status}) from ${paymentTransaction} where ${paymentTransaction.bookingId} = ${booking.id} and ${paymentTransaction.kind} = 'refund' order by ${paymentTransaction.createdAt} desc limit 1)`,
     })
     .from(booking)
     .innerJoin(event, eq(event.id, booking.eventId))
-    .where(refundStillOwed)
+    .where(where)
     .orderBy(asc(booking.cancelledAt), desc(booking.reference));
-  return rows.map(({ paymentStatus, ...row }) => {
+  return rows.map(({ paymentStatus, refusedForGood, ...row }) => {
     const underReview = paymentStatus === "pending";
     return {
       ...row,
       underReview,
-      retriesStopped: !underReview && refundRetriesStopped(row.failedAttempts),
+      retriesStopped:
+        !underReview &&
+        refundRetriesStopped({ failedAttempts: row.failedAttempts, refusedForGood }),
     };
   });
 }
@@ -95,4 +115,43 @@ export async function retryOwedRefund(
     details: { outcome: outcome.outcome },
   });
   return outcome;
+}
+
+export type RefundByHandRecord =
+  | { outcome: "recorded" }
+  /** a refund was made meanwhile (through PayPal, or recorded by someone else) */
+  | { outcome: "already" }
+  /** a refund is being made at this moment */
+  | { outcome: "busy" }
+  /** the site is still trying through PayPal (or PayPal is reviewing the payment): wait */
+  | { outcome: "still-trying" }
+  | { outcome: "not-found" };
+
+/**
+ * A staff member records that a refund PayPal would not make was given back another way (a bank
+ * transfer, say): the booking is marked refunded and leaves the list; audited. Only once the site
+ * has stopped trying through PayPal, so that he is never given his money back twice.
+ */
+export async function recordOwedRefundByHand(
+  db: Db,
+  actor: StaffActor,
+  reference: string,
+  now = new Date(),
+): Promise<RefundByHandRecord> {
+  assertCan(actor, "event:cancel");
+  const owed = await owedPatientRefund(db, reference);
+  if (!owed) return { outcome: "not-found" };
+  if (!owed.retriesStopped) return { outcome: "still-trying" };
+  const [row] = await db.select().from(booking).where(eq(booking.reference, owed.reference));
+  if (!row) return { outcome: "not-found" };
+  const outcome = await recordRefundByHand(db, row, now);
+  if (outcome === "recorded")
+    await recordAudit(db, actor, {
+      action: "refund.by-hand",
+      subjectUserId: row.userId,
+      entityType: "booking",
+      entityId: row.id,
+      details: { amountPence: row.pricePence },
+    });
+  return { outcome };
 }

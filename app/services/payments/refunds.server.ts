@@ -2,7 +2,12 @@ import { and, asc, desc, eq, inArray, isNotNull, notInArray, or, sql, type SQL }
 import { config } from "#app/config.server";
 import type { Db } from "#app/db/client.server";
 import { booking, event, paymentTransaction, testResult } from "#app/db/schema";
-import { refundRetryDue, refundRetriesStopped } from "#app/domain/refund-retries";
+import {
+  REFUND_ISSUES_REFUSED_FOR_GOOD,
+  refundRefusedForGood,
+  refundRetryDue,
+  refundRetriesStopped,
+} from "#app/domain/refund-retries";
 import { isEventId } from "../events.server";
 import { log, logError } from "../log.server";
 import { PayPalError, PayPalNetworkError, type PayPalRefund } from "./paypal.server";
@@ -134,6 +139,12 @@ export const failedRefundAttempts =
   );
 
 /**
+ * Whether PayPal has refused a booking's refund for good (`refundRefusedForGood`), as one column
+ * of a select over `booking`: the worker stops trying, and staff are asked to act.
+ */
+export const refundRefusedForGoodColumn = sql<boolean>`exists (select 1 from ${paymentTransaction} where ${paymentTransaction.bookingId} = ${booking.id} and ${paymentTransaction.kind} = 'refund' and ${inArray(paymentTransaction.issue, [...REFUND_ISSUES_REFUSED_FOR_GOOD])})`;
+
+/**
  * Every refund still owed, over `booking` joined to its `event`: a cancelled booking whose money
  * is still with us (paid, or a capture PayPal holds), of a cancelled event, or one cancelled in
  * time by him or for him (`refundOwed`). The worker retries these and staff see the same list.
@@ -156,6 +167,7 @@ export async function retryDueRefunds(db: Db, now = new Date()): Promise<RefundR
     .select({
       booking,
       failedAttempts: sql<number>`count(${paymentTransaction.id})`.mapWith(Number),
+      refusedForGood: refundRefusedForGoodColumn,
       lastAttemptAt: sql<Date | null>`max(${paymentTransaction.createdAt})`.mapWith(
         (value: string | Date | null) => (value === null ? null : new Date(value)),
       ),
@@ -174,10 +186,14 @@ export async function retryDueRefunds(db: Db, now = new Date()): Promise<RefundR
     .groupBy(booking.id)
     .orderBy(asc(booking.createdAt));
   for (const candidate of candidates) {
-    if (!refundRetryDue(candidate.failedAttempts, candidate.lastAttemptAt, now)) continue;
+    if (!refundRetryDue(candidate, candidate.lastAttemptAt, now)) continue;
     const outcome = await refundBooking(db, candidate.booking, now);
     addToRun(run, candidate.booking.reference, outcome);
-    if (outcome.outcome === "failed" && refundRetriesStopped(candidate.failedAttempts + 1))
+    const triesNow = {
+      failedAttempts: candidate.failedAttempts + 1,
+      refusedForGood: outcome.outcome === "failed" && refundRefusedForGood(outcome.reason),
+    };
+    if (outcome.outcome === "failed" && refundRetriesStopped(triesNow))
       // The last automatic try: from here a person must act (the dashboard lists it).
       log.error(
         { code: "refund_retries_stopped", bookingId: candidate.booking.id },
@@ -256,6 +272,42 @@ export async function refundBooking(db: Db, row: BookingRow, now: Date): Promise
   return db.transaction(async (tx) => {
     if (!(await claimRefund(tx, row.id))) return { outcome: "busy" };
     return refundClaimed(tx, row, now);
+  });
+}
+
+/** The provider recorded for money given back outside PayPal (a bank transfer, say). */
+export const REFUNDED_BY_HAND = "by hand";
+
+/** Whether a booking's refund was given back outside PayPal, as one column of a select over `booking`. */
+export const refundMadeByHandColumn = sql<boolean>`exists (select 1 from ${paymentTransaction} where ${paymentTransaction.bookingId} = ${booking.id} and ${paymentTransaction.kind} = 'refund' and ${paymentTransaction.provider} = ${REFUNDED_BY_HAND} and ${paymentTransaction.status} = 'COMPLETED')`;
+
+/**
+ * Records that staff gave a booking's money back outside PayPal, under the same lock as a refund
+ * through PayPal (`claimRefund`), so that the two cannot both happen: "already" if a refund was
+ * made meanwhile. The caller has checked that the automatic tries have stopped.
+ */
+export async function recordRefundByHand(
+  db: Db,
+  row: BookingRow,
+  now: Date,
+): Promise<"recorded" | "already" | "busy"> {
+  return db.transaction(async (tx) => {
+    if (!(await claimRefund(tx, row.id))) return "busy";
+    if ((await refundRowsOf(tx, row.id, inArray(paymentTransaction.status, REFUND_MADE))) > 0) {
+      await markRefunded(tx, row.id, now);
+      return "already";
+    }
+    await tx.insert(paymentTransaction).values({
+      bookingId: row.id,
+      kind: "refund",
+      provider: REFUNDED_BY_HAND,
+      orderId: row.paymentOrderId,
+      status: "COMPLETED",
+      amountPence: row.pricePence,
+      createdAt: now,
+    });
+    await markRefunded(tx, row.id, now);
+    return "recorded";
   });
 }
 
@@ -509,12 +561,13 @@ export async function checkPendingRefunds(
       { code: "refund_reversed", bookingId: row.bookingId, issue: refund.status },
       "refund: PayPal did not finish a pending refund; the booking is owed one again",
     );
-    const tries = await refundRowsOf(
+    const failedAttempts = await refundRowsOf(
       db,
       row.bookingId,
       notInArray(paymentTransaction.status, REFUND_MADE),
     );
-    if (refundRetriesStopped(tries))
+    // A refund PayPal made and then undid was not refused: the worker tries again.
+    if (refundRetriesStopped({ failedAttempts, refusedForGood: false }))
       // The worker will not try again by itself: a person must act (the dashboard lists it).
       log.error(
         { code: "refund_retries_stopped", bookingId: row.bookingId },
