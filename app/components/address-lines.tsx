@@ -11,3 +11,12 @@ export function AddressLines({ lines }: { lines: readonly string[] }) {
     </address>
   );
 }
+
+/** A link to the place on OpenStreetMap (`mapLink`): it works without scripts, and opens a phone's map. */
+export function MapLinkToPlace({ href }: { href: string }) {
+  return (
+    <a href={href} rel="noopener noreferrer">
+      See the place on a map<span className="visually-hidden"> (OpenStreetMap)</span>
+    </a>
+  );
+}

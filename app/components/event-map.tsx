@@ -28,7 +28,8 @@ export function EventMap({
   size?: "tall" | "finder";
 }) {
   return (
-    <figure className="stack">
+    // Without scripts there is no map to show: no empty box, and no landmark with nothing in it.
+    <figure className="stack js-only">
       <div
         className={`event-map${size ? ` event-map--${size}` : ""}`}
         role="region"

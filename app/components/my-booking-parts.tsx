@@ -1,6 +1,6 @@
 import { BookingHelpline } from "#app/components/helpline";
 import { Link } from "#app/components/link";
-import { AddressLines } from "./address-lines";
+import { AddressLines, MapLinkToPlace } from "./address-lines";
 import { formatLongDate } from "#app/domain/date-labels";
 import { paidLine, type MyBookingState, type RefundState } from "#app/domain/my-bookings";
 import { formatPounds } from "#app/domain/pricing";
@@ -77,9 +77,7 @@ export function BookingFacts({
       <dt>Place</dt>
       <dd>
         <AddressLines lines={booking.addressLines} />
-        <a href={booking.mapUrl} rel="noopener noreferrer">
-          See the place on a map<span className="visually-hidden"> (OpenStreetMap)</span>
-        </a>
+        <MapLinkToPlace href={booking.mapUrl} />
       </dd>
     </dl>
   );

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { mapView } from "./map-view";
+import { mapLink, mapView } from "./map-view";
 
 const at = (latitude: number, longitude: number) => ({ latitude, longitude });
 
@@ -54,5 +54,21 @@ describe("mapView", () => {
       ],
       maxZoom: 13,
     });
+  });
+});
+
+describe("the map link", () => {
+  it("marks the coordinates when the event has them", () => {
+    expect(mapLink({ latitude: 51.7356, longitude: 0.4685, address: "1 Test Street" })).toBe(
+      "https://www.openstreetmap.org/?mlat=51.73560&mlon=0.46850#map=17/51.73560/0.46850",
+    );
+  });
+
+  it("searches for the address when it has none", () => {
+    expect(
+      mapLink({ latitude: null, longitude: null, address: "1 Test Street, Chelmsford, CM1 1AA" }),
+    ).toBe(
+      "https://www.openstreetmap.org/search?query=1%20Test%20Street%2C%20Chelmsford%2C%20CM1%201AA",
+    );
   });
 });

@@ -50,3 +50,20 @@ export function mapView(points: readonly MapPoint[]): MapView {
     maxZoom: SINGLE_EVENT_ZOOM,
   };
 }
+
+/**
+ * A link to the place on OpenStreetMap: a marker at the event's coordinates when it has them,
+ * otherwise a search for its address.
+ */
+export function mapLink(place: {
+  latitude: number | null;
+  longitude: number | null;
+  address: string;
+}): string {
+  if (place.latitude !== null && place.longitude !== null) {
+    const lat = place.latitude.toFixed(5);
+    const lon = place.longitude.toFixed(5);
+    return `https://www.openstreetmap.org/?mlat=${lat}&mlon=${lon}#map=17/${lat}/${lon}`;
+  }
+  return `https://www.openstreetmap.org/search?query=${encodeURIComponent(place.address)}`;
+}

@@ -3,7 +3,6 @@ import {
   cancelTermsSentences,
   compareMyBookings,
   isListedBooking,
-  mapLink,
   myBookingState,
   paidLine,
 } from "./my-bookings";
@@ -72,22 +71,6 @@ describe("the order", () => {
       "past-recent",
       "past-old",
     ]);
-  });
-});
-
-describe("the map link", () => {
-  it("marks the coordinates when the event has them", () => {
-    expect(mapLink({ latitude: 51.7356, longitude: 0.4685, address: "1 Test Street" })).toBe(
-      "https://www.openstreetmap.org/?mlat=51.73560&mlon=0.46850#map=17/51.73560/0.46850",
-    );
-  });
-
-  it("searches for the address when it has none", () => {
-    expect(
-      mapLink({ latitude: null, longitude: null, address: "1 Test Street, Chelmsford, CM1 1AA" }),
-    ).toBe(
-      "https://www.openstreetmap.org/search?query=1%20Test%20Street%2C%20Chelmsford%2C%20CM1%201AA",
-    );
   });
 });
 

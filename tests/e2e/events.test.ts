@@ -670,6 +670,31 @@ describe("access codes that were right but can no longer be used", () => {
   }
 });
 
+describe("the map without JavaScript (found by a review)", () => {
+  it("leaves no empty map box or landmark, and the event's page links to the place on a map", async () => {
+    const { town, events } = await eventsInATown({
+      label: "Map Screening",
+      latitude: 51.7356,
+      longitude: 0.4685,
+    });
+    const page = await newPage(browser(), { javaScriptEnabled: false });
+    await page.goto(`/event/${events[0]!.id}`);
+    expect(await page.getByRole("region", { name: /^Map showing/ }).count()).toBe(0);
+    expect(await page.locator(".event-map").isVisible()).toBe(false);
+    expect(
+      await page
+        .getByRole("link", { name: "See the place on a map (OpenStreetMap)" })
+        .getAttribute("href"),
+    ).toBe("https://www.openstreetmap.org/?mlat=51.73560&mlon=0.46850#map=17/51.73560/0.46850");
+
+    await page.goto(inTown(town));
+    await page.getByRole("heading", { name: "Upcoming events" }).waitFor();
+    expect(await page.getByRole("region", { name: "Map of upcoming events" }).count()).toBe(0);
+    expect(await page.getByRole("link", { name: "Skip the map" }).count()).toBe(0);
+    await page.context().close();
+  });
+});
+
 describe("content that matches the site", () => {
   it("links the corporate screening page, which says corporate-only events stay bookable to the end", async () => {
     const page = await newPage(browser(), { javaScriptEnabled: false });

@@ -14,7 +14,8 @@ import {
 } from "#app/components/event-card";
 import { EventMap } from "#app/components/event-map";
 import { BuildingIcon, LockIcon, WarningIcon } from "#app/components/icons";
-import { AddressLines } from "#app/components/address-lines";
+import { AddressLines, MapLinkToPlace } from "#app/components/address-lines";
+import { mapLink } from "#app/domain/map-view";
 import { pageMeta } from "#app/components/meta";
 import { config } from "#app/config.server";
 import { db } from "#app/db/client.server";
@@ -217,6 +218,13 @@ export default function EventPage({ loaderData, actionData }: Route.ComponentPro
               <dt>Address</dt>
               <dd>
                 <AddressLines lines={address} />
+                <MapLinkToPlace
+                  href={mapLink({
+                    latitude: event.latitude,
+                    longitude: event.longitude,
+                    address: address.join(", "),
+                  })}
+                />
               </dd>
             </dl>
 

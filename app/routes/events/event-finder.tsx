@@ -64,7 +64,7 @@ export default function BookEventMain({ loaderData }: Route.ComponentProps) {
         </div>
 
         {/* Keyboard and screen-reader users can pass the map: every event on it is in the list. */}
-        <a className="skip-map-link" href="#results-title">
+        <a className="skip-map-link js-only" href="#results-title">
           Skip the map
         </a>
         <EventMap

@@ -2,6 +2,7 @@ import { and, eq, inArray, or, isNotNull, sql } from "drizzle-orm";
 import type { Db } from "#app/db/client.server";
 import { booking, event, screeningProduct, testResult } from "#app/db/schema";
 import { bookingStage, canTake } from "#app/domain/booking-lifecycle";
+import { mapLink } from "#app/domain/map-view";
 import { appointmentInstants } from "#app/domain/calendar";
 import { addBusinessDays } from "#app/domain/business-days";
 import { londonDate } from "#app/domain/london-time";
@@ -18,7 +19,6 @@ import {
   compareMyBookings,
   isListedBooking,
   MONEY_TAKEN_STATUSES,
-  mapLink,
   myBookingState,
   type MyBookingState,
   type RefundState,
