@@ -4,6 +4,7 @@ import { createCookie } from "react-router";
 import { config } from "#app/config.server";
 import type { Db } from "#app/db/client.server";
 import { eventAccessCode, eventUnlock } from "#app/db/schema";
+import { limitKeyForAddress } from "#app/domain/client-address";
 import { minutesToWait } from "#app/domain/retry-after";
 import { findEvent, sharedEvent, type EventView } from "./events.server";
 import { hitRateLimit, peekRateLimit } from "./rate-limit.server";
@@ -24,11 +25,17 @@ export const ACCESS_CODE_MESSAGES = {
 } as const;
 
 /**
- * Wrong codes allowed in 15 minutes: per address for one event, and for one event from everywhere.
- * Only wrong codes count, and one address's wrong codes stop counting towards the event's limit
- * once that address is itself stopped, so one address can never lock an event for others.
+ * Wrong codes allowed in 15 minutes: per address (an IPv6 /64 counts as one) for one event, and
+ * for one event from everywhere. Only wrong codes count. Once the event's limit is reached (guesses
+ * from many addresses), an address is still let try `whileEventLimited` times of its own, so that
+ * nobody can lock everyone else out of a private event; the guessers get fewer tries each.
  */
-export const ACCESS_CODE_LIMITS = { windowMs: 15 * 60_000, perAddressAndEvent: 10, perEvent: 200 };
+export const ACCESS_CODE_LIMITS = {
+  windowMs: 15 * 60_000,
+  perAddressAndEvent: 10,
+  perEvent: 200,
+  whileEventLimited: 3,
+};
 
 // Keyed with the server secret: a copy of the database alone is not enough to test guesses.
 const hashKey = () => serverSecret();
@@ -110,8 +117,8 @@ async function verifyAccessCode(
   input: { eventId: string; code: string; clientAddress: string; mode: CodeMode },
   now: Date,
 ): Promise<CodeCheck> {
-  const { windowMs, perAddressAndEvent, perEvent } = ACCESS_CODE_LIMITS;
-  const addressKey = `access-code-failures:${input.eventId}:${input.clientAddress}`;
+  const { windowMs, perAddressAndEvent, perEvent, whileEventLimited } = ACCESS_CODE_LIMITS;
+  const addressKey = `access-code-failures:${input.eventId}:${limitKeyForAddress(input.clientAddress)}`;
   const eventKey = `access-code-failures:${input.eventId}`;
   const [byAddress, byEvent] = await Promise.all([
     peekRateLimit(db, addressKey, windowMs, now),
@@ -119,7 +126,7 @@ async function verifyAccessCode(
   ]);
   if (byAddress.hits >= perAddressAndEvent)
     return { status: "rate-limited", retryAfterSeconds: byAddress.retryAfterSeconds };
-  if (byEvent.hits >= perEvent)
+  if (byEvent.hits >= perEvent && byAddress.hits >= whileEventLimited)
     return { status: "rate-limited", retryAfterSeconds: byEvent.retryAfterSeconds };
 
   const codeId = input.code.trim()

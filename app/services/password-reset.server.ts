@@ -7,6 +7,7 @@ import { newPasswordFields, prepareNewPassword } from "#app/domain/fields";
 import { parseForm, type FieldErrors } from "#app/domain/forms";
 import { PASSWORD_MESSAGES } from "#app/domain/password";
 import { auth } from "./auth.server";
+import { forgetFailedSignIns } from "./session.server";
 
 /** better-auth's tokens are letters and digits; anything else (a NUL, say) never reaches a query. */
 const tokenField = z
@@ -16,17 +17,21 @@ const tokenField = z
   .regex(/^[A-Za-z0-9_-]+$/, { error: PASSWORD_MESSAGES.resetLinkExpired });
 
 /**
- * The name and address of the account a reset link is for (better-auth keeps the link as
- * `reset-password:TOKEN`, its value the user's id): the words a guesser tries first, refused in
- * the new password as they are at sign-up. None for a link that is unknown or spent.
+ * The name and e-mail address of the account a reset link is for (better-auth keeps the link as
+ * `reset-password:TOKEN`, its value the user's id): the words a guesser tries first are refused in
+ * the new password, as they are at sign-up, and its sign-in limits are lifted once it is set.
+ * None for a link that is unknown or spent.
  */
-async function accountWordsForResetToken(db: Db, token: string): Promise<string[]> {
+async function resetLinkOwner(
+  db: Db,
+  token: string,
+): Promise<{ name: string; email: string } | undefined> {
   const [owner] = await db
     .select({ name: user.name, email: user.email })
     .from(verification)
     .innerJoin(user, eq(user.id, verification.value))
     .where(eq(verification.identifier, `reset-password:${token}`));
-  return owner ? [...owner.name.split(/\s+/), owner.email] : [];
+  return owner;
 }
 
 /**
@@ -39,7 +44,8 @@ export async function resetPasswordFromLink(
   headers: Headers,
 ): Promise<{ ok: true } | { ok: false; fieldErrors: FieldErrors }> {
   const token = tokenField.safeParse(form.token);
-  const words = token.success ? await accountWordsForResetToken(db, token.data) : [];
+  const owner = token.success ? await resetLinkOwner(db, token.data) : undefined;
+  const words = owner ? [...owner.name.split(/\s+/), owner.email] : [];
   const schema = z.preprocess(
     (input) => {
       const values = input as Record<string, unknown>;
@@ -71,5 +77,6 @@ export async function resetPasswordFromLink(
       return { ok: false, fieldErrors: { newPassword: PASSWORD_MESSAGES.resetLinkExpired } };
     throw error;
   }
+  if (owner) await forgetFailedSignIns(db, owner.email);
   return { ok: true };
 }

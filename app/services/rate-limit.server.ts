@@ -1,4 +1,4 @@
-import { and, eq, inArray, lt, sql, type SQL } from "drizzle-orm";
+import { and, eq, inArray, like, lt, or, sql, type SQL } from "drizzle-orm";
 import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
 import type { ClientRateLimitInfo, Options, Store } from "express-rate-limit";
 import type { Db } from "#app/db/client.server";
@@ -72,6 +72,12 @@ export async function peekRateLimit(
     hits: row?.hits ?? 0,
     retryAfterSeconds: Math.ceil((windowStart.getTime() + windowMs - now.getTime()) / 1000),
   };
+}
+
+/** Forgets the counts of `key` and of every key under it (`key:…`): a limit its owner has lifted. */
+export async function forgetRateLimits(db: Db, key: string): Promise<void> {
+  const under = `${key.replace(/[\\%_]/g, "\\$&")}:%`;
+  await db.delete(rateLimitHit).where(or(eq(rateLimitHit.key, key), like(rateLimitHit.key, under)));
 }
 
 /**

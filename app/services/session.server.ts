@@ -1,14 +1,15 @@
 import { APIError } from "better-auth";
 import { eq } from "drizzle-orm";
-import { db } from "#app/db/client.server";
+import { db, type Db } from "#app/db/client.server";
 import { session, user } from "#app/db/schema";
+import { limitKeyForAddress } from "#app/domain/client-address";
 import { minutesToWait } from "#app/domain/retry-after";
 import { SIGN_IN_LIMITS, signInThrottle } from "#app/domain/sign-in-limits";
 import { auth, hasSessionCookie } from "./auth.server";
 import { recordAudit } from "./audit.server";
 import { log, logError, routeOf } from "./log.server";
 import { claimTotpCode } from "./two-factor.server";
-import { hitRateLimit, peekRateLimit } from "./rate-limit.server";
+import { forgetRateLimits, hitRateLimit, peekRateLimit } from "./rate-limit.server";
 import { keyedHash } from "./secrets.server";
 
 export interface SessionUser {
@@ -71,14 +72,32 @@ export type SignInResult =
   | { ok: false; status: 401 | 500; message: string }
   | { ok: false; status: 429; message: string; retryAfterSeconds: number };
 
-/** The rate-limit keys of failed sign-ins; the account is a keyed hash, never the address. */
+/** The rate-limit key of an account's failed sign-ins: a keyed hash, never the e-mail address. */
+function signInAccountKey(email: string) {
+  return `sign-in:${keyedHash("sign-in", email.trim().toLowerCase())}`;
+}
+
+/**
+ * The rate-limit keys of failed sign-ins. An IPv6 client counts by its /64 (`limitKeyForAddress`),
+ * which one host holds whole: counted by the address, it could try without limit.
+ */
 function signInKeys(email: string, clientAddress: string) {
-  const account = keyedHash("sign-in", email.trim().toLowerCase());
+  const account = signInAccountKey(email);
+  const address = limitKeyForAddress(clientAddress);
   return {
-    accountAndAddress: `sign-in:${account}:${clientAddress}`,
-    account: `sign-in:${account}`,
-    address: `sign-in-address:${clientAddress}`,
+    accountAndAddress: `${account}:${address}`,
+    account,
+    address: `sign-in-address:${address}`,
   };
+}
+
+/**
+ * Lifts the account's sign-in limits once its owner has set a new password from the e-mailed
+ * link: guesses spread over many addresses can stop everyone signing in to an account, and
+ * resetting the password is the way out the page offers.
+ */
+export async function forgetFailedSignIns(database: Db, email: string): Promise<void> {
+  await forgetRateLimits(database, signInAccountKey(email));
 }
 
 export async function signIn(

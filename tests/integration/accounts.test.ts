@@ -250,6 +250,56 @@ describe("sign-in lock-out of someone else's account", () => {
     expect(distributed.retryAfterSeconds).toBeGreaterThan(0);
     expect(distributed.retryAfterSeconds).toBeLessThanOrEqual(15 * 60);
   });
+
+  it("counts every address of one IPv6 /64 as one address (found by a review)", async () => {
+    const email = "lock-out-ipv6@example.com";
+    await signUp(email, draft(email));
+    for (let host = 1; host <= 10; host++)
+      expect(await signInFrom(`2001:db8:5:5::${host}`, email, "wrong")).toMatchObject({
+        status: 401,
+      });
+    expect(await signInFrom("2001:db8:5:5::99", email, "correct horse battery")).toMatchObject({
+      ok: false,
+      status: 429,
+    });
+    expect(await signInFrom("2001:db8:5:6::1", email, "correct horse battery")).toMatchObject({
+      ok: true,
+    });
+  });
+
+  it("lets the owner in with a new password from a reset link, after guesses from everywhere stopped everyone (found by a review)", async () => {
+    const email = "lock-out-reset@example.com";
+    const created = await signUp(email, draft(email));
+    for (let address = 1; address <= 10; address++)
+      for (let attempt = 1; attempt <= 10; attempt++)
+        await signInFrom(`203.0.113.${address}`, email, "wrong");
+    expect(await signInFrom("198.51.100.250", email, "correct horse battery")).toMatchObject({
+      status: 429,
+    });
+
+    await auth.api.requestPasswordReset({
+      body: { email, redirectTo: "/reset-password" },
+      headers: new Headers({ origin: "http://localhost:3000" }),
+    });
+    const [link] = await database.db
+      .select()
+      .from(verification)
+      .where(eq(verification.value, created.user.id));
+    const token = link!.identifier.replace(/^reset-password:/, "");
+    const password = "a lantern by the quay";
+    expect(
+      await resetPasswordFromLink(
+        database.db,
+        { newPassword: password, confirmPassword: password, token },
+        new Headers({ origin: "http://localhost:3000" }),
+      ),
+    ).toEqual({ ok: true });
+    expect(await signInFrom("198.51.100.250", email, password)).toMatchObject({ ok: true });
+    // The guessers start again from nothing: ten more from one address stop only that address.
+    for (let attempt = 1; attempt <= 10; attempt++) await signInFrom("203.0.113.1", email, "wrong");
+    expect(await signInFrom("203.0.113.1", email, password)).toMatchObject({ status: 429 });
+    expect(await signInFrom("198.51.100.251", email, password)).toMatchObject({ ok: true });
+  });
 });
 
 describe("a new link to confirm the address, asked for from My data", () => {
