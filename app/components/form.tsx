@@ -61,7 +61,10 @@ export function FocusedAlert({
   const ref = useRef<HTMLDivElement>(null);
   const titleId = useId();
   useEffect(() => {
-    ref.current?.focus();
+    // Its top in view, heading first: focus alone scrolls a box taller than the screen (a long
+    // list of problems at large text) to its middle, past the first problems.
+    ref.current?.focus({ preventScroll: true });
+    ref.current?.scrollIntoView({ block: "start" });
   }, [focusKey]);
   return (
     // autoFocus: the browser focuses it on a page with no scripts too (a form posted without them).

@@ -77,7 +77,11 @@ export function SiteHeader() {
         <Link to="/" className="brand">
           <BrandMark />
           <span className="brand__text">
-            <span className="brand__name">{organisation.name}</span>
+            {/* Both are read out, so the link's name holds the initials it may show (WCAG 2.5.3). */}
+            <span className="brand__name">
+              <span className="brand__long">{organisation.name}</span>{" "}
+              <span className="brand__short">{organisation.shortName}</span>
+            </span>
             <span className="brand__tagline">Advocacy for men's health</span>
           </span>
         </Link>

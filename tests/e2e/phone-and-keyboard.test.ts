@@ -71,6 +71,29 @@ for (const percent of [150, 200]) {
   });
 }
 
+describe("the header with large text on a 360 by 640 phone (found by a review)", () => {
+  it("leaves the page's heading on the first screen, signed out with the new-system notice too", async () => {
+    const page = await newPage(browser(), { viewport: { width: 360, height: 640 } });
+    await largeText(page, 200);
+    for (const path of ["/", "/login", "/book-event-main"]) {
+      await page.goto(path);
+      const { headingTop, scrollWidth, brand } = await page.evaluate(() => ({
+        headingTop: document.querySelector("main h1")!.getBoundingClientRect().top,
+        scrollWidth: document.documentElement.scrollWidth,
+        brand: document.querySelector(".brand")!.textContent,
+      }));
+      expect(headingTop, path).toBeLessThan(640);
+      expect(scrollWidth, path).toBeLessThanOrEqual(360);
+      // The initials shown are part of the link's name (WCAG 2.5.3), beside the full name.
+      expect(brand).toContain("MHAT");
+      expect(
+        await page.getByRole("link", { name: /^Men's Health Advocacy Trust MHAT$/ }).count(),
+      ).toBe(1);
+    }
+    await page.context().close();
+  });
+});
+
 describe("200% zoom on a 375 px phone (188 CSS px across)", () => {
   it("scrolls no page sideways, nor breaks a page's heading inside a word: public, patient and back office, with their error states", async () => {
     const wide: string[] = [];
