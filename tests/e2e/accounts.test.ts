@@ -61,6 +61,11 @@ async function signUpAndLandOnPortal(page: Page, email: string) {
   await page.goto("/signup?redirectTo=%2Fportal");
   await fillSignup(page, { email, nhs: "943 476 5919" });
   await page.getByRole("button", { name: "Create account" }).click();
+  // The success page waits for him (D-210): nothing moves on before he asks.
+  await page.waitForURL(/\/signup-success/);
+  await page.getByRole("heading", { name: "Your account is ready" }).waitFor();
+  expect(await page.locator("script").count()).toBe(0);
+  await page.getByRole("link", { name: "Continue" }).click();
   await page.waitForURL((url) => url.pathname === "/portal", { timeout: 15_000 });
 }
 
@@ -194,7 +199,7 @@ describe("without JavaScript", () => {
     await fillSignup(page, { email });
     await page.getByRole("button", { name: "Create account" }).click();
     await page.waitForURL(/\/signup-success/);
-    await page.getByRole("link", { name: "click here" }).click();
+    await page.getByRole("link", { name: "Continue" }).click();
     await page.waitForURL((url) => url.pathname === "/portal");
     expect(await page.locator("h1").textContent()).toBe("Personal Information");
     await page.getByRole("button", { name: "Logout" }).click();
@@ -224,6 +229,7 @@ describe("accounts", () => {
     await page.getByText("Signup Successful!").waitFor();
     // Signed in already: nothing to go and do in the e-mail before carrying on.
     await page.getByRole("heading", { name: "Your account is ready" }).waitFor();
+    await page.getByRole("link", { name: "Continue" }).click();
     await page.waitForURL((url) => url.pathname === "/portal", { timeout: 10_000 });
     const details = await page.locator(".event-details").textContent();
     expect(details).toContain("Arthur James Pembridge");
@@ -528,6 +534,7 @@ describe("the booking page", () => {
     await page.getByRole("link", { name: "Create an account" }).click();
     await fillSignup(page, { email: uniqueEmail("booker") });
     await page.getByRole("button", { name: "Create account" }).click();
+    await page.getByRole("link", { name: "Continue" }).click();
     await page.waitForURL((url) => url.pathname === "/book-event", { timeout: 15_000 });
     await page.getByRole("heading", { name: event.name }).waitFor();
     const times = page.getByRole("group", { name: "Available times" }).getByRole("radio");

@@ -144,7 +144,7 @@ describe("production: /checkout answers 200 and a paid booking goes through PayP
     await signUp(page, "ambrose.production@example.com");
     await page.waitForURL(/\/signup-success/);
     // Without JavaScript, the success page's link goes back to the booking.
-    await page.getByRole("link", { name: "click here" }).click();
+    await page.getByRole("link", { name: "Continue" }).click();
     await page.waitForURL(/\/book-event\?event=/);
 
     await page.locator(".radio__input:not([disabled])").first().check();
