@@ -155,6 +155,13 @@ describe("address length", () => {
   });
   afterAll(() => stop());
 
+  it("refuses a path that does not decode with 400, before React Router logs it (found by a review)", async () => {
+    const response = await fetch(`${shaped}/information-hub/jane.doe@example.net-943%E0%A4%A`);
+    expect(response.status).toBe(400);
+    expect(await response.text()).not.toContain("jane.doe");
+    expect((await fetch(`${shaped}/information-hub/caf%C3%A9?q=%E0%A4`)).status).toBe(200);
+  });
+
   it("refuses a page address over 4,096 characters with 414", async () => {
     expect((await fetch(`${shaped}/news?q=${"a".repeat(4000)}`)).status).toBe(200);
     expect((await fetch(`${shaped}/news?q=${"a".repeat(4100)}`)).status).toBe(414);

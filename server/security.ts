@@ -110,13 +110,27 @@ export const servedMethodsOnly: RequestHandler = (req, res, next) => {
  * API) (415), and a declared body over the form limit (413, without reading it). Bodies sent
  * without a length are counted as they are read (app/utils/http.server.ts).
  */
+/**
+ * A path that does not decode (a stray `%`) is refused here: React Router would warn of it on the
+ * console with the path as it came, past the log's scrubbing, and a path can carry what someone
+ * typed.
+ */
+function decodable(path: string): boolean {
+  try {
+    decodeURIComponent(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 export function requestShape(options: { formBodyLimitBytes?: number } = {}): RequestHandler {
   const limit = options.formBodyLimitBytes ?? FORM_BODY_LIMIT_BYTES;
   return (req, res, next) => {
     if (req.originalUrl.length > urlLimit(req.originalUrl))
       return refuse(req, res, 414, "This address is too long");
     // eslint-disable-next-line no-control-regex -- finding control characters is the point
-    if (/%00|[\u0000-\u001f\u007f]/i.test(req.originalUrl))
+    if (/%00|[\u0000-\u001f\u007f]/i.test(req.originalUrl) || !decodable(req.path))
       return refuse(req, res, 400, "This address contains characters we cannot accept");
     if (!UNSAFE_METHODS.has(req.method)) return next();
     if (Number(req.get("content-length") ?? "0") > limit) {

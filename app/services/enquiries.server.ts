@@ -1,10 +1,16 @@
+import { config } from "#app/config.server";
 import type { Db } from "#app/db/client.server";
 import { enquiry } from "#app/db/schema";
 import type { ContactForm } from "#app/domain/contact-form";
 import { organisation } from "#app/content/organisation";
 import { enqueueEmail } from "./email.server";
 
-/** Stores an enquiry and queues the staff notification in the same transaction. */
+/**
+ * Stores an enquiry and queues the staff notification in the same transaction. The e-mail says
+ * only that an enquiry is waiting, with a link to it in the back office: people write about their
+ * health in the message, and an inbox is outside the back office's access control, audit and
+ * retention, so nothing they typed goes into it (D-211).
+ */
 export async function createEnquiry(db: Db, form: ContactForm, staffEmail: string) {
   return db.transaction(async (tx) => {
     const [row] = await tx
@@ -19,19 +25,14 @@ export async function createEnquiry(db: Db, form: ContactForm, staffEmail: strin
       .returning();
     await enqueueEmail(tx, {
       to: staffEmail,
-      replyTo: form.email,
-      subject: `Website enquiry from ${form["first-name"]} ${form["last-name"]}`,
+      subject: "New website enquiry",
       text: [
         `A new enquiry came through the ${organisation.shortName} website contact form.`,
         "",
-        `Name: ${form["first-name"]} ${form["last-name"]}`,
-        `Email: ${form.email}`,
-        `Phone: ${form["phone-number"]}`,
+        "Read it and answer it in the back office:",
+        `${config().publicBaseUrl}/admin/enquiries#enquiry-${row!.id}`,
         "",
-        "Message:",
-        form.message,
-        "",
-        "Reply to this e-mail to answer the enquirer directly.",
+        "What the enquirer wrote is kept there, not in this e-mail, for their privacy.",
       ].join("\n"),
     });
     return row!;

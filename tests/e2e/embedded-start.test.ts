@@ -150,7 +150,7 @@ describe("start-up on the embedded database", () => {
       });
       expect(posted.status).toBe(200);
       const mailbox = await (await fetch(`${server.url}/dev/mailbox`)).text();
-      expect(mailbox).toContain("Website enquiry from Embedded Tester");
+      expect(mailbox).toContain("New website enquiry");
       await payWithTheSimulatedProvider(server.url);
       await demoPatientSeesHisResults(server.url);
     } finally {
@@ -162,7 +162,7 @@ describe("start-up on the embedded database", () => {
     try {
       expect(again.output()).not.toContain("Demo data seeded.");
       const mailbox = await (await fetch(`${again.url}/dev/mailbox`)).text();
-      expect(mailbox).toContain("Website enquiry from Embedded Tester");
+      expect(mailbox).toContain("New website enquiry");
     } finally {
       await again.stop();
       rmSync(dir, { recursive: true, force: true });
