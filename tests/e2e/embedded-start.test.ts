@@ -110,6 +110,20 @@ async function payWithTheSimulatedProvider(base: string) {
   const simulated = pay.headers.get("location")!;
   expect(simulated).toMatch(/\/checkout\/simulated\?order=/);
   expect(await (await get(simulated, cookie)).text()).toContain("Test payment — no money is taken");
+  // Another account can neither see nor decide his order (found by a review).
+  const demoPatient = await post("/login", {
+    email: "demo.patient@example.org",
+    password: "velvet walnut compass",
+    redirectTo: "/",
+  });
+  const otherCookie = demoPatient.headers
+    .getSetCookie()
+    .map((value) => value.split(";")[0])
+    .join("; ");
+  expect(otherCookie).toContain("session_token");
+  expect((await get(simulated, otherCookie)).status).toBe(404);
+  const simulatedPath = new URL(simulated, base).pathname + new URL(simulated, base).search;
+  expect((await post(simulatedPath, { decision: "approve" }, otherCookie)).status).toBe(404);
   const approved = await post(
     new URL(simulated, base).pathname + new URL(simulated, base).search,
     { decision: "approve" },

@@ -4,6 +4,8 @@ import { SubmitButton } from "#app/components/form";
 import { WarningIcon } from "#app/components/icons";
 import { pageMeta } from "#app/components/meta";
 import { formatPounds } from "#app/domain/pricing";
+import { db } from "#app/db/client.server";
+import { isOwnPaymentOrder } from "#app/services/booking/checkout.server";
 import { requireUser } from "#app/services/guards.server";
 import { simulatedProvider } from "#app/services/payments/provider.server";
 import type { SimulatedDecision } from "#app/services/payments/simulated.server";
@@ -24,20 +26,24 @@ const DECISIONS: [SimulatedDecision, string][] = [
 
 /** Stands in for PayPal's approval page when the site runs without PayPal (never in production). */
 export async function loader({ request }: Route.LoaderArgs) {
-  await requireUser(request);
+  const user = await requireUser(request);
   const provider = simulatedProvider();
-  const order = provider?.describe(new URL(request.url).searchParams.get("order") ?? "");
-  if (!provider || !order) throw data(null, { status: 404 });
+  const orderId = new URL(request.url).searchParams.get("order") ?? "";
+  const order = provider?.describe(orderId);
+  // Another person's order is not found, as at PayPal, where only its payer can approve it.
+  if (!provider || !order || !(await isOwnPaymentOrder(db(), user.id, orderId)))
+    throw data(null, { status: 404 });
   return data({ order }, { headers: NO_STORE });
 }
 
 export async function action({ request }: Route.ActionArgs) {
-  await requireUser(request);
+  const user = await requireUser(request);
   const provider = simulatedProvider();
   const orderId = new URL(request.url).searchParams.get("order") ?? "";
   const decision = String((await readForm(request)).get("decision") ?? "");
   if (!provider || !DECISIONS.some(([value]) => value === decision))
     throw data(null, { status: 400 });
+  if (!(await isOwnPaymentOrder(db(), user.id, orderId))) throw data(null, { status: 404 });
   const next = provider.decide(orderId, decision as SimulatedDecision);
   if (!next) throw data(null, { status: 404 });
   return redirect(next);

@@ -3,7 +3,7 @@ import { and, eq, isNull } from "drizzle-orm";
 import { config } from "#app/config.server";
 import { organisation } from "#app/content/organisation";
 import type { Db } from "#app/db/client.server";
-import { booking } from "#app/db/schema";
+import { booking, paymentTransaction } from "#app/db/schema";
 import { normaliseBookingReference } from "#app/domain/booking-reference";
 import { bookingStage, canTake, isHoldLive, renewedHoldEnd } from "#app/domain/booking-lifecycle";
 import { eventsChanged } from "../events.server";
@@ -188,4 +188,22 @@ export async function startPayment(
     };
   }
   return { outcome: "redirect", orderId: created.id, approvalUrl: link, provider: provider.name };
+}
+
+/** Whether this person's booking made this payment order (its creation is recorded for it). */
+export async function isOwnPaymentOrder(db: Db, userId: string, orderId: string): Promise<boolean> {
+  if (!orderId) return false;
+  const [found] = await db
+    .select({ id: paymentTransaction.id })
+    .from(paymentTransaction)
+    .innerJoin(booking, eq(booking.id, paymentTransaction.bookingId))
+    .where(
+      and(
+        eq(paymentTransaction.orderId, orderId),
+        eq(paymentTransaction.kind, "create"),
+        eq(booking.userId, userId),
+      ),
+    )
+    .limit(1);
+  return found !== undefined;
 }
