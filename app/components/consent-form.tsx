@@ -8,6 +8,7 @@ import {
   consentErrorMessage,
   type ConsentFailure,
   MEDICATIONS,
+  medicationLabel,
   MOTHER_SIDE_DETAILS_MAX,
   OVARIAN_CANCER_RELATIVES,
   PROSTATE_CANCER_RELATIVES,
@@ -174,7 +175,7 @@ export function ConsentForm({
       <Radios
         name="medicationHistory"
         hint="Some medicines lower the PSA level, so the laboratory needs to know."
-        options={MEDICATIONS.map((value) => [value, value])}
+        options={MEDICATIONS.map((value) => [value, medicationLabel(value)])}
         checked={text(values.medicationHistory)}
         error={shownErrors.medicationHistory}
       />

@@ -90,7 +90,7 @@ export async function seedDemoPatient(tx: Db, now: Date) {
         psaValue: "0.86",
         flag: "green",
         retestYears: 2,
-        comments: "Your PSA is in the normal range for your age. Next appointment in years: 2",
+        comments: "Your PSA is in the normal range for your age.",
         releasedAfterDays: 4,
       },
     },

@@ -50,6 +50,11 @@ export const MEDICATIONS = [
   "None",
 ] as const;
 
+/** How a medicine is shown; the value kept is the spec's, which runs its words together. */
+export function medicationLabel(value: (typeof MEDICATIONS)[number]): string {
+  return value === "Proscar/Propecia(Finasteride)" ? "Proscar / Propecia (Finasteride)" : value;
+}
+
 export const MOTHER_SIDE_DETAILS_MAX = 1000;
 
 export const CONSENT_LABELS: Record<ConsentField, string> = {

@@ -350,7 +350,12 @@ describe("medical results", () => {
       return { event, booked };
     };
     const green = await visit("Rugby Club", 14);
-    await insertResult(db, green.booked.id, { psaValue: "0.86", flag: "green", retestYears: 2 });
+    await insertResult(db, green.booked.id, {
+      psaValue: "0.86",
+      flag: "green",
+      retestYears: 2,
+      comments: null,
+    });
     const amber = await visit("Corn Exchange", 5);
     await insertResult(db, amber.booked.id, {
       psaValue: "2.74",
@@ -410,6 +415,14 @@ describe("medical results", () => {
     expect(greenCard).toContain("0.86 ng/ml");
     expect(greenCard).toMatch(/Green: .*Have another test in 2 years/);
     expect(greenCard).toContain("Lab result ready");
+    // No default comment beside a flag that already says when to test again (found by a review).
+    expect(greenCard).not.toContain("Next appointment in years");
+    // His results come before his upcoming appointments: they are what he came to read.
+    const sections = await main.locator("h2").allTextContents();
+    expect(sections.indexOf("Past appointments and results")).toBeGreaterThanOrEqual(0);
+    expect(sections.indexOf("Past appointments and results")).toBeLessThan(
+      sections.indexOf("Upcoming appointments"),
+    );
     const amberCard = await card(amber.event.name);
     expect(amberCard).toContain("2.74 ng/ml");
     expect(amberCard).toMatch(/Amber: .*repeat the test in 3 months/);

@@ -97,20 +97,7 @@ export default function MedicalResults({ loaderData }: Route.ComponentProps) {
         <p className="inset">{RESULTS_MESSAGES.none}</p>
       ) : (
         <>
-          {upcoming.length > 0 && (
-            <section aria-labelledby="upcoming-title">
-              <h2 id="upcoming-title">Upcoming appointments</h2>
-              <p>
-                To cancel or change an appointment, or to get its calendar entry again, go to{" "}
-                <Link to="/my-bookings">My bookings</Link>.
-              </p>
-              <ul className="result-list">
-                {upcoming.map((item) => (
-                  <ResultItem key={item.reference} item={item} today={today} />
-                ))}
-              </ul>
-            </section>
-          )}
+          {/* His results first: they are what he comes to read (D-212). */}
           {past.length > 0 && (
             <section aria-labelledby="past-title">
               <h2 id="past-title">Past appointments and results</h2>
@@ -122,6 +109,20 @@ export default function MedicalResults({ loaderData }: Route.ComponentProps) {
                     today={today}
                     correctedOn={correctedOn[item.reference]}
                   />
+                ))}
+              </ul>
+            </section>
+          )}
+          {upcoming.length > 0 && (
+            <section aria-labelledby="upcoming-title">
+              <h2 id="upcoming-title">Upcoming appointments</h2>
+              <p>
+                To cancel or change an appointment, or to get its calendar entry again, go to{" "}
+                <Link to="/my-bookings">My bookings</Link>.
+              </p>
+              <ul className="result-list">
+                {upcoming.map((item) => (
+                  <ResultItem key={item.reference} item={item} today={today} />
                 ))}
               </ul>
             </section>
@@ -150,8 +151,10 @@ function ResultItem({
   const result = item.result;
   // The spec's fallbacks: the event's date, else the sample's, else N/A.
   const date = item.eventDate || result?.sampleDate || null;
+  // The spec's default comment, only where no flag below already says when to test again.
   const comments =
-    result?.comments ?? `Next appointment in years: ${result?.retestYears ?? notAvailable}`;
+    result?.comments ??
+    (result?.flag ? null : `Next appointment in years: ${result?.retestYears ?? notAvailable}`);
   return (
     <li className="card result-item">
       <h3 className="card__title">{item.eventName || notFound}</h3>
@@ -171,8 +174,12 @@ function ResultItem({
           <>
             <dt>Test result</dt>
             <dd>{result.value ? psaInWords(result.value, result.unit) : notAvailable}</dd>
-            <dt>Comments</dt>
-            <dd>{comments}</dd>
+            {comments && (
+              <>
+                <dt>Comments</dt>
+                <dd>{comments}</dd>
+              </>
+            )}
           </>
         ) : null}
       </dl>

@@ -444,7 +444,9 @@ async function changeEmails(
     },
     {
       to: person.email,
-      subject: `Your old ${organisation.shortName} appointment time is cancelled (${is.reference})`,
+      // The calendar entry, not the appointment, is cancelled: the subject says so (a man who sees
+      // it above the new time must not think his booking is gone).
+      subject: `The old calendar entry for your ${organisation.shortName} appointment is cancelled (${is.reference})`,
       text: oldTimeLines.join("\n"),
       attachments: [
         {
