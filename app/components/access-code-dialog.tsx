@@ -106,8 +106,8 @@ export function AccessCodeField({
         Please enter Access Code
       </label>
       <span className="field-hint" id={`${id}-hint`}>
-        The lodge, club or employer holding this event gives its members the code. Capital letters
-        and spaces do not matter.
+        The lodge, club or employer holding this event gives its members the code. Capital letters,
+        spaces and dashes do not matter.
       </span>
       {error && (
         <span className="field-error" id={`${id}-error`} role="alert">

@@ -40,14 +40,40 @@ export const ACCESS_CODE_LIMITS = {
 // Keyed with the server secret: a copy of the database alone is not enough to test guesses.
 const hashKey = () => serverSecret();
 
-/** People type codes in any case and with stray spaces; the stored hash is of the tidied code. */
+/**
+ * People type codes in any case, with spaces or dashes where the code has them or not ("k7qm
+ * 4xpd w2ht" for "K7QM-4XPD-W2HT"): only its letters and digits count, and the stored hash is of
+ * those (D-213).
+ */
 export function normaliseAccessCode(code: string) {
+  return code
+    .normalize("NFKC")
+    .toUpperCase()
+    .replace(/[^A-Z0-9]/g, "");
+}
+
+/** How codes made before D-213 were kept: only spaces taken out, dashes kept. */
+function normaliseAccessCodeAsBefore(code: string) {
   return code.trim().replace(/\s+/g, "").toUpperCase();
 }
 
+const keyedHash = (tidied: string) =>
+  crypto.createHmac("sha256", hashKey()).update(tidied).digest("hex");
+
 /** A keyed hash: a copy of the database alone is not enough to test guesses offline. */
 export function hashAccessCode(code: string) {
-  return crypto.createHmac("sha256", hashKey()).update(normaliseAccessCode(code)).digest("hex");
+  return keyedHash(normaliseAccessCode(code));
+}
+
+/**
+ * The hashes a typed code may be kept under, today's first: a code made before D-213 is found
+ * when typed with its dashes. None for a code with no letters or digits.
+ */
+export function accessCodeHashes(code: string): string[] {
+  if (!normaliseAccessCode(code)) return [];
+  const hashes = [hashAccessCode(code)];
+  const asBefore = keyedHash(normaliseAccessCodeAsBefore(code));
+  return asBefore === hashes[0] ? hashes : [...hashes, asBefore];
 }
 
 export async function createAccessCode(
@@ -129,24 +155,23 @@ async function verifyAccessCode(
   if (byEvent.hits >= perEvent && byAddress.hits >= whileEventLimited)
     return { status: "rate-limited", retryAfterSeconds: byEvent.retryAfterSeconds };
 
-  const codeId = input.code.trim()
-    ? await acceptedCodeId(
-        db,
-        and(
-          eq(eventAccessCode.eventId, input.eventId),
-          eq(eventAccessCode.codeHash, hashAccessCode(input.code)),
-        )!,
-        input.mode,
-        now,
-      )
-    : null;
-  if (codeId) return { status: "success", codeId };
+  const hashes = accessCodeHashes(input.code);
+  for (const codeHash of hashes) {
+    const codeId = await acceptedCodeId(
+      db,
+      and(eq(eventAccessCode.eventId, input.eventId), eq(eventAccessCode.codeHash, codeHash))!,
+      input.mode,
+      now,
+    );
+    if (codeId) return { status: "success", codeId };
+  }
   await hitRateLimit(db, addressKey, perAddressAndEvent, windowMs, now);
   await hitRateLimit(db, eventKey, perEvent, windowMs, now);
-  const reason = input.code.trim()
-    ? await refusedCodeReason(db, input.eventId, hashAccessCode(input.code), input.mode, now)
-    : null;
-  return reason ? { status: "invalid", reason } : { status: "invalid" };
+  for (const codeHash of hashes) {
+    const reason = await refusedCodeReason(db, input.eventId, codeHash, input.mode, now);
+    if (reason) return { status: "invalid", reason };
+  }
+  return { status: "invalid" };
 }
 
 /**

@@ -41,7 +41,7 @@ import {
   PLACE_STATUSES,
   takesPlace,
 } from "#app/domain/booking-lifecycle";
-import { createAccessCode, hashAccessCode } from "./access-codes.server";
+import { accessCodeHashes, createAccessCode } from "./access-codes.server";
 import { countWithoutNeededNhsNumber } from "./attendees.server";
 import { recordAudit } from "./audit.server";
 import {
@@ -641,7 +641,7 @@ export async function createEventAccessCode(
         .where(
           and(
             eq(eventAccessCode.eventId, eventId),
-            eq(eventAccessCode.codeHash, hashAccessCode(code)),
+            inArray(eventAccessCode.codeHash, accessCodeHashes(code)),
           ),
         );
       if (clash) continue;

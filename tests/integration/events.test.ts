@@ -1,4 +1,5 @@
 import { eq } from "drizzle-orm";
+import { createHmac } from "node:crypto";
 import { beforeEach, describe, expect, it } from "vitest";
 import { event, eventAccessCode, rateLimitHit, screeningProduct } from "#app/db/schema";
 import {
@@ -15,6 +16,7 @@ import {
   listUpcomingEvents,
 } from "#app/services/events.server";
 import { forgetRateLimits, hitRateLimit } from "#app/services/rate-limit.server";
+import { serverSecret } from "#app/services/secrets.server";
 import { testDatabaseForThisFile } from "#tests/support/database";
 import { insertEvent, insertProduct } from "#tests/support/fixtures";
 
@@ -325,6 +327,24 @@ describe("access-code limits", () => {
       statuses.add((await attempt(row.id, `guess-${guess}`, "203.0.113.66")).status);
     expect([...statuses].sort()).toEqual(["invalid", "rate-limited"]);
     expect(await attempt(row.id, "lodge-2026", "198.51.100.7")).toEqual({ status: "success" });
+  });
+
+  it("takes a code typed with spaces or nothing for its dashes (found by a review)", async () => {
+    const row = await privateEventWithCode("K7QM-4XPD-W2HT");
+    expect(await attempt(row.id, "k7qm 4xpd w2ht", "198.51.100.30")).toEqual({ status: "success" });
+    expect(await attempt(row.id, "K7QM4XPDW2HT", "198.51.100.31")).toEqual({ status: "success" });
+    expect(await attempt(row.id, "K7QM-4XPD-W2H", "198.51.100.32")).toEqual({ status: "invalid" });
+    expect(await attempt(row.id, "--- ", "198.51.100.33")).toEqual({ status: "invalid" });
+  });
+
+  it("still takes a code kept the way codes were before, typed with its dashes", async () => {
+    const { db } = database;
+    const product = await insertProduct(db);
+    const row = await insertEvent(db, product.id, { isPublic: false, category: "freemasons" });
+    // Kept as the hash of the code with only its spaces taken out, as codes made before were.
+    const codeHash = createHmac("sha256", serverSecret()).update("OLD-LODGE-7").digest("hex");
+    await db.insert(eventAccessCode).values({ eventId: row.id, codeHash, uses: 0 });
+    expect(await attempt(row.id, "old-lodge-7 ", "198.51.100.40")).toEqual({ status: "success" });
   });
 
   it("does not count a correct code as a failure", async () => {
