@@ -35,7 +35,7 @@ export function DateInput({
         autoComplete={autoFillOwnBirthday ? `bday-${key}` : "off"}
         defaultValue={values[key]}
         aria-invalid={error ? true : undefined}
-        maxLength={key === "year" ? 4 : 2}
+        // No maxLength: a month typed as "March" is read, not cut to "Ma" without a word.
       />
     </div>
   );
@@ -53,7 +53,7 @@ export function DateInput({
         )}
         <div className="date-input">
           {part("day", "Day", "date-input--2")}
-          {part("month", "Month", "date-input--2")}
+          {part("month", "Month", "date-input--4")}
           {part("year", "Year", "date-input--4")}
         </div>
       </fieldset>

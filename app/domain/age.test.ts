@@ -84,6 +84,35 @@ describe("readDateOfBirth", () => {
       "Day must be a number from 1 to 31",
     );
   });
+  it("takes a month typed as its name or short name (found by a review)", () => {
+    for (const month of ["March", "mar", "MAR.", "3", "03", "marc"])
+      expect(readDateOfBirth({ day: "15", month, year: "1964" }, today)).toEqual({
+        ok: true,
+        date: "1964-03-15",
+      });
+    expect(readDateOfBirth({ day: "1", month: "Sept", year: "1960" }, today)).toEqual({
+      ok: true,
+      date: "1960-09-01",
+    });
+    // "Ma" could be March or May: he is asked for the number.
+    expect(readDateOfBirth({ day: "1", month: "Ma", year: "1960" }, today)).toEqual({
+      ok: false,
+      message: "Month must be a number from 1 to 12",
+    });
+  });
+
+  it("names every part that is wrong at once, so that one round of corrections is enough (found by a review)", () => {
+    expect(readDateOfBirth({ day: "40", month: "Smarch", year: "51" }, today)).toEqual({
+      ok: false,
+      message:
+        "Year must include 4 numbers, and month must be a number from 1 to 12, and day must be a number from 1 to 31",
+    });
+    expect(readDateOfBirth({ day: "4", month: "13", year: "51" }, today)).toEqual({
+      ok: false,
+      message: "Year must include 4 numbers, and month must be a number from 1 to 12",
+    });
+  });
+
   it("refuses dates that do not exist", () => {
     for (const parts of [
       { day: "31", month: "2", year: "1970" },

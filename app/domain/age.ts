@@ -67,33 +67,72 @@ export function datePartsOf(date: string | null): DateParts {
   return { day: day.replace(/^0/, ""), month: month.replace(/^0/, ""), year };
 }
 
+const MONTH_NAMES = [
+  "january",
+  "february",
+  "march",
+  "april",
+  "may",
+  "june",
+  "july",
+  "august",
+  "september",
+  "october",
+  "november",
+  "december",
+];
+
+/**
+ * A month typed as a number, or as its name or its first three letters or more ("Mar",
+ * "march", "Sept"), as GOV.UK's date pattern advises accepting; null for anything else.
+ */
+export function readMonth(typed: string): number | null {
+  const month = typed.trim().toLowerCase().replace(/\.$/, "");
+  if (/^\d{1,2}$/.test(month)) return Number(month);
+  if (month.length < 3) return null;
+  const found = MONTH_NAMES.findIndex((name) => name.startsWith(month));
+  return found === -1 ? null : found + 1;
+}
+
+/** "Year must include 4 numbers" and "Month must be …" as one sentence. */
+function oneSentence(problems: string[]): string {
+  return problems
+    .map((problem, index) => (index === 0 ? problem : problem[0]!.toLowerCase() + problem.slice(1)))
+    .join(", and ");
+}
+
 /**
  * Reads a date entered as three fields (the NHS.UK pattern) and says what is wrong, in NHS.UK
- * words, or gives "yyyy-MM-dd".
+ * words, or gives "yyyy-MM-dd". Every part that can be told wrong is named at once, so that one
+ * round of corrections is enough.
  */
 export function readDateOfBirth(
   parts: DateParts,
   today: string,
 ): { ok: true; date: string } | { ok: false; message: string } {
   const day = parts.day.trim();
-  const month = parts.month.trim();
+  const typedMonth = parts.month.trim();
   const year = parts.year.trim();
-  if (!day && !month && !year) return { ok: false, message: "Enter your date of birth" };
-  const missing = [!day && "day", !month && "month", !year && "year"].filter(Boolean);
+  if (!day && !typedMonth && !year) return { ok: false, message: "Enter your date of birth" };
+  const missing = [!day && "day", !typedMonth && "month", !year && "year"].filter(Boolean);
   if (missing.length)
     return { ok: false, message: `Date of birth must include a ${missing.join(" and ")}` };
-  // Say which part is wrong where it can be told: "52" for 1952, or the month and day swapped.
-  if (/^\d{1,3}$/.test(year)) return { ok: false, message: "Year must include 4 numbers" };
-  if (/^\d{1,2}$/.test(month) && (Number(month) < 1 || Number(month) > 12))
-    return { ok: false, message: "Month must be a number from 1 to 12" };
-  if (/^\d{1,2}$/.test(day) && (Number(day) < 1 || Number(day) > 31))
-    return { ok: false, message: "Day must be a number from 1 to 31" };
-  if (!/^\d{1,2}$/.test(day) || !/^\d{1,2}$/.test(month) || !/^\d{4}$/.test(year)) {
+  const month = readMonth(typedMonth);
+  // Say which parts are wrong where it can be told: "52" for 1952, the month and day swapped.
+  const problems = [
+    /^\d{1,3}$/.test(year) && "Year must include 4 numbers",
+    (month === null || month < 1 || month > 12) && "Month must be a number from 1 to 12",
+    /^\d{1,2}$/.test(day) &&
+      (Number(day) < 1 || Number(day) > 31) &&
+      "Day must be a number from 1 to 31",
+  ].filter((problem): problem is string => Boolean(problem));
+  if (problems.length) return { ok: false, message: oneSentence(problems) };
+  if (!/^\d{1,2}$/.test(day) || month === null || !/^\d{4}$/.test(year)) {
     return { ok: false, message: "Date of birth must be a real date" };
   }
-  const [d, m, y] = [Number(day), Number(month), Number(year)];
+  const [d, m, y] = [Number(day), month, Number(year)];
   const probe = new Date(Date.UTC(y, m - 1, d));
-  if (m < 1 || m > 12 || probe.getUTCDate() !== d || probe.getUTCMonth() !== m - 1) {
+  if (probe.getUTCDate() !== d || probe.getUTCMonth() !== m - 1) {
     return { ok: false, message: "Date of birth must be a real date" };
   }
   const date = `${year}-${String(m).padStart(2, "0")}-${String(d).padStart(2, "0")}`;
