@@ -58,8 +58,11 @@ export function HoldNotice({
   const time = formatLondonTime(end);
   const ended = now !== null && end.getTime() <= now.getTime();
   const warning = now !== null && !ended && holdWarningDue(end, now);
+  // Near or at the end, the notice (with "I need more time") moves to the foot of the screen, so
+  // that he sees it wherever he is on a long form, not only at its top (D-215).
+  const pinned = warning || ended;
   return (
-    <div className="inset hold-notice">
+    <div className={`inset hold-notice${pinned ? " hold-notice--pinned" : ""}`}>
       {ended ? (
         <p>
           We stopped holding the {slot} appointment for you at {time}.

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { enquiry, newsletterSubscription, paymentTransaction } from "#app/db/schema";
-import { insertBooking } from "#tests/support/fixtures/bookings";
+import { enquiry, newsletterSubscription } from "#app/db/schema";
+import { insertBooking, insertOwedRefund } from "#tests/support/fixtures/bookings";
 import { insertPaidEvent, londonDay } from "#tests/support/fixtures/events";
 import { insertPatient, uniqueEmail, uniqueId } from "#tests/support/fixtures/people";
 import { insertResult, insertSampledBooking } from "#tests/support/fixtures/results";
@@ -135,24 +135,10 @@ beforeAll(async () => {
   });
   await insertResult(db, awaiting.id, { flag: null, retestYears: null, releasedAt: null });
   // A refund PayPal refused for good, to be recorded as given back another way.
-  const refused = await insertBooking(db, {
+  const refused = await insertOwedRefund(db, {
     eventId: event.id,
     userId: (await insertPatient(db)).id,
-    slotTime: "11:00",
-    status: "cancelled",
-    cancelledBy: "patient",
-    cancelledAt: new Date(),
-    refundOwed: true,
-    paymentRequired: true,
-    pricePence: 2500,
-    paymentStatus: "paid",
-  });
-  await db.insert(paymentTransaction).values({
-    bookingId: refused.id,
-    kind: "refund",
-    provider: "paypal",
-    status: "UNPROCESSABLE_ENTITY",
-    issue: "REFUND_TIME_LIMIT_EXCEEDED",
+    refusedBy: "REFUND_TIME_LIMIT_EXCEEDED",
   });
   // An enquiry and a newsletter subscriber, so that those pages list someone.
   const [asked] = await db

@@ -1,6 +1,6 @@
 import crypto from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
-import { insertBooking } from "#tests/support/fixtures/bookings";
+import { insertOwedRefund } from "#tests/support/fixtures/bookings";
 import { insertFreeEvent, londonDay } from "#tests/support/fixtures/events";
 import { insertPatient, insertStaff } from "#tests/support/fixtures/people";
 import { insertResult, insertSampledBooking } from "#tests/support/fixtures/results";
@@ -131,17 +131,9 @@ beforeAll(async () => {
   ids.bookingId = booked.id;
   ids.resultId = (await insertResult(db, booked.id)).id;
   // A refund owed to a man who cancelled in time (still being tried: nothing can be recorded).
-  const owed = await insertBooking(db, {
+  const owed = await insertOwedRefund(db, {
     eventId: event.id,
     userId: (await insertPatient(db)).id,
-    slotTime: "11:00",
-    status: "cancelled",
-    cancelledBy: "patient",
-    cancelledAt: new Date(),
-    refundOwed: true,
-    paymentRequired: true,
-    pricePence: 2500,
-    paymentStatus: "paid",
   });
   ids.owedRefundReference = owed.reference;
 });

@@ -90,6 +90,15 @@ describe("the hold's end", () => {
     await expect.poll(() => notice.getByRole("alert").textContent()).toContain("ends soon");
     expect(await page.evaluate(() => document.activeElement?.outerHTML)).toBe(focused);
     await expectNoAxeViolations(page);
+    // Wherever he is on the long form, the warning and its button are on the screen (found by a
+    // review: it was only at the top).
+    await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+    const onScreen = await notice.evaluate((element) => {
+      const box = element.getBoundingClientRect();
+      return box.top >= 0 && box.bottom <= window.innerHeight + 0.5;
+    });
+    expect(onScreen).toBe(true);
+    expect(await page.getByRole("button", { name: "I need more time" }).isVisible()).toBe(true);
 
     await page.getByRole("button", { name: "I need more time" }).click();
     await expect

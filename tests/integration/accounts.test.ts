@@ -153,19 +153,24 @@ describe("mail bombing: password resets for one address", () => {
   });
 });
 
+/** Asks for a password reset, as the login page does, and reads the link's token from the database. */
+async function resetLinkToken(email: string, userId: string): Promise<string> {
+  await auth.api.requestPasswordReset({
+    body: { email, redirectTo: "/reset-password" },
+    headers: new Headers({ origin: "http://localhost:3000" }),
+  });
+  const [link] = await database.db
+    .select()
+    .from(verification)
+    .where(eq(verification.value, userId));
+  return link!.identifier.replace(/^reset-password:/, "");
+}
+
 describe("a new password from a reset link", () => {
   it("is refused when it is his own name or e-mail address, as at sign-up", async () => {
     const email = uniqueEmail("arthur.pembridge");
     const created = await signUp(email, draft(email));
-    await auth.api.requestPasswordReset({
-      body: { email, redirectTo: "/reset-password" },
-      headers: new Headers({ origin: "http://localhost:3000" }),
-    });
-    const [link] = await database.db
-      .select()
-      .from(verification)
-      .where(eq(verification.value, created.user.id));
-    const token = link!.identifier.replace(/^reset-password:/, "");
+    const token = await resetLinkToken(email, created.user.id);
     const reset = (password: string) =>
       resetPasswordFromLink(
         database.db,
@@ -277,15 +282,7 @@ describe("sign-in lock-out of someone else's account", () => {
       status: 429,
     });
 
-    await auth.api.requestPasswordReset({
-      body: { email, redirectTo: "/reset-password" },
-      headers: new Headers({ origin: "http://localhost:3000" }),
-    });
-    const [link] = await database.db
-      .select()
-      .from(verification)
-      .where(eq(verification.value, created.user.id));
-    const token = link!.identifier.replace(/^reset-password:/, "");
+    const token = await resetLinkToken(email, created.user.id);
     const password = "a lantern by the quay";
     expect(
       await resetPasswordFromLink(
