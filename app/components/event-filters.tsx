@@ -1,5 +1,6 @@
 import { useEffect, useRef } from "react";
 import { Form } from "react-router";
+import { useHydrated } from "./client-only";
 import { DATE_WINDOW_LABELS, DATE_WINDOWS, EVENT_CATEGORIES } from "#app/domain/events";
 import type { EventQuery } from "#app/domain/event-query";
 
@@ -24,6 +25,17 @@ export function EventFilters({ query, found }: { query: EventQuery; found: numbe
   // The search the fields were last set to: at first the one the server rendered, so hydrating
   // never undoes what a person changed while the page's script was still loading.
   const fieldsShow = useRef(shown);
+  // Set when he presses Search or Show events here; the answer's count is then scrolled into view.
+  const searched = useRef(false);
+  const hydrated = useHydrated();
+  const foundLine = useRef<HTMLParagraphElement>(null);
+  useEffect(() => {
+    if (!searched.current || found === null) return;
+    searched.current = false;
+    // Focus stays on the button he pressed; the count (under Show events, a screen below Search
+    // at large text) is brought into view, where he can read it and follow its link (D-216).
+    foundLine.current?.scrollIntoView({ block: "nearest" });
+  }, [shown, found]);
   useEffect(() => {
     const element = form.current;
     if (!element || fieldsShow.current === shown) return;
@@ -41,11 +53,14 @@ export function EventFilters({ query, found }: { query: EventQuery; found: numbe
     <Form
       ref={form}
       method="get"
-      action="/book-event-main"
+      // Without scripts the answer opens at the count, not at the top of the page; with them,
+      // React Router would scroll the count to the top, past the button, so the effect above does.
+      action={hydrated ? "/book-event-main" : "/book-event-main#filter-found"}
       className="filter-panel"
       role="search"
       aria-label="Find an event"
       preventScrollReset
+      onSubmit={() => (searched.current = true)}
     >
       <div className="filter-section">
         <h2 className="filter-heading">By Date</h2>
@@ -104,7 +119,7 @@ export function EventFilters({ query, found }: { query: EventQuery; found: numbe
       </button>
       {/* On a phone the list is far below: what the search found, where the button was pressed. */}
       {found !== null && (
-        <p className="filter-found">
+        <p className="filter-found" id="filter-found" ref={foundLine}>
           {found === 0
             ? "No upcoming events found."
             : `${found} upcoming ${found === 1 ? "event" : "events"} found.`}{" "}

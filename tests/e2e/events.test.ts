@@ -670,6 +670,39 @@ describe("access codes that were right but can no longer be used", () => {
   }
 });
 
+describe("a search on a phone with large text (found by a review)", () => {
+  for (const javaScriptEnabled of [true, false]) {
+    it(`shows how many events were found after Search, ${javaScriptEnabled ? "with" : "without"} JavaScript`, async () => {
+      const { town } = await eventsInATown({ label: "Count Screening" });
+      const page = await newPage(browser(), {
+        viewport: { width: 360, height: 640 },
+        javaScriptEnabled,
+      });
+      const cdp = await page.context().newCDPSession(page);
+      await cdp.send("Page.setFontSizes", { fontSizes: { standard: 32, fixed: 26 } });
+      await page.goto("/book-event-main");
+      if (javaScriptEnabled) await page.locator("html.js").waitFor({ state: "attached" });
+      await page.getByLabel("Town or postcode").fill(town);
+      await page.getByRole("button", { name: "Search", exact: true }).click();
+      await page.waitForURL((url) => url.searchParams.get("location") === town);
+      const found = page.locator(".filter-found");
+      await expect.poll(() => found.textContent()).toBe("1 upcoming event found. See it");
+      await expect
+        .poll(() =>
+          found.evaluate((line) => {
+            const box = line.getBoundingClientRect();
+            return box.top >= 0 && box.bottom <= window.innerHeight + 1;
+          }),
+        )
+        .toBe(true);
+      if (javaScriptEnabled)
+        // Focus stays on the button he pressed (WCAG 3.2.2 asks nothing more to move).
+        expect(await page.evaluate(() => document.activeElement?.textContent)).toBe("Search");
+      await page.context().close();
+    });
+  }
+});
+
 describe("the map without JavaScript (found by a review)", () => {
   it("leaves no empty map box or landmark, and the event's page links to the place on a map", async () => {
     const { town, events } = await eventsInATown({
