@@ -53,14 +53,18 @@ export function HoldNotice({
   children?: ReactNode;
 }) {
   const now = useServerNow(renderedAt);
-  if (!until) return null;
-  const end = new Date(until);
-  const time = formatLondonTime(end);
-  const ended = now !== null && end.getTime() <= now.getTime();
-  const warning = now !== null && !ended && holdWarningDue(end, now);
+  const end = until ? new Date(until) : null;
+  const ended = now !== null && end !== null && end.getTime() <= now.getTime();
+  const warning = now !== null && end !== null && !ended && holdWarningDue(end, now);
   // Near or at the end, the notice (with "I need more time") moves to the foot of the screen, so
   // that he sees it wherever he is on a long form, not only at its top (D-215).
   const pinned = warning || ended;
+  // What he is typing in may now be under the bar: brought above it (the page's scroll padding).
+  useEffect(() => {
+    if (pinned) document.activeElement?.scrollIntoView({ block: "nearest" });
+  }, [pinned]);
+  if (!end) return null;
+  const time = formatLondonTime(end);
   return (
     <div className={`inset hold-notice${pinned ? " hold-notice--pinned" : ""}`}>
       {ended ? (

@@ -128,8 +128,8 @@ export function RefundNote({ refund }: { refund: ShownBooking["refund"] }) {
     case "stalled":
       return (
         <p className="inset">
-          Your refund of {amount} has not gone through yet: PayPal has turned it down. Our team has
-          been told and will sort it out. <BookingHelpline />
+          Your refund of {amount} has not gone through yet. Our team has been told and will sort it
+          out. <BookingHelpline />
         </p>
       );
     case "kept":

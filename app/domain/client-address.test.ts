@@ -19,4 +19,10 @@ describe("limitKeyForAddress", () => {
     expect(limitKeyForAddress("::1")).toBe("0:0:0:0::/64");
     expect(limitKeyForAddress("fe80::1%eth0")).toBe("fe80:0:0:0::/64");
   });
+
+  it("gives the /48 a site holds, when asked for it", () => {
+    expect(limitKeyForAddress("2001:db8:7:1::1", 48)).toBe("2001:db8:7::/48");
+    expect(limitKeyForAddress("2001:0db8:0007:ffff:1:2:3:4", 48)).toBe("2001:db8:7::/48");
+    expect(limitKeyForAddress("203.0.113.9", 48)).toBe("203.0.113.9");
+  });
 });

@@ -66,10 +66,19 @@ export function refundProblemInWords(reason: string): string {
   return words ? `${words} (${reason})` : reason;
 }
 
+/**
+ * Whether a refund try's answer leaves open that PayPal made it: none came (NO_RESPONSE), we could
+ * not read it (ERROR), or PayPal failed on its side (a 5xx). Only asking again with the same
+ * request id tells; until then the money must not be given back another way.
+ */
+export function refundAnswerLost(status: string, httpStatus: number | null): boolean {
+  return status === "NO_RESPONSE" || status === "ERROR" || (httpStatus ?? 0) >= 500;
+}
+
 /** How a booking's refund has gone so far: its failed tries, and whether PayPal said never. */
 export interface RefundTries {
   failedAttempts: number;
-  /** a try was refused for good (`refundRefusedForGood`) */
+  /** the latest try was refused for good (`refundRefusedForGood`) */
   refusedForGood: boolean;
 }
 

@@ -1,5 +1,5 @@
 import crypto from "node:crypto";
-import { and, eq, gt, isNull, lt, or, sql, type SQL } from "drizzle-orm";
+import { and, eq, gt, isNull, lt, notExists, or, sql, type SQL } from "drizzle-orm";
 import { createCookie } from "react-router";
 import { config } from "#app/config.server";
 import type { Db } from "#app/db/client.server";
@@ -28,7 +28,8 @@ export const ACCESS_CODE_MESSAGES = {
  * Wrong codes allowed in 15 minutes: per address (an IPv6 /64 counts as one) for one event, and
  * for one event from everywhere. Only wrong codes count. Once the event's limit is reached (guesses
  * from many addresses), an address is still let try `whileEventLimited` times of its own, so that
- * nobody can lock everyone else out of a private event; the guessers get fewer tries each.
+ * nobody can lock everyone else out of a private event; the guessers get fewer tries each, and
+ * those tries count per IPv6 /48 (one holder of many /64s gets three, not three per /64).
  */
 export const ACCESS_CODE_LIMITS = {
   windowMs: 15 * 60_000,
@@ -145,27 +146,53 @@ async function verifyAccessCode(
 ): Promise<CodeCheck> {
   const { windowMs, perAddressAndEvent, perEvent, whileEventLimited } = ACCESS_CODE_LIMITS;
   const addressKey = `access-code-failures:${input.eventId}:${limitKeyForAddress(input.clientAddress)}`;
+  const networkKey = `access-code-failures:${input.eventId}:net:${limitKeyForAddress(input.clientAddress, 48)}`;
   const eventKey = `access-code-failures:${input.eventId}`;
-  const [byAddress, byEvent] = await Promise.all([
+  const [byAddress, byNetwork, byEvent] = await Promise.all([
     peekRateLimit(db, addressKey, windowMs, now),
+    peekRateLimit(db, networkKey, windowMs, now),
     peekRateLimit(db, eventKey, windowMs, now),
   ]);
   if (byAddress.hits >= perAddressAndEvent)
     return { status: "rate-limited", retryAfterSeconds: byAddress.retryAfterSeconds };
-  if (byEvent.hits >= perEvent && byAddress.hits >= whileEventLimited)
+  if (byEvent.hits >= perEvent && Math.max(byAddress.hits, byNetwork.hits) >= whileEventLimited)
     return { status: "rate-limited", retryAfterSeconds: byEvent.retryAfterSeconds };
 
   const hashes = accessCodeHashes(input.code);
-  for (const codeHash of hashes) {
+  for (const [index, codeHash] of hashes.entries()) {
     const codeId = await acceptedCodeId(
       db,
       and(eq(eventAccessCode.eventId, input.eventId), eq(eventAccessCode.codeHash, codeHash))!,
       input.mode,
       now,
     );
-    if (codeId) return { status: "success", codeId };
+    if (!codeId) continue;
+    // A code kept the way codes were before: kept as today's from now on, so that it is found
+    // however it is typed (unless a code with today's hash is there already, which stays first).
+    if (index > 0)
+      await db
+        .update(eventAccessCode)
+        .set({ codeHash: hashes[0]! })
+        .where(
+          and(
+            eq(eventAccessCode.id, codeId),
+            notExists(
+              db
+                .select({ id: sql`1` })
+                .from(eventAccessCode)
+                .where(
+                  and(
+                    eq(eventAccessCode.eventId, input.eventId),
+                    eq(eventAccessCode.codeHash, hashes[0]!),
+                  ),
+                ),
+            ),
+          ),
+        );
+    return { status: "success", codeId };
   }
   await hitRateLimit(db, addressKey, perAddressAndEvent, windowMs, now);
+  await hitRateLimit(db, networkKey, perAddressAndEvent, windowMs, now);
   await hitRateLimit(db, eventKey, perEvent, windowMs, now);
   for (const codeHash of hashes) {
     const reason = await refusedCodeReason(db, input.eventId, codeHash, input.mode, now);

@@ -345,6 +345,8 @@ describe("access-code limits", () => {
     const codeHash = createHmac("sha256", serverSecret()).update("OLD-LODGE-7").digest("hex");
     await db.insert(eventAccessCode).values({ eventId: row.id, codeHash, uses: 0 });
     expect(await attempt(row.id, "old-lodge-7 ", "198.51.100.40")).toEqual({ status: "success" });
+    // Kept as today's from then on: found without its dashes too.
+    expect(await attempt(row.id, "old lodge 7", "198.51.100.41")).toEqual({ status: "success" });
   });
 
   it("does not count a correct code as a failure", async () => {
@@ -383,6 +385,20 @@ describe("access-code limits", () => {
     expect((await attempt(row.id, "g-2", guesser)).status).toBe("invalid");
     expect((await attempt(row.id, "g-3", guesser)).status).toBe("invalid");
     expect((await attempt(row.id, "LODGE-2026", guesser)).status).toBe("rate-limited");
+  });
+
+  it("gives one holder of many /64s three tries in all once many addresses have guessed (found by a review)", async () => {
+    const row = await privateEventWithCode("LODGE-2026");
+    for (let address = 0; address < 20; address++)
+      for (let guess = 0; guess < 10; guess++)
+        await attempt(row.id, `g${guess}`, `192.0.2.${address}`);
+    // Three /64s of one /48: three wrong tries between them, then nothing more is checked.
+    expect((await attempt(row.id, "w1", "2001:db8:7:1::1")).status).toBe("invalid");
+    expect((await attempt(row.id, "w2", "2001:db8:7:2::1")).status).toBe("invalid");
+    expect((await attempt(row.id, "w3", "2001:db8:7:3::1")).status).toBe("invalid");
+    expect((await attempt(row.id, "LODGE-2026", "2001:db8:7:4::1")).status).toBe("rate-limited");
+    // Someone else, elsewhere, still gets in.
+    expect(await attempt(row.id, "LODGE-2026", "2001:db8:8:1::1")).toEqual({ status: "success" });
   });
 
   it("counts every address of one IPv6 /64 as one address (found by a review)", async () => {

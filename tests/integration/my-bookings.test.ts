@@ -40,6 +40,7 @@ import {
   insertBooking,
   insertFreeEvent,
   insertPaidEvent,
+  insertOwedRefund,
   insertPatient,
   insertStaff,
 } from "#tests/support/fixtures";
@@ -560,6 +561,107 @@ describe("a refund PayPal refuses for good (found by a payments review)", () => 
     });
     expect(await bookingRow(bookingId)).toMatchObject({ paymentStatus: "paid", refundOwed: true });
     expect(await db.select().from(auditLog).where(eq(auditLog.entityId, bookingId))).toEqual([]);
+  });
+});
+
+describe("a refund given back another way, guarded (found by a review of the change)", () => {
+  it("is not stopped by a refusal a later try overtook, and the worker finds the refund PayPal made", async () => {
+    const { db } = database;
+    const fake = fakePayPal();
+    const { who, bookingId, reference } = await paidBooking();
+    const [capture] = fake.captures.values();
+    fake.refuseRefunds(capture!.id, "TRANSACTION_DISPUTED");
+    await cancelOwnBooking(db, { userId: who.id, reference }, minutes(10));
+    const coordinator = (await insertStaff(db, ["coordinator"], { twoFactor: false })).actor;
+    // The case is closed; Try again reaches PayPal, which refunds, but its answer is lost.
+    fake.refuseRefunds(capture!.id, null);
+    fake.dropNextResponse("/v2/payments/captures/");
+    expect(await retryOwedRefund(db, coordinator, reference, minutes(20))).toMatchObject({
+      outcome: "failed",
+    });
+    expect((await owedPatientRefunds(db)).find((row) => row.reference === reference)).toMatchObject(
+      { retriesStopped: false, lastReason: "NO_RESPONSE" },
+    );
+    expect(await recordOwedRefundByHand(db, coordinator, reference, minutes(21))).toEqual({
+      outcome: "still-trying",
+    });
+    // The worker asks again with the same request id and is given the refund PayPal made.
+    await retryDueRefunds(db, minutes(60));
+    expect(await bookingRow(bookingId)).toMatchObject({ paymentStatus: "refunded" });
+    expect(fake.refunds.size).toBe(1);
+    expect(await recordOwedRefundByHand(db, coordinator, reference, minutes(61))).toEqual({
+      outcome: "not-found",
+    });
+  });
+
+  it("waits for PayPal's answer when the last of the tries got none", async () => {
+    const { db } = database;
+    const ev = await insertPaidEvent(db, { eventDate: "2026-06-10" }, 2500);
+    const row = await insertOwedRefund(db, { eventId: ev.id, userId: (await person()).id });
+    // Thirteen refusals it can mend (the charity's balance), then a try whose answer was lost.
+    for (let n = 1; n <= 13; n++)
+      await db.insert(paymentTransaction).values({
+        bookingId: row.id,
+        kind: "refund",
+        provider: "paypal",
+        status: "UNPROCESSABLE_ENTITY",
+        issue: "REFUND_FAILED_INSUFFICIENT_FUNDS",
+        createdAt: minutes(n),
+      });
+    await db.insert(paymentTransaction).values({
+      bookingId: row.id,
+      kind: "refund",
+      provider: "paypal",
+      status: "NO_RESPONSE",
+      createdAt: minutes(14),
+    });
+    const coordinator = (await insertStaff(db, ["coordinator"], { twoFactor: false })).actor;
+    expect(
+      (await owedPatientRefunds(db)).find((owed) => owed.reference === row.reference),
+    ).toMatchObject({ retriesStopped: true });
+    expect(await recordOwedRefundByHand(db, coordinator, row.reference, minutes(20))).toEqual({
+      outcome: "answer-lost",
+    });
+    expect(await bookingRow(row.id)).toMatchObject({ paymentStatus: "paid" });
+    expect(await db.select().from(auditLog).where(eq(auditLog.entityId, row.id))).toEqual([]);
+  });
+
+  it("records what he paid, which may not be the price", async () => {
+    const { db } = database;
+    const ev = await insertPaidEvent(db, { eventDate: "2026-06-10" }, 2500);
+    const row = await insertOwedRefund(db, {
+      eventId: ev.id,
+      userId: (await person()).id,
+      refusedBy: "REFUND_TIME_LIMIT_EXCEEDED",
+    });
+    // PayPal took £30 for the £25 booking (a payment that was not the price).
+    await db.insert(paymentTransaction).values({
+      bookingId: row.id,
+      kind: "capture",
+      provider: "paypal",
+      captureId: "CAPTURE30POUNDS",
+      status: "COMPLETED",
+      amountPence: 3000,
+      createdAt: minutes(-60),
+    });
+    expect(
+      (await owedPatientRefunds(db)).find((owed) => owed.reference === row.reference),
+    ).toMatchObject({ amountPence: 3000, retriesStopped: true });
+    const coordinator = (await insertStaff(db, ["coordinator"], { twoFactor: false })).actor;
+    expect(await recordOwedRefundByHand(db, coordinator, row.reference, minutes(20))).toEqual({
+      outcome: "recorded",
+    });
+    const refunds = await db
+      .select()
+      .from(paymentTransaction)
+      .where(
+        and(eq(paymentTransaction.bookingId, row.id), eq(paymentTransaction.status, "COMPLETED")),
+      );
+    expect(refunds.filter((made) => made.kind === "refund")).toMatchObject([
+      { provider: "by hand", amountPence: 3000 },
+    ]);
+    const [audited] = await db.select().from(auditLog).where(eq(auditLog.entityId, row.id));
+    expect(audited).toMatchObject({ action: "refund.by-hand", details: { amountPence: 3000 } });
   });
 });
 

@@ -970,12 +970,14 @@ export async function startFakePayPal(options: FakePayPalOptions = {}) {
     },
     /**
      * PayPal refuses from now on every refund of this capture, as it does one past its time limit
-     * (REFUND_TIME_LIMIT_EXCEEDED) or one with an open case (TRANSACTION_DISPUTED).
+     * (REFUND_TIME_LIMIT_EXCEEDED) or one with an open case (TRANSACTION_DISPUTED); null lifts it
+     * (the case is closed).
      */
-    refuseRefunds(captureId: string, issue: NonNullable<FakeCapture["refundRefusal"]>) {
+    refuseRefunds(captureId: string, issue: NonNullable<FakeCapture["refundRefusal"]> | null) {
       const capture = captures.get(captureId);
       if (!capture) throw new Error(`fake PayPal has no capture ${captureId}`);
-      capture.refundRefusal = issue;
+      if (issue) capture.refundRefusal = issue;
+      else delete capture.refundRefusal;
     },
     /** Every access token handed out so far is rejected from now on (401). */
     expireTokens() {

@@ -23,6 +23,8 @@ const RETRY_MESSAGES = {
   busy: "That refund is being made at this moment. Look again in a minute.",
   failed: "The refund failed again: its row says why.",
   "by-hand": "The refund given back another way is recorded: the booking is marked refunded.",
+  "answer-lost":
+    "PayPal did not answer the last try, so it may have made that refund. Press Try again first: PayPal will say whether it did.",
   "still-trying":
     "The site is still trying that refund through PayPal: it can be recorded as given back another way only once it stops.",
   "not-found": "That booking has no refund owed.",

@@ -6,6 +6,7 @@ import { assertCan, type StaffActor } from "#app/domain/permissions";
 import { refundRetriesStopped } from "#app/domain/refund-retries";
 import { recordAudit } from "../audit.server";
 import {
+  amountPaidColumn,
   failedRefundAttempts,
   recordRefundByHand,
   refundBooking,
@@ -62,7 +63,7 @@ async function selectOwedRefunds(db: Db, where: SQL | undefined): Promise<OwedRe
       reference: booking.reference,
       eventName: event.name,
       eventDate: event.eventDate,
-      amountPence: booking.pricePence,
+      amountPence: amountPaidColumn,
       cancelledAt: booking.cancelledAt,
       paymentStatus: booking.paymentStatus,
       failedAttempts: failedRefundAttempts,
@@ -123,6 +124,8 @@ export type RefundByHandRecord =
   | { outcome: "already" }
   /** a refund is being made at this moment */
   | { outcome: "busy" }
+  /** PayPal may have made the latest try (its answer was lost): Try again asks it first */
+  | { outcome: "answer-lost" }
   /** the site is still trying through PayPal (or PayPal is reviewing the payment): wait */
   | { outcome: "still-trying" }
   | { outcome: "not-found" };
@@ -144,14 +147,14 @@ export async function recordOwedRefundByHand(
   if (!owed.retriesStopped) return { outcome: "still-trying" };
   const [row] = await db.select().from(booking).where(eq(booking.reference, owed.reference));
   if (!row) return { outcome: "not-found" };
-  const outcome = await recordRefundByHand(db, row, now);
-  if (outcome === "recorded")
-    await recordAudit(db, actor, {
+  const outcome = await recordRefundByHand(db, row, owed.amountPence, now, (tx) =>
+    recordAudit(tx, actor, {
       action: "refund.by-hand",
       subjectUserId: row.userId,
       entityType: "booking",
       entityId: row.id,
-      details: { amountPence: row.pricePence },
-    });
+      details: { amountPence: owed.amountPence },
+    }),
+  );
   return { outcome };
 }

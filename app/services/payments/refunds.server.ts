@@ -4,6 +4,7 @@ import type { Db } from "#app/db/client.server";
 import { booking, event, paymentTransaction, testResult } from "#app/db/schema";
 import {
   REFUND_ISSUES_REFUSED_FOR_GOOD,
+  refundAnswerLost,
   refundRefusedForGood,
   refundRetryDue,
   refundRetriesStopped,
@@ -139,10 +140,26 @@ export const failedRefundAttempts =
   );
 
 /**
- * Whether PayPal has refused a booking's refund for good (`refundRefusedForGood`), as one column
- * of a select over `booking`: the worker stops trying, and staff are asked to act.
+ * Whether PayPal refused a booking's latest refund try for good (`refundRefusedForGood`), as one
+ * column of a select over `booking`: the worker stops trying, and staff are asked to act. Only the
+ * latest: a refusal that a later try (after a dispute was closed, say) has overtaken stops nothing.
  */
-export const refundRefusedForGoodColumn = sql<boolean>`exists (select 1 from ${paymentTransaction} where ${paymentTransaction.bookingId} = ${booking.id} and ${paymentTransaction.kind} = 'refund' and ${inArray(paymentTransaction.issue, [...REFUND_ISSUES_REFUSED_FOR_GOOD])})`;
+export const refundRefusedForGoodColumn =
+  sql<boolean>`coalesce((select ${inArray(paymentTransaction.issue, [...REFUND_ISSUES_REFUSED_FOR_GOOD])} from ${paymentTransaction} where ${paymentTransaction.bookingId} = ${booking.id} and ${paymentTransaction.kind} = 'refund' order by ${paymentTransaction.createdAt} desc limit 1), false)`.mapWith(
+    Boolean,
+  );
+
+/** Capture statuses under which the money was taken (later refunds leave the capture's amount). */
+const MONEY_TAKEN = ["COMPLETED", "PENDING", "PARTIALLY_REFUNDED", "REFUNDED"];
+
+/**
+ * What he paid for a booking, as one column of a select over `booking`: the latest capture's
+ * amount (a payment that was not the price is given back as it was taken), else the price.
+ */
+export const amountPaidColumn =
+  sql<number>`coalesce((select ${paymentTransaction.amountPence} from ${paymentTransaction} where ${paymentTransaction.bookingId} = ${booking.id} and ${paymentTransaction.kind} = 'capture' and ${paymentTransaction.captureId} is not null and ${inArray(paymentTransaction.status, MONEY_TAKEN)} order by ${paymentTransaction.createdAt} desc limit 1), ${booking.pricePence})`.mapWith(
+    Number,
+  );
 
 /**
  * Every refund still owed, over `booking` joined to its `event`: a cancelled booking whose money
@@ -282,31 +299,48 @@ export const REFUNDED_BY_HAND = "by hand";
 export const refundMadeByHandColumn = sql<boolean>`exists (select 1 from ${paymentTransaction} where ${paymentTransaction.bookingId} = ${booking.id} and ${paymentTransaction.kind} = 'refund' and ${paymentTransaction.provider} = ${REFUNDED_BY_HAND} and ${paymentTransaction.status} = 'COMPLETED')`;
 
 /**
- * Records that staff gave a booking's money back outside PayPal, under the same lock as a refund
- * through PayPal (`claimRefund`), so that the two cannot both happen: "already" if a refund was
- * made meanwhile. The caller has checked that the automatic tries have stopped.
+ * Records that staff gave a booking's money back outside PayPal (what he paid, `amountPence`),
+ * under the same lock as a refund through PayPal (`claimRefund`), so that the two cannot both
+ * happen: "already" if a refund was made meanwhile, "answer-lost" while PayPal may have made the
+ * latest try (`refundAnswerLost`: Try again asks it). `audit` is written in the same transaction.
+ * The caller has checked that the automatic tries have stopped.
  */
 export async function recordRefundByHand(
   db: Db,
   row: BookingRow,
+  amountPence: number,
   now: Date,
-): Promise<"recorded" | "already" | "busy"> {
+  audit: (tx: Db) => Promise<void>,
+): Promise<"recorded" | "already" | "busy" | "answer-lost"> {
   return db.transaction(async (tx) => {
     if (!(await claimRefund(tx, row.id))) return "busy";
     if ((await refundRowsOf(tx, row.id, inArray(paymentTransaction.status, REFUND_MADE))) > 0) {
       await markRefunded(tx, row.id, now);
       return "already";
     }
+    const [latest] = await tx
+      .select({ status: paymentTransaction.status, raw: paymentTransaction.raw })
+      .from(paymentTransaction)
+      .where(and(eq(paymentTransaction.bookingId, row.id), eq(paymentTransaction.kind, "refund")))
+      .orderBy(desc(paymentTransaction.createdAt))
+      .limit(1);
+    const httpStatus = (latest?.raw as { status?: unknown } | null)?.status;
+    if (
+      latest &&
+      refundAnswerLost(latest.status, typeof httpStatus === "number" ? httpStatus : null)
+    )
+      return "answer-lost";
     await tx.insert(paymentTransaction).values({
       bookingId: row.id,
       kind: "refund",
       provider: REFUNDED_BY_HAND,
       orderId: row.paymentOrderId,
       status: "COMPLETED",
-      amountPence: row.pricePence,
+      amountPence,
       createdAt: now,
     });
     await markRefunded(tx, row.id, now);
+    await audit(tx);
     return "recorded";
   });
 }
