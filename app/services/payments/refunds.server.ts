@@ -149,7 +149,10 @@ export const refundRefusedForGoodColumn =
     Boolean,
   );
 
-/** Capture statuses under which the money was taken (later refunds leave the capture's amount). */
+/**
+ * Capture statuses under which the money was taken (later refunds leave the capture's amount):
+ * the capture a refund gives back, and what `amountPaidColumn` reads.
+ */
 const MONEY_TAKEN = ["COMPLETED", "PENDING", "PARTIALLY_REFUNDED", "REFUNDED"];
 
 /**
@@ -401,12 +404,7 @@ async function refundClaimed(db: Db, row: BookingRow, now: Date): Promise<Refund
         eq(paymentTransaction.bookingId, row.id),
         eq(paymentTransaction.kind, "capture"),
         isNotNull(paymentTransaction.captureId),
-        inArray(paymentTransaction.status, [
-          "COMPLETED",
-          "PENDING",
-          "PARTIALLY_REFUNDED",
-          "REFUNDED",
-        ]),
+        inArray(paymentTransaction.status, MONEY_TAKEN),
       ),
     )
     .orderBy(desc(paymentTransaction.createdAt))
